@@ -1,0 +1,37 @@
+// The root: asks who is signed in, then shows the auth pages or the app, and keeps the URL honest
+// (signed-out visitors land on /login, signed-in ones never see it).
+import { useEffect } from "preact/hooks";
+import { navigate, useRoute } from "../../lib/router";
+import { useSession } from "../../lib/use-session";
+import { AuthForm } from "../auth-form";
+import { Shell } from "../shell";
+import style from "./style.module.css";
+
+export function App() {
+  const route = useRoute();
+  const { session, signedIn, logOut, refresh } = useSession();
+  const onAuthPage = route.name === "login" || route.name === "signup";
+
+  useEffect(() => {
+    if (session.status === "signed_out" && !onAuthPage) navigate("/login", { replace: true });
+    if (session.status === "signed_in" && onAuthPage) navigate("/", { replace: true });
+  }, [session.status, onAuthPage]);
+
+  switch (session.status) {
+    case "loading":
+      return <div class={style.splash}>Loading…</div>;
+    case "unreachable":
+      return (
+        <div class={style.splash} role="alert">
+          <p>The Oracle cannot be reached: {session.message}</p>
+          <button type="button" onClick={() => void refresh()}>
+            Try again
+          </button>
+        </div>
+      );
+    case "signed_out":
+      return <AuthForm mode={route.name === "signup" ? "signup" : "login"} onSignedIn={signedIn} />;
+    case "signed_in":
+      return <Shell user={session.user} route={route} onLogOut={() => void logOut()} />;
+  }
+}

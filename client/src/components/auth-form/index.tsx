@@ -1,0 +1,88 @@
+// Sign up and log in (PROTOCOL.md "Identity"). The server's error message and per-field errors show
+// inline; sign-up also checks the username and password rules locally before asking.
+import { useState } from "preact/hooks";
+import { CredentialsSchema, fieldErrors, type User } from "../../../../protocol";
+import { requestJson } from "../../lib/api";
+import { UserResponseSchema } from "../../lib/response-schemas";
+import { Link } from "../link";
+import style from "./style.module.css";
+
+type Props = { mode: "login" | "signup"; onSignedIn: (user: User) => void };
+
+export function AuthForm({ mode, onSignedIn }: Props) {
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [message, setMessage] = useState<string | null>(null);
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const signup = mode === "signup";
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (signup) {
+      const local = CredentialsSchema.safeParse({ username, password });
+      if (!local.success) {
+        setFields(fieldErrors(local.error));
+        setMessage(null);
+        return;
+      }
+    }
+    setBusy(true);
+    const result = await requestJson(`/api/auth/${mode}`, UserResponseSchema, "POST", { username, password });
+    setBusy(false);
+    if (result.ok) return onSignedIn(result.data.user);
+    setMessage(result.error.message);
+    setFields(result.error.fields);
+  };
+
+  return (
+    <main class={style.page}>
+      <form class={style.card} onSubmit={submit} noValidate>
+        <h1 class={style.title}>{signup ? "Create your Oracle account" : "Log in to Oracle"}</h1>
+        {message && (
+          <p class={style.error} role="alert" data-testid="auth-error">
+            {message}
+          </p>
+        )}
+        <label class={style.field}>
+          Username
+          <input
+            name="username"
+            autoComplete="username"
+            value={username}
+            onInput={(e) => setUsername(e.currentTarget.value)}
+            data-testid="auth-username"
+          />
+          {fields.username && (
+            <span class={style.fieldError} data-testid="field-error-username">
+              {fields.username}
+            </span>
+          )}
+        </label>
+        <label class={style.field}>
+          Password
+          <input
+            name="password"
+            type="password"
+            autoComplete={signup ? "new-password" : "current-password"}
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+            data-testid="auth-password"
+          />
+          {fields.password && (
+            <span class={style.fieldError} data-testid="field-error-password">
+              {fields.password}
+            </span>
+          )}
+        </label>
+        <button type="submit" class={style.submit} disabled={busy} data-testid="auth-submit">
+          {signup ? "Sign up" : "Log in"}
+        </button>
+        <p class={style.switch}>
+          {signup ? "Already have an account? " : "New here? "}
+          <Link href={signup ? "/login" : "/signup"}>{signup ? "Log in" : "Create an account"}</Link>
+        </p>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,119 @@
+// Where the user writes: Enter sends, Shift+Enter breaks the line. Per-run controls (seed 003) sit
+// beside it: max steps and decision tree, left empty to use the Settings defaults, and a Stop button
+// while a turn runs. The chat frame is validated against the protocol before it is sent.
+import { useState } from "preact/hooks";
+import { type ChatFrame, ChatFrameSchema } from "../../../../protocol";
+import style from "./style.module.css";
+
+const DECISION_TREES = ["default", "roa"] as const;
+
+type Props = {
+  running: boolean;
+  connected: boolean;
+  onSend: (frame: ChatFrame) => boolean;
+  onStop: () => void;
+};
+
+function buildFrame(content: string, maxSteps: string, decisionTree: string) {
+  return ChatFrameSchema.safeParse({
+    type: "chat",
+    content,
+    agent_max_steps: maxSteps === "" ? undefined : Number(maxSteps),
+    decision_tree: decisionTree === "" ? undefined : decisionTree,
+  });
+}
+
+export function Composer({ running, connected, onSend, onStop }: Props) {
+  const [text, setText] = useState("");
+  const [maxSteps, setMaxSteps] = useState("");
+  const [decisionTree, setDecisionTree] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const canSend = connected && !running && text.trim() !== "";
+
+  const send = () => {
+    if (!canSend) return;
+    const frame = buildFrame(text, maxSteps, decisionTree);
+    if (!frame.success) {
+      const issue = frame.error.issues[0];
+      const field = issue?.path[0] === "agent_max_steps" ? "Max steps must be a whole number from 1 to 50" : null;
+      setProblem(field ?? issue?.message ?? "This message cannot be sent");
+      return;
+    }
+    setProblem(null);
+    if (onSend(frame.data)) setText("");
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== "Enter" || event.shiftKey || event.isComposing) return;
+    event.preventDefault();
+    send();
+  };
+
+  return (
+    <form
+      class={style.composer}
+      onSubmit={(event) => {
+        event.preventDefault();
+        send();
+      }}
+    >
+      <textarea
+        class={style.input}
+        rows={3}
+        value={text}
+        placeholder={
+          running ? "The Oracle is working…" : "Message the Oracle (Enter to send, Shift+Enter for a new line)"
+        }
+        aria-label="Message"
+        onInput={(event) => setText(event.currentTarget.value)}
+        onKeyDown={onKeyDown}
+        data-testid="composer-input"
+      />
+      <div class={style.controls}>
+        <label class={style.control}>
+          Max steps
+          <input
+            type="number"
+            min={1}
+            max={50}
+            step={1}
+            value={maxSteps}
+            placeholder="default"
+            class={style.steps}
+            onInput={(event) => setMaxSteps(event.currentTarget.value)}
+            data-testid="max-steps"
+          />
+        </label>
+        <label class={style.control}>
+          Tree
+          <select
+            value={decisionTree}
+            onChange={(event) => setDecisionTree(event.currentTarget.value)}
+            data-testid="decision-tree"
+          >
+            <option value="">settings</option>
+            {DECISION_TREES.map((tree) => (
+              <option key={tree} value={tree}>
+                {tree}
+              </option>
+            ))}
+          </select>
+        </label>
+        {problem && (
+          <span class={style.problem} role="alert" data-testid="composer-error">
+            {problem}
+          </span>
+        )}
+        <span class={style.spacer} />
+        {running && (
+          <button type="button" class={style.stop} onClick={onStop} data-testid="stop">
+            ■ Stop
+          </button>
+        )}
+        <button type="submit" class={style.send} disabled={!canSend} data-testid="send">
+          Send
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,31 @@
+// A handful of inline SVG icons. Emoji would need an emoji font the user may not have (they render as
+// empty boxes on many Linux machines); these draw the same everywhere and are decorative only.
+const PATHS = {
+  lock: "M7 11V8a5 5 0 0 1 10 0v3M5 11h14v10H5z",
+  file: "M14 3H6v18h12V7zM14 3v4h4",
+  book: "M4 5a2 2 0 0 1 2-2h13v16H6a2 2 0 0 0-2 2zM4 21V5",
+  flow: "M4 12a8 8 0 0 1 14-5.3M20 12a8 8 0 0 1-14 5.3M18 3v4h-4M6 21v-4h4",
+  clock: "M12 7v5l3 2M21 12a9 9 0 1 1-18 0 9 9 0 0 1 18 0z",
+  wrench: "M14.7 6.3a4 4 0 0 0 5 5L13 18a2.1 2.1 0 0 1-3-3l6.7-6.7a4 4 0 0 0-5-5l2.6 2.6z",
+} as const;
+
+export type IconName = keyof typeof PATHS;
+
+export function Icon({ name }: { name: IconName }) {
+  return (
+    <svg
+      width="1em"
+      height="1em"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      stroke-width="2"
+      stroke-linecap="round"
+      stroke-linejoin="round"
+      aria-hidden="true"
+      style={{ verticalAlign: "-0.125em", flexShrink: 0 }}
+    >
+      <path d={PATHS[name]} />
+    </svg>
+  );
+}

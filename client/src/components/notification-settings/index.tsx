@@ -1,0 +1,38 @@
+// The Notifications tab: every loaded subscriber with its switch. Until the server has the route, it
+// says so instead of showing an error.
+import { useSubscribers } from "../../lib/use-subscribers";
+import { SubscriberRow } from "../subscriber-row";
+import style from "./style.module.css";
+
+export function NotificationSettings() {
+  const { state, rowErrors, setEnabled } = useSubscribers();
+  switch (state.status) {
+    case "loading":
+      return <p class={style.muted}>Loading…</p>;
+    case "unavailable":
+      return (
+        <p class={style.muted} data-testid="notifications-unavailable">
+          Notifications settings are not available yet
+        </p>
+      );
+    case "failed":
+      return <p class={style.error}>Could not load notification settings: {state.message}</p>;
+    case "ready":
+      return (
+        <section data-testid="notification-settings">
+          <p class={style.intro}>Choose which notifications the agent receives while it works.</p>
+          {state.subscribers.length === 0 && <p class={style.muted}>No subscribers are loaded.</p>}
+          <ul class={style.list}>
+            {state.subscribers.map((subscriber) => (
+              <SubscriberRow
+                key={subscriber.id}
+                subscriber={subscriber}
+                error={rowErrors[subscriber.id]}
+                onToggle={(enabled) => void setEnabled(subscriber.id, enabled)}
+              />
+            ))}
+          </ul>
+        </section>
+      );
+  }
+}

@@ -1,0 +1,42 @@
+// A persisted system message (seed 000 FR-022…024): what the system told the agent, shown apart from
+// user and agent turns with its source and severity. Read-only by design: it records what happened.
+import type { SystemMessage as Message, Severity } from "../../../../protocol";
+import { SystemItemBody } from "../system-item-body";
+import style from "./style.module.css";
+
+const SEVERITY_ICONS: Record<Severity, string> = {
+  debug: "·",
+  info: "ℹ",
+  warning: "⚠",
+  error: "✖",
+  critical: "‼",
+};
+
+export function SystemMessage({ message }: { message: Message }) {
+  const { item } = message;
+  const priority = item.kind === "notification" && item.priority !== "normal" ? item.priority : null;
+  return (
+    <article
+      class={`${style.card} ${style[message.severity]}`}
+      data-role="system"
+      data-seq={message.seq}
+      data-kind={item.kind}
+      data-severity={message.severity}
+    >
+      <header class={style.header}>
+        <span class={style.icon} aria-hidden="true">
+          {SEVERITY_ICONS[message.severity]}
+        </span>
+        <span class={style.label}>System</span>
+        <span class={style.source} data-testid="system-source">
+          {message.source}
+        </span>
+        {priority && <span class={style.tag}>{priority}</span>}
+        <span class={style.severity}>{message.severity}</span>
+      </header>
+      <div class={style.body}>
+        <SystemItemBody item={item} />
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,62 @@
+// One tool call: name, status, duration, then its arguments and result or error. Persisted tool
+// messages and live ones (from `tool_start`, still running) share this card; a large card starts
+// collapsed so it does not push the conversation off screen.
+import type { LiveTool } from "../../lib/conversation-state";
+import { Icon } from "../icon";
+import { formatJson, JsonBlock } from "../json-block";
+import style from "./style.module.css";
+
+export type ToolCardProps = {
+  call: LiveTool;
+  /** Set for a persisted message; live cards have none. */
+  seq?: number;
+};
+
+const LARGE_CHARS = 600;
+const LARGE_LINES = 16;
+
+function isLarge(text: string): boolean {
+  return text.length > LARGE_CHARS || text.split("\n").length > LARGE_LINES;
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+export function ToolCard({ call, seq }: ToolCardProps) {
+  const args = formatJson(call.args);
+  const result = formatJson(call.result);
+  const large = isLarge(args + result + (call.error ?? ""));
+  const persisted = seq !== undefined;
+  return (
+    <details
+      class={`${style.card} ${style[call.status]}`}
+      open={!large}
+      data-role={persisted ? "tool" : undefined}
+      data-seq={seq}
+      data-testid={persisted ? undefined : "live-tool"}
+      data-call-id={call.call_id}
+      data-status={call.status}
+    >
+      <summary class={style.summary}>
+        <span class={style.icon}>
+          <Icon name="wrench" />
+        </span>
+        <span class={style.name}>{call.tool}</span>
+        <span class={style.status}>
+          {call.status === "running" && <span class={style.spinner} data-testid="tool-running" />}
+          {call.status}
+        </span>
+        <span class={style.meta}>
+          step {call.step}
+          {call.duration_ms !== undefined && ` · ${formatDuration(call.duration_ms)}`}
+        </span>
+      </summary>
+      <div class={style.body}>
+        <JsonBlock label="Arguments" value={call.args} />
+        {call.error !== undefined && <JsonBlock label="Error" value={call.error} />}
+        {call.result !== undefined && <JsonBlock label="Result" value={call.result} />}
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,78 @@
+// The one way the client talks HTTP to the Worker: same-origin cookies, JSON bodies, every response
+// validated with a zod schema and every failure reduced to PROTOCOL.md's error body, so callers switch
+// on `ok` instead of catching.
+import type { z } from "zod";
+import { ErrorBodySchema } from "../../../protocol";
+
+export type ApiError = { status: number; code: string; message: string; fields: Record<string, string> };
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ApiError };
+
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+const unauthorizedListeners = new Set<() => void>();
+
+/** Lets the session hook hear that a session expired while the app was open. */
+export function onUnauthorized(listener: () => void): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+async function send(path: string, method: Method, body?: unknown): Promise<Response | ApiError> {
+  try {
+    return await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    return { status: 0, code: "network", message: "Network error: check your connection.", fields: {} };
+  }
+}
+
+async function readError(response: Response): Promise<ApiError> {
+  const body: unknown = await response.json().catch(() => null);
+  const parsed = ErrorBodySchema.safeParse(body);
+  if (response.status === 401 && !response.url.includes("/api/auth/")) {
+    for (const listener of unauthorizedListeners) listener();
+  }
+  if (parsed.success) return { status: response.status, fields: {}, ...parsed.data.error };
+  return {
+    status: response.status,
+    code: `http_${response.status}`,
+    message: response.statusText || "Request failed",
+    fields: {},
+  };
+}
+
+/** A request whose success body is JSON of the given schema. */
+export async function requestJson<T>(
+  path: string,
+  schema: z.ZodType<T>,
+  method: Method = "GET",
+  body?: unknown,
+): Promise<ApiResult<T>> {
+  const response = await send(path, method, body);
+  if (!(response instanceof Response)) return { ok: false, error: response };
+  if (!response.ok) return { ok: false, error: await readError(response) };
+  const parsed = schema.safeParse(await response.json().catch(() => undefined));
+  if (parsed.success) return { ok: true, data: parsed.data };
+  console.warn("Unexpected response from", path, parsed.error.issues);
+  return {
+    ok: false,
+    error: {
+      status: response.status,
+      code: "bad_response",
+      message: "Unexpected server response",
+      fields: {},
+    },
+  };
+}
+
+/** A request whose success carries no body worth reading (204 and the like). */
+export async function requestEmpty(path: string, method: Method, body?: unknown): Promise<ApiResult<null>> {
+  const response = await send(path, method, body);
+  if (!(response instanceof Response)) return { ok: false, error: response };
+  if (!response.ok) return { ok: false, error: await readError(response) };
+  return { ok: true, data: null };
+}

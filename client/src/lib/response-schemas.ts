@@ -1,0 +1,36 @@
+// Response shapes that PROTOCOL.md names but protocol/ does not declare yet (health, subscribers,
+// wrapper objects). Kept here, loose where the server may add fields, until protocol/ exports them.
+import { z } from "zod";
+import { AgentConfigSchema, ConversationSchema, UserSchema } from "../../../protocol";
+
+/** GET /api/me, and the signup and login answers. */
+export const UserResponseSchema = z.object({ user: UserSchema });
+
+export const HealthSchema = z.object({
+  ok: z.boolean(),
+  model: z.object({ provider: z.string(), model: z.string() }),
+});
+export type Health = z.infer<typeof HealthSchema>;
+
+/** Accepts the bare array of PROTOCOL.md and a `{key: [...]}` wrapper alike. */
+function listOf<T extends z.ZodType>(item: T, key: string) {
+  return z.union([z.array(item), z.object({ [key]: z.array(item) }).transform((o) => o[key] as z.infer<T>[])]);
+}
+
+export const ConversationListSchema = listOf(ConversationSchema, "conversations");
+export const ConversationDetailSchema = ConversationSchema.extend({ running: z.boolean().optional() });
+
+/** Reads a saved config leniently: unknown fields are dropped and missing ones fall back to defaults. */
+export const AgentConfigResponseSchema = z.object(AgentConfigSchema.shape).partial();
+
+export const SubscriberSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().default(""),
+  events: z.array(z.string()).default([]),
+  core: z.boolean(),
+  enabled: z.boolean(),
+  priority: z.unknown().optional(),
+});
+export type Subscriber = z.infer<typeof SubscriberSchema>;
+export const SubscriberListSchema = listOf(SubscriberSchema, "subscribers");

@@ -1,0 +1,51 @@
+// A tiny history.pushState router: the app has six routes, so a library would cost more than it saves.
+// `navigate` changes the URL and tells every `useRoute` subscriber; Back/Forward arrive as popstate.
+import { useEffect, useState } from "preact/hooks";
+
+export type Route =
+  | { name: "login" }
+  | { name: "signup" }
+  | { name: "home" }
+  | { name: "conversation"; id: string }
+  | { name: "settings"; tab: "agent" | "notifications" }
+  | { name: "not_found" };
+
+const listeners = new Set<() => void>();
+
+function notify(): void {
+  for (const listener of listeners) listener();
+}
+
+if (typeof window !== "undefined") window.addEventListener("popstate", notify);
+
+export function navigate(path: string, options: { replace?: boolean } = {}): void {
+  if (path === location.pathname) return;
+  if (options.replace) history.replaceState(null, "", path);
+  else history.pushState(null, "", path);
+  notify();
+}
+
+export function parseRoute(pathname: string): Route {
+  const path = pathname.replace(/\/+$/, "") || "/";
+  if (path === "/") return { name: "home" };
+  if (path === "/login") return { name: "login" };
+  if (path === "/signup") return { name: "signup" };
+  if (path === "/settings" || path === "/settings/agent") return { name: "settings", tab: "agent" };
+  if (path === "/settings/notifications") return { name: "settings", tab: "notifications" };
+  const conversation = /^\/c\/([^/]+)$/.exec(path);
+  if (conversation?.[1]) return { name: "conversation", id: decodeURIComponent(conversation[1]) };
+  return { name: "not_found" };
+}
+
+/** The current route; re-renders the caller whenever the URL changes. */
+export function useRoute(): Route {
+  const [pathname, setPathname] = useState(location.pathname);
+  useEffect(() => {
+    const update = () => setPathname(location.pathname);
+    listeners.add(update);
+    return () => {
+      listeners.delete(update);
+    };
+  }, []);
+  return parseRoute(pathname);
+}

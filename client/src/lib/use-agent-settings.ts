@@ -1,0 +1,91 @@
+// The Agent settings tab's state (seed 001 FR-016…018): every field's draft text, inline error and save
+// status. A change is checked locally with AgentConfigPatchSchema, then saved alone after a 400 ms pause
+// (PUT /api/settings/agent); server field errors land next to their field. There is no Save button.
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { type AgentConfig, AgentConfigPatchSchema, DEFAULT_AGENT_CONFIG } from "../../../protocol";
+import { requestJson } from "./api";
+import { AgentConfigResponseSchema } from "./response-schemas";
+
+export type ConfigFieldName = keyof AgentConfig;
+export type FieldState = { draft: string; error: string | null; status: "idle" | "saving" | "saved" };
+type Fields = Record<ConfigFieldName, FieldState>;
+
+const SAVE_DELAY_MS = 400;
+
+function fieldsFrom(config: AgentConfig): Fields {
+  const entries = Object.entries(config).map(([name, value]) => [
+    name,
+    { draft: String(value), error: null, status: "idle" },
+  ]);
+  return Object.fromEntries(entries) as Fields;
+}
+
+function parseDraft(name: ConfigFieldName, draft: string): unknown {
+  if (name === "decisionTree") return draft;
+  return draft.trim() === "" ? Number.NaN : Number(draft);
+}
+
+export function useAgentSettings() {
+  const [fields, setFields] = useState<Fields | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const timers = useRef(new Map<ConfigFieldName, { timer: ReturnType<typeof setTimeout>; save: () => void }>());
+  // Each change bumps its field's version; a response for an older version is stale and ignored.
+  const versions = useRef(new Map<ConfigFieldName, number>());
+
+  const patchField = useCallback((name: ConfigFieldName, patch: Partial<FieldState>) => {
+    setFields((current) => (current ? { ...current, [name]: { ...current[name], ...patch } } : current));
+  }, []);
+
+  useEffect(() => {
+    void requestJson("/api/settings/agent", AgentConfigResponseSchema).then((result) => {
+      if (result.ok) setFields(fieldsFrom({ ...DEFAULT_AGENT_CONFIG, ...result.data }));
+      else setLoadError(result.error.message);
+    });
+    const pending = timers.current;
+    // Leaving the page must not lose a change still waiting out its debounce.
+    return () => {
+      for (const { timer, save } of pending.values()) {
+        clearTimeout(timer);
+        save();
+      }
+    };
+  }, []);
+
+  const save = useCallback(
+    async (name: ConfigFieldName, value: unknown, version: number) => {
+      timers.current.delete(name);
+      patchField(name, { status: "saving" });
+      const result = await requestJson("/api/settings/agent", AgentConfigResponseSchema, "PUT", {
+        [name]: value,
+      });
+      if (versions.current.get(name) !== version) return;
+      if (result.ok) return patchField(name, { status: "saved", error: null });
+      const { fields: serverFields, message } = result.error;
+      patchField(name, { status: "idle", error: serverFields[name] ?? message });
+    },
+    [patchField],
+  );
+
+  const change = useCallback(
+    (name: ConfigFieldName, draft: string) => {
+      const version = (versions.current.get(name) ?? 0) + 1;
+      versions.current.set(name, version);
+      const pending = timers.current.get(name);
+      if (pending) clearTimeout(pending.timer);
+      timers.current.delete(name);
+
+      const value = parseDraft(name, draft);
+      const check = AgentConfigPatchSchema.safeParse({ [name]: value });
+      if (!check.success) {
+        patchField(name, { draft, status: "idle", error: check.error.issues[0]?.message ?? "Invalid value" });
+        return;
+      }
+      patchField(name, { draft, status: "idle", error: null });
+      const run = () => void save(name, value, version);
+      timers.current.set(name, { timer: setTimeout(run, SAVE_DELAY_MS), save: run });
+    },
+    [patchField, save],
+  );
+
+  return { fields, loadError, change };
+}

@@ -1,0 +1,28 @@
+// One conversation's title and existence (GET /api/conversations/:id), so the chat can say "not found"
+// instead of retrying a socket that will never open.
+import { useEffect, useState } from "preact/hooks";
+import { requestJson } from "./api";
+import { ConversationDetailSchema } from "./response-schemas";
+
+export type ConversationDetail =
+  | { status: "loading" }
+  | { status: "found"; title: string }
+  | { status: "not_found" }
+  | { status: "failed"; message: string };
+
+export function useConversationDetail(id: string): ConversationDetail {
+  const [detail, setDetail] = useState<ConversationDetail>({ status: "loading" });
+  useEffect(() => {
+    let live = true;
+    void requestJson(`/api/conversations/${encodeURIComponent(id)}`, ConversationDetailSchema).then((result) => {
+      if (!live) return;
+      if (result.ok) setDetail({ status: "found", title: result.data.title });
+      else if (result.error.status === 404) setDetail({ status: "not_found" });
+      else setDetail({ status: "failed", message: result.error.message });
+    });
+    return () => {
+      live = false;
+    };
+  }, [id]);
+  return detail;
+}

@@ -1,0 +1,122 @@
+// The live link to one conversation's Durable Object. Opens the socket, resumes from the highest seq it
+// holds on every `hello` (first load included: after_seq 0 replays the whole history), reconnects with
+// backoff after a drop, pings every 25 s, and folds every validated frame into conversationReducer.
+import { useCallback, useEffect, useReducer, useRef, useState } from "preact/hooks";
+import { type ClientFrame, ServerFrameSchema } from "../../../protocol";
+import { conversationReducer, INITIAL_STATE } from "./conversation-state";
+import { reconnectDelay } from "./reconnect-backoff";
+
+export type ConnectionStatus = "connecting" | "connected" | "reconnecting";
+
+const PING_INTERVAL_MS = 25_000;
+
+function socketUrl(conversationId: string): string {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/api/conversations/${encodeURIComponent(conversationId)}/ws`;
+}
+
+function parseFrame(data: unknown) {
+  if (typeof data !== "string") return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(data);
+  } catch {
+    console.warn("Ignoring a socket frame that is not JSON");
+    return null;
+  }
+  const parsed = ServerFrameSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  console.warn("Ignoring an invalid socket frame", parsed.error.issues);
+  return null;
+}
+
+export function useConversationSocket(conversationId: string) {
+  const [state, dispatch] = useReducer(conversationReducer, INITIAL_STATE);
+  const [status, setStatus] = useState<ConnectionStatus>("connecting");
+  const socketRef = useRef<WebSocket | null>(null);
+  // Kept outside the reducer because the socket handlers need it synchronously for `resume`.
+  const highestSeq = useRef(0);
+
+  useEffect(() => {
+    dispatch({ type: "reset" });
+    highestSeq.current = 0;
+    setStatus("connecting");
+    let disposed = false;
+    let attempt = 0;
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
+    let pingTimer: ReturnType<typeof setInterval> | undefined;
+
+    const connect = () => {
+      const socket = new WebSocket(socketUrl(conversationId));
+      socketRef.current = socket;
+      socket.onopen = () => {
+        attempt = 0;
+        setStatus("connected");
+        pingTimer = setInterval(
+          () => socket.send(JSON.stringify({ type: "ping" } satisfies ClientFrame)),
+          PING_INTERVAL_MS,
+        );
+      };
+      socket.onmessage = (event) => {
+        if (disposed) return;
+        const frame = parseFrame(event.data);
+        if (!frame) return;
+        if (frame.type === "hello") {
+          // Always resume, even when last_seq looks equal: it is idempotent (messages are keyed by
+          // seq) and it is what puts the socket back on the live stream.
+          const resume = { type: "resume", after_seq: highestSeq.current } satisfies ClientFrame;
+          socket.send(JSON.stringify(resume));
+        }
+        if (frame.type === "message") highestSeq.current = Math.max(highestSeq.current, frame.message.seq);
+        dispatch({ type: "frame", frame });
+      };
+      socket.onclose = () => {
+        clearInterval(pingTimer);
+        if (disposed || socketRef.current !== socket) return;
+        socketRef.current = null;
+        setStatus("reconnecting");
+        retryTimer = setTimeout(connect, reconnectDelay(attempt++));
+      };
+    };
+
+    // Coming back online should not wait out a long backoff.
+    const reconnectNow = () => {
+      if (socketRef.current || disposed) return;
+      clearTimeout(retryTimer);
+      connect();
+    };
+
+    connect();
+    window.addEventListener("online", reconnectNow);
+    return () => {
+      disposed = true;
+      window.removeEventListener("online", reconnectNow);
+      clearTimeout(retryTimer);
+      clearInterval(pingTimer);
+      socketRef.current?.close(1000, "leaving conversation");
+      socketRef.current = null;
+    };
+  }, [conversationId]);
+
+  /** Sends a frame if the socket is open; otherwise says so in the toast and returns false. */
+  const send = useCallback((frame: ClientFrame): boolean => {
+    const socket = socketRef.current;
+    if (socket?.readyState !== WebSocket.OPEN) {
+      dispatch({ type: "notice", code: "offline", message: "Not connected yet: try again in a moment." });
+      return false;
+    }
+    socket.send(JSON.stringify(frame));
+    return true;
+  }, []);
+
+  const answerInput = useCallback(
+    (content: string) => {
+      if (send({ type: "agent_user_input", content })) dispatch({ type: "input_answered" });
+    },
+    [send],
+  );
+
+  const dismissNotice = useCallback(() => dispatch({ type: "dismiss_notice" }), []);
+
+  return { state, status, send, answerInput, dismissNotice };
+}

@@ -1,0 +1,37 @@
+// Who is signed in: GET /api/me on load decides between the app and the login page, and any 401 later
+// (an expired or revoked session) drops the app back to signed out.
+import { useCallback, useEffect, useState } from "preact/hooks";
+import type { User } from "../../../protocol";
+import { onUnauthorized, requestEmpty, requestJson } from "./api";
+import { UserResponseSchema } from "./response-schemas";
+
+export type Session =
+  | { status: "loading" }
+  | { status: "signed_out" }
+  | { status: "signed_in"; user: User }
+  | { status: "unreachable"; message: string };
+
+export function useSession() {
+  const [session, setSession] = useState<Session>({ status: "loading" });
+
+  const refresh = useCallback(async () => {
+    const result = await requestJson("/api/me", UserResponseSchema);
+    if (result.ok) setSession({ status: "signed_in", user: result.data.user });
+    else if (result.error.status === 401) setSession({ status: "signed_out" });
+    else setSession({ status: "unreachable", message: result.error.message });
+  }, []);
+
+  useEffect(() => {
+    void refresh();
+    return onUnauthorized(() => setSession({ status: "signed_out" }));
+  }, [refresh]);
+
+  const signedIn = useCallback((user: User) => setSession({ status: "signed_in", user }), []);
+
+  const logOut = useCallback(async () => {
+    await requestEmpty("/api/auth/logout", "POST");
+    setSession({ status: "signed_out" });
+  }, []);
+
+  return { session, signedIn, logOut, refresh };
+}

@@ -1,0 +1,59 @@
+// The offline demo model: a deterministic LanguageModelV3 that streams a scripted answer, so
+// `npm start` without an API key shows the whole product through the same code path as a real model.
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { planDemoReply } from "./demo-script";
+
+const CHUNK_DELAY_MS = 12;
+
+export function createDemoModel(): LanguageModelV3 {
+  return {
+    specificationVersion: "v3",
+    provider: "demo",
+    modelId: "demo",
+    supportedUrls: {},
+    async doGenerate() {
+      throw new Error("the demo model only streams");
+    },
+    async doStream(options: LanguageModelV3CallOptions) {
+      const reply = planDemoReply(
+        options.prompt,
+        (options.tools ?? []).map((t) => t.name),
+      );
+      const signal = options.abortSignal;
+      const stream = new ReadableStream<LanguageModelV3StreamPart>({
+        async start(controller) {
+          controller.enqueue({ type: "stream-start", warnings: [] });
+          if (reply.text) {
+            controller.enqueue({ type: "text-start", id: "t" });
+            for (const chunk of reply.text.match(/\S+\s*/g) ?? []) {
+              if (signal?.aborted) return controller.error(signal.reason);
+              await new Promise((r) => setTimeout(r, CHUNK_DELAY_MS));
+              controller.enqueue({ type: "text-delta", id: "t", delta: chunk });
+            }
+            controller.enqueue({ type: "text-end", id: "t" });
+          }
+          for (const call of reply.toolCalls) {
+            controller.enqueue({
+              type: "tool-call",
+              toolCallId: call.id,
+              toolName: call.name,
+              input: JSON.stringify(call.args),
+            });
+          }
+          const inputTokens = Math.ceil(JSON.stringify(options.prompt).length / 4);
+          const outputTokens = Math.ceil((reply.text.length + JSON.stringify(reply.toolCalls).length) / 4);
+          controller.enqueue({
+            type: "finish",
+            finishReason: { unified: reply.toolCalls.length ? "tool-calls" : "stop", raw: undefined },
+            usage: {
+              inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: undefined, cacheWrite: undefined },
+              outputTokens: { total: outputTokens, text: outputTokens, reasoning: undefined },
+            },
+          });
+          controller.close();
+        },
+      });
+      return { stream };
+    },
+  };
+}

@@ -1,0 +1,149 @@
+// The conversation Durable Object: a thin shell over the hibernation API. It keeps no identity of its
+// own beyond what the Worker hands it (the Worker has already checked ownership) and delegates to the
+// message log, the socket hub and the turn runner.
+import { DurableObject } from "cloudflare:workers";
+import type { ClientFrame, Notify } from "../protocol";
+import { llmSettings, publicModelInfo } from "./agent/llm/config";
+import { parseClientFrame } from "./conversation/client-frames";
+import { MessageLog } from "./conversation/message-log";
+import { SocketHub, type SocketMeta } from "./conversation/socket-hub";
+import { TurnRunner } from "./conversation/turn-runner";
+
+const META_KEY = "meta";
+
+export class ConversationObject extends DurableObject<Env> {
+  private readonly hub: SocketHub;
+  private log: MessageLog | undefined;
+  private turns: TurnRunner | undefined;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.hub = new SocketHub(ctx);
+    // Answered by the runtime itself, without waking a hibernated object.
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
+  }
+
+  /** Binds this instance to its conversation the first time it learns who it is. */
+  private async open(meta: SocketMeta): Promise<MessageLog> {
+    if (!this.log) {
+      this.log = new MessageLog(this.env.DB, meta.conversationId, (message) =>
+        this.hub.broadcast({ type: "message", message }),
+      );
+      this.turns = new TurnRunner(this.ctx, this.env, {
+        messages: () => this.log?.messages ?? [],
+        append: (draft) => this.requireLog().append(draft),
+        send: (frame) => this.hub.broadcast(frame),
+      });
+      await this.ctx.storage.put(META_KEY, meta);
+    }
+    await this.log.load();
+    return this.log;
+  }
+
+  private requireLog(): MessageLog {
+    if (!this.log) throw new Error("conversation used before it was opened");
+    return this.log;
+  }
+
+  override async fetch(request: Request): Promise<Response> {
+    const conversationId = request.headers.get("X-Conversation-Id");
+    const userId = request.headers.get("X-User-Id");
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket" || !conversationId || !userId) {
+      return new Response("expected a WebSocket upgrade from the Worker", { status: 400 });
+    }
+    const meta = { conversationId, userId };
+    const log = await this.open(meta);
+    const { client, server } = this.hub.accept(meta);
+    this.hub.send(server, {
+      type: "hello",
+      conversation_id: conversationId,
+      last_seq: log.lastSeq,
+      running: this.turns?.running ?? false,
+      model: publicModelInfo(llmSettings(this.env)),
+    });
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  override async webSocketMessage(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
+    try {
+      const meta = SocketHub.meta(ws);
+      if (!meta) return ws.close(1008, "unknown socket");
+      await this.open(meta);
+      const parsed = parseClientFrame(data);
+      if (!parsed.ok) return this.hub.send(ws, { type: "error", code: parsed.code, message: parsed.message });
+      await this.handle(ws, parsed.frame);
+    } catch (error) {
+      console.error("ConversationObject", this.ctx.id.toString(), "webSocketMessage", error);
+      this.hub.send(ws, { type: "error", code: "internal", message: "Something went wrong handling that frame" });
+    }
+  }
+
+  private async handle(ws: WebSocket, frame: ClientFrame): Promise<void> {
+    const turns = this.turns;
+    const log = this.requireLog();
+    switch (frame.type) {
+      case "ping":
+        return this.hub.send(ws, { type: "pong" });
+      case "resume":
+        for (const message of log.after(frame.after_seq)) this.hub.send(ws, { type: "message", message });
+        return;
+      case "chat":
+        if (turns?.running)
+          return this.hub.send(ws, {
+            type: "error",
+            code: "busy",
+            message: "A turn is already running; stop it or wait",
+          });
+        return turns?.start(frame);
+      case "agent_control":
+        if (!turns?.stop()) this.hub.send(ws, { type: "error", code: "not_running", message: "No turn is running" });
+        return;
+      case "agent_user_input":
+        return this.hub.send(ws, {
+          type: "error",
+          code: "no_pending_input",
+          message: "No question is waiting for an answer",
+        });
+    }
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    try {
+      ws.close(code, reason);
+    } catch {
+      // already closed
+    }
+  }
+
+  override async webSocketError(_ws: WebSocket, error: unknown): Promise<void> {
+    console.warn("ConversationObject", this.ctx.id.toString(), "socket error", error);
+  }
+
+  /** RPC from the Worker: whether a turn runs now. */
+  async status(meta: SocketMeta): Promise<{ running: boolean }> {
+    await this.open(meta);
+    return { running: this.turns?.running ?? false };
+  }
+
+  /** RPC from the Worker: an external trigger (PROTOCOL.md `notify`). */
+  async notify(meta: SocketMeta, notify: Notify): Promise<void> {
+    const log = await this.open(meta);
+    const body = `[Notification]\n${notify.message}`;
+    await log.append({
+      role: "system",
+      source: "External",
+      severity: notify.severity,
+      item: { kind: "notification", message: notify.message, body, format: "text", priority: "normal" },
+    });
+  }
+
+  /** RPC from the Worker before the conversation is deleted: stop, disconnect, forget. */
+  async erase(meta: SocketMeta): Promise<void> {
+    await this.open(meta);
+    await this.turns?.stopAndWait();
+    this.hub.closeAll(1000, "conversation deleted");
+    await this.ctx.storage.deleteAll();
+    this.log = undefined;
+    this.turns = undefined;
+  }
+}

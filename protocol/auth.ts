@@ -1,0 +1,18 @@
+// Identity shapes of PROTOCOL.md ("Identity").
+import { z } from "zod";
+
+export const UsernameSchema = z.string().regex(/^[a-z0-9_-]{3,32}$/, "3–32 characters of a–z, 0–9, _ and -");
+export const PasswordSchema = z.string().min(8, "at least 8 characters").max(256, "at most 256 characters");
+
+export const CredentialsSchema = z.object({ username: UsernameSchema, password: PasswordSchema });
+export type Credentials = z.infer<typeof CredentialsSchema>;
+
+/** Login checks only the shape: a wrong username and a wrong password must look alike. */
+export const LoginSchema = z.object({ username: z.string().max(64), password: z.string().max(256) });
+
+export const UserSchema = z.object({ id: z.string(), username: z.string() });
+export type User = z.infer<typeof UserSchema>;
+
+export const CreateTokenSchema = z.object({ name: z.string().trim().min(1).max(64) });
+export const TokenSchema = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
+export type Token = z.infer<typeof TokenSchema>;

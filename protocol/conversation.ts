@@ -1,0 +1,24 @@
+// Conversation routes of PROTOCOL.md ("Conversations").
+import { z } from "zod";
+import { SeveritySchema } from "./message";
+
+export const ConversationSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Conversation = z.infer<typeof ConversationSchema>;
+
+export const CreateConversationSchema = z.object({ title: z.string().trim().max(200).optional() }).strict();
+export const RenameConversationSchema = z.object({ title: z.string().trim().min(1).max(200) }).strict();
+
+export const MessagesQuerySchema = z.object({
+  after: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+});
+
+export const NotifySchema = z
+  .object({ message: z.string().min(1).max(8000), severity: SeveritySchema.default("info") })
+  .strict();
+export type Notify = z.infer<typeof NotifySchema>;

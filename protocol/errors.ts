@@ -1,0 +1,36 @@
+// The one error body of PROTOCOL.md ("Errors"), shared by the Worker, the socket and the client.
+import { z } from "zod";
+
+export const ERROR_CODES = [
+  "invalid_input",
+  "unauthorized",
+  "not_found",
+  "conflict",
+  "too_large",
+  "rate_limited",
+  "forbidden_origin",
+  "busy",
+  "no_pending_input",
+  "not_running",
+  "internal",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const ErrorBodySchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** Turns a zod error into PROTOCOL.md's `fields` map: one message per bad field. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.join(".") : "_";
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}

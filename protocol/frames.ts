@@ -1,0 +1,107 @@
+// Socket frames of PROTOCOL.md ("Socket frames"). Every frame received is parsed here; every frame
+// sent satisfies ServerFrame.
+import { z } from "zod";
+import { DecisionTreeNameSchema } from "./agent-config";
+import { MessageSchema, TerminationReasonSchema } from "./message";
+
+export const MAX_FRAME_BYTES = 64 * 1024;
+export const MAX_CHAT_CHARS = 32000;
+
+export const ChatFrameSchema = z.object({
+  type: z.literal("chat"),
+  content: z
+    .string()
+    .min(1, "content must not be empty")
+    .max(MAX_CHAT_CHARS, `content is over ${MAX_CHAT_CHARS} characters`),
+  agent_max_steps: z.number().int().min(1).max(50).optional(),
+  decision_tree: DecisionTreeNameSchema.optional(),
+});
+export type ChatFrame = z.infer<typeof ChatFrameSchema>;
+
+export const ClientFrameSchema = z.discriminatedUnion("type", [
+  ChatFrameSchema,
+  z.object({ type: z.literal("agent_control"), action: z.literal("stop") }),
+  z.object({ type: z.literal("agent_user_input"), content: z.string().min(1).max(MAX_CHAT_CHARS) }),
+  z.object({ type: z.literal("resume"), after_seq: z.number().int().min(0) }),
+  z.object({ type: z.literal("ping") }),
+]);
+export type ClientFrame = z.infer<typeof ClientFrameSchema>;
+
+export const UsageSchema = z.object({
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  total_tokens: z.number(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+export const PendingInputSchema = z.object({ question: z.string(), step: z.number(), deadline: z.string().optional() });
+
+export const AgentUpdateSchema = z.discriminatedUnion("update_type", [
+  z.object({ update_type: z.literal("agent_start"), max_steps: z.number(), decision_tree: z.string() }),
+  z.object({ update_type: z.literal("agent_turn_start"), step: z.number() }),
+  z.object({ update_type: z.literal("agent_reason"), content: z.string(), step: z.number() }),
+  z.object({ update_type: z.literal("agent_observe"), content: z.string(), step: z.number() }),
+  z.object({
+    update_type: z.literal("agent_request_input"),
+    question: z.string(),
+    step: z.number(),
+    timeout_s: z.number(),
+  }),
+  z.object({ update_type: z.literal("agent_request_input_timeout"), step: z.number() }),
+  z.object({ update_type: z.literal("agent_stopped"), step: z.number() }),
+  z.object({
+    update_type: z.literal("agent_completion"),
+    steps: z.number(),
+    termination_reason: TerminationReasonSchema,
+  }),
+]);
+export type AgentUpdate = z.infer<typeof AgentUpdateSchema>;
+
+export const ToolErrorTypeSchema = z.enum(["error", "timeout", "invalid_args", "unknown_tool"]);
+export type ToolErrorType = z.infer<typeof ToolErrorTypeSchema>;
+
+export const ServerFrameSchema = z.union([
+  z.object({
+    type: z.literal("hello"),
+    conversation_id: z.string(),
+    last_seq: z.number(),
+    running: z.boolean(),
+    pending_input: PendingInputSchema.optional(),
+    model: z.object({ provider: z.string(), model: z.string() }).optional(),
+  }),
+  z.object({ type: z.literal("message"), message: MessageSchema }),
+  z.object({ type: z.literal("agent_update") }).and(AgentUpdateSchema),
+  z.object({ type: z.literal("text_delta"), step: z.number(), delta: z.string() }),
+  z.object({
+    type: z.literal("tool_start"),
+    call_id: z.string(),
+    tool: z.string(),
+    args: z.unknown(),
+    step: z.number(),
+  }),
+  z.object({
+    type: z.literal("tool_complete"),
+    call_id: z.string(),
+    tool: z.string(),
+    result: z.unknown(),
+    step: z.number(),
+    duration_ms: z.number(),
+  }),
+  z.object({
+    type: z.literal("tool_error"),
+    call_id: z.string(),
+    tool: z.string(),
+    error: z.string(),
+    error_type: ToolErrorTypeSchema,
+    step: z.number(),
+  }),
+  z.object({
+    type: z.literal("response_complete"),
+    termination_reason: TerminationReasonSchema,
+    steps: z.number(),
+    usage: UsageSchema,
+  }),
+  z.object({ type: z.literal("error"), code: z.string(), message: z.string() }),
+  z.object({ type: z.literal("pong") }),
+]);
+export type ServerFrame = z.infer<typeof ServerFrameSchema>;

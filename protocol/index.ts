@@ -1,0 +1,9 @@
+// The wire contract of PROTOCOL.md as zod schemas, imported by the Worker, the Durable Object and the client.
+export * from "./agent-config";
+export * from "./auth";
+export * from "./conversation";
+export * from "./errors";
+export * from "./events";
+export * from "./frames";
+export * from "./message";
+export * from "./system-item";

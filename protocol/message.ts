@@ -1,0 +1,72 @@
+// Message (PROTOCOL.md "Message"): what history and the socket carry, persisted before broadcast.
+import { z } from "zod";
+import { SystemItemSchema } from "./system-item";
+
+export const TERMINATION_REASONS = [
+  "user_cancelled",
+  "completed",
+  "max_iterations",
+  "token_budget",
+  "timeout",
+  "no_progress",
+  "error_limit",
+  "input_timeout",
+  "llm_error",
+] as const;
+export const TerminationReasonSchema = z.enum(TERMINATION_REASONS);
+export type TerminationReason = z.infer<typeof TerminationReasonSchema>;
+
+export const SeveritySchema = z.enum(["debug", "info", "warning", "error", "critical"]);
+export type Severity = z.infer<typeof SeveritySchema>;
+
+export const PhaseSchema = z.enum(["reason", "observe", "final"]);
+export type Phase = z.infer<typeof PhaseSchema>;
+
+export const ToolStatusSchema = z.enum(["success", "error", "timeout"]);
+
+const base = { seq: z.number().int().positive(), id: z.string(), created_at: z.string() };
+
+export const UserMessageSchema = z.object({ ...base, role: z.literal("user"), content: z.string() });
+export const AgentMessageSchema = z.object({
+  ...base,
+  role: z.literal("agent"),
+  content: z.string(),
+  step: z.number().int().optional(),
+  phase: PhaseSchema.optional(),
+  termination_reason: TerminationReasonSchema.optional(),
+});
+export const ToolMessageSchema = z.object({
+  ...base,
+  role: z.literal("tool"),
+  call_id: z.string(),
+  tool: z.string(),
+  args: z.unknown(),
+  status: ToolStatusSchema,
+  result: z.unknown().optional(),
+  error: z.string().optional(),
+  step: z.number().int(),
+  duration_ms: z.number(),
+});
+export const SystemMessageSchema = z.object({
+  ...base,
+  role: z.literal("system"),
+  source: z.string(),
+  severity: SeveritySchema,
+  item: SystemItemSchema,
+});
+
+export const MessageSchema = z.discriminatedUnion("role", [
+  UserMessageSchema,
+  AgentMessageSchema,
+  ToolMessageSchema,
+  SystemMessageSchema,
+]);
+export type Message = z.infer<typeof MessageSchema>;
+export type UserMessage = z.infer<typeof UserMessageSchema>;
+export type AgentMessage = z.infer<typeof AgentMessageSchema>;
+export type ToolMessage = z.infer<typeof ToolMessageSchema>;
+export type SystemMessage = z.infer<typeof SystemMessageSchema>;
+
+/** A message before the conversation object gives it its seq, id and time. */
+type Draft<T> = T extends unknown ? Omit<T, "seq" | "id" | "created_at"> : never;
+export type MessageDraft = Draft<Message>;

@@ -1,0 +1,54 @@
+// SystemItem (seed 002, PROTOCOL.md "SystemItem"): every role:system entry the model sees is one of
+// these. `body` is the exact text the model saw; replay uses it verbatim.
+import { z } from "zod";
+
+export const SYSTEM_REMINDER_OPEN = "<system-reminder>";
+export const SYSTEM_REMINDER_CLOSE = "</system-reminder>";
+
+export const NotificationPrioritySchema = z.enum(["critical", "high", "normal", "low"]);
+export type NotificationPriority = z.infer<typeof NotificationPrioritySchema>;
+
+export const PodEventSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("turn_ended"), pod_name: z.string() }).passthrough(),
+  z.object({ type: z.literal("errored"), pod_name: z.string(), message: z.string() }).passthrough(),
+  z.object({ type: z.literal("shut_down"), pod_name: z.string() }).passthrough(),
+  z
+    .object({
+      type: z.literal("scope_sub_delegated"),
+      pod_name: z.string(),
+      parent_pod: z.string(),
+      sub_pod: z.string(),
+    })
+    .passthrough(),
+]);
+export type PodEvent = z.infer<typeof PodEventSchema>;
+
+export const SystemItemSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("notification"),
+    message: z.string(),
+    body: z.string(),
+    format: z.enum(["toon", "json", "text"]).default("text"),
+    subscriber: z.string().optional(),
+    priority: NotificationPrioritySchema.default("normal"),
+    data: z.unknown().optional(),
+  }),
+  z.object({ kind: z.literal("pod_event"), event: PodEventSchema, body: z.string() }),
+  z.object({ kind: z.literal("file_attachment"), path: z.string(), body: z.string() }),
+  z.object({ kind: z.literal("knowledge"), slug: z.string(), body: z.string() }),
+  z.object({ kind: z.literal("workflow"), slug: z.string(), body: z.string() }),
+  z.object({
+    kind: z.literal("task_reminder"),
+    // Items persisted before the source existed default to the only policy there is (seed 002).
+    source: z.literal("task_inactivity").default("task_inactivity"),
+    body: z.string(),
+  }),
+  z.object({ kind: z.literal("interrupt"), body: z.string() }),
+]);
+export type SystemItem = z.infer<typeof SystemItemSchema>;
+export type SystemItemKind = SystemItem["kind"];
+
+/** The text the model sees for an item: its stored body, verbatim. */
+export function historyText(item: SystemItem): string {
+  return item.body;
+}

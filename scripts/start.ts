@@ -1,0 +1,24 @@
+// `npm start`: build the client, migrate the local D1 database, then run the Worker with `wrangler dev`
+// on 127.0.0.1:$PORT (8787), passing the OPENAI_* variables of this shell to the Worker.
+import { spawn, spawnSync } from "node:child_process";
+
+const LLM_VARS = ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "OPENAI_API_STYLE"] as const;
+const port = process.env.PORT ?? "8787";
+const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+
+function run(command: string, args: string[]): void {
+  const result = spawnSync(command, args, { stdio: "inherit", env });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+run("npm", ["run", "build"]);
+run("wrangler", ["d1", "migrations", "apply", "DB", "--local"]);
+
+const vars = LLM_VARS.flatMap((name) => (process.env[name] ? ["--var", `${name}:${process.env[name]}`] : []));
+const model = process.env.OPENAI_API_KEY
+  ? (process.env.OPENAI_MODEL ?? "the default OpenAI model")
+  : "the offline demo model";
+console.log(`\nOracle on http://127.0.0.1:${port} with ${model}\n`);
+const dev = spawn("wrangler", ["dev", "--ip", "127.0.0.1", "--port", port, ...vars], { stdio: "inherit", env });
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => dev.kill(signal));
+dev.on("exit", (code) => process.exit(code ?? 0));

@@ -1,0 +1,175 @@
+// Runs the real app as a user would: `wrangler dev` on loopback with its own fresh local state
+// (D1 migrated by wrangler itself), plus headless Chromium from Debian. Used by test/e2e/*.test.ts.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type Browser, chromium } from "playwright-core";
+
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+// Run wrangler's JS with this very Node (22), whatever `node` comes first on PATH.
+const WRANGLER = [path.join(ROOT, "node_modules/wrangler/bin/wrangler.js")];
+const HEALTH_TIMEOUT_MS = 60_000;
+
+export interface App {
+  /** e.g. "http://127.0.0.1:41234" */
+  url: string;
+  /** The local state (D1, DO storage); pass it to startApp({persistTo}) to restart on the same data. */
+  persistDir: string;
+  /** wrangler's output so far (stdout and stderr interleaved). */
+  output(): string;
+  /** SIGTERM to the whole process group, then wait; removes persistDir unless keepState. */
+  stop(opts?: { keepState?: boolean }): Promise<void>;
+  /** SIGKILL, as a crash: nothing gets to clean up; persistDir is kept for a restart. */
+  kill(): Promise<void>;
+}
+
+const live = new Set<ChildProcess>();
+// A test run that dies must not leave wrangler/workerd behind (they are in their own process group).
+process.on("exit", () => {
+  for (const p of live) signalGroup(p, "SIGKILL");
+});
+
+function signalGroup(p: ChildProcess, sig: NodeJS.Signals) {
+  try {
+    if (p.pid) process.kill(-p.pid, sig);
+  } catch {
+    // already gone
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function childEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    WRANGLER_SEND_METRICS: "false",
+    PATH: `${path.join(ROOT, "node_modules/.bin")}${path.delimiter}${process.env.PATH ?? ""}`,
+  };
+  // The LLM settings reach the Worker only through --var, never from the shell of whoever runs the tests.
+  for (const k of Object.keys(env)) if (k.startsWith("OPENAI_")) delete env[k];
+  return env;
+}
+
+/** Builds client/dist once if missing: wrangler serves it as the static assets. */
+export function ensureClientBuilt() {
+  if (existsSync(path.join(ROOT, "client/dist/index.html"))) return;
+  const r = spawnSync("npm", ["run", "build"], { cwd: ROOT, env: childEnv(), stdio: "inherit" });
+  if (r.status !== 0) throw new Error(`npm run build failed (${r.status ?? r.signal})`);
+}
+
+function waitExit(p: ChildProcess, ms: number): Promise<boolean> {
+  if (p.exitCode !== null || p.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const t = setTimeout(() => resolve(false), ms);
+    p.once("exit", () => {
+      clearTimeout(t);
+      resolve(true);
+    });
+  });
+}
+
+export async function startApp(opts: { env?: Record<string, string>; persistTo?: string } = {}): Promise<App> {
+  ensureClientBuilt();
+  const persistDir = opts.persistTo ?? (await mkdtemp(path.join(tmpdir(), "oracle-e2e-")));
+  const env = childEnv();
+
+  // Migrations into the very directory wrangler dev will use; CI=true skips the confirmation prompt.
+  const mig = spawnSync(
+    process.execPath,
+    [...WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir],
+    {
+      cwd: ROOT,
+      env: { ...env, CI: "true" },
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  if (mig.status !== 0) throw new Error(`wrangler d1 migrations apply failed:\n${mig.stdout}\n${mig.stderr}`);
+
+  const port = await freePort();
+  const args = [
+    ...WRANGLER,
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--inspector-port",
+    String(await freePort()), // not the shared 9229, so runs do not collide
+    "--persist-to",
+    persistDir,
+    "--show-interactive-dev-session=false",
+    "--live-reload=false",
+    ...Object.entries(opts.env ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+  ];
+  // detached: its own process group, so stop/kill reach workerd too.
+  const proc = spawn(process.execPath, args, { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  live.add(proc);
+  proc.once("exit", () => live.delete(proc));
+  let log = "";
+  const collect = (b: Buffer) => {
+    log = (log + b.toString("utf8")).slice(-200_000);
+  };
+  proc.stdout?.on("data", collect);
+  proc.stderr?.on("data", collect);
+
+  const url = `http://127.0.0.1:${port}`;
+  const kill = async () => {
+    signalGroup(proc, "SIGKILL");
+    await waitExit(proc, 10_000);
+  };
+  const stop = async ({ keepState = false } = {}) => {
+    signalGroup(proc, "SIGTERM");
+    if (!(await waitExit(proc, 10_000))) await kill();
+    if (!keepState) await rm(persistDir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + HEALTH_TIMEOUT_MS;
+  for (;;) {
+    if (proc.exitCode !== null || proc.signalCode !== null) {
+      throw new Error(`wrangler dev exited (${proc.exitCode ?? proc.signalCode}) before /api/health answered:\n${log}`);
+    }
+    try {
+      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(
+        `GET /api/health did not answer 200 within ${HEALTH_TIMEOUT_MS / 1000}s; wrangler output:\n${log}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { url, persistDir, output: () => log, stop, kill };
+}
+
+/** Headless Chromium from Debian (playwright cannot download browsers here). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
+  });
+}

@@ -1,0 +1,94 @@
+// Helpers for tests to script and inspect the fake OpenAI server (test/support/fake-openai.ts).
+// Only `fetch` is used, so this module runs inside workerd (workers project) as well as in Node (e2e).
+// The types here are the scripting contract; the server imports them type-only.
+
+declare module "vitest" {
+  interface ProvidedContext {
+    /** e.g. "http://127.0.0.1:43123", provided by global-setup.ts; the Worker's OPENAI_BASE_URL is `${llmUrl}/v1`. */
+    llmUrl: string;
+  }
+}
+
+/** One model reply. A request carrying `[[key:KEY]]` consumes the next step of KEY's script. */
+export interface Step {
+  /** Reply text; a string is streamed word by word, an array chunk by chunk. */
+  text?: string | string[];
+  /** Tool calls after the text; `arguments` as an object is JSON-encoded, a string is sent verbatim (invalid JSON allowed). */
+  tool_calls?: { name: string; arguments: Record<string, unknown> | string; id?: string }[];
+  /** Defaults to "tool_calls" when there are tool calls, else "stop". */
+  finish_reason?: "stop" | "tool_calls" | "length";
+  /** Defaults to chars/4 of the request messages and of the reply. */
+  usage?: { prompt_tokens: number; completion_tokens: number };
+  /** Wait before the first byte (headers included). */
+  delay_ms?: number;
+  /** Wait between streamed chunks. */
+  chunk_delay_ms?: number;
+  /** Send headers and the text chunks, then never finish (stop/abort tests). */
+  hang?: boolean;
+  /** Answer with this HTTP status and an OpenAI error body instead of a completion. */
+  error?: { status: number; message: string };
+}
+
+/** What the fake recorded about one model request. */
+export interface RecordedRequest {
+  path: string;
+  /** The parsed JSON request body (messages, tools, stream_options, …). */
+  body: Record<string, unknown>;
+  key: string | null;
+  received_at: string;
+  /** The client closed the connection before the response ended (a real abort). */
+  aborted: boolean;
+  /** The response was sent to its end. */
+  completed: boolean;
+}
+
+/** The marker to put in a message (any role) so that the fake answers with KEY's script. */
+export function marker(key: string): string {
+  return `[[key:${key}]]`;
+}
+
+async function call(url: string, init?: RequestInit): Promise<unknown> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  if (!res.ok) throw new Error(`fake OpenAI ${init?.method ?? "GET"} ${url}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** Registers (or replaces) KEY's script. Past the last step, the last step repeats. */
+export async function scriptModel(llmUrl: string, key: string, steps: Step[]): Promise<void> {
+  await call(`${llmUrl}/__script`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ key, steps }),
+  });
+}
+
+/** Every model request that carried KEY's marker, oldest first. */
+export async function modelRequests(llmUrl: string, key: string): Promise<RecordedRequest[]> {
+  const out = (await call(`${llmUrl}/__requests?key=${encodeURIComponent(key)}`)) as { requests: RecordedRequest[] };
+  return out.requests;
+}
+
+/** Polls until `until(requests)` holds (e.g. the request is marked aborted, which the fake learns asynchronously). */
+export async function waitForModelRequests(
+  llmUrl: string,
+  key: string,
+  until: (requests: RecordedRequest[]) => boolean,
+  timeoutMs = 5000,
+): Promise<RecordedRequest[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const requests = await modelRequests(llmUrl, key);
+    if (until(requests)) return requests;
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out waiting on model requests of ${key}: ${JSON.stringify(requests.map((r) => ({ aborted: r.aborted, completed: r.completed })))}`,
+      );
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Forgets KEY's script and requests, or everything without a key (beware: test files run in parallel). */
+export async function resetModel(llmUrl: string, key?: string): Promise<void> {
+  await call(`${llmUrl}/__reset${key === undefined ? "" : `?key=${encodeURIComponent(key)}`}`, { method: "POST" });
+}

@@ -1,0 +1,158 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { api, signup, uniqueName } from "./helpers";
+
+describe("accounts", () => {
+  it("signs up, reads me, logs out and revokes the session server-side", async () => {
+    const session = await signup();
+    const me = await api("/api/me", { headers: session.headers });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toEqual({ user: session.user });
+
+    const logout = await api("/api/auth/logout", { method: "POST", headers: session.headers });
+    expect(logout.status).toBe(204);
+    const after = await api("/api/me", { headers: session.headers });
+    expect(after.status).toBe(401);
+    expect(await after.json()).toMatchObject({ error: { code: "unauthorized" } });
+  });
+
+  it("sets an HttpOnly, SameSite=Lax session cookie and stores only hashes", async () => {
+    const username = uniqueName();
+    const res = await api("/api/auth/signup", { method: "POST", json: { username, password: "longenough1" } });
+    const cookie = res.headers.get("Set-Cookie") ?? "";
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).toMatch(/Path=\//);
+    const token = cookie.split(";")[0]?.split("=")[1] ?? "";
+    const rows = await env.DB.prepare("SELECT token_hash FROM sessions").all<{ token_hash: string }>();
+    expect(rows.results.some((r) => r.token_hash.includes(token))).toBe(false);
+    const user = await env.DB.prepare("SELECT password_hash FROM users WHERE username = ?")
+      .bind(username)
+      .first<{ password_hash: string }>();
+    expect(user?.password_hash).toMatch(/^pbkdf2-sha256\$100000\$/);
+  });
+
+  it("refuses a taken username with 409 and bad input with 400 and fields", async () => {
+    const session = await signup();
+    const taken = await api("/api/auth/signup", {
+      method: "POST",
+      json: { username: session.user.username, password: "whatever123" },
+    });
+    expect(taken.status).toBe(409);
+    const bad = await api("/api/auth/signup", { method: "POST", json: { username: "A!", password: "short" } });
+    expect(bad.status).toBe(400);
+    const body = (await bad.json()) as { error: { code: string; fields: Record<string, string> } };
+    expect(body.error.code).toBe("invalid_input");
+    expect(Object.keys(body.error.fields).sort()).toEqual(["password", "username"]);
+    const notJson = await api("/api/auth/signup", {
+      method: "POST",
+      body: "{oops",
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(notJson.status).toBe(400);
+  });
+
+  it("logs in, and answers unknown user and wrong password with the same 401", async () => {
+    const session = await signup(undefined, "right-password");
+    const ok = await api("/api/auth/login", {
+      method: "POST",
+      json: { username: session.user.username, password: "right-password" },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("Set-Cookie")).toMatch(/oracle_session=/);
+    const wrong = await api("/api/auth/login", {
+      method: "POST",
+      json: { username: session.user.username, password: "wrong-password" },
+    });
+    const unknown = await api("/api/auth/login", {
+      method: "POST",
+      json: { username: uniqueName(), password: "wrong-password" },
+    });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(await wrong.json()).toEqual(await unknown.json());
+  });
+
+  it("rate-limits repeated failed logins with 429, even for the right password", async () => {
+    const session = await signup(undefined, "right-password");
+    for (let i = 0; i < 5; i++) {
+      const res = await api("/api/auth/login", {
+        method: "POST",
+        json: { username: session.user.username, password: `nope-${i}-xxxx` },
+      });
+      expect(res.status).toBe(401);
+    }
+    const limited = await api("/api/auth/login", {
+      method: "POST",
+      json: { username: session.user.username, password: "right-password" },
+    });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
+  });
+
+  it("refuses cookie-bearing writes from another origin (CSRF) and without an origin", async () => {
+    const session = await signup();
+    const foreign = await api("/api/conversations", {
+      method: "POST",
+      json: {},
+      headers: { Cookie: session.cookie, Origin: "https://evil.example" },
+    });
+    expect(foreign.status).toBe(403);
+    const none = await api("/api/conversations", { method: "POST", json: {}, headers: { Cookie: session.cookie } });
+    expect(none.status).toBe(403);
+    const list = await api("/api/conversations", { headers: { Cookie: session.cookie } });
+    expect(await list.json()).toEqual([]);
+  });
+});
+
+describe("API tokens", () => {
+  it("creates a token shown once, acts as the user with Bearer, lists and revokes it", async () => {
+    const session = await signup();
+    const created = await api("/api/tokens", { method: "POST", json: { name: "script" }, headers: session.headers });
+    expect(created.status).toBe(201);
+    const { id, token } = (await created.json()) as { id: string; token: string };
+    const stored = await env.DB.prepare("SELECT token_hash FROM api_tokens WHERE id = ?")
+      .bind(id)
+      .first<{ token_hash: string }>();
+    expect(stored?.token_hash).not.toContain(token);
+
+    // Bearer calls need no Origin: they carry no ambient authority.
+    const bearer = { Authorization: `Bearer ${token}` };
+    const make = await api("/api/conversations", { method: "POST", json: { title: "from a script" }, headers: bearer });
+    expect(make.status).toBe(201);
+    const me = await api("/api/me", { headers: bearer });
+    expect(await me.json()).toEqual({ user: session.user });
+
+    const listed = (await (await api("/api/tokens", { headers: session.headers })).json()) as {
+      id: string;
+      name: string;
+    }[];
+    expect(listed.map((t) => t.name)).toEqual(["script"]);
+    expect(JSON.stringify(listed)).not.toContain(token);
+
+    expect((await api(`/api/tokens/${id}`, { method: "DELETE", headers: session.headers })).status).toBe(204);
+    expect((await api("/api/me", { headers: bearer })).status).toBe(401);
+  });
+
+  it("answers 404 for another user's token", async () => {
+    const alice = await signup();
+    const bob = await signup();
+    const { id } = (await (
+      await api("/api/tokens", { method: "POST", json: { name: "a" }, headers: alice.headers })
+    ).json()) as { id: string };
+    expect((await api(`/api/tokens/${id}`, { method: "DELETE", headers: bob.headers })).status).toBe(404);
+  });
+});
+
+describe("health", () => {
+  it("answers without auth and names the model", async () => {
+    const res = await api("/api/health");
+    expect(await res.json()).toEqual({ ok: true, model: { provider: "openai", model: "fake-model" } });
+  });
+
+  it("answers unknown API routes with a JSON 404, never HTML", async () => {
+    const res = await api("/api/nope");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: { code: "not_found" } });
+  });
+});

@@ -1,0 +1,116 @@
+// Test helpers inside workerd: call the real Worker through its default export, as a browser would.
+import { exports } from "cloudflare:workers";
+import { type ServerFrame, ServerFrameSchema } from "../../protocol";
+
+export const ORIGIN = "http://oracle.test";
+
+export interface Session {
+  user: { id: string; username: string };
+  cookie: string;
+  /** Headers a same-origin browser request carries. */
+  headers: Record<string, string>;
+}
+
+let counter = 0;
+export const uniqueName = (prefix = "user") => `${prefix}_${Date.now().toString(36)}_${(counter++).toString(36)}`;
+
+export function api(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  let body = init.body;
+  if (init.json !== undefined) {
+    headers.set("Content-Type", "application/json");
+    body = JSON.stringify(init.json);
+  }
+  return exports.default.fetch(new Request(`${ORIGIN}${path}`, { ...init, headers, body }));
+}
+
+export async function signup(username = uniqueName(), password = "correct horse battery"): Promise<Session> {
+  const res = await api("/api/auth/signup", {
+    method: "POST",
+    json: { username, password },
+    headers: { Origin: ORIGIN },
+  });
+  if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${await res.text()}`);
+  const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0] ?? "";
+  const { user } = (await res.json()) as Session["user"] extends infer U ? { user: U } : never;
+  return { user, cookie, headers: { Cookie: cookie, Origin: ORIGIN } };
+}
+
+export async function createConversation(session: Session, title?: string): Promise<{ id: string; title: string }> {
+  const res = await api("/api/conversations", {
+    method: "POST",
+    json: title ? { title } : {},
+    headers: session.headers,
+  });
+  if (res.status !== 201) throw new Error(`create conversation failed: ${res.status}`);
+  return res.json();
+}
+
+/** A client socket that records every frame and lets a test wait for the one it expects. */
+export class TestSocket {
+  readonly frames: ServerFrame[] = [];
+  private waiters: { predicate: (f: ServerFrame) => boolean; resolve: (f: ServerFrame) => void }[] = [];
+  closed = false;
+
+  constructor(readonly ws: WebSocket) {
+    ws.accept();
+    ws.addEventListener("message", (event) => {
+      const frame = ServerFrameSchema.parse(JSON.parse(String(event.data)));
+      this.frames.push(frame);
+      const ready = this.waiters.filter((w) => w.predicate(frame));
+      this.waiters = this.waiters.filter((w) => !ready.includes(w));
+      for (const waiter of ready) waiter.resolve(frame);
+    });
+    ws.addEventListener("close", () => {
+      this.closed = true;
+    });
+  }
+
+  send(frame: unknown): void {
+    this.ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));
+  }
+
+  /** The first frame (already received or still to come) after index `from` that matches. */
+  next<T extends ServerFrame["type"]>(
+    type: T,
+    predicate: (f: Extract<ServerFrame, { type: T }>) => boolean = () => true,
+    { from = 0, timeoutMs = 10_000 } = {},
+  ): Promise<Extract<ServerFrame, { type: T }>> {
+    const match = (f: ServerFrame): f is Extract<ServerFrame, { type: T }> =>
+      f.type === type && predicate(f as Extract<ServerFrame, { type: T }>);
+    const seen = this.frames.slice(from).find(match);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          reject(new Error(`no ${type} frame within ${timeoutMs} ms; got ${this.frames.map((f) => f.type).join(",")}`)),
+        timeoutMs,
+      );
+      this.waiters.push({
+        predicate: (f) => match(f),
+        resolve: (f) => {
+          clearTimeout(timer);
+          resolve(f as Extract<ServerFrame, { type: T }>);
+        },
+      });
+    });
+  }
+
+  messages() {
+    return this.frames.flatMap((f) => (f.type === "message" ? [f.message] : []));
+  }
+
+  close(): void {
+    this.ws.close(1000, "test done");
+  }
+}
+
+export async function connect(session: Pick<Session, "headers">, conversationId: string): Promise<TestSocket> {
+  const res = await api(`/api/conversations/${conversationId}/ws`, {
+    headers: { ...session.headers, Upgrade: "websocket" },
+  });
+  if (res.status !== 101 || !res.webSocket) throw new Error(`upgrade failed: ${res.status} ${await res.text()}`);
+  const socket = new TestSocket(res.webSocket);
+  await socket.next("hello");
+  return socket;
+}

@@ -1,0 +1,51 @@
+// Two test projects: `workers` runs inside workerd (real D1, DO storage and WebSockets) against the
+// fake OpenAI-compatible server that test/support/global-setup.ts starts on 127.0.0.1; `node` tests
+// that fake against the real AI SDK; `e2e` drives the real `wrangler dev` and headless Chromium.
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations("./migrations");
+  return {
+    test: {
+      projects: [
+        {
+          plugins: [
+            cloudflareTest(({ inject }) => ({
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  OPENAI_API_KEY: "test-key",
+                  OPENAI_BASE_URL: `${inject<string>("llmUrl")}/v1`,
+                  OPENAI_MODEL: "fake-model",
+                  OPENAI_API_STYLE: "chat",
+                },
+              },
+            })),
+          ],
+          test: {
+            name: "workers",
+            include: ["test/workers/**/*.test.ts", "{worker,durable-objects,protocol}/**/*.test.ts"],
+            globalSetup: ["test/support/global-setup.ts"],
+            setupFiles: ["test/support/apply-migrations.ts"],
+            testTimeout: 20_000,
+          },
+        },
+        {
+          test: { name: "node", environment: "node", include: ["test/node/**/*.test.ts"] },
+        },
+        {
+          test: {
+            name: "e2e",
+            environment: "node",
+            include: ["test/e2e/**/*.test.ts"],
+            testTimeout: 120_000,
+            hookTimeout: 180_000,
+            fileParallelism: false,
+          },
+        },
+      ],
+    },
+  };
+});

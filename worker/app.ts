@@ -1,0 +1,25 @@
+// The Hono app: every /api/* route, mounted in one place. Static client assets are served by the
+// assets binding before the Worker runs (wrangler.toml), so only /api/* reaches this app.
+import { Hono } from "hono";
+import { llmSettings, publicModelInfo } from "../durable-objects/agent/llm/config";
+import { errorBody, handleError } from "./errors";
+import { type AppEnv, identify, requireUser, withDb } from "./middleware/identity";
+import { authRoutes, meRoutes } from "./routes/auth";
+import { conversationRoutes } from "./routes/conversations";
+import { tokenRoutes } from "./routes/tokens";
+
+export const app = new Hono<AppEnv>().basePath("/api");
+
+app.onError(handleError);
+app.notFound((c) => c.json(errorBody("not_found", `No route for ${c.req.method} ${c.req.path}`), 404));
+
+app.get("/health", (c) => c.json({ ok: true, model: publicModelInfo(llmSettings(c.env)) }));
+
+app.use(withDb);
+app.route("/auth", authRoutes);
+app.use(identify);
+app.route("/me", meRoutes);
+app.use("/tokens/*", requireUser);
+app.route("/tokens", tokenRoutes);
+app.use("/conversations/*", requireUser);
+app.route("/conversations", conversationRoutes);

@@ -1,0 +1,134 @@
+// D1 schema (drizzle). Migrations in migrations/ are generated from this file by `npm run db:generate`.
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+
+export const users = sqliteTable("users", {
+  id: text("id").primaryKey(),
+  username: text("username").notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  createdAt: text("created_at").notNull().default(now),
+});
+
+/** A session row is keyed by the SHA-256 of the cookie's token: a leaked table opens no session. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: text("created_at").notNull().default(now),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("sessions_user").on(t.userId)],
+);
+
+export const apiTokens = sqliteTable(
+  "api_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdAt: text("created_at").notNull().default(now),
+    lastUsedAt: text("last_used_at"),
+  },
+  (t) => [index("api_tokens_user").on(t.userId)],
+);
+
+/** Failed logins per (username, client address) in a fixed window, for rate limiting. */
+export const loginFailures = sqliteTable("login_failures", {
+  key: text("key").primaryKey(),
+  count: integer("count").notNull(),
+  windowStart: integer("window_start").notNull(),
+});
+
+export const agentSettings = sqliteTable("agent_settings", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  config: text("config", { mode: "json" }).notNull(),
+  updatedAt: text("updated_at").notNull().default(now),
+});
+
+export const subscriberSettings = sqliteTable(
+  "subscriber_settings",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    subscriberId: text("subscriber_id").notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.subscriberId] })],
+);
+
+export const conversations = sqliteTable(
+  "conversations",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    /** Set for a subagent's child conversation: the conversation that delegated to it. */
+    parentId: text("parent_id"),
+    createdAt: text("created_at").notNull().default(now),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [index("conversations_user_updated").on(t.userId, t.updatedAt)],
+);
+
+/** Written only by the conversation's Durable Object; `seq` has no gaps. */
+export const messages = sqliteTable(
+  "messages",
+  {
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    id: text("id").notNull(),
+    role: text("role", { enum: ["user", "agent", "tool", "system"] }).notNull(),
+    createdAt: text("created_at").notNull(),
+    payload: text("payload").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.seq] })],
+);
+
+/** The user's vault of notes; `notes_fts` (an FTS5 table kept by triggers) indexes them. */
+export const notes = sqliteTable(
+  "notes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    path: text("path").notNull(),
+    content: text("content").notNull(),
+    createdAt: text("created_at").notNull().default(now),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("notes_user_path").on(t.userId, t.path)],
+);
+
+export const tasks = sqliteTable(
+  "tasks",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    status: text("status", { enum: ["open", "in_progress", "done"] })
+      .notNull()
+      .default("open"),
+    details: text("details").notNull().default(""),
+    createdAt: text("created_at").notNull().default(now),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [index("tasks_user_status").on(t.userId, t.status)],
+);

@@ -1,0 +1,76 @@
+// Conversation routes (PROTOCOL.md "Conversations"). Ownership is checked here, in the Worker, before
+// anything reaches the conversation's Durable Object.
+import { and, eq } from "drizzle-orm";
+import { Hono } from "hono";
+import { CreateConversationSchema, MessagesQuerySchema, NotifySchema, RenameConversationSchema } from "../../protocol";
+import {
+  createConversation,
+  listConversations,
+  messagesAfter,
+  ownConversation,
+  toConversation,
+} from "../conversations/store";
+import { nowIso } from "../db/client";
+import { conversations } from "../db/schema";
+import { ApiError } from "../errors";
+import { type AppEnv, currentUser } from "../middleware/identity";
+import { readJson, readQuery } from "../validate";
+
+export const conversationRoutes = new Hono<AppEnv>();
+
+const stubFor = (env: Env, id: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
+
+conversationRoutes.get("/", async (c) => c.json(await listConversations(c.var.db, currentUser(c).id)));
+
+conversationRoutes.post("/", async (c) => {
+  const { title } = await readJson(c, CreateConversationSchema);
+  const conversation = await createConversation(c.var.db, currentUser(c).id, title || "New conversation");
+  return c.json(conversation, 201);
+});
+
+conversationRoutes.get("/:id", async (c) => {
+  const row = await ownConversation(c.var.db, currentUser(c).id, c.req.param("id"));
+  const { running } = await stubFor(c.env, row.id).status({ conversationId: row.id, userId: row.userId });
+  return c.json({ ...toConversation(row), running });
+});
+
+conversationRoutes.patch("/:id", async (c) => {
+  const row = await ownConversation(c.var.db, currentUser(c).id, c.req.param("id"));
+  const { title } = await readJson(c, RenameConversationSchema);
+  const updatedAt = nowIso();
+  await c.var.db.update(conversations).set({ title, updatedAt }).where(eq(conversations.id, row.id));
+  return c.json(toConversation({ ...row, title, updatedAt }));
+});
+
+conversationRoutes.delete("/:id", async (c) => {
+  const user = currentUser(c);
+  const row = await ownConversation(c.var.db, user.id, c.req.param("id"));
+  // Stop the turn and close the sockets first, so nothing writes into a deleted conversation.
+  await stubFor(c.env, row.id).erase({ conversationId: row.id, userId: row.userId });
+  await c.var.db.delete(conversations).where(and(eq(conversations.id, row.id), eq(conversations.userId, user.id)));
+  return c.body(null, 204);
+});
+
+conversationRoutes.get("/:id/messages", async (c) => {
+  const row = await ownConversation(c.var.db, currentUser(c).id, c.req.param("id"));
+  const { after, limit } = readQuery(c, MessagesQuerySchema);
+  return c.json({ messages: await messagesAfter(c.var.db, row.id, after, limit) });
+});
+
+conversationRoutes.post("/:id/notify", async (c) => {
+  const row = await ownConversation(c.var.db, currentUser(c).id, c.req.param("id"));
+  const notify = await readJson(c, NotifySchema);
+  await stubFor(c.env, row.id).notify({ conversationId: row.id, userId: row.userId }, notify);
+  return c.json({ accepted: true }, 202);
+});
+
+conversationRoutes.get("/:id/ws", async (c) => {
+  const row = await ownConversation(c.var.db, currentUser(c).id, c.req.param("id"));
+  if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
+    throw new ApiError(426, "invalid_input", "Expected a WebSocket upgrade");
+  }
+  const headers = new Headers(c.req.raw.headers);
+  headers.set("X-Conversation-Id", row.id);
+  headers.set("X-User-Id", row.userId);
+  return stubFor(c.env, row.id).fetch(new Request(c.req.url, { headers }));
+});

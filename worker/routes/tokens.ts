@@ -1,0 +1,42 @@
+// API tokens (PROTOCOL.md "Identity"): shown once at creation, stored as SHA-256 only.
+import { and, desc, eq } from "drizzle-orm";
+import { Hono } from "hono";
+import { CreateTokenSchema } from "../../protocol";
+import { randomToken, sha256Hex } from "../auth/crypto";
+import { apiTokens } from "../db/schema";
+import { notFound } from "../errors";
+import { type AppEnv, currentUser } from "../middleware/identity";
+import { readJson } from "../validate";
+
+export const tokenRoutes = new Hono<AppEnv>();
+
+tokenRoutes.post("/", async (c) => {
+  const { name } = await readJson(c, CreateTokenSchema);
+  const token = randomToken("ot");
+  const row = { id: crypto.randomUUID(), userId: currentUser(c).id, name, tokenHash: await sha256Hex(token) };
+  await c.var.db.insert(apiTokens).values(row);
+  return c.json({ id: row.id, name, token }, 201);
+});
+
+tokenRoutes.get("/", async (c) => {
+  const rows = await c.var.db
+    .select({
+      id: apiTokens.id,
+      name: apiTokens.name,
+      created_at: apiTokens.createdAt,
+      last_used_at: apiTokens.lastUsedAt,
+    })
+    .from(apiTokens)
+    .where(eq(apiTokens.userId, currentUser(c).id))
+    .orderBy(desc(apiTokens.createdAt));
+  return c.json(rows);
+});
+
+tokenRoutes.delete("/:id", async (c) => {
+  const deleted = await c.var.db
+    .delete(apiTokens)
+    .where(and(eq(apiTokens.id, c.req.param("id")), eq(apiTokens.userId, currentUser(c).id)))
+    .returning({ id: apiTokens.id });
+  if (!deleted.length) throw notFound("No such token");
+  return c.body(null, 204);
+});
