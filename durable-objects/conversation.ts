@@ -8,6 +8,7 @@ import { parseClientFrame } from "./conversation/client-frames";
 import { MessageLog } from "./conversation/message-log";
 import { SocketHub, type SocketMeta } from "./conversation/socket-hub";
 import { TurnRunner } from "./conversation/turn-runner";
+import { ImmediateNotifier, type Notifier } from "./notifications/notifier";
 
 const META_KEY = "meta";
 
@@ -15,6 +16,7 @@ export class ConversationObject extends DurableObject<Env> {
   private readonly hub: SocketHub;
   private log: MessageLog | undefined;
   private turns: TurnRunner | undefined;
+  private notifier: Notifier | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -29,10 +31,14 @@ export class ConversationObject extends DurableObject<Env> {
       this.log = new MessageLog(this.env.DB, meta.conversationId, (message) =>
         this.hub.broadcast({ type: "message", message }),
       );
-      this.turns = new TurnRunner(this.ctx, this.env, {
-        messages: () => this.log?.messages ?? [],
-        append: (draft) => this.requireLog().append(draft),
-        send: (frame) => this.hub.broadcast(frame),
+      const log = this.log;
+      const notifier = new ImmediateNotifier((draft) => log.append(draft));
+      this.notifier = notifier;
+      this.turns = new TurnRunner(this.ctx, this.env, meta, {
+        messages: () => log.messages,
+        append: (draft) => log.append(draft),
+        broadcast: (frame) => this.hub.broadcast(frame),
+        notifier,
       });
       await this.ctx.storage.put(META_KEY, meta);
     }
@@ -54,13 +60,18 @@ export class ConversationObject extends DurableObject<Env> {
     const meta = { conversationId, userId };
     const log = await this.open(meta);
     const { client, server } = this.hub.accept(meta);
+    const pending = await this.turns?.pending.current();
     this.hub.send(server, {
       type: "hello",
       conversation_id: conversationId,
       last_seq: log.lastSeq,
       running: this.turns?.running ?? false,
+      ...(pending ? { pending_input: pending } : {}),
       model: publicModelInfo(llmSettings(this.env)),
     });
+    // A tab that joins mid-step first gets the text streamed so far, then the live stream.
+    const live = this.turns?.liveText;
+    if (live) this.hub.send(server, { type: "text_delta", step: live.step, delta: live.text });
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -87,23 +98,23 @@ export class ConversationObject extends DurableObject<Env> {
       case "resume":
         for (const message of log.after(frame.after_seq)) this.hub.send(ws, { type: "message", message });
         return;
-      case "chat":
-        if (turns?.running)
-          return this.hub.send(ws, {
-            type: "error",
-            code: "busy",
-            message: "A turn is already running; stop it or wait",
-          });
-        return turns?.start(frame);
+      case "chat": {
+        const refused = await turns?.start(frame);
+        if (refused) this.hub.send(ws, { type: "error", ...refused });
+        return;
+      }
       case "agent_control":
         if (!turns?.stop()) this.hub.send(ws, { type: "error", code: "not_running", message: "No turn is running" });
         return;
       case "agent_user_input":
-        return this.hub.send(ws, {
-          type: "error",
-          code: "no_pending_input",
-          message: "No question is waiting for an answer",
-        });
+        if (!turns?.pending.answer(frame.content)) {
+          this.hub.send(ws, {
+            type: "error",
+            code: "no_pending_input",
+            message: "No question is waiting for an answer",
+          });
+        }
+        return;
     }
   }
 
@@ -125,16 +136,29 @@ export class ConversationObject extends DurableObject<Env> {
     return { running: this.turns?.running ?? false };
   }
 
-  /** RPC from the Worker: an external trigger (PROTOCOL.md `notify`). */
+  /** RPC from the Worker: an external trigger (PROTOCOL.md `notify`), delivered at the next injection point. */
   async notify(meta: SocketMeta, notify: Notify): Promise<void> {
-    const log = await this.open(meta);
-    const body = `[Notification]\n${notify.message}`;
-    await log.append({
-      role: "system",
-      source: "External",
+    await this.open(meta);
+    this.notifier?.emit({
+      type: "external.notify",
       severity: notify.severity,
-      item: { kind: "notification", message: notify.message, body, format: "text", priority: "normal" },
+      source: "External",
+      payload: { message: notify.message },
     });
+    // With no turn running there is no injection point to wait for: persist and broadcast now.
+    if (!this.turns?.running) await this.notifier?.flush("turn_start");
+  }
+
+  /** The deadline of a request_input question passed (the alarm survives eviction). */
+  override async alarm(): Promise<void> {
+    try {
+      const meta = await this.ctx.storage.get<SocketMeta>(META_KEY);
+      if (!meta) return;
+      await this.open(meta);
+      await this.turns?.expireQuestion();
+    } catch (error) {
+      console.error("ConversationObject", this.ctx.id.toString(), "alarm", error);
+    }
   }
 
   /** RPC from the Worker before the conversation is deleted: stop, disconnect, forget. */

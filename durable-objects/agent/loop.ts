@@ -1,20 +1,32 @@
-// The agent turn: model calls streamed to every socket, each result persisted before it is shown.
-import type { LanguageModel } from "ai";
-import type { Message, MessageDraft, ServerFrame, TerminationReason, Usage } from "../../protocol";
+// The agent loop. It reads like the seed: while the tree says go on, run the tree's phases for a step
+// (model calls, tools), then save the answer with an explanation of why the turn ended. Everything the
+// model reads comes from the persisted log (context.ts), so a replay sends the same bytes.
+import type { LanguageModel, ModelMessage } from "ai";
+import type { AgentConfig, TerminationReason, Usage } from "../../protocol";
+import { describeWarning, dueWarnings } from "./budget-warnings";
 import { toModelMessages } from "./context";
-import { callModel } from "./llm/call-model";
+import type { DecisionTree, PhasePlan } from "./decision-trees/decision-tree";
+import { composeFinal } from "./explanations";
+import { callModel, type ModelCallResult } from "./llm/call-model";
+import { describeLoop, detectLoop, patternKey } from "./loop-detection";
+import { render } from "./prompts/prompts.generated";
+import { type AgentState, createState, tokensUsed } from "./state";
+import { firstStop } from "./termination";
+import { runToolCalls } from "./tools/executor";
+import type { AgentTool, ToolContext } from "./tools/tool";
+import { toolSet } from "./tools/tool-set";
+import { TurnClock } from "./turn-clock";
+import type { TurnIO } from "./turn-io";
 
-export interface TurnIO {
-  messages(): readonly Message[];
-  append(draft: MessageDraft): Promise<Message>;
-  send(frame: ServerFrame): void;
-}
+export type { TurnIO } from "./turn-io";
 
-export interface TurnOptions {
+export interface TurnSetup {
   model: LanguageModel;
-  system: string;
-  maxSteps: number;
-  decisionTree: string;
+  config: AgentConfig;
+  tree: DecisionTree;
+  tools: AgentTool[];
+  toolContext: Omit<ToolContext, "signal" | "step" | "callId">;
+  /** Tripped by Stop. */
   signal: AbortSignal;
 }
 
@@ -24,49 +36,232 @@ export interface TurnOutcome {
   usage: Usage;
 }
 
-const isAbort = (error: unknown, signal: AbortSignal) =>
-  signal.aborted || (error instanceof Error && error.name === "AbortError");
+const WRAP_UP_REASONS: ReadonlySet<TerminationReason> = new Set(["max_iterations", "no_progress", "error_limit"]);
+const WRAP_UP_MIN_MS = 5_000;
 
-export async function runTurn(io: TurnIO, options: TurnOptions): Promise<TurnOutcome> {
-  const usage: Usage = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
-  const step = 1;
-  let text = "";
-  let reason: TerminationReason = "completed";
-  let explanation = "";
+export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome> {
+  const { tree } = setup;
+  const config = tree.getConfig(setup.config);
+  const clock = new TurnClock(config.timeoutSeconds * 1000);
+  const signal = AbortSignal.any([setup.signal, clock.signal]);
+  const tools = new Map(setup.tools.map((t) => [t.name, t]));
+  const toolNames = [...tools.keys()];
+  const system = render("system", { tools: toolNames });
+  let state = createState(config);
+  let answer: string | undefined;
+  let partial = "";
+
+  const sync = (s: AgentState): AgentState => ({
+    ...s,
+    now: Date.now(),
+    cancelled: s.cancelled || setup.signal.aborted,
+    timedOut: s.timedOut || clock.expired,
+  });
+
+  /** One streamed model call; failures become state (cancelled, timed out, llm_error), never throws. */
+  const call = async (
+    plan: PhasePlan | { tools: false; instruction: string },
+  ): Promise<ModelCallResult | undefined> => {
+    const messages: ModelMessage[] = toModelMessages(io.messages());
+    if (plan.instruction) messages.push({ role: "system", content: plan.instruction });
+    partial = "";
+    try {
+      const result = await callModel({
+        model: setup.model,
+        system,
+        messages,
+        tools: plan.tools ? toolSet(setup.tools) : undefined,
+        signal,
+        onTextDelta: (delta) => {
+          partial += delta;
+          io.send({ type: "text_delta", step: state.step, delta });
+        },
+      });
+      state = {
+        ...state,
+        inputTokens: state.inputTokens + result.usage.inputTokens,
+        outputTokens: state.outputTokens + result.usage.outputTokens,
+      };
+      return result;
+    } catch (error) {
+      state = sync(state);
+      if (!state.cancelled && !state.timedOut)
+        state = { ...state, llmError: error instanceof Error ? error.message : String(error) };
+      return undefined;
+    }
+  };
+
   io.send({
     type: "agent_update",
     update_type: "agent_start",
-    max_steps: options.maxSteps,
-    decision_tree: options.decisionTree,
+    max_steps: config.maxIterations,
+    decision_tree: tree.name,
   });
-  io.send({ type: "agent_update", update_type: "agent_turn_start", step });
-  try {
-    const result = await callModel({
-      model: options.model,
-      system: options.system,
-      messages: toModelMessages(io.messages()),
-      signal: options.signal,
-      onTextDelta: (delta) => {
-        text += delta;
-        io.send({ type: "text_delta", step, delta });
-      },
-    });
-    usage.input_tokens += result.usage.inputTokens;
-    usage.output_tokens += result.usage.outputTokens;
-  } catch (error) {
-    if (isAbort(error, options.signal)) {
-      reason = "user_cancelled";
-      explanation = "Stopped by the user.";
-    } else {
-      reason = "llm_error";
-      explanation = `The model call failed: ${error instanceof Error ? error.message : String(error)}`;
+  io.emit({
+    type: "turn.start",
+    severity: "debug",
+    source: "Turn Control",
+    payload: { decision_tree: tree.name, max_steps: config.maxIterations },
+  });
+
+  steps: for (;;) {
+    state = sync(state);
+    const go = tree.shouldContinue(state);
+    if (!go.continue) break;
+    state = tree.onTurnStart(state);
+    io.send({ type: "agent_update", update_type: "agent_turn_start", step: state.step });
+    state = warnBudgets(state, io);
+    await io.flush("turn_start");
+
+    for (const plan of tree.phases(state, toolNames)) {
+      state = sync(state);
+      // Mid-step, only what makes another model call pointless ends the step early.
+      if (state.cancelled || state.timedOut || tokensUsed(state) >= config.tokenBudget) break;
+      const result = await call(plan);
+      if (!result) break steps;
+      const verdict = tree.onPhaseResult(state, { plan, text: result.text, toolCallCount: result.toolCalls.length });
+      state = verdict.state;
+      partial = "";
+      if (plan.phase === "reason")
+        io.send({ type: "agent_update", update_type: "agent_reason", content: verdict.display, step: state.step });
+      if (plan.phase === "observe")
+        io.send({ type: "agent_update", update_type: "agent_observe", content: verdict.display, step: state.step });
+      if (verdict.display.trim() && verdict.display !== verdict.answer) {
+        await io.append({
+          role: "agent",
+          content: verdict.display,
+          step: state.step,
+          ...(verdict.phase ? { phase: verdict.phase } : {}),
+        });
+      }
+      if (verdict.answer !== undefined) {
+        answer = verdict.answer;
+        break steps;
+      }
+      if (result.toolCalls.length) {
+        clock.pause();
+        const outcomes = await runToolCalls(result.toolCalls, {
+          tools,
+          base: setup.toolContext,
+          signal,
+          step: state.step,
+          maxParallel: config.maxParallelTools,
+          maxCalls: config.maxToolCallsPerTurn,
+          send: io.send,
+          append: io.append,
+          emit: io.emit,
+          askUser: io.askUser,
+        }).finally(() => clock.resume());
+        for (const o of outcomes) {
+          state = {
+            ...state,
+            pausedMs: state.pausedMs + o.waitedMs,
+            inputTimedOut: state.inputTimedOut || !!o.inputTimedOut,
+          };
+          if (!o.skipped)
+            state = tree.onToolResult(state, {
+              tool: o.tool,
+              args: o.args,
+              ok: o.status === "success",
+              error: o.error,
+            });
+        }
+        state = warnLoops(state, io);
+        await io.flush("after_tool");
+        if (state.inputTimedOut) {
+          io.send({ type: "agent_update", update_type: "agent_request_input_timeout", step: state.step });
+          break steps;
+        }
+      }
     }
   }
-  usage.total_tokens = usage.input_tokens + usage.output_tokens;
-  const content = [text.trim(), explanation && `_${explanation}_`].filter(Boolean).join("\n\n");
-  await io.append({ role: "agent", content, step, phase: "final", termination_reason: reason });
-  if (reason === "user_cancelled") io.send({ type: "agent_update", update_type: "agent_stopped", step });
-  io.send({ type: "agent_update", update_type: "agent_completion", steps: step, termination_reason: reason });
-  io.send({ type: "response_complete", termination_reason: reason, steps: step, usage });
-  return { reason, steps: step, usage };
+
+  state = sync(state);
+  clock.dispose();
+  const reason: TerminationReason = answer !== undefined ? "completed" : (firstStop(state) ?? "completed");
+  if (reason === "completed" && answer !== undefined) {
+    await io.append({
+      role: "agent",
+      content: composeFinal(answer, reason, state),
+      step: state.step,
+      phase: "final",
+      termination_reason: reason,
+    });
+  } else {
+    let text = partial;
+    if (WRAP_UP_REASONS.has(reason) && canWrapUp(state)) {
+      const why =
+        reason === "max_iterations"
+          ? "the iteration limit is reached."
+          : reason === "no_progress"
+            ? "you were repeating the same action."
+            : "too many tool calls failed in a row.";
+      const wrap = await call({ tools: false, instruction: render("wrap-up", { why }) });
+      text = wrap?.text ?? "";
+    }
+    if (reason === "token_budget" || reason === "timeout") {
+      io.emit({
+        type: "budget.exceeded",
+        severity: "critical",
+        source: "Budget Monitor",
+        payload: exceededPayload(reason, state),
+      });
+    }
+    await io.append({
+      role: "agent",
+      content: composeFinal(text, reason, state),
+      step: state.step,
+      phase: "final",
+      termination_reason: reason,
+    });
+  }
+  io.emit({
+    type: "turn.end",
+    severity: "info",
+    source: "Turn Control",
+    payload: { termination_reason: reason, steps: state.step, tokens: tokensUsed(state) },
+  });
+  await io.flush("turn_end");
+  const usage = { input_tokens: state.inputTokens, output_tokens: state.outputTokens, total_tokens: tokensUsed(state) };
+  if (reason === "user_cancelled") io.send({ type: "agent_update", update_type: "agent_stopped", step: state.step });
+  io.send({ type: "agent_update", update_type: "agent_completion", steps: state.step, termination_reason: reason });
+  io.send({ type: "response_complete", termination_reason: reason, steps: state.step, usage });
+  return { reason, steps: state.step, usage };
+}
+
+function canWrapUp(s: AgentState): boolean {
+  const c = s.config;
+  const msLeft = c.timeoutSeconds * 1000 - (Date.now() - s.startedAt - s.pausedMs);
+  return !s.cancelled && tokensUsed(s) < c.tokenBudget && msLeft > WRAP_UP_MIN_MS;
+}
+
+function exceededPayload(reason: TerminationReason, s: AgentState) {
+  return reason === "token_budget"
+    ? { budget: "tokens", used: tokensUsed(s), limit: s.config.tokenBudget }
+    : { budget: "time", used: Math.round((s.now - s.startedAt - s.pausedMs) / 1000), limit: s.config.timeoutSeconds };
+}
+
+function warnBudgets(state: AgentState, io: TurnIO): AgentState {
+  const due = dueWarnings(state);
+  for (const w of due) {
+    io.emit({
+      type: "budget.warning",
+      severity: "warning",
+      source: "Budget Monitor",
+      payload: { ...w, message: describeWarning(w) },
+    });
+  }
+  return due.length ? { ...state, warned: [...state.warned, ...due.map((w) => w.budget)] } : state;
+}
+
+function warnLoops(state: AgentState, io: TurnIO): AgentState {
+  const pattern = detectLoop(state.actions);
+  if (!pattern || state.loopWarnings.includes(patternKey(pattern))) return state;
+  io.emit({
+    type: "loop.detected",
+    severity: "warning",
+    source: "Loop Detector",
+    payload: { ...pattern, message: describeLoop(pattern) },
+  });
+  return { ...state, loopWarnings: [...state.loopWarnings, patternKey(pattern)] };
 }

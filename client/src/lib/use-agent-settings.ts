@@ -39,7 +39,8 @@ export function useAgentSettings() {
   useEffect(() => {
     void requestJson("/api/settings/agent", AgentConfigResponseSchema).then((result) => {
       if (result.ok) setFields(fieldsFrom({ ...DEFAULT_AGENT_CONFIG, ...result.data }));
-      else setLoadError(result.error.message);
+      else if (result.error.status === 404) setLoadError("Agent settings are not available yet");
+      else setLoadError(`Could not load your agent settings: ${result.error.message}`);
     });
     const pending = timers.current;
     // Leaving the page must not lose a change still waiting out its debounce.

@@ -10,7 +10,12 @@ const FIELD_NAMES = Object.keys(AGENT_CONFIG_FIELDS) as NumericConfigField[];
 
 export function AgentSettings() {
   const { fields, loadError, change } = useAgentSettings();
-  if (loadError) return <p class={style.error}>Could not load your agent settings: {loadError}</p>;
+  if (loadError)
+    return (
+      <p class={style.error} data-testid="agent-settings-error">
+        {loadError}
+      </p>
+    );
   if (!fields) return <p class={style.muted}>Loading…</p>;
   const tree = fields.decisionTree;
   const trees = DECISION_TREES.includes(tree.draft) ? DECISION_TREES : [...DECISION_TREES, tree.draft];

@@ -1,0 +1,45 @@
+// The inline explanation a final answer carries when the turn did not simply complete (seed 001
+// FR-007): which limit, with its figures, and what the user can do.
+import type { TerminationReason } from "../../protocol";
+import { type AgentState, tokensUsed } from "./state";
+
+export function explainTermination(reason: TerminationReason, s: AgentState): string | undefined {
+  const c = s.config;
+  const last = s.actions.at(-1);
+  switch (reason) {
+    case "completed":
+      return undefined;
+    case "user_cancelled":
+      return "Stopped by the user.";
+    case "max_iterations":
+      return `Stopped at the iteration limit (${s.step}/${c.maxIterations}). Raise "Max iterations" in Settings, or ask me to continue.`;
+    case "token_budget":
+      return `Stopped because the token budget was used up (${tokensUsed(s).toLocaleString("en-US")} of ${c.tokenBudget.toLocaleString("en-US")} tokens).`;
+    case "timeout":
+      return `Stopped at the time limit of ${c.timeoutSeconds} s.`;
+    case "no_progress":
+      return `Stopped because I was repeating myself without progress (${last ? `${last.tool} with the same arguments` : "the same action"}).`;
+    case "error_limit":
+      return `Stopped after ${s.consecutiveErrors} tool errors in a row${last?.error ? `; the last one: ${last.error}` : ""}.`;
+    case "input_timeout":
+      return `Stopped because my question was not answered within ${c.requestInputTimeoutSeconds} s.`;
+    case "llm_error":
+      return `The model call failed: ${s.llmError ?? "unknown error"}.`;
+  }
+}
+
+/** "vault_search ×2, vault_read" — what was attempted, for an answer that has nothing else to say. */
+export function summarizeActions(s: AgentState): string {
+  const counts = new Map<string, number>();
+  for (const a of s.actions) counts.set(a.tool, (counts.get(a.tool) ?? 0) + 1);
+  return [...counts].map(([tool, n]) => (n > 1 ? `${tool} ×${n}` : tool)).join(", ");
+}
+
+/** The final message of a turn that ended on a limit: what there is, then why it ended. Never empty. */
+export function composeFinal(text: string, reason: TerminationReason, s: AgentState): string {
+  const why = explainTermination(reason, s);
+  const body =
+    text.trim() || (s.actions.length ? `I did not get to an answer. What I tried: ${summarizeActions(s)}.` : "");
+  if (!why) return body || "(The model returned an empty answer.)";
+  return body ? `${body}\n\n— ${why}` : why;
+}

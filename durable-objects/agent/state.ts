@@ -1,0 +1,85 @@
+// AgentState: what the loop knows about the running turn. Plain data, so decision trees and stop
+// conditions are pure functions of it (seed 001 "AgentState", FR-015 for `extensions`).
+import type { AgentConfig, TerminationReason } from "../../protocol";
+
+/** One tool call as loop detection sees it. */
+export interface ActionRecord {
+  tool: string;
+  /** Canonical JSON of the arguments: key order does not make two calls different. */
+  argsKey: string;
+  ok: boolean;
+  error?: string;
+}
+
+export type BudgetKind = "iterations" | "tokens" | "time";
+
+export interface AgentState {
+  config: AgentConfig;
+  /** Steps (iterations) started so far; the current step's number. */
+  step: number;
+  inputTokens: number;
+  outputTokens: number;
+  startedAt: number;
+  /** Milliseconds spent waiting for the user (request_input), which no time limit counts. */
+  pausedMs: number;
+  now: number;
+  actions: ActionRecord[];
+  consecutiveErrors: number;
+  /** The tree judged the goal reached (e.g. a model answer with no tool calls). */
+  finished: boolean;
+  cancelled: boolean;
+  timedOut: boolean;
+  inputTimedOut: boolean;
+  llmError?: string;
+  /** Budget warnings already given this turn. */
+  warned: BudgetKind[];
+  /** Loop patterns already pointed out to the model this turn. */
+  loopWarnings: string[];
+  termination?: TerminationReason;
+  /** A slot per workflow module; the core loop never reads it (FR-015). */
+  extensions: Record<string, unknown>;
+}
+
+export function createState(config: AgentConfig, now = Date.now()): AgentState {
+  return {
+    config,
+    step: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    startedAt: now,
+    pausedMs: 0,
+    now,
+    actions: [],
+    consecutiveErrors: 0,
+    finished: false,
+    cancelled: false,
+    timedOut: false,
+    inputTimedOut: false,
+    warned: [],
+    loopWarnings: [],
+    extensions: {},
+  };
+}
+
+export const tokensUsed = (s: AgentState) => s.inputTokens + s.outputTokens;
+export const elapsedMs = (s: AgentState) => s.now - s.startedAt - s.pausedMs;
+
+/** JSON with object keys sorted at every depth, so {a,b} and {b,a} are the same action. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export function recordAction(s: AgentState, action: ActionRecord): AgentState {
+  return {
+    ...s,
+    actions: [...s.actions, action],
+    consecutiveErrors: action.ok ? 0 : s.consecutiveErrors + 1,
+  };
+}

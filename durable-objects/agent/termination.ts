@@ -1,0 +1,46 @@
+// When a turn ends (seed 001 FR-004): each condition a small pure predicate returning its reason,
+// checked in the seed's priority order. The loop's own reasons (input_timeout, llm_error) come first:
+// they describe a turn that cannot go on at all.
+import type { AgentConfig, TerminationReason } from "../../protocol";
+import { ALTERNATION_STOP, trailingAlternation, trailingRepeats } from "./loop-detection";
+import { type AgentState, elapsedMs, tokensUsed } from "./state";
+
+export type StopCondition = (state: AgentState, config: AgentConfig) => TerminationReason | undefined;
+
+export const NO_PROGRESS_REPEATS = 3;
+export const ERROR_LIMIT = 3;
+
+export const userCancelled: StopCondition = (s) => (s.cancelled ? "user_cancelled" : undefined);
+export const inputTimedOut: StopCondition = (s) => (s.inputTimedOut ? "input_timeout" : undefined);
+export const modelFailed: StopCondition = (s) => (s.llmError !== undefined ? "llm_error" : undefined);
+export const completed: StopCondition = (s) => (s.finished ? "completed" : undefined);
+export const maxIterations: StopCondition = (s, c) => (s.step >= c.maxIterations ? "max_iterations" : undefined);
+export const tokenBudget: StopCondition = (s, c) => (tokensUsed(s) >= c.tokenBudget ? "token_budget" : undefined);
+export const timeout: StopCondition = (s, c) =>
+  s.timedOut || elapsedMs(s) >= c.timeoutSeconds * 1000 ? "timeout" : undefined;
+export const noProgress: StopCondition = (s) =>
+  trailingRepeats(s.actions) >= NO_PROGRESS_REPEATS ||
+  (s.loopWarnings.some((w) => w.startsWith("alternation:")) && trailingAlternation(s.actions) >= ALTERNATION_STOP)
+    ? "no_progress"
+    : undefined;
+export const errorLimit: StopCondition = (s) => (s.consecutiveErrors >= ERROR_LIMIT ? "error_limit" : undefined);
+
+export const STOP_CONDITIONS: readonly StopCondition[] = [
+  userCancelled,
+  inputTimedOut,
+  modelFailed,
+  completed,
+  maxIterations,
+  tokenBudget,
+  timeout,
+  noProgress,
+  errorLimit,
+];
+
+export function firstStop(state: AgentState, config: AgentConfig = state.config): TerminationReason | undefined {
+  for (const condition of STOP_CONDITIONS) {
+    const reason = condition(state, config);
+    if (reason) return reason;
+  }
+  return undefined;
+}

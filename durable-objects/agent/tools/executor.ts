@@ -1,0 +1,202 @@
+// Runs one step's tool calls: argument validation (invalid_args), unknown tools (unknown_tool), the
+// per-call timeout (timeout), at most maxParallelTools at once, at most maxToolCallsPerTurn per step,
+// and request_input as a pause for the user. Every call ends as a persisted tool message, so the
+// history always pairs a call with its result.
+import type { MessageDraft, ServerFrame, ToolErrorType } from "../../../protocol";
+import type { EventDraft } from "../events";
+import type { ModelToolCall } from "../llm/call-model";
+import { type InputOutcome, REQUEST_INPUT } from "./request-input";
+import { type AgentTool, DEFAULT_TOOL_TIMEOUT_MS, type ToolContext, ToolError } from "./tool";
+
+export interface ToolOutcome {
+  callId: string;
+  tool: string;
+  args: unknown;
+  status: "success" | "error" | "timeout";
+  errorType?: ToolErrorType;
+  result?: unknown;
+  error?: string;
+  durationMs: number;
+  /** Time spent waiting for the user, which no time limit counts. */
+  waitedMs: number;
+  inputTimedOut?: boolean;
+  /** Not run at all (over the per-step cap, or the turn was stopped): no evidence of a loop. */
+  skipped?: boolean;
+}
+
+export interface ToolRunContext {
+  tools: ReadonlyMap<string, AgentTool>;
+  base: Omit<ToolContext, "signal" | "step" | "callId">;
+  signal: AbortSignal;
+  step: number;
+  maxParallel: number;
+  maxCalls: number;
+  send(frame: ServerFrame): void;
+  append(draft: MessageDraft): Promise<unknown>;
+  emit(event: EventDraft): void;
+  askUser(question: string, step: number, signal: AbortSignal): Promise<InputOutcome>;
+}
+
+class CallFailure extends Error {
+  constructor(
+    readonly errorType: ToolErrorType,
+    message: string,
+    readonly status: "error" | "timeout" = errorType === "timeout" ? "timeout" : "error",
+  ) {
+    super(message);
+  }
+}
+
+const describeError = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export async function runToolCalls(calls: readonly ModelToolCall[], ctx: ToolRunContext): Promise<ToolOutcome[]> {
+  const outcomes: ToolOutcome[] = new Array(calls.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < calls.length; i = next++) {
+      const call = calls[i];
+      if (call) outcomes[i] = await runOne(call, i >= ctx.maxCalls, ctx);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.maxParallel, calls.length)) }, worker));
+  return outcomes;
+}
+
+async function runOne(call: ModelToolCall, overCap: boolean, ctx: ToolRunContext): Promise<ToolOutcome> {
+  const started = Date.now();
+  const outcome: ToolOutcome = {
+    callId: call.callId,
+    tool: call.tool,
+    args: call.args,
+    status: "success",
+    durationMs: 0,
+    waitedMs: 0,
+  };
+  ctx.send({ type: "tool_start", call_id: call.callId, tool: call.tool, args: call.args, step: ctx.step });
+  ctx.emit({
+    type: "tool.pending",
+    severity: "debug",
+    source: "Tool Executor",
+    payload: { tool: call.tool, call_id: call.callId, args: call.args },
+  });
+  try {
+    if (ctx.signal.aborted) {
+      outcome.skipped = true;
+      throw new CallFailure("error", "Cancelled: the turn was stopped before this call ran");
+    }
+    if (overCap) {
+      outcome.skipped = true;
+      throw new CallFailure("error", `Skipped: at most ${ctx.maxCalls} tool calls per step`);
+    }
+    const tool = ctx.tools.get(call.tool);
+    if (!tool || call.problem === "unknown_tool") {
+      throw new CallFailure(
+        "unknown_tool",
+        `Unknown tool "${call.tool}". Available: ${[...ctx.tools.keys()].join(", ")}`,
+      );
+    }
+    const parsed = tool.args.safeParse(call.args);
+    if (!parsed.success || call.problem === "invalid_args") {
+      const issue = parsed.success ? undefined : parsed.error.issues[0];
+      const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+      throw new CallFailure(
+        "invalid_args",
+        `Invalid arguments for ${call.tool}: ${where}${issue?.message ?? "not valid JSON"}`,
+      );
+    }
+    if (tool.name === REQUEST_INPUT) {
+      outcome.result = await ask(parsed.data as { question: string }, outcome, ctx);
+    } else {
+      outcome.result = await execute(tool, parsed.data, call.callId, ctx);
+    }
+  } catch (error) {
+    const failure = error instanceof CallFailure ? error : new CallFailure("error", describeError(error));
+    outcome.status = failure.status;
+    outcome.errorType = failure.errorType;
+    outcome.error = failure.message;
+  }
+  outcome.durationMs = Date.now() - started - outcome.waitedMs;
+  await report(outcome, ctx);
+  return outcome;
+}
+
+async function execute(tool: AgentTool, args: unknown, callId: string, ctx: ToolRunContext): Promise<unknown> {
+  const timeoutMs = tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = AbortSignal.any([ctx.signal, timeout]);
+  // A tool that ignores its signal still loses the race: the loop never waits past the timeout or a Stop.
+  const aborted = new Promise<never>((_, reject) => {
+    const fail = () =>
+      reject(
+        timeout.aborted && !ctx.signal.aborted
+          ? new CallFailure("timeout", `${tool.name} timed out after ${timeoutMs / 1000} s`)
+          : new CallFailure("error", "Cancelled: the turn was stopped"),
+      );
+    if (signal.aborted) fail();
+    else signal.addEventListener("abort", fail, { once: true });
+  });
+  try {
+    return await Promise.race([tool.execute(args, { ...ctx.base, signal, step: ctx.step, callId }), aborted]);
+  } catch (error) {
+    if (error instanceof CallFailure || error instanceof ToolError) throw error;
+    throw new CallFailure("error", `${tool.name} failed: ${describeError(error)}`);
+  }
+}
+
+async function ask(args: { question: string }, outcome: ToolOutcome, ctx: ToolRunContext): Promise<unknown> {
+  const asked = Date.now();
+  const answer = await ctx.askUser(args.question, ctx.step, ctx.signal);
+  outcome.waitedMs = Date.now() - asked;
+  if (answer.type === "answer") return { answer: answer.content };
+  if (answer.type === "timeout") {
+    outcome.inputTimedOut = true;
+    throw new CallFailure("timeout", "The user did not answer in time");
+  }
+  throw new CallFailure("error", "Cancelled: the turn was stopped while waiting for the user");
+}
+
+async function report(o: ToolOutcome, ctx: ToolRunContext): Promise<void> {
+  await ctx.append({
+    role: "tool",
+    call_id: o.callId,
+    tool: o.tool,
+    args: o.args,
+    status: o.status,
+    ...(o.status === "success" ? { result: o.result } : { error: o.error }),
+    step: ctx.step,
+    duration_ms: o.durationMs,
+  });
+  if (o.status === "success") {
+    ctx.send({
+      type: "tool_complete",
+      call_id: o.callId,
+      tool: o.tool,
+      result: o.result,
+      step: ctx.step,
+      duration_ms: o.durationMs,
+    });
+    ctx.emit({
+      type: "tool.success",
+      severity: "info",
+      source: "Tool Executor",
+      payload: { tool: o.tool, call_id: o.callId, duration_ms: o.durationMs },
+    });
+    return;
+  }
+  const errorType = o.errorType ?? "error";
+  ctx.send({
+    type: "tool_error",
+    call_id: o.callId,
+    tool: o.tool,
+    error: o.error ?? "failed",
+    error_type: errorType,
+    step: ctx.step,
+  });
+  if (o.skipped && ctx.signal.aborted) return;
+  ctx.emit({
+    type: errorType === "timeout" ? "tool.timeout" : "tool.failure",
+    severity: "error",
+    source: "Tool Executor",
+    payload: { tool: o.tool, call_id: o.callId, error_type: errorType, error: o.error, args: o.args },
+  });
+}

@@ -1,0 +1,25 @@
+// Turns free text from the model or a user into an FTS5 MATCH expression that cannot be a syntax
+// error: every term is quoted, so `AND`, `(`, `NEAR`, `-` and `:` are plain words. A trailing `*`
+// is kept as a prefix search because it is the one operator a searcher clearly means.
+
+/** Quoted terms, or an empty list when nothing in the text could match a token. */
+export function matchTerms(text: string): string[] {
+  return text.split(/\s+/).flatMap((raw) => {
+    const prefix = /[^*]\*+$/.test(raw);
+    // Quotes and stars never tokenize (unicode61 treats them as separators), so dropping them loses nothing.
+    const word = raw.replace(/["*]/g, "");
+    if (!/[\p{L}\p{N}]/u.test(word)) return [];
+    return [`"${word}"${prefix ? "*" : ""}`];
+  });
+}
+
+/** All terms must match (FTS5's implicit AND) or, for the broader retry, any of them. */
+export const matchAll = (terms: string[]) => terms.join(" ");
+export const matchAny = (terms: string[]) => terms.join(" OR ");
+
+/** The whole text as one phrase: the fallback when the term query is still refused. */
+export const matchPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
+
+/** D1 reports FTS5 problems as plain errors; only these are the query's fault, not the database's. */
+export const isFtsQueryError = (err: unknown) =>
+  err instanceof Error && /fts5|syntax error|unterminated string|malformed MATCH|no such column/i.test(err.message);

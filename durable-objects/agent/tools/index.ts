@@ -1,0 +1,7 @@
+// The tools every conversation's agent gets.
+import { requestInputTool } from "./request-input";
+import { taskTools } from "./tasks";
+import type { AgentTool } from "./tool";
+import { vaultTools } from "./vault";
+
+export const BUILTIN_TOOLS: readonly AgentTool[] = [requestInputTool, ...vaultTools, ...taskTools];

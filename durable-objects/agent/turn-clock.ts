@@ -1,0 +1,47 @@
+// The turn's time limit as an AbortSignal that can pause while the agent waits for the user
+// (request_input), so a question does not eat the user's timeout.
+export class TurnClock {
+  private readonly controller = new AbortController();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private remainingMs: number;
+  private resumedAt: number;
+
+  constructor(limitMs: number) {
+    this.remainingMs = limitMs;
+    this.resumedAt = Date.now();
+    this.arm();
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get expired(): boolean {
+    return this.controller.signal.aborted;
+  }
+
+  pause(): void {
+    if (this.timer === undefined) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.remainingMs -= Date.now() - this.resumedAt;
+  }
+
+  resume(): void {
+    if (this.timer !== undefined || this.expired) return;
+    this.resumedAt = Date.now();
+    this.arm();
+  }
+
+  dispose(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private arm(): void {
+    this.timer = setTimeout(
+      () => this.controller.abort(new DOMException("time limit reached", "TimeoutError")),
+      Math.max(0, this.remainingMs),
+    );
+  }
+}

@@ -1,0 +1,66 @@
+// A question the agent asked with request_input. It is kept in Durable Object storage with an alarm
+// at its deadline, so the timeout fires even if the object was evicted while waiting; a tab that
+// connects meanwhile is shown the question in `hello`.
+import type { InputOutcome } from "../agent/tools/request-input";
+
+export const PENDING_INPUT_KEY = "pending-input";
+
+export interface StoredQuestion {
+  question: string;
+  step: number;
+  deadline: string;
+}
+
+export class PendingInput {
+  private waiting: { question: StoredQuestion; settle: (o: InputOutcome) => void } | undefined;
+
+  constructor(private readonly storage: DurableObjectStorage) {}
+
+  /** The question waiting for an answer, live or left behind by an evicted turn. */
+  async current(): Promise<StoredQuestion | undefined> {
+    return this.waiting?.question ?? (await this.storage.get<StoredQuestion>(PENDING_INPUT_KEY));
+  }
+
+  get live(): boolean {
+    return this.waiting !== undefined;
+  }
+
+  async ask(question: string, step: number, timeoutSeconds: number, signal: AbortSignal): Promise<InputOutcome> {
+    const deadline = Date.now() + timeoutSeconds * 1000;
+    const stored: StoredQuestion = { question, step, deadline: new Date(deadline).toISOString() };
+    await this.storage.put(PENDING_INPUT_KEY, stored);
+    await this.storage.setAlarm(deadline);
+    return new Promise<InputOutcome>((resolve) => {
+      const settle = (outcome: InputOutcome) => {
+        if (this.waiting?.settle !== settle) return;
+        this.waiting = undefined;
+        signal.removeEventListener("abort", onAbort);
+        void this.clear();
+        resolve(outcome);
+      };
+      const onAbort = () => settle({ type: "aborted" });
+      this.waiting = { question: stored, settle };
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  /** Delivers the user's answer to the live question; false when none is waiting in memory. */
+  answer(content: string): boolean {
+    if (!this.waiting) return false;
+    this.waiting.settle({ type: "answer", content });
+    return true;
+  }
+
+  /** The alarm fired: the live question times out. Returns false when no live turn was waiting. */
+  expire(): boolean {
+    if (!this.waiting) return false;
+    this.waiting.settle({ type: "timeout" });
+    return true;
+  }
+
+  async clear(): Promise<void> {
+    await this.storage.delete(PENDING_INPUT_KEY);
+    await this.storage.deleteAlarm();
+  }
+}

@@ -1,0 +1,12 @@
+// `npm run build` step: compiles durable-objects/agent/prompts/*.eta into prompts.generated.ts.
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { templateModule } from "./compile-templates.ts";
+
+const dir = "durable-objects/agent/prompts";
+const entries = readdirSync(dir)
+  .filter((f) => f.endsWith(".eta"))
+  .sort()
+  .map((f) => ({ name: f.replace(/\.eta$/, ""), file: join(dir, f) }));
+writeFileSync(join(dir, "prompts.generated.ts"), templateModule(entries, "scripts/build-prompts.ts"));
+console.log(`compiled ${entries.length} prompt templates`);

@@ -1,0 +1,50 @@
+// The vault over HTTP (for the UI and scripts): the same store and path rules as the agent's vault_*
+// tools. A note path may hold slashes, so it is the rest of the URL after /notes/.
+import { Hono } from "hono";
+import { z } from "zod";
+import {
+  deleteNote,
+  listNotes,
+  NoteContentSchema,
+  NotePathSchema,
+  NotePrefixSchema,
+  readNote,
+  writeNote,
+} from "../../durable-objects/agent/tools/vault-store";
+import { notFound } from "../errors";
+import { type AppEnv, currentUser } from "../middleware/identity";
+import { parseWith, readJson, readQuery } from "../validate";
+
+export const noteRoutes = new Hono<AppEnv>();
+
+const ListQuerySchema = z.object({ prefix: NotePrefixSchema.optional() });
+const WriteNoteSchema = z.object({ content: NoteContentSchema });
+const PathParamSchema = z.object({ path: NotePathSchema });
+
+/** Hono has already percent-decoded the parameter; a bad path is a 400 naming the `path` field. */
+const notePath = (raw: string) => parseWith(PathParamSchema, { path: raw }).path;
+
+noteRoutes.get("/", async (c) => {
+  const { prefix } = readQuery(c, ListQuerySchema);
+  return c.json({ notes: await listNotes(c.env.DB, currentUser(c).id, prefix) });
+});
+
+noteRoutes.get("/:path{.+}", async (c) => {
+  const path = notePath(c.req.param("path"));
+  const note = await readNote(c.env.DB, currentUser(c).id, path);
+  if (!note) throw notFound(`No note at ${path}`);
+  return c.json(note);
+});
+
+noteRoutes.put("/:path{.+}", async (c) => {
+  const path = notePath(c.req.param("path"));
+  const { content } = await readJson(c, WriteNoteSchema);
+  const { note } = await writeNote(c.env.DB, currentUser(c).id, path, content);
+  return c.json(note);
+});
+
+noteRoutes.delete("/:path{.+}", async (c) => {
+  const path = notePath(c.req.param("path"));
+  if (!(await deleteNote(c.env.DB, currentUser(c).id, path))) throw notFound(`No note at ${path}`);
+  return c.body(null, 204);
+});

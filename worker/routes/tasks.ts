@@ -1,0 +1,41 @@
+// Tasks over HTTP (for the UI and scripts): the same store and rules as the agent's task_* tools.
+import { Hono } from "hono";
+import { z } from "zod";
+import {
+  CreateTaskSchema,
+  createTask,
+  deleteTask,
+  listTasks,
+  TaskStatusSchema,
+  UpdateTaskSchema,
+  updateTask,
+} from "../../durable-objects/agent/tools/task-store";
+import { notFound } from "../errors";
+import { type AppEnv, currentUser } from "../middleware/identity";
+import { readJson, readQuery } from "../validate";
+
+export const taskRoutes = new Hono<AppEnv>();
+
+const ListQuerySchema = z.object({ status: TaskStatusSchema.optional() });
+
+taskRoutes.get("/", async (c) => {
+  const { status } = readQuery(c, ListQuerySchema);
+  return c.json({ tasks: await listTasks(c.env.DB, currentUser(c).id, status) });
+});
+
+taskRoutes.post("/", async (c) => {
+  const input = await readJson(c, CreateTaskSchema);
+  return c.json(await createTask(c.env.DB, currentUser(c).id, input), 201);
+});
+
+taskRoutes.patch("/:id", async (c) => {
+  const changes = await readJson(c, UpdateTaskSchema);
+  const task = await updateTask(c.env.DB, currentUser(c).id, c.req.param("id"), changes);
+  if (!task) throw notFound("No such task");
+  return c.json(task);
+});
+
+taskRoutes.delete("/:id", async (c) => {
+  if (!(await deleteTask(c.env.DB, currentUser(c).id, c.req.param("id")))) throw notFound("No such task");
+  return c.body(null, 204);
+});
