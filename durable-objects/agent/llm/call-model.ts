@@ -39,6 +39,9 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallRes
     tools: options.tools,
     abortSignal: options.signal,
     maxRetries: 1,
+    // Every system message in history is a typed system item the loop inserted; user, note and tool
+    // text cannot forge one (context.ts neutralises reminder tags), so they are allowed on purpose.
+    allowSystemInMessages: true,
     // Errors arrive as stream parts and end the turn with llm_error; the SDK's default logging would double them.
     onError: () => {},
   });

@@ -1,0 +1,91 @@
+// request_input (seed 003): pauses the loop, asks every tab, resumes with the answer, times out
+// through a Durable Object alarm that survives eviction.
+
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { PENDING_INPUT_KEY } from "../../durable-objects/conversation/pending-input";
+import { RUNNING_TURN_KEY } from "../../durable-objects/conversation/turn-runner";
+import { marker, modelRequests } from "../support/fake-openai-client";
+import { connect } from "./helpers";
+import { finalMessage, history, llmUrl, requestText, scenario, updates } from "./turn-helpers";
+
+const ask = { tool_calls: [{ name: "request_input", arguments: { question: "Which file should I read?" } }] };
+const stubOf = (id: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
+
+describe("request_input", () => {
+  it("pauses, shows the question to a tab that joins, and resumes with the answer", async () => {
+    const s = await scenario([ask, { text: "Reading plan.md as you asked." }]);
+    const from = s.socket.frames.length;
+    s.socket.send({ type: "chat", content: `read something ${marker(s.key)}` });
+    const asked = await s.socket.next("agent_update", (f) => f.update_type === "agent_request_input", { from });
+    expect(asked).toMatchObject({ question: "Which file should I read?", step: 1, timeout_s: 300 });
+
+    const late = await connect(s.session, s.conversationId);
+    expect(late.frames[0]).toMatchObject({
+      type: "hello",
+      running: true,
+      pending_input: { question: "Which file should I read?", step: 1 },
+    });
+
+    late.send({ type: "agent_user_input", content: "plan.md" });
+    const done = await s.socket.next("response_complete", () => true, { from });
+    expect(done.termination_reason).toBe("completed");
+    const messages = await history(s);
+    expect(messages.find((m) => m.role === "tool")).toMatchObject({
+      tool: "request_input",
+      status: "success",
+      result: { answer: "plan.md" },
+    });
+    const requests = await modelRequests(llmUrl, s.key);
+    expect(requestText(requests[1]?.body ?? {})).toContain("plan.md");
+    // Once answered, the question is gone.
+    const after = await connect(s.session, s.conversationId);
+    expect(after.frames[0]).not.toHaveProperty("pending_input");
+    late.close();
+    after.close();
+  });
+
+  it("times out when the deadline alarm fires, with input_timeout", async () => {
+    const s = await scenario([ask], { requestInputTimeoutSeconds: 10 });
+    const from = s.socket.frames.length;
+    s.socket.send({ type: "chat", content: `read ${marker(s.key)}` });
+    await s.socket.next("agent_update", (f) => f.update_type === "agent_request_input", { from });
+    expect(await runDurableObjectAlarm(stubOf(s.conversationId))).toBe(true);
+    const done = await s.socket.next("response_complete", () => true, { from });
+    expect(done.termination_reason).toBe("input_timeout");
+    expect(updates(s.socket.frames.slice(from))).toContain("agent_request_input_timeout");
+    expect(finalMessage(await history(s)).content).toMatch(/not answered within 10 s/);
+  });
+
+  it("still times out when the object that asked is gone (alarm on a fresh instance)", async () => {
+    const s = await scenario([]);
+    const stub = stubOf(s.conversationId);
+    // What a turn that died with its object leaves behind: identity, the question, the running marker.
+    const deadline = new Date(Date.now() + 60_000).toISOString();
+    await runInDurableObject(stub, async (_instance, state) => {
+      await state.storage.put(PENDING_INPUT_KEY, { question: "Which file should I read?", step: 2, deadline });
+      await state.storage.put(RUNNING_TURN_KEY, { started_at: new Date().toISOString() });
+      await state.storage.setAlarm(Date.parse(deadline));
+    });
+    const late = await connect(s.session, s.conversationId);
+    expect(late.frames[0]).toMatchObject({ type: "hello", pending_input: { question: "Which file should I read?" } });
+
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const done = await s.socket.next("response_complete");
+    expect(done.termination_reason).toBe("input_timeout");
+    const final = finalMessage(await history(s));
+    expect(final).toMatchObject({ termination_reason: "input_timeout", step: 2 });
+    expect(final.content).toContain("Which file should I read?");
+    const again = await connect(s.session, s.conversationId);
+    expect(again.frames[0]).not.toHaveProperty("pending_input");
+    late.close();
+    again.close();
+  });
+
+  it("refuses an answer when nothing was asked", async () => {
+    const s = await scenario([]);
+    s.socket.send({ type: "agent_user_input", content: "hello?" });
+    expect((await s.socket.next("error")).code).toBe("no_pending_input");
+  });
+});

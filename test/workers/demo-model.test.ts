@@ -1,0 +1,322 @@
+// The offline demo model: planDemoReply is a pure function of the prompt and the offered tool names.
+// Prompts are built by hand the way the agent loop builds them (system prompt, history, tool results,
+// a trailing phase instruction rendered from the real templates).
+import type { LanguageModelV3Message, LanguageModelV3Prompt } from "@ai-sdk/provider";
+import { streamText } from "ai";
+import { describe, expect, it } from "vitest";
+import {
+  extractControlBlock,
+  ObserveControlSchema,
+  ReasonControlSchema,
+} from "../../durable-objects/agent/decision-trees/control-block";
+import { roaTree } from "../../durable-objects/agent/decision-trees/roa-tree";
+import { createDemoModel } from "../../durable-objects/agent/llm/demo-model";
+import { type DemoReply, LOOP_NOTE, planDemoReply } from "../../durable-objects/agent/llm/demo-script";
+import { render } from "../../durable-objects/agent/prompts/prompts.generated";
+import { createState } from "../../durable-objects/agent/state";
+import { BUILTIN_TOOLS } from "../../durable-objects/agent/tools";
+import { toolSet } from "../../durable-objects/agent/tools/tool-set";
+import { DEFAULT_AGENT_CONFIG } from "../../protocol";
+
+const TOOLS = BUILTIN_TOOLS.map((t) => t.name);
+
+const system = (content: string): LanguageModelV3Message => ({ role: "system", content });
+const user = (text: string): LanguageModelV3Message => ({ role: "user", content: [{ type: "text", text }] });
+const assistant = (text: string): LanguageModelV3Message => ({ role: "assistant", content: [{ type: "text", text }] });
+const called = (id: string, toolName: string, input: unknown): LanguageModelV3Message => ({
+  role: "assistant",
+  content: [{ type: "tool-call", toolCallId: id, toolName, input }],
+});
+const result = (id: string, toolName: string, value: unknown): LanguageModelV3Message => ({
+  role: "tool",
+  content: [{ type: "tool-result", toolCallId: id, toolName, output: { type: "text", value: JSON.stringify(value) } }],
+});
+const failure = (id: string, toolName: string, error: string): LanguageModelV3Message => ({
+  role: "tool",
+  content: [{ type: "tool-result", toolCallId: id, toolName, output: { type: "error-text", value: error } }],
+});
+
+/** A conversation as the loop sends it: the system prompt, then the history. */
+const conversation = (...messages: LanguageModelV3Message[]): LanguageModelV3Prompt => [
+  system(render("system", { tools: TOOLS })),
+  ...messages,
+];
+const phase = (name: "reason" | "act" | "observe", step = 1) =>
+  system(render(name, { step, maxSteps: 15, tools: TOOLS }));
+const wrapUp = (why: string) => system(render("wrap-up", { why }));
+
+const onlyCall = (reply: DemoReply) => {
+  expect(reply.toolCalls).toHaveLength(1);
+  return reply.toolCalls[0];
+};
+
+describe("planDemoReply: what the user asks for", () => {
+  it("answers a plain message with what the demo can do, listing the trigger phrases", () => {
+    const reply = planDemoReply(conversation(user("Hello Oracle, what do you know?")), TOOLS);
+    expect(reply.toolCalls).toEqual([]);
+    expect(reply.text).toMatch(/offline demo model/);
+    for (const phrase of ["search my notes for", "write a note", "add task", "ask me a question", "loop", "long story"])
+      expect(reply.text).toContain(phrase);
+  });
+
+  it.each([
+    ["search my notes for budget meeting", "vault_search", { query: "budget meeting" }],
+    ['find "quarterly plan" in my notes', "vault_search", { query: "quarterly plan" }],
+    ["search oracle", "vault_search", { query: "oracle" }],
+    ["list my notes", "vault_list", {}],
+    ["what is in my vault?", "vault_list", {}],
+    [
+      "write a note: buy milk and eggs",
+      "vault_write",
+      { path: "notes/buy-milk-and-eggs.md", content: "buy milk and eggs" },
+    ],
+    ["write a note called Shopping: milk", "vault_write", { path: "notes/shopping.md", content: "milk" }],
+    ["show my tasks", "task_list", {}],
+    ["what is on my todo list", "task_list", {}],
+    ["add task water the plants", "task_create", { title: "water the plants" }],
+    ["please add a task: call Bob.", "task_create", { title: "call Bob" }],
+    ["ask me a question", "request_input", { question: expect.stringContaining("?") }],
+    ["can you clarify what you need", "request_input", { question: expect.any(String) }],
+    ["loop", "vault_read", { path: LOOP_NOTE }],
+    ["repeat yourself please", "vault_read", { path: LOOP_NOTE }],
+  ])("%s → %s", (message, tool, args) => {
+    const call = onlyCall(planDemoReply(conversation(user(message)), TOOLS));
+    expect(call?.name).toBe(tool);
+    expect(call?.args).toEqual(args);
+    // The arguments pass the tool's own schema, as the loop will check.
+    const schema = BUILTIN_TOOLS.find((t) => t.name === tool)?.args;
+    expect(schema?.safeParse(call?.args).success).toBe(true);
+  });
+
+  it("uses a tool only when it is offered", () => {
+    const reply = planDemoReply(conversation(user("search my notes for budget")), ["task_list"]);
+    expect(reply.toolCalls).toEqual([]);
+    expect(reply.text).toMatch(/demo/);
+  });
+
+  it("reads the last user message, not an earlier one", () => {
+    const prompt = conversation(user("show my tasks"), assistant("You have no tasks."), user("hello again"));
+    expect(planDemoReply(prompt, TOOLS).toolCalls).toEqual([]);
+  });
+
+  it("streams a long story for the Stop demo, with no tools", () => {
+    const reply = planDemoReply(conversation(user("tell me a long story")), TOOLS);
+    expect(reply.toolCalls).toEqual([]);
+    expect(reply.text.split(/\s+/).length).toBeGreaterThan(600);
+  });
+
+  it("is deterministic", () => {
+    const prompt = conversation(user("search my notes for budget"));
+    expect(planDemoReply(prompt, TOOLS)).toEqual(planDemoReply(structuredClone(prompt), [...TOOLS]));
+  });
+});
+
+describe("planDemoReply: after tool results", () => {
+  it("reads the best search hit, then answers with the hits and a quote", () => {
+    const asked = user("search my notes for budget");
+    const hits = {
+      results: [
+        { path: "work/budget.md", snippet: "the **budget**" },
+        { path: "b.md", snippet: "" },
+      ],
+    };
+    const afterSearch = conversation(
+      asked,
+      called("c1", "vault_search", { query: "budget" }),
+      result("c1", "vault_search", hits),
+    );
+    const read = onlyCall(planDemoReply(afterSearch, TOOLS));
+    expect(read).toMatchObject({ name: "vault_read", args: { path: "work/budget.md" } });
+
+    const afterRead = [
+      ...afterSearch,
+      called("c2", "vault_read", { path: "work/budget.md" }),
+      result("c2", "vault_read", { path: "work/budget.md", content: "Budget for Q3: 12k." }),
+    ];
+    const answer = planDemoReply(afterRead, TOOLS);
+    expect(answer.toolCalls).toEqual([]);
+    expect(answer.text).toContain("2 notes");
+    expect(answer.text).toContain("work/budget.md");
+    expect(answer.text).toContain("Budget for Q3: 12k.");
+  });
+
+  it("says so when the search finds nothing", () => {
+    const prompt = conversation(
+      user("search my notes for zebra"),
+      called("c1", "vault_search", { query: "zebra" }),
+      result("c1", "vault_search", { results: [] }),
+    );
+    const reply = planDemoReply(prompt, TOOLS);
+    expect(reply.toolCalls).toEqual([]);
+    expect(reply.text).toMatch(/no notes matching “zebra”/);
+  });
+
+  it("quotes the answer request_input brought back", () => {
+    const prompt = conversation(
+      user("ask me a question"),
+      called("c1", "request_input", { question: "What should I call you?" }),
+      result("c1", "request_input", { answer: "Ada" }),
+    );
+    const reply = planDemoReply(prompt, TOOLS);
+    expect(reply.toolCalls).toEqual([]);
+    expect(reply.text).toContain("“Ada”");
+  });
+
+  it("lists tasks and notes, confirms writes and new tasks, and reports failures", () => {
+    const answer = (message: string, tool: string, value: unknown) =>
+      planDemoReply(conversation(user(message), called("c1", tool, {}), result("c1", tool, value)), TOOLS);
+    const tasks = { tasks: [{ id: "1", title: "Water plants", status: "open" }] };
+    expect(answer("show my tasks", "task_list", tasks).text).toContain("- Water plants (open)");
+    expect(answer("list my notes", "vault_list", { notes: [{ path: "a.md" }, { path: "b.md" }] }).text).toContain(
+      "2 notes",
+    );
+    expect(answer("add task water plants", "task_create", { title: "water plants", status: "open" }).text).toContain(
+      "Added the task “water plants”",
+    );
+    expect(answer("write a note: hi", "vault_write", { path: "notes/hi.md", bytes: 2, created: true }).text).toContain(
+      "notes/hi.md",
+    );
+    const failed = planDemoReply(
+      conversation(user("show my tasks"), called("c1", "task_list", {}), failure("c1", "task_list", "db down")),
+      TOOLS,
+    );
+    expect(failed.toolCalls).toEqual([]);
+    expect(failed.text).toContain("db down");
+  });
+
+  it("repeats the same vault_read for the loop demo, with a new call id each time", () => {
+    let prompt = conversation(user("loop"));
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const call = onlyCall(planDemoReply(prompt, TOOLS));
+      expect(call).toMatchObject({ name: "vault_read", args: { path: LOOP_NOTE } });
+      ids.push(call?.id ?? "");
+      prompt = [
+        ...prompt,
+        called(call?.id ?? "", "vault_read", call?.args),
+        failure(call?.id ?? "", "vault_read", "No note"),
+      ];
+    }
+    expect(new Set(ids).size).toBe(3);
+  });
+
+  it("answers after a tool result even when a system item follows it", () => {
+    const prompt = conversation(
+      user("show my tasks"),
+      called("c1", "task_list", {}),
+      result("c1", "task_list", { tasks: [] }),
+      system("<system-reminder>Budget: 70% of the iterations used.</system-reminder>"),
+    );
+    const reply = planDemoReply(prompt, TOOLS);
+    expect(reply.toolCalls).toEqual([]);
+    expect(reply.text).toMatch(/no tasks yet/);
+  });
+});
+
+describe("planDemoReply: reason → act → observe and wrap-up", () => {
+  it("plans a tool in the reason phase (no tools offered then) with a parseable control block", () => {
+    const reply = planDemoReply(conversation(user("search my notes for budget"), phase("reason")), []);
+    expect(reply.toolCalls).toEqual([]);
+    const { prose, control } = extractControlBlock(reply.text);
+    expect(prose).toMatch(/budget/);
+    const parsed = ReasonControlSchema.parse(control);
+    expect(parsed).toMatchObject({ finish: false, tools_to_consider: ["vault_search"] });
+    expect(parsed.plan).toBeTruthy();
+  });
+
+  it("finishes in the reason phase with a final answer when no tool is needed", () => {
+    const reply = planDemoReply(conversation(user("hello"), phase("reason")), []);
+    const parsed = ReasonControlSchema.parse(extractControlBlock(reply.text).control);
+    expect(parsed.finish).toBe(true);
+    expect(parsed.final_answer).toMatch(/offline demo model/);
+    const verdict = roaTree.onPhaseResult(createState(DEFAULT_AGENT_CONFIG), {
+      plan: { phase: "reason", tools: false },
+      text: reply.text,
+      toolCallCount: 0,
+    });
+    expect(verdict.answer).toBe(parsed.final_answer);
+  });
+
+  it("calls the planned tool in the act phase", () => {
+    const prompt = conversation(user("show my tasks"), assistant("Plan: look at the tasks."), phase("act"));
+    expect(onlyCall(planDemoReply(prompt, TOOLS))?.name).toBe("task_list");
+  });
+
+  it("observes the results and ends with the final answer", () => {
+    const prompt = conversation(
+      user("ask me a question"),
+      assistant("Plan: ask."),
+      called("c1", "request_input", { question: "?" }),
+      result("c1", "request_input", { answer: "Grace" }),
+      phase("observe"),
+    );
+    const reply = planDemoReply(prompt, []);
+    expect(reply.toolCalls).toEqual([]);
+    const { prose, control } = extractControlBlock(reply.text);
+    expect(prose).toContain("Grace");
+    const parsed = ObserveControlSchema.parse(control);
+    expect(parsed.should_continue).toBe(false);
+    expect(parsed.final_answer).toContain("“Grace”");
+    const verdict = roaTree.onPhaseResult(createState(DEFAULT_AGENT_CONFIG), {
+      plan: { phase: "observe", tools: false },
+      text: reply.text,
+      toolCallCount: 0,
+    });
+    expect(verdict.state.finished).toBe(true);
+  });
+
+  it("asks for another step when the plan needs one more tool", () => {
+    const prompt = conversation(
+      user("search my notes for budget"),
+      assistant("Plan: search."),
+      called("c1", "vault_search", { query: "budget" }),
+      result("c1", "vault_search", { results: [{ path: "budget.md", snippet: "" }] }),
+      phase("observe"),
+    );
+    const parsed = ObserveControlSchema.parse(extractControlBlock(planDemoReply(prompt, []).text).control);
+    expect(parsed).toMatchObject({ should_continue: true });
+    const loop = conversation(
+      user("loop"),
+      called("c1", "vault_read", { path: LOOP_NOTE }),
+      failure("c1", "vault_read", "No note"),
+      phase("observe"),
+    );
+    expect(ObserveControlSchema.parse(extractControlBlock(planDemoReply(loop, []).text).control)).toMatchObject({
+      should_continue: true,
+    });
+  });
+
+  it("wraps up with a short summary and no tools", () => {
+    const read = (id: string) => [called(id, "vault_read", { path: LOOP_NOTE }), failure(id, "vault_read", "No note")];
+    const prompt = conversation(
+      user("loop"),
+      ...read("a"),
+      ...read("b"),
+      ...read("c"),
+      wrapUp("you were repeating the same action."),
+    );
+    const reply = planDemoReply(prompt, []);
+    expect(reply.toolCalls).toEqual([]);
+    expect(reply.text).toContain("3 times");
+    expect(reply.text).toMatch(/loop/);
+    const other = planDemoReply(conversation(user("show my tasks"), wrapUp("the iteration limit is reached.")), TOOLS);
+    expect(other.toolCalls).toEqual([]);
+  });
+});
+
+describe("createDemoModel through the AI SDK", () => {
+  it("streams a tool call that streamText reports with parsed arguments", async () => {
+    const tools = toolSet(BUILTIN_TOOLS);
+    const stream = streamText({
+      model: createDemoModel(),
+      system: render("system", { tools: TOOLS }),
+      messages: [{ role: "user", content: "add task water the plants" }],
+      tools,
+    });
+    const calls = await stream.toolCalls;
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ toolName: "task_create", input: { title: "water the plants" } });
+    expect(await stream.text).toContain("water the plants");
+    expect(await stream.finishReason).toBe("tool-calls");
+  });
+});
