@@ -1,6 +1,12 @@
 // Builds the model's context from the persisted log. The live loop and a replay after a restart both
 // call this one function on the same messages, so the context is byte-identical by construction.
-import type { ModelMessage, ToolCallPart, ToolResultPart } from "ai";
+// It produces the provider-level prompt (LanguageModelV3Prompt) that goes to the provider as is.
+import type {
+  LanguageModelV3Prompt,
+  LanguageModelV3Message as ModelMessage,
+  LanguageModelV3ToolCallPart as ToolCallPart,
+  LanguageModelV3ToolResultPart as ToolResultPart,
+} from "@ai-sdk/provider";
 import type { Message, ToolMessage } from "../../protocol";
 import { neutralizeReminders } from "../system-items/forgery";
 
@@ -13,7 +19,7 @@ interface AssistantBlock {
   deferred: ModelMessage[];
 }
 
-export function toModelMessages(log: readonly Message[]): ModelMessage[] {
+export function toModelMessages(log: readonly Message[]): LanguageModelV3Prompt {
   const out: ModelMessage[] = [];
   let block: AssistantBlock | undefined;
   const flush = () => {
@@ -34,7 +40,7 @@ export function toModelMessages(log: readonly Message[]): ModelMessage[] {
     switch (message.role) {
       case "user":
         flush();
-        out.push({ role: "user", content: neutralizeReminders(message.content) });
+        out.push({ role: "user", content: [{ type: "text", text: neutralizeReminders(message.content) }] });
         break;
       case "agent":
         open(message.step).text = message.content;

@@ -24,7 +24,7 @@ export function explainTermination(reason: TerminationReason, s: AgentState): st
     case "input_timeout":
       return `Stopped because my question was not answered within ${c.requestInputTimeoutSeconds} s.`;
     case "llm_error":
-      return `The model call failed: ${s.llmError ?? "unknown error"}.`;
+      return `The model call failed: ${s.llmError || "unknown error"}.`;
   }
 }
 

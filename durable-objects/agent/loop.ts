@@ -1,7 +1,7 @@
 // The agent loop. It reads like the seed: while the tree says go on, run the tree's phases for a step
 // (model calls, tools), then save the answer with an explanation of why the turn ended. Everything the
 // model reads comes from the persisted log (context.ts), so a replay sends the same bytes.
-import type { LanguageModel, ModelMessage } from "ai";
+import type { LanguageModelV3, LanguageModelV3Prompt } from "@ai-sdk/provider";
 import type { AgentConfig, TerminationReason, Usage } from "../../protocol";
 import { describeWarning, dueWarnings } from "./budget-warnings";
 import { toModelMessages } from "./context";
@@ -14,14 +14,14 @@ import { type AgentState, createState, tokensUsed } from "./state";
 import { firstStop } from "./termination";
 import { runToolCalls } from "./tools/executor";
 import type { AgentTool, ToolContext } from "./tools/tool";
-import { toolSet } from "./tools/tool-set";
+import { toolDeclarations } from "./tools/tool-set";
 import { TurnClock } from "./turn-clock";
 import type { TurnIO } from "./turn-io";
 
 export type { TurnIO } from "./turn-io";
 
 export interface TurnSetup {
-  model: LanguageModel;
+  model: LanguageModelV3;
   config: AgentConfig;
   tree: DecisionTree;
   tools: AgentTool[];
@@ -62,15 +62,14 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
   const call = async (
     plan: PhasePlan | { tools: false; instruction: string },
   ): Promise<ModelCallResult | undefined> => {
-    const messages: ModelMessage[] = toModelMessages(io.messages());
-    if (plan.instruction) messages.push({ role: "system", content: plan.instruction });
+    const prompt: LanguageModelV3Prompt = [{ role: "system", content: system }, ...toModelMessages(io.messages())];
+    if (plan.instruction) prompt.push({ role: "system", content: plan.instruction });
     partial = "";
     try {
       const result = await callModel({
         model: setup.model,
-        system,
-        messages,
-        tools: plan.tools ? toolSet(setup.tools) : undefined,
+        prompt,
+        tools: plan.tools ? toolDeclarations(setup.tools) : undefined,
         signal,
         onTextDelta: (delta) => {
           partial += delta;

@@ -1,12 +1,12 @@
 // Runs the real app as a user would: `wrangler dev` on loopback with its own fresh local state
 // (D1 migrated by wrangler itself), plus headless Chromium from Debian. Used by test/e2e/*.test.ts.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 // Run wrangler's JS with this very Node (22), whatever `node` comes first on PATH.
@@ -172,4 +172,49 @@ export function launchBrowser(): Promise<Browser> {
       "--disable-quic",
     ],
   });
+}
+
+/** A fresh, unique username for one test. */
+export function uniqueUsername(prefix = "e2e"): string {
+  return `${prefix}_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/** Signs a new user up through /signup and waits until the app shows the signed-in shell. */
+export async function signUpInBrowser(page: Page, username = uniqueUsername()): Promise<string> {
+  await page.goto("/signup");
+  await page.locator("[data-testid=auth-username]").fill(username);
+  await page.locator("[data-testid=auth-password]").fill("correct horse battery staple");
+  await page.locator("[data-testid=auth-submit]").click();
+  await page.locator("[data-testid=current-user]").waitFor({ timeout: 15_000 });
+  return username;
+}
+
+/** Starts a conversation from the sidebar, waits until its chat is shown and connected, returns its id. */
+export async function newConversationInBrowser(page: Page): Promise<string> {
+  const before = page.url();
+  await page.locator("[data-testid=new-conversation]").click();
+  await page.waitForURL((url) => url.pathname.startsWith("/c/") && url.href !== before, { timeout: 15_000 });
+  const id = decodeURIComponent(new URL(page.url()).pathname.slice("/c/".length));
+  const chat = page.locator(`[data-testid=chat][data-conversation-id=${JSON.stringify(id)}]`);
+  await chat.locator("[data-testid=connection-status][data-status=connected]").waitFor({ timeout: 15_000 });
+  return id;
+}
+
+/** Waits until the server says no turn is running in the conversation (the page's cookie is used). */
+export async function waitTurnEnded(page: Page, conversationId: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await page.request.get(`/api/conversations/${encodeURIComponent(conversationId)}`);
+    if (res.ok() && !((await res.json()) as { running: boolean }).running) return;
+    if (Date.now() > deadline) throw new Error(`the turn in ${conversationId} did not end within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** On failure: a screenshot under test-results/ and the tail of wrangler's output on stderr. */
+export async function leaveEvidence(page: Page, app: App, name: string, pageErrors: string[]): Promise<void> {
+  const dir = path.join(ROOT, "test-results");
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}-failure.png`), fullPage: true }).catch(() => {});
+  console.error(`page errors: ${JSON.stringify(pageErrors)}\nwrangler output (tail):\n${app.output().slice(-5000)}`);
 }

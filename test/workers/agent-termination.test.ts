@@ -20,7 +20,7 @@ describe("termination", () => {
     });
     // The second request carried the tool call and its result, in OpenAI's order.
     const [, second] = await modelRequests(llmUrl, s.key);
-    const roles = (second?.body.messages as { role: string }[]).map((m) => m.role);
+    const roles = ((second?.body.messages ?? []) as { role: string }[]).map((m) => m.role);
     expect(roles.slice(-2)).toEqual(["assistant", "tool"]);
   });
 

@@ -2,7 +2,7 @@
 // Prompts are built by hand the way the agent loop builds them (system prompt, history, tool results,
 // a trailing phase instruction rendered from the real templates).
 import type { LanguageModelV3Message, LanguageModelV3Prompt } from "@ai-sdk/provider";
-import { streamText } from "ai";
+import { streamText, type ToolSet, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import {
   extractControlBlock,
@@ -15,7 +15,6 @@ import { type DemoReply, LOOP_NOTE, planDemoReply } from "../../durable-objects/
 import { render } from "../../durable-objects/agent/prompts/prompts.generated";
 import { createState } from "../../durable-objects/agent/state";
 import { BUILTIN_TOOLS } from "../../durable-objects/agent/tools";
-import { toolSet } from "../../durable-objects/agent/tools/tool-set";
 import { DEFAULT_AGENT_CONFIG } from "../../protocol";
 
 const TOOLS = BUILTIN_TOOLS.map((t) => t.name);
@@ -306,7 +305,9 @@ describe("planDemoReply: reason → act → observe and wrap-up", () => {
 
 describe("createDemoModel through the AI SDK", () => {
   it("streams a tool call that streamText reports with parsed arguments", async () => {
-    const tools = toolSet(BUILTIN_TOOLS);
+    const tools: ToolSet = Object.fromEntries(
+      BUILTIN_TOOLS.map((t) => [t.name, tool({ description: t.description, inputSchema: t.args })]),
+    );
     const stream = streamText({
       model: createDemoModel(),
       system: render("system", { tools: TOOLS }),

@@ -50,15 +50,13 @@ function lastTopLevelObjectStart(text: string): number | undefined {
 }
 
 function parseLenient(raw: string): Record<string, unknown> | undefined {
-  const attempts = [
-    raw,
-    raw
-      .replace(/,\s*([}\]])/g, "$1")
-      .replace(/\bTrue\b/g, "true")
-      .replace(/\bFalse\b/g, "false")
-      .replace(/\bNone\b/g, "null")
-      .replace(/'([^'\\]*)'/g, '"$1"'),
-  ];
+  const relaxed = raw
+    .replace(/,\s*([}\]])/g, "$1")
+    .replace(/\bTrue\b/g, "true")
+    .replace(/\bFalse\b/g, "false")
+    .replace(/\bNone\b/g, "null");
+  // Single quotes last: turning every '…' into "…" would break apostrophes inside double-quoted text.
+  const attempts = [raw, relaxed, relaxed.replace(/'([^'\\]*)'/g, '"$1"')];
   for (const attempt of attempts) {
     try {
       const value: unknown = JSON.parse(attempt);

@@ -3,4 +3,4 @@ import "./default-tree";
 import "./roa-tree";
 
 export type { DecisionTree } from "./decision-tree";
-export { decisionTreeNames, findDecisionTree, registerDecisionTree } from "./registry";
+export { decisionTree, decisionTreeNames, findDecisionTree, registerDecisionTree } from "./registry";

@@ -20,9 +20,10 @@ function verdictFor(state: AgentState, result: PhaseResult): PhaseVerdict {
     return { state, display: prose, phase: "reason" };
   }
   const observe = ObserveControlSchema.safeParse(control ?? {});
-  const done = observe.success && observe.data.should_continue === false;
-  if (!done) return { state, display: prose, phase: "observe" };
   const answer = (observe.success && observe.data.final_answer?.trim()) || prose;
+  // Like the reason phase, observe ends the turn only with something to say.
+  const done = observe.success && observe.data.should_continue === false && answer !== "";
+  if (!done) return { state, display: prose, phase: "observe" };
   return { state: { ...state, finished: true }, display: prose, phase: "observe", answer };
 }
 

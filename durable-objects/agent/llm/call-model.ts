@@ -1,14 +1,24 @@
-// One streamed model call: text deltas go out as they arrive; tool calls, usage and the finish
-// reason come back. Tools are declared to the model here but always executed by the agent loop.
-import { type LanguageModel, type ModelMessage, streamText, type ToolSet } from "ai";
+// One streamed model call through the provider interface (LanguageModelV3.doStream, which
+// @ai-sdk/openai and the demo model implement). Text deltas go out as they arrive; tool calls, usage
+// and the finish reason come back. We build the provider prompt ourselves (context.ts) instead of
+// going through `streamText`, which re-validated the whole history with zod on every call: that cost
+// grew with the conversation (55 ms per step at 2,000 messages, see bench/README.md) and we want the
+// exact bytes of the prompt in our hands anyway, for byte-identical replay.
+import {
+  APICallError,
+  type LanguageModelV3,
+  type LanguageModelV3FunctionTool,
+  type LanguageModelV3Prompt,
+  type LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
 
 export interface ModelToolCall {
   callId: string;
   tool: string;
   /** Parsed arguments, or the raw text when the model sent unparsable JSON. */
   args: unknown;
-  /** Set when the SDK already knows the call is bad: no such tool, or arguments that do not parse. */
-  problem?: "unknown_tool" | "invalid_args";
+  /** Set when the call is bad before any tool sees it: arguments that are not JSON. */
+  problem?: "invalid_args";
 }
 
 export interface ModelCallResult {
@@ -19,10 +29,9 @@ export interface ModelCallResult {
 }
 
 export interface ModelCallOptions {
-  model: LanguageModel;
-  system: string;
-  messages: ModelMessage[];
-  tools?: ToolSet;
+  model: LanguageModelV3;
+  prompt: LanguageModelV3Prompt;
+  tools?: LanguageModelV3FunctionTool[];
   signal: AbortSignal;
   onTextDelta?: (delta: string) => void;
 }
@@ -31,54 +40,87 @@ export class ModelCallError extends Error {
   override name = "ModelCallError";
 }
 
+const RETRY_DELAY_MS = 400;
+
 export async function callModel(options: ModelCallOptions): Promise<ModelCallResult> {
-  const result = streamText({
-    model: options.model,
-    system: options.system,
-    messages: options.messages,
-    tools: options.tools,
-    abortSignal: options.signal,
-    maxRetries: 1,
-    // Every system message in history is a typed system item the loop inserted; user, note and tool
-    // text cannot forge one (context.ts neutralises reminder tags), so they are allowed on purpose.
-    allowSystemInMessages: true,
-    // Errors arrive as stream parts and end the turn with llm_error; the SDK's default logging would double them.
-    onError: () => {},
-  });
-  let text = "";
-  const toolCalls: ModelToolCall[] = [];
-  let usage = { inputTokens: 0, outputTokens: 0 };
-  let finishReason = "unknown";
-  for await (const part of result.fullStream) {
-    switch (part.type) {
-      case "text-delta":
-        text += part.text;
-        options.onTextDelta?.(part.text);
-        break;
-      case "tool-call": {
-        const problem = part.invalid ? classifyInvalid(part.error) : undefined;
-        toolCalls.push({ callId: part.toolCallId, tool: part.toolName, args: part.input, problem });
-        break;
-      }
-      case "finish":
-        usage = { inputTokens: part.totalUsage.inputTokens ?? 0, outputTokens: part.totalUsage.outputTokens ?? 0 };
-        finishReason = part.finishReason;
-        break;
-      case "error":
-        throw new ModelCallError(describe(part.error), { cause: part.error });
-      case "abort":
-        throw options.signal.reason ?? new DOMException("aborted", "AbortError");
+  const { stream } = await startStream(options);
+  const reader = stream.getReader();
+  const result: ModelCallResult = {
+    text: "",
+    toolCalls: [],
+    usage: { inputTokens: 0, outputTokens: 0 },
+    finishReason: "unknown",
+  };
+  const onAbort = () => void reader.cancel(options.signal.reason).catch(() => undefined);
+  options.signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      options.signal.throwIfAborted();
+      if (done) break;
+      handlePart(value, result, options);
+    }
+  } finally {
+    options.signal.removeEventListener("abort", onAbort);
+  }
+  return result;
+}
+
+/** Opens the stream, retrying once when the provider says the failure is worth retrying (429, 5xx). */
+async function startStream(options: ModelCallOptions) {
+  const call = () =>
+    options.model.doStream({
+      prompt: options.prompt,
+      tools: options.tools,
+      toolChoice: options.tools?.length ? { type: "auto" } : undefined,
+      abortSignal: options.signal,
+    });
+  try {
+    return await call();
+  } catch (error) {
+    options.signal.throwIfAborted();
+    if (!(APICallError.isInstance(error) && error.isRetryable)) throw asModelError(error);
+    await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
+    options.signal.throwIfAborted();
+    try {
+      return await call();
+    } catch (again) {
+      throw asModelError(again);
     }
   }
-  return { text, toolCalls, usage, finishReason };
 }
 
-function classifyInvalid(error: unknown): ModelToolCall["problem"] {
-  const name = error instanceof Error ? error.name : "";
-  return name.includes("NoSuchTool") ? "unknown_tool" : "invalid_args";
+function handlePart(part: LanguageModelV3StreamPart, result: ModelCallResult, options: ModelCallOptions): void {
+  switch (part.type) {
+    case "text-delta":
+      result.text += part.delta;
+      options.onTextDelta?.(part.delta);
+      return;
+    case "tool-call":
+      result.toolCalls.push(parseToolCall(part.toolCallId, part.toolName, part.input));
+      return;
+    case "finish":
+      result.usage = {
+        inputTokens: part.usage.inputTokens.total ?? 0,
+        outputTokens: part.usage.outputTokens.total ?? 0,
+      };
+      result.finishReason = part.finishReason.unified;
+      return;
+    case "error":
+      throw asModelError(part.error);
+  }
 }
 
-function describe(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return typeof error === "string" ? error : "the model call failed";
+function parseToolCall(callId: string, tool: string, input: string): ModelToolCall {
+  try {
+    return { callId, tool, args: input.trim() ? JSON.parse(input) : {} };
+  } catch {
+    return { callId, tool, args: input, problem: "invalid_args" };
+  }
+}
+
+function asModelError(error: unknown): Error {
+  if (error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError")) return error;
+  const message = error instanceof Error ? error.message : typeof error === "string" ? error : "the model call failed";
+  return new ModelCallError(message, { cause: error });
 }

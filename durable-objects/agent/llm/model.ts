@@ -1,11 +1,13 @@
 // The language model of a conversation: @ai-sdk/openai (Chat Completions by default, so any
-// OpenAI-compatible server works; Responses API on request) or the offline demo model.
+// OpenAI-compatible server works; Responses API on request) or the offline demo model. Both are
+// LanguageModelV3 providers, so the loop treats them alike.
+
 import { createOpenAI } from "@ai-sdk/openai";
-import type { LanguageModel } from "ai";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { LlmSettings } from "./config";
 import { createDemoModel } from "./demo-model";
 
-export function languageModel(settings: LlmSettings): LanguageModel {
+export function languageModel(settings: LlmSettings): LanguageModelV3 {
   if (settings.provider === "demo") return createDemoModel();
   const openai = createOpenAI({ apiKey: settings.apiKey, baseURL: settings.baseURL });
   return settings.style === "responses" ? openai.responses(settings.model) : openai.chat(settings.model);

@@ -89,7 +89,7 @@ async function runOne(call: ModelToolCall, overCap: boolean, ctx: ToolRunContext
       throw new CallFailure("error", `Skipped: at most ${ctx.maxCalls} tool calls per step`);
     }
     const tool = ctx.tools.get(call.tool);
-    if (!tool || call.problem === "unknown_tool") {
+    if (!tool) {
       throw new CallFailure(
         "unknown_tool",
         `Unknown tool "${call.tool}". Available: ${[...ctx.tools.keys()].join(", ")}`,

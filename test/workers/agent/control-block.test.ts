@@ -50,9 +50,7 @@ describe("extractControlBlock", () => {
     expect(extractControlBlock('List:\n```json\n["a"]\n```').control).toBeUndefined();
   });
 
-  // control-block.ts:77 rewrites every '…' pair in the second attempt, including apostrophes inside
-  // double-quoted strings, so any block that needed the lenient pass and has two apostrophes is lost.
-  it.fails("keeps apostrophes inside strings when it has to repair a trailing comma", () => {
+  it("keeps apostrophes inside strings when it has to repair a trailing comma", () => {
     const text = '```json\n{"plan": "I don\'t know, so I\'ll search", "finish": false,}\n```';
     expect(extractControlBlock(text).control).toEqual({ plan: "I don't know, so I'll search", finish: false });
   });

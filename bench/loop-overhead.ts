@@ -1,0 +1,63 @@
+// Loop overhead per step, model time excluded: the real runTurn (context building, tool execution,
+// stop conditions, warnings, notifications, frames) against a zero-latency scripted model and an
+// in-memory log. Bundled by bench/run.ts with esbuild and run in Node (V8, as workerd).
+import { z } from "zod";
+import { findDecisionTree } from "../durable-objects/agent/decision-trees";
+import { runTurn } from "../durable-objects/agent/loop";
+import { defineTool } from "../durable-objects/agent/tools/tool";
+import { ImmediateNotifier } from "../durable-objects/notifications/notifier";
+import { DEFAULT_AGENT_CONFIG, type Message, type MessageDraft } from "../protocol";
+import { scriptedModel } from "./scripted-model";
+
+const noop = defineTool({
+  name: "noop",
+  description: "does nothing",
+  args: z.object({ i: z.number() }),
+  execute: async ({ i }) => ({ i }),
+});
+
+export async function measureTurn(steps: number): Promise<{ perStepMs: number[]; totalMs: number }> {
+  const log: Message[] = [];
+  const append = async (draft: MessageDraft) => {
+    const message = {
+      ...draft,
+      seq: log.length + 1,
+      id: String(log.length + 1),
+      created_at: new Date().toISOString(),
+    } as Message;
+    log.push(message);
+    return message;
+  };
+  const notifier = new ImmediateNotifier(append);
+  await append({ role: "user", content: "benchmark the loop" });
+  const stepStarts: number[] = [];
+  const tree = findDecisionTree("default");
+  if (!tree) throw new Error("default tree missing");
+  const started = performance.now();
+  const outcome = await runTurn(
+    {
+      messages: () => log,
+      append,
+      send: (frame) => {
+        if (frame.type === "agent_update" && frame.update_type === "agent_turn_start")
+          stepStarts.push(performance.now());
+      },
+      emit: (e) => notifier.emit(e),
+      flush: (p) => notifier.flush(p),
+      askUser: async () => ({ type: "aborted" }),
+    },
+    {
+      model: scriptedModel((i) => (i < steps - 1 ? { toolCall: { name: "noop", args: { i } } } : { text: "done" })),
+      config: { ...DEFAULT_AGENT_CONFIG, maxIterations: steps, tokenBudget: 1e9, timeoutSeconds: 3600 },
+      tree,
+      tools: [noop],
+      toolContext: { db: undefined as unknown as D1Database, userId: "bench", conversationId: "bench" },
+      signal: new AbortController().signal,
+    },
+  );
+  const totalMs = performance.now() - started;
+  if (outcome.reason !== "completed" || outcome.steps !== steps)
+    throw new Error(`bench turn ended early: ${JSON.stringify(outcome)}`);
+  const perStepMs = stepStarts.slice(1).map((t, i) => t - (stepStarts[i] ?? t));
+  return { perStepMs, totalMs };
+}

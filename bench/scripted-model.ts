@@ -1,0 +1,51 @@
+// A zero-latency scripted LanguageModelV3 for benchmarks: whatever time a run takes is the loop's own.
+import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+
+export type ScriptedReply = { text: string } | { toolCall: { name: string; args: unknown } };
+
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 5, text: 5, reasoning: undefined },
+};
+
+export function scriptedModel(reply: (callIndex: number) => ScriptedReply): LanguageModelV3 {
+  let calls = 0;
+  return {
+    specificationVersion: "v3",
+    provider: "bench",
+    modelId: "scripted",
+    supportedUrls: {},
+    doGenerate: () => Promise.reject(new Error("stream only")),
+    async doStream() {
+      const next = reply(calls++);
+      const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+      if ("text" in next) {
+        parts.push(
+          { type: "text-start", id: "t" },
+          { type: "text-delta", id: "t", delta: next.text },
+          { type: "text-end", id: "t" },
+        );
+      } else {
+        parts.push({
+          type: "tool-call",
+          toolCallId: `c${calls}`,
+          toolName: next.toolCall.name,
+          input: JSON.stringify(next.toolCall.args),
+        });
+      }
+      parts.push({
+        type: "finish",
+        usage,
+        finishReason: { unified: "text" in next ? "stop" : "tool-calls", raw: undefined },
+      });
+      return {
+        stream: new ReadableStream({
+          start(controller) {
+            for (const part of parts) controller.enqueue(part);
+            controller.close();
+          },
+        }),
+      };
+    },
+  };
+}

@@ -1,0 +1,107 @@
+// Agent controls end to end (seed 003) with the offline demo model: Stop cuts a running turn short and
+// the chat goes on afterwards; request_input pauses a turn until the user answers in the banner.
+// The demo's deterministic slow path: "long story" streams ~800 words one at a time (about 10 s),
+// long enough to press Stop while it runs.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import {
+  type App,
+  launchBrowser,
+  leaveEvidence,
+  newConversationInBrowser,
+  signUpInBrowser,
+  startApp,
+  waitTurnEnded,
+} from "./harness.ts";
+
+let app: App;
+let browser: Browser;
+beforeAll(async () => {
+  app = await startApp();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+const agentTexts = (page: Page) =>
+  page
+    .locator("[data-role=agent]")
+    .evaluateAll((els) => els.map((e) => (e.textContent ?? "").replace(/\s+/g, " ").trim()));
+
+async function send(page: Page, text: string) {
+  await page.locator("[data-testid=composer-input]").fill(text);
+  const button = page.locator("[data-testid=send]");
+  await expect.poll(() => button.isEnabled(), { timeout: 10_000 }).toBe(true);
+  await button.click();
+}
+
+/** A fresh browser context with a signed-up user in a new conversation. */
+async function inNewConversation(run: (page: Page, conversationId: string) => Promise<void>, name: string) {
+  const context = await browser.newContext({ baseURL: app.url });
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  try {
+    await signUpInBrowser(page);
+    await run(page, await newConversationInBrowser(page));
+    expect(pageErrors).toEqual([]);
+  } catch (err) {
+    await leaveEvidence(page, app, name, pageErrors);
+    throw err;
+  } finally {
+    await context.close();
+  }
+}
+
+it("stops a running turn with the Stop button, then takes and completes a new message", async () => {
+  await inNewConversation(async (page, conversationId) => {
+    await send(page, "tell me a long story");
+
+    // Running: the Stop button is there and the story is streaming.
+    const stop = page.locator("[data-testid=stop]");
+    await stop.waitFor({ timeout: 15_000 });
+    await page.locator("[data-testid=streaming]", { hasText: "Chapter 1" }).waitFor({ timeout: 15_000 });
+    await stop.click();
+
+    // The turn ends: no Stop button, a termination note, the partial story kept with "Stopped by the user".
+    await stop.waitFor({ state: "detached", timeout: 15_000 });
+    const note = page.locator("[data-testid=termination-note]");
+    await note.waitFor({ timeout: 15_000 });
+    expect(await note.textContent()).toMatch(/stopped/i);
+    expect(await note.textContent()).toMatch(/user_cancelled/);
+    await waitTurnEnded(page, conversationId);
+    const [stopped] = await agentTexts(page);
+    expect(stopped).toContain("Chapter 1");
+    expect(stopped).toContain("Stopped by the user");
+    expect(stopped).not.toContain("The end."); // cut short, not streamed to the end
+
+    // The chat goes on: a new message is accepted and its turn completes normally.
+    await send(page, "hello again");
+    await expect.poll(async () => (await agentTexts(page)).length, { timeout: 30_000 }).toBe(2);
+    await waitTurnEnded(page, conversationId);
+    expect((await agentTexts(page))[1]).toMatch(/offline demo model/);
+    await expect.poll(() => note.count()).toBe(1); // only the stopped turn carries a note
+    expect(await stop.count()).toBe(0);
+  }, "stop");
+});
+
+it("pauses for request_input, takes the answer from the banner, and finishes the turn with it", async () => {
+  await inNewConversation(async (page, conversationId) => {
+    await send(page, "ask me a question");
+
+    const banner = page.locator("[data-testid=request-input]");
+    await banner.waitFor({ timeout: 15_000 });
+    expect(await banner.textContent()).toMatch(/What should I call you\?/);
+    await page.locator("[data-testid=request-input-answer]").fill("Ada Lovelace");
+    await page.locator("[data-testid=request-input-send]").click();
+
+    await banner.waitFor({ state: "detached", timeout: 15_000 });
+    const answer = page.locator("[data-role=agent]", { hasText: "“Ada Lovelace”" });
+    await answer.waitFor({ timeout: 15_000 });
+    await waitTurnEnded(page, conversationId);
+    expect(await page.locator("[data-testid=termination-note]").count()).toBe(0);
+    expect(await page.locator("[data-testid=stop]").count()).toBe(0);
+  }, "request-input");
+});
