@@ -5,7 +5,7 @@ import { z } from "zod";
 import { findDecisionTree } from "../durable-objects/agent/decision-trees";
 import { runTurn } from "../durable-objects/agent/loop";
 import { defineTool } from "../durable-objects/agent/tools/tool";
-import { ImmediateNotifier } from "../durable-objects/notifications/notifier";
+import { BusNotifier } from "../durable-objects/notifications/notifier";
 import { DEFAULT_AGENT_CONFIG, type Message, type MessageDraft } from "../protocol";
 import { scriptedModel } from "./scripted-model";
 
@@ -28,7 +28,7 @@ export async function measureTurn(steps: number): Promise<{ perStepMs: number[];
     log.push(message);
     return message;
   };
-  const notifier = new ImmediateNotifier(append);
+  const notifier = new BusNotifier({ append, enabledFilter: async () => () => true });
   await append({ role: "user", content: "benchmark the loop" });
   const stepStarts: number[] = [];
   const tree = findDecisionTree("default");

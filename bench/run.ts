@@ -2,23 +2,22 @@
 // bench/README.md between the generated markers. Medians (and tails) from one run.
 import { readFileSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
+import { measureNotificationTokens } from "./notification-tokens.ts";
 import { fmt, median, quantile } from "./stats.ts";
 import { measureStopLatency } from "./stop-latency.ts";
 
+/** Bundles a benchmark that imports Worker code (extensionless imports) and loads it in Node. */
+async function load<T>(name: string): Promise<T> {
+  const outfile = `node_modules/.cache/bench/${name}.mjs`;
+  const options = { bundle: true, platform: "node", format: "esm", packages: "external", logLevel: "error" } as const;
+  await build({ ...options, entryPoints: [`bench/${name}.ts`], outfile });
+  return (await import(`../${outfile}`)) as T;
+}
+
+type TurnBench = { measureTurn: (steps: number) => Promise<{ perStepMs: number[]; totalMs: number }> };
+
 async function loopOverhead() {
-  const outfile = "node_modules/.cache/bench/loop-overhead.mjs";
-  await build({
-    entryPoints: ["bench/loop-overhead.ts"],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    packages: "external",
-    outfile,
-    logLevel: "error",
-  });
-  const { measureTurn } = (await import(`../${outfile}`)) as {
-    measureTurn: (steps: number) => Promise<{ perStepMs: number[]; totalMs: number }>;
-  };
+  const { measureTurn } = await load<TurnBench>("loop-overhead");
   await measureTurn(50); // warm-up: JIT and module initialisation
   const long = await measureTurn(1000);
   const typical: number[] = [];
@@ -29,6 +28,26 @@ async function loopOverhead() {
   ];
 }
 
+async function busThroughput() {
+  const { measureBus } = await load<{
+    measureBus: (n: number) => {
+      eventsPerSecond: number;
+      latenciesMs: number[];
+      notifications: number;
+      eventsDelivered: number;
+    };
+  }>("bus-throughput");
+  measureBus(20_000); // warm-up
+  const runs = [0, 1, 2].map(() => measureBus(100_000));
+  const best = runs.sort((a, b) => a.eventsPerSecond - b.eventsPerSecond)[1] ?? runs[0];
+  if (!best) throw new Error("no bus run");
+  const lost = 100_000 - best.eventsDelivered;
+  return [
+    `| bus: events/s to built notifications, shipped subscribers (median of 3 runs of 100,000) | ${Math.round(best.eventsPerSecond).toLocaleString("en-US")}/s | ${best.notifications.toLocaleString("en-US")} notifications, ${lost} events lost |`,
+    `| bus: latency of one publish (incl. its share of injection-point takes) | ${fmt(median(best.latenciesMs), 4)} | p99 ${fmt(quantile(best.latenciesMs, 0.99), 4)} |`,
+  ];
+}
+
 async function stopLatency() {
   const runs = await measureStopLatency(20);
   return [
@@ -36,10 +55,12 @@ async function stopLatency() {
   ];
 }
 
-const rows = [...(await loopOverhead()), ...(await stopLatency())];
+const rows = [...(await loopOverhead()), ...(await busThroughput()), ...(await stopLatency())];
 const table = ["| measure | median | tail |", "| --- | --- | --- |", ...rows].join("\n");
 const stamp = `Run on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${(await import("node:os")).cpus().length} cores.`;
 console.log(`${stamp}\n${table}`);
 const readme = readFileSync("bench/README.md", "utf8");
-const block = `<!-- bench:begin -->\n${stamp}\n\n${table}\n<!-- bench:end -->`;
+const tokens = await measureNotificationTokens();
+console.log(`\n${tokens.join("\n")}`);
+const block = `<!-- bench:begin -->\n${stamp}\n\n${table}\n\n### Notification tokens (o200k_base)\n\n${tokens.join("\n")}\n<!-- bench:end -->`;
 writeFileSync("bench/README.md", readme.replace(/<!-- bench:begin -->[\s\S]*<!-- bench:end -->/, block));

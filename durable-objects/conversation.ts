@@ -3,12 +3,14 @@
 // message log, the socket hub and the turn runner.
 import { DurableObject } from "cloudflare:workers";
 import type { ClientFrame, Notify } from "../protocol";
+import { isEnabled, loadSubscriberToggles } from "../worker/settings/subscriber-settings-store";
 import { llmSettings, publicModelInfo } from "./agent/llm/config";
 import { parseClientFrame } from "./conversation/client-frames";
 import { MessageLog } from "./conversation/message-log";
 import { SocketHub, type SocketMeta } from "./conversation/socket-hub";
 import { TurnRunner } from "./conversation/turn-runner";
-import { ImmediateNotifier, type Notifier } from "./notifications/notifier";
+import { BusNotifier, type Notifier } from "./notifications/notifier";
+import { findSubscriber } from "./notifications/subscribers";
 
 const META_KEY = "meta";
 
@@ -32,7 +34,13 @@ export class ConversationObject extends DurableObject<Env> {
         this.hub.broadcast({ type: "message", message }),
       );
       const log = this.log;
-      const notifier = new ImmediateNotifier((draft) => log.append(draft));
+      const notifier = new BusNotifier({
+        append: (draft) => log.append(draft),
+        enabledFilter: async () => {
+          const toggles = await loadSubscriberToggles(this.env.DB, meta.userId);
+          return (id) => isEnabled(findSubscriber(id ?? ""), toggles);
+        },
+      });
       this.notifier = notifier;
       this.turns = new TurnRunner(this.ctx, this.env, meta, {
         messages: () => log.messages,
@@ -146,7 +154,7 @@ export class ConversationObject extends DurableObject<Env> {
       payload: { message: notify.message },
     });
     // With no turn running there is no injection point to wait for: persist and broadcast now.
-    if (!this.turns?.running) await this.notifier?.flush("turn_start");
+    if (!this.turns?.running) await this.notifier?.flush("all");
   }
 
   /** The deadline of a request_input question passed (the alarm survives eviction). */

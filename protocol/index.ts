@@ -6,4 +6,5 @@ export * from "./errors";
 export * from "./events";
 export * from "./frames";
 export * from "./message";
+export * from "./subscriber";
 export * from "./system-item";

@@ -8,6 +8,7 @@ import { authRoutes, meRoutes } from "./routes/auth";
 import { conversationRoutes } from "./routes/conversations";
 import { noteRoutes } from "./routes/notes";
 import { settingsRoutes } from "./routes/settings";
+import { subscriberRoutes } from "./routes/subscribers";
 import { taskRoutes } from "./routes/tasks";
 import { tokenRoutes } from "./routes/tokens";
 
@@ -32,3 +33,5 @@ app.use("/notes/*", requireUser);
 app.route("/notes", noteRoutes);
 app.use("/tasks/*", requireUser);
 app.route("/tasks", taskRoutes);
+app.use("/subscribers/*", requireUser);
+app.route("/subscribers", subscriberRoutes);

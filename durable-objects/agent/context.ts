@@ -9,6 +9,7 @@ import type {
 } from "@ai-sdk/provider";
 import type { Message, ToolMessage } from "../../protocol";
 import { neutralizeReminders } from "../system-items/forgery";
+import { planSummary } from "./notification-summary";
 
 interface AssistantBlock {
   step: number | undefined;
@@ -36,6 +37,7 @@ export function toModelMessages(log: readonly Message[]): LanguageModelV3Prompt 
     return block;
   };
 
+  const summary = planSummary(log);
   for (const message of log) {
     switch (message.role) {
       case "user":
@@ -57,7 +59,9 @@ export function toModelMessages(log: readonly Message[]): LanguageModelV3Prompt 
         break;
       }
       case "system": {
-        const system: ModelMessage = { role: "system", content: message.item.body };
+        if (summary?.folded.has(message.seq) && message.seq !== summary.at) break;
+        const text = summary && message.seq === summary.at ? summary.text : message.item.body;
+        const system: ModelMessage = { role: "system", content: text };
         if (block?.calls.length) block.deferred.push(system);
         else {
           flush();

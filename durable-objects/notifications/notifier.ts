@@ -1,62 +1,81 @@
-// The notifier the loop emits events into and flushes at injection points. Notifications become
-// persisted `notification` system items, so the model reads them in its next request and the user
-// sees them as System messages.
-import type { BusEvent, MessageDraft, Severity } from "../../protocol";
+// The conversation's notifier: the loop emits events into the bus and flushes it at injection points;
+// due notifications become persisted `notification` system items (so the model reads them in its next
+// request and the user sees them as System messages). The user's subscriber toggles are read at
+// delivery, so switching one off or on applies at once, in a running turn too.
+import type { MessageDraft } from "../../protocol";
 import { type EventDraft, type InjectionPoint, stampEvent } from "../agent/events";
+import type { Notification } from "./build-notification";
+import { EventBus } from "./bus";
+import { findSubscriber, subscribers } from "./subscribers";
 
 export interface Notifier {
   emit(event: EventDraft): void;
-  flush(point: InjectionPoint): Promise<void>;
+  flush(point: InjectionPoint | "all"): Promise<void>;
 }
 
 type SystemDraft = Extract<MessageDraft, { role: "system" }>;
 
-/** The one-line text of an event for the model and the user, or nothing for events nobody is told about. */
-export function noticeFor(event: BusEvent): { source: string; severity: Severity; message: string } | undefined {
-  const p = event.payload;
-  switch (event.type) {
-    case "tool.failure":
-    case "tool.timeout":
-      return { source: "Tool Executor", severity: "error", message: `${p.tool} failed (${p.error_type}): ${p.error}` };
-    case "budget.warning":
-    case "budget.exceeded":
-    case "loop.detected":
-      return { source: event.source, severity: event.severity, message: String(p.message ?? event.type) };
-    case "external.notify":
-      return { source: "External", severity: event.severity, message: String(p.message) };
-    default:
-      return undefined;
-  }
+const toDraft = (n: Notification): SystemDraft => ({
+  role: "system",
+  source: n.source,
+  severity: n.severity,
+  item: n.item,
+});
+
+export interface BusNotifierOptions {
+  append(draft: SystemDraft): Promise<unknown>;
+  /** Whether the user currently wants this subscriber's notifications (core ones always). */
+  enabledFilter(): Promise<(subscriberId: string | undefined) => boolean>;
+  maxPendingEvents?: number;
 }
 
-/** Each event that concerns the model becomes one notification at the next injection point. */
-export class ImmediateNotifier implements Notifier {
-  private pending: SystemDraft[] = [];
+export class BusNotifier implements Notifier {
+  private readonly bus: EventBus;
+  /** Deliveries run one after another, so urgent ones and flushes keep their order. */
+  private delivering: Promise<void> = Promise.resolve();
 
-  constructor(private readonly append: (draft: SystemDraft) => Promise<unknown>) {}
-
-  emit(draft: EventDraft): void {
-    const event = stampEvent(draft);
-    const notice = noticeFor(event);
-    if (!notice) return;
-    this.pending.push({
-      role: "system",
-      source: notice.source,
-      severity: notice.severity,
-      item: {
-        kind: "notification",
-        message: notice.message,
-        body: `[Notification] ${notice.message}`,
-        format: "text",
-        priority: event.severity === "critical" ? "critical" : "normal",
-        data: { type: event.type, ...event.payload },
-      },
-    });
+  constructor(private readonly options: BusNotifierOptions) {
+    this.bus = new EventBus(subscribers, (due) => this.deliver(due), { maxPendingEvents: options.maxPendingEvents });
   }
 
-  async flush(_point: InjectionPoint): Promise<void> {
-    const due = this.pending;
-    this.pending = [];
-    for (const draft of due) await this.append(draft);
+  emit(draft: EventDraft): void {
+    const urgent = this.bus.publish(stampEvent(draft));
+    if (!urgent.length) return;
+    // Critical and core (always wanted): appended right now, so they precede whatever the loop
+    // persists next. A non-core critical one waits for the user's toggles like any other.
+    const core = urgent.filter((n) => findSubscriber(n.item.subscriber ?? "")?.config.core);
+    for (const n of core) this.track(this.options.append(toDraft(n)));
+    const rest = urgent.filter((n) => !core.includes(n));
+    if (rest.length) this.track(this.enqueue(rest));
+  }
+
+  async flush(point: InjectionPoint | "all"): Promise<void> {
+    await Promise.all(this.inflight);
+    await this.enqueue(this.bus.take(point));
+  }
+
+  private inflight = new Set<Promise<unknown>>();
+  private track(work: Promise<unknown>): void {
+    const tracked = work
+      .catch((error) => console.error("notification delivery failed", error))
+      .finally(() => this.inflight.delete(tracked));
+    this.inflight.add(tracked);
+  }
+
+  private enqueue(notifications: Notification[]): Promise<void> {
+    const run = this.delivering.then(() => this.deliver(notifications));
+    this.delivering = run.catch((error) => console.error("notification delivery failed", error));
+    return run;
+  }
+
+  private async deliver(notifications: Notification[]): Promise<void> {
+    if (!notifications.length) return;
+    const wanted = notifications.some((n) => !findSubscriber(n.item.subscriber ?? "")?.config.core)
+      ? await this.options.enabledFilter()
+      : () => true;
+    for (const n of notifications) {
+      if (!wanted(n.item.subscriber)) continue;
+      await this.options.append(toDraft(n));
+    }
   }
 }

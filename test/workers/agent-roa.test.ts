@@ -36,7 +36,8 @@ describe("roa decision tree", () => {
     expect(requestText(requests[2]?.body ?? {})).toContain("OBSERVE PHASE");
 
     const messages = await history(s);
-    expect(messages.map((m) => (m.role === "agent" ? `agent:${m.phase}` : m.role))).toEqual([
+    const shown = messages.filter((m) => m.role !== "system");
+    expect(shown.map((m) => (m.role === "agent" ? `agent:${m.phase}` : m.role))).toEqual([
       "user",
       "agent:reason",
       "tool",

@@ -27,8 +27,9 @@ describe("hibernation", () => {
     await socket.next("response_complete", () => true, { from });
     const res = await api(`/api/conversations/${id}/messages`, { headers: session.headers });
     const { messages } = (await res.json()) as { messages: { seq: number; role: string }[] };
-    expect(messages.map((m) => `${m.seq}:${m.role}`)).toEqual(["1:user", "2:agent", "3:user", "4:agent"]);
-    expect(socket.messages().map((m) => m.seq)).toEqual([1, 2, 3, 4]);
+    expect(messages.map((m) => m.seq)).toEqual(messages.map((_, i) => i + 1));
+    expect(messages.filter((m) => m.role !== "system").map((m) => m.role)).toEqual(["user", "agent", "user", "agent"]);
+    expect(socket.messages()).toEqual(messages);
     socket.close();
   });
 });

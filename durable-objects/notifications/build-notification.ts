@@ -1,0 +1,74 @@
+// From a closed batch to the notification the model and the user see: a headline rendered by the
+// subscriber's template, the structured data (one row per deduped event), encoded as TOON or compact
+// JSON, whichever is cheaper. A template that throws yields a generic headline and a logged error:
+// a notification is never lost.
+import type { NotificationPriority, Severity, SubscriberConfig, SystemItem, TemplateData } from "../../protocol";
+import { encodeData } from "./encode";
+import type { Batch } from "./subscriber-runtime";
+
+export interface CompiledSubscriber {
+  config: SubscriberConfig;
+  file: string;
+  render(data: TemplateData): string;
+}
+
+export interface Notification {
+  source: string;
+  severity: Severity;
+  priority: NotificationPriority;
+  item: Extract<SystemItem, { kind: "notification" }>;
+  order: number;
+}
+
+const SEVERITIES: Severity[] = ["debug", "info", "warning", "error", "critical"];
+
+export function rowsOf(config: SubscriberConfig, batch: Batch): Record<string, unknown>[] {
+  return batch.events.map((event) => {
+    const fields = config.fields ?? Object.keys(event.payload);
+    const row: Record<string, unknown> = {};
+    for (const field of fields) row[field] = field === "count" ? event.count : (event.payload[field] ?? null);
+    if (config.dedupe && !fields.includes("count")) row.count = event.count;
+    return row;
+  });
+}
+
+export function headline(subscriber: CompiledSubscriber, data: TemplateData): string {
+  try {
+    const line = subscriber.render(data).trim();
+    if (line) return line;
+  } catch (error) {
+    console.error(`subscriber ${subscriber.config.id} (${subscriber.file}): template failed`, error);
+  }
+  return `${data.total} ${subscriber.config.name} event${data.total === 1 ? "" : "s"}`;
+}
+
+export function buildNotification(subscriber: CompiledSubscriber, batch: Batch): Notification {
+  const { config } = subscriber;
+  const data: TemplateData = {
+    events: batch.events,
+    count: batch.events.length,
+    total: batch.total,
+    subscriber: { id: config.id, name: config.name },
+  };
+  const message = headline(subscriber, data);
+  const rows = rowsOf(config, batch);
+  const payload = rows.length === 1 ? rows[0] : rows;
+  const encoded = encodeData(payload);
+  const severity =
+    SEVERITIES[Math.max(...batch.events.map((e) => SEVERITIES.indexOf(e.severity as Severity)))] ?? "info";
+  return {
+    source: config.source,
+    severity,
+    priority: config.priority,
+    order: batch.order,
+    item: {
+      kind: "notification",
+      message,
+      body: `[Notification: ${config.name}] ${message}\n${encoded.text}`,
+      format: encoded.format,
+      subscriber: config.id,
+      priority: config.priority,
+      data: payload,
+    },
+  };
+}

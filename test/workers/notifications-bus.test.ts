@@ -1,0 +1,210 @@
+// The bus and subscriber runtime one unit at a time (seed 000 FR-007…FR-021 and edge cases).
+import { describe, expect, it, vi } from "vitest";
+import { toModelMessages } from "../../durable-objects/agent/context";
+import { MAX_VERBATIM_NOTIFICATIONS, planSummary } from "../../durable-objects/agent/notification-summary";
+import type { CompiledSubscriber } from "../../durable-objects/notifications/build-notification";
+import { EventBus } from "../../durable-objects/notifications/bus";
+import {
+  type BusEvent,
+  type Message,
+  type SubscriberConfigInput,
+  SubscriberConfigSchema,
+  type TemplateData,
+} from "../../protocol";
+
+function subscriber(
+  input: Partial<SubscriberConfigInput> & { id: string },
+  render?: (d: TemplateData) => string,
+): CompiledSubscriber {
+  const config = SubscriberConfigSchema.parse({
+    name: input.id,
+    description: "test",
+    source: "Test",
+    events: ["tool.failure"],
+    ...input,
+  });
+  return { config, file: `subscribers/${input.id}.json`, render: render ?? ((d) => `${d.total} events`) };
+}
+
+let n = 0;
+function event(
+  type: BusEvent["type"],
+  payload: Record<string, unknown>,
+  severity: BusEvent["severity"] = "error",
+): BusEvent {
+  return {
+    id: String(n++),
+    type,
+    ts: new Date(1_700_000_000_000 + n).toISOString(),
+    source: "Test",
+    severity,
+    payload,
+  };
+}
+
+function busWith(subscribers: CompiledSubscriber[], clock = { t: 0 }, max?: number) {
+  return new EventBus(subscribers, async () => {}, { now: () => clock.t, maxPendingEvents: max });
+}
+
+describe("EventBus", () => {
+  it("routes by event type and minimum severity", () => {
+    const bus = busWith([
+      subscriber({
+        id: "errors",
+        events: ["tool.failure", "tool.timeout"],
+        min_severity: "error",
+        batch: { window_ms: 0, max_size: 50 },
+      }),
+    ]);
+    bus.publish(event("tool.failure", { tool: "a" }));
+    bus.publish(event("tool.timeout", { tool: "b" }));
+    bus.publish(event("tool.failure", { tool: "c" }, "warning"));
+    bus.publish(event("tool.success", { tool: "d" }, "error"));
+    const [note] = bus.take("after_tool");
+    expect(note?.item.data).toEqual([{ tool: "a" }, { tool: "b" }]);
+  });
+
+  it("dedupes equal keys within the window into a count, and starts over after it", () => {
+    const clock = { t: 0 };
+    const bus = busWith(
+      [
+        subscriber({
+          id: "failures",
+          dedupe: { key: ["tool", "error"], window_ms: 5000 },
+          fields: ["tool", "error", "count"],
+        }),
+      ],
+      clock,
+    );
+    for (const t of [0, 1000, 4000]) {
+      clock.t = t;
+      bus.publish(event("tool.failure", { tool: "vault_search", error: "boom" }));
+    }
+    clock.t = 12_000;
+    bus.publish(event("tool.failure", { tool: "vault_search", error: "boom" }));
+    const notes = bus.take("after_tool");
+    expect(notes.map((x) => x.item.data)).toEqual([
+      { tool: "vault_search", error: "boom", count: 3 },
+      { tool: "vault_search", error: "boom", count: 1 },
+    ]);
+  });
+
+  it("closes a batch when its window passes or it is full, and at the injection point", () => {
+    const clock = { t: 0 };
+    const bus = busWith([subscriber({ id: "batched", batch: { window_ms: 5000, max_size: 2 } })], clock);
+    bus.publish(event("tool.failure", { i: 1 }));
+    bus.publish(event("tool.failure", { i: 2 }));
+    bus.publish(event("tool.failure", { i: 3 }));
+    clock.t = 6000;
+    bus.publish(event("tool.failure", { i: 4 }));
+    expect(bus.take("after_tool").map((x) => x.item.data)).toEqual([[{ i: 1 }, { i: 2 }], { i: 3 }, { i: 4 }]);
+  });
+
+  it("delivers at its own injection point only, and everything at turn end", () => {
+    const bus = busWith([
+      subscriber({ id: "start", injection: "turn_start" }),
+      subscriber({ id: "after", injection: "after_tool" }),
+    ]);
+    bus.publish(event("tool.failure", {}));
+    expect(bus.take("after_tool").map((x) => x.item.subscriber)).toEqual(["after"]);
+    bus.publish(event("tool.failure", {}));
+    expect(
+      bus
+        .take("turn_end")
+        .map((x) => x.item.subscriber)
+        .sort(),
+    ).toEqual(["after", "start", "start"]);
+  });
+
+  it("orders by priority, FIFO within a priority", () => {
+    const bus = busWith([
+      subscriber({ id: "low", priority: "low", events: ["tool.success"] }),
+      subscriber({ id: "high", priority: "high", events: ["tool.failure"] }),
+    ]);
+    bus.publish(event("tool.success", { i: 1 }));
+    bus.publish(event("tool.failure", { i: 2 }));
+    bus.publish(event("tool.success", { i: 3 }));
+    bus.publish(event("tool.failure", { i: 4 }));
+    expect(bus.take("after_tool").map((x) => (x.item.data as { i: number }).i)).toEqual([2, 4, 1, 3]);
+  });
+
+  it("hands critical notifications back at once instead of holding them", () => {
+    const bus = busWith([subscriber({ id: "crit", priority: "critical", batch: { window_ms: 60_000, max_size: 50 } })]);
+    const urgent = bus.publish(event("tool.failure", { tool: "x" }));
+    expect(urgent.map((x) => x.priority)).toEqual(["critical"]);
+    expect(bus.take("turn_end")).toEqual([]);
+  });
+
+  it("drops the oldest low-priority events on overflow and says so once", () => {
+    const bus = busWith(
+      [
+        subscriber({ id: "chatty", priority: "low", events: ["tool.success"] }),
+        subscriber({ id: "important", priority: "high" }),
+      ],
+      { t: 0 },
+      10,
+    );
+    for (let i = 0; i < 25; i++) bus.publish(event("tool.success", { i }, "info"));
+    bus.publish(event("tool.failure", { tool: "kept" }));
+    const notes = bus.take("turn_end");
+    expect(notes.filter((x) => x.item.subscriber === "important")).toHaveLength(1);
+    const kept = notes.filter((x) => x.item.subscriber === "chatty").map((x) => (x.item.data as { i: number }).i);
+    expect(kept).toEqual([16, 17, 18, 19, 20, 21, 22, 23, 24]);
+    const summary = notes.find((x) => x.item.subscriber === "bus_overflow");
+    expect(summary?.item.message).toContain("16 low-priority events were dropped");
+    expect(bus.take("turn_end")).toEqual([]);
+  });
+
+  it("falls back to a generic headline and logs when a template throws", () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const bus = busWith([
+      subscriber({ id: "broken", name: "Broken" }, () => {
+        throw new Error("bad template");
+      }),
+    ]);
+    bus.publish(event("tool.failure", { tool: "x" }));
+    const [note] = bus.take("after_tool");
+    expect(note?.item.message).toBe("1 Broken event");
+    expect(note?.item.data).toEqual({ tool: "x" });
+    expect(log).toHaveBeenCalledWith(expect.stringContaining("subscribers/broken.json"), expect.any(Error));
+    log.mockRestore();
+  });
+});
+
+describe("notification summary in the context", () => {
+  const note = (seq: number, name: string, count: number): Message => ({
+    seq,
+    id: String(seq),
+    created_at: "2026-01-01T00:00:00Z",
+    role: "system",
+    source: "Tool Executor",
+    severity: "info",
+    item: {
+      kind: "notification",
+      message: "m",
+      body: `[Notification: ${name}] m`,
+      format: "text",
+      priority: "low",
+      subscriber: name,
+      data: { count },
+    },
+  });
+
+  it("keeps the most recent notifications verbatim and folds the older ones into one line", () => {
+    const log: Message[] = [{ seq: 1, id: "1", created_at: "2026-01-01T00:00:00Z", role: "user", content: "hi" }];
+    for (let i = 0; i < MAX_VERBATIM_NOTIFICATIONS + 12; i++)
+      log.push(note(i + 2, i % 2 ? "Tool success" : "Tool failure", 1));
+    const plan = planSummary(log);
+    expect(plan?.folded.size).toBe(12);
+    expect(plan?.text).toBe(
+      "[Notification summary] 12 earlier notifications, summarised to save context: 6 Tool failure events, 6 Tool success events.",
+    );
+    const messages = toModelMessages(log);
+    expect(messages.filter((m) => m.role === "system")).toHaveLength(MAX_VERBATIM_NOTIFICATIONS + 1);
+    expect(toModelMessages(log)).toEqual(messages);
+  });
+
+  it("leaves a short history alone", () => {
+    expect(planSummary([note(1, "Tool success", 3)])).toBeUndefined();
+  });
+});

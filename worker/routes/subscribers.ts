@@ -1,0 +1,35 @@
+// Notification subscribers and the user's toggles (PROTOCOL.md "Settings"; seed 000 US5). A change is
+// read by the conversation objects when they deliver notifications, so it applies to the next event,
+// in running conversations too.
+import { Hono } from "hono";
+import { findSubscriber } from "../../durable-objects/notifications/subscribers";
+import { SubscriberToggleSchema } from "../../protocol";
+import { ApiError, notFound } from "../errors";
+import { type AppEnv, currentUser } from "../middleware/identity";
+import {
+  listSubscribers,
+  loadSubscriberToggles,
+  saveToggle,
+  subscriberInfo,
+} from "../settings/subscriber-settings-store";
+import { readJson } from "../validate";
+
+export const subscriberRoutes = new Hono<AppEnv>();
+
+subscriberRoutes.get("/", async (c) => c.json(await listSubscribers(c.env.DB, currentUser(c).id)));
+
+subscriberRoutes.put("/:id", async (c) => {
+  const subscriber = findSubscriber(c.req.param("id"));
+  if (!subscriber) throw notFound("No such subscriber");
+  const { enabled } = await readJson(c, SubscriberToggleSchema);
+  if (subscriber.config.core && !enabled) {
+    throw new ApiError(
+      409,
+      "conflict",
+      `${subscriber.config.name} is a core subscriber: it stays on so the agent always learns about ${subscriber.config.events.join(", ")}.`,
+    );
+  }
+  const userId = currentUser(c).id;
+  await saveToggle(c.env.DB, userId, subscriber.config.id, enabled);
+  return c.json(subscriberInfo(subscriber, await loadSubscriberToggles(c.env.DB, userId)));
+});
