@@ -35,7 +35,10 @@ export const SubscriberConfigSchema = z
       .object({ key: z.array(z.string().min(1)).min(1), window_ms: z.number().int().min(0).max(600_000) })
       .strict()
       .optional(),
-    /** Payload fields the notification's data keeps, in this order (all of them when omitted). */
+    /**
+     * Payload fields the notification's data keeps, in this order (all of them when omitted), plus
+     * `count` (the dedupe count) and `at` (the event's time of day, UTC, "HH:MM:SS").
+     */
     fields: z.array(z.string().min(1)).optional(),
     /**
      * eta template of the headline. It gets `it.events` (each `{type, ts, severity, source, payload,

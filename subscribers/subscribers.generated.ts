@@ -187,7 +187,7 @@ return __eta.res;
 }),
   },
   {
-    config: {"id":"tool_failure","name":"Tool failures","description":"Tells the agent when a tool call fails or times out, with the tool, the error type and the error, so it can correct course instead of retrying blindly. Identical failures within 5 s collapse into one with a count. Core: without it the agent would act on results it never got.","source":"Tool Executor","events":["tool.failure","tool.timeout"],"min_severity":"info","priority":"high","injection":"after_tool","core":true,"batch":{"window_ms":5000,"max_size":20},"dedupe":{"key":["tool","error"],"window_ms":5000},"fields":["tool","error_type","error","count"]},
+    config: {"id":"tool_failure","name":"Tool failures","description":"Tells the agent when a tool call fails or times out, with the tool, the error type and the error, so it can correct course instead of retrying blindly. Identical failures within 5 s collapse into one with a count. Core: without it the agent would act on results it never got.","source":"Tool Executor","events":["tool.failure","tool.timeout"],"min_severity":"info","priority":"high","injection":"after_tool","core":true,"batch":{"window_ms":5000,"max_size":20},"dedupe":{"key":["tool","error"],"window_ms":5000},"fields":["tool","error_type","error","count","at"]},
     file: "subscribers/tool_failure.json",
     render: headline(function (it, options) {
 

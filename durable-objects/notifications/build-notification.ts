@@ -22,11 +22,17 @@ export interface Notification {
 
 const SEVERITIES: Severity[] = ["debug", "info", "warning", "error", "critical"];
 
+/** Fields every row can name besides the payload's: the dedupe count and the event's time of day (UTC). */
+const EVENT_FIELDS: Record<string, (e: Batch["events"][number]) => unknown> = {
+  count: (e) => e.count,
+  at: (e) => e.ts.slice(11, 19),
+};
+
 export function rowsOf(config: SubscriberConfig, batch: Batch): Record<string, unknown>[] {
   return batch.events.map((event) => {
     const fields = config.fields ?? Object.keys(event.payload);
     const row: Record<string, unknown> = {};
-    for (const field of fields) row[field] = field === "count" ? event.count : (event.payload[field] ?? null);
+    for (const field of fields) row[field] = EVENT_FIELDS[field]?.(event) ?? event.payload[field] ?? null;
     if (config.dedupe && !fields.includes("count")) row.count = event.count;
     return row;
   });

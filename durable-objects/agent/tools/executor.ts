@@ -122,24 +122,31 @@ async function runOne(call: ModelToolCall, overCap: boolean, ctx: ToolRunContext
 
 async function execute(tool: AgentTool, args: unknown, callId: string, ctx: ToolRunContext): Promise<unknown> {
   const timeoutMs = tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = AbortSignal.any([ctx.signal, timeout]);
+  // A timer we clear ourselves: AbortSignal.timeout would stay pending after the call and keep the
+  // Durable Object from hibernating until it fires.
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), timeoutMs);
+  const signal = AbortSignal.any([ctx.signal, timeout.signal]);
+  let onAbort: (() => void) | undefined;
   // A tool that ignores its signal still loses the race: the loop never waits past the timeout or a Stop.
   const aborted = new Promise<never>((_, reject) => {
-    const fail = () =>
+    onAbort = () =>
       reject(
-        timeout.aborted && !ctx.signal.aborted
+        timeout.signal.aborted && !ctx.signal.aborted
           ? new CallFailure("timeout", `${tool.name} timed out after ${timeoutMs / 1000} s`)
           : new CallFailure("error", "Cancelled: the turn was stopped"),
       );
-    if (signal.aborted) fail();
-    else signal.addEventListener("abort", fail, { once: true });
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
   });
   try {
     return await Promise.race([tool.execute(args, { ...ctx.base, signal, step: ctx.step, callId }), aborted]);
   } catch (error) {
     if (error instanceof CallFailure || error instanceof ToolError) throw error;
     throw new CallFailure("error", `${tool.name} failed: ${describeError(error)}`);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener("abort", onAbort);
   }
 }
 
