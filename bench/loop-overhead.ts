@@ -45,6 +45,7 @@ export async function measureTurn(steps: number): Promise<{ perStepMs: number[];
       emit: (e) => notifier.emit(e),
       flush: (p) => notifier.flush(p),
       askUser: async () => ({ type: "aborted" }),
+      beforeModelRequest: async () => {},
     },
     {
       model: scriptedModel((i) => (i < steps - 1 ? { toolCall: { name: "noop", args: { i } } } : { text: "done" })),

@@ -7,6 +7,7 @@ import { isEnabled, loadSubscriberToggles } from "../worker/settings/subscriber-
 import { llmSettings, publicModelInfo } from "./agent/llm/config";
 import { parseClientFrame } from "./conversation/client-frames";
 import { MessageLog } from "./conversation/message-log";
+import { recoverInterruptedTurn } from "./conversation/recovery";
 import { SocketHub, type SocketMeta } from "./conversation/socket-hub";
 import { TurnRunner } from "./conversation/turn-runner";
 import { BusNotifier, type Notifier } from "./notifications/notifier";
@@ -29,29 +30,36 @@ export class ConversationObject extends DurableObject<Env> {
 
   /** Binds this instance to its conversation the first time it learns who it is. */
   private async open(meta: SocketMeta): Promise<MessageLog> {
-    if (!this.log) {
-      this.log = new MessageLog(this.env.DB, meta.conversationId, (message) =>
-        this.hub.broadcast({ type: "message", message }),
-      );
-      const log = this.log;
-      const notifier = new BusNotifier({
-        append: (draft) => log.append(draft),
-        enabledFilter: async () => {
-          const toggles = await loadSubscriberToggles(this.env.DB, meta.userId);
-          return (id) => isEnabled(findSubscriber(id ?? ""), toggles);
-        },
-      });
-      this.notifier = notifier;
-      this.turns = new TurnRunner(this.ctx, this.env, meta, {
-        messages: () => log.messages,
-        append: (draft) => log.append(draft),
-        broadcast: (frame) => this.hub.broadcast(frame),
-        notifier,
-      });
-      await this.ctx.storage.put(META_KEY, meta);
-    }
-    await this.log.load();
-    return this.log;
+    // No other event may run while a fresh instance loads its log and recovers a dead turn.
+    if (!this.log) await this.ctx.blockConcurrencyWhile(() => this.init(meta));
+    return this.requireLog();
+  }
+
+  private async init(meta: SocketMeta): Promise<void> {
+    if (this.log) return;
+    const log = new MessageLog(this.env.DB, meta.conversationId, (message) =>
+      this.hub.broadcast({ type: "message", message }),
+    );
+    const notifier = new BusNotifier({
+      append: (draft) => log.append(draft),
+      enabledFilter: async () => {
+        const toggles = await loadSubscriberToggles(this.env.DB, meta.userId);
+        return (id) => isEnabled(findSubscriber(id ?? ""), toggles);
+      },
+    });
+    const turns = new TurnRunner(this.ctx, this.env, meta, {
+      messages: () => log.messages,
+      append: (draft) => log.append(draft),
+      broadcast: (frame) => this.hub.broadcast(frame),
+      notifier,
+    });
+    await this.ctx.storage.put(META_KEY, meta);
+    await log.load();
+    // A turn that a previous instance was running is dead now (see recovery.ts).
+    await recoverInterruptedTurn(turns.marker, turns.pending, (draft) => log.append(draft));
+    this.log = log;
+    this.notifier = notifier;
+    this.turns = turns;
   }
 
   private requireLog(): MessageLog {

@@ -17,6 +17,8 @@ export const AGENT_CONFIG_FIELDS = {
   maxToolCallsPerTurn: { label: "Tool calls per step", min: 1, max: 20, default: 20, unit: "" },
   maxParallelTools: { label: "Parallel tools", min: 1, max: 10, default: 3, unit: "" },
   requestInputTimeoutSeconds: { label: "Question timeout", min: 10, max: 3600, default: 300, unit: "s" },
+  /** Model requests without a task tool, while tasks are open, before a task reminder; 0 turns it off. */
+  taskReminderRequests: { label: "Task reminder after", min: 0, max: 50, default: 8, unit: "requests" },
 } as const;
 export type NumericConfigField = keyof typeof AGENT_CONFIG_FIELDS;
 

@@ -62,6 +62,8 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
   const call = async (
     plan: PhasePlan | { tools: false; instruction: string },
   ): Promise<ModelCallResult | undefined> => {
+    // Durable reminders are committed to the log first, so this request and every replay include them.
+    await io.beforeModelRequest();
     const prompt: LanguageModelV3Prompt = [{ role: "system", content: system }, ...toModelMessages(io.messages())];
     if (plan.instruction) prompt.push({ role: "system", content: plan.instruction });
     partial = "";

@@ -11,5 +11,7 @@ export interface TurnIO {
   emit(event: EventDraft): void;
   /** Persists the notifications due at this point of the turn, before the loop goes on. */
   flush(point: InjectionPoint): Promise<void>;
-  askUser(question: string, step: number, signal: AbortSignal): Promise<InputOutcome>;
+  askUser(question: string, step: number, signal: AbortSignal, callId: string): Promise<InputOutcome>;
+  /** Called before every model request: where durable reminders are committed to the log. */
+  beforeModelRequest(): Promise<void>;
 }

@@ -9,6 +9,8 @@ export interface StoredQuestion {
   question: string;
   step: number;
   deadline: string;
+  /** The request_input call waiting for this answer. */
+  call_id: string;
 }
 
 export class PendingInput {
@@ -25,9 +27,15 @@ export class PendingInput {
     return this.waiting !== undefined;
   }
 
-  async ask(question: string, step: number, timeoutSeconds: number, signal: AbortSignal): Promise<InputOutcome> {
+  async ask(
+    question: string,
+    step: number,
+    callId: string,
+    timeoutSeconds: number,
+    signal: AbortSignal,
+  ): Promise<InputOutcome> {
     const deadline = Date.now() + timeoutSeconds * 1000;
-    const stored: StoredQuestion = { question, step, deadline: new Date(deadline).toISOString() };
+    const stored: StoredQuestion = { question, step, deadline: new Date(deadline).toISOString(), call_id: callId };
     await this.storage.put(PENDING_INPUT_KEY, stored);
     await this.storage.setAlarm(deadline);
     return new Promise<InputOutcome>((resolve) => {

@@ -1,6 +1,7 @@
 // Owns the one running turn of a conversation: refuses a second (busy), keeps the abort controller
-// that Stop trips, marks the turn in storage while it runs, remembers the text streamed so far for
-// tabs that join mid-turn, and asks the user on the agent's behalf.
+// that Stop trips, keeps the running-turn marker in storage, remembers the text streamed so far for
+// tabs that join mid-turn, resolves the references of the user's message, commits task reminders, and
+// asks the user on the agent's behalf.
 import type { ChatFrame, Message, MessageDraft, ServerFrame } from "../../protocol";
 import { loadAgentConfig } from "../../worker/settings/agent-config-store";
 import { findDecisionTree } from "../agent/decision-trees";
@@ -8,11 +9,15 @@ import { llmSettings } from "../agent/llm/config";
 import { languageModel } from "../agent/llm/model";
 import { runTurn } from "../agent/loop";
 import { BUILTIN_TOOLS } from "../agent/tools";
+import { REQUEST_INPUT } from "../agent/tools/request-input";
 import type { Notifier } from "../notifications/notifier";
+import { resolveReferences } from "../references/resolve";
 import { PendingInput } from "./pending-input";
 import type { SocketMeta } from "./socket-hub";
+import { TaskReminders } from "./task-reminders";
+import { TurnMarkerStore } from "./turn-marker";
 
-export const RUNNING_TURN_KEY = "running-turn";
+export { RUNNING_TURN_KEY } from "./turn-marker";
 
 export interface RunnerIO {
   messages(): readonly Message[];
@@ -25,12 +30,16 @@ interface RunningTurn {
   abort: AbortController;
   done: Promise<void>;
   live: { step: number; text: string } | undefined;
-  timeoutSeconds: number;
 }
+
+const NO_USAGE = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
+type Refusal = { code: string; message: string };
 
 export class TurnRunner {
   private current: RunningTurn | undefined;
   readonly pending: PendingInput;
+  readonly marker: TurnMarkerStore;
+  private readonly reminders: TaskReminders;
 
   constructor(
     private readonly ctx: DurableObjectState,
@@ -39,6 +48,8 @@ export class TurnRunner {
     private readonly io: RunnerIO,
   ) {
     this.pending = new PendingInput(ctx.storage);
+    this.marker = new TurnMarkerStore(ctx.storage);
+    this.reminders = new TaskReminders(ctx.storage, env.DB, meta.userId);
   }
 
   get running(): boolean {
@@ -50,30 +61,55 @@ export class TurnRunner {
     return this.current?.live?.text ? this.current.live : undefined;
   }
 
-  /** Checks a chat frame, persists the user's message, and starts the turn; returns an error to send, if any. */
-  async start(frame: ChatFrame): Promise<{ code: string; message: string } | undefined> {
+  /** Persists the user's message and what it references, then runs the turn; or says why not. */
+  async start(frame: ChatFrame): Promise<Refusal | undefined> {
     if (this.current) return { code: "busy", message: "A turn is already running; stop it or wait for it to finish" };
-    const treeName = frame.decision_tree;
-    if (treeName !== undefined && !findDecisionTree(treeName)) {
-      return { code: "invalid_frame", message: `decision_tree: unknown decision tree "${treeName}"` };
+    if (frame.decision_tree !== undefined && !findDecisionTree(frame.decision_tree)) {
+      return { code: "invalid_frame", message: `decision_tree: unknown decision tree "${frame.decision_tree}"` };
     }
-    const turn: RunningTurn = {
-      abort: new AbortController(),
-      done: Promise.resolve(),
-      live: undefined,
-      timeoutSeconds: 0,
-    };
+    return this.launch(frame, async () => {
+      await this.io.append({ role: "user", content: frame.content });
+      for (const draft of await resolveReferences(this.env.DB, this.meta.userId, frame.content))
+        await this.io.append(draft);
+    });
+  }
+
+  /**
+   * The user answered a question whose turn is gone (the object restarted while it waited): the answer
+   * becomes the request_input result, and a new turn carries on from the log.
+   */
+  async answerAfterRestart(content: string): Promise<Refusal | undefined> {
+    const question = await this.pending.current();
+    if (!question || this.current) return { code: "no_pending_input", message: "No question is waiting for an answer" };
+    return this.launch({ type: "chat", content }, async () => {
+      await this.pending.clear();
+      await this.io.append({
+        role: "tool",
+        call_id: question.call_id,
+        tool: REQUEST_INPUT,
+        args: { question: question.question },
+        status: "success",
+        result: { answer: content },
+        step: question.step,
+        duration_ms: 0,
+      });
+    });
+  }
+
+  private async launch(frame: ChatFrame, persistInput: () => Promise<void>): Promise<undefined> {
+    const turn: RunningTurn = { abort: new AbortController(), done: Promise.resolve(), live: undefined };
     this.current = turn;
     try {
-      await this.ctx.storage.put(RUNNING_TURN_KEY, { started_at: new Date().toISOString() });
-      await this.io.append({ role: "user", content: frame.content });
+      await this.marker.begin();
+      await persistInput();
     } catch (error) {
       this.current = undefined;
+      await this.marker.end();
       throw error;
     }
     turn.done = this.run(turn, frame).finally(async () => {
       this.current = undefined;
-      await this.ctx.storage.delete(RUNNING_TURN_KEY);
+      await this.marker.end();
     });
     this.ctx.waitUntil(turn.done);
     return undefined;
@@ -81,14 +117,14 @@ export class TurnRunner {
 
   /**
    * The question's deadline passed. A live turn gets the timeout and ends itself; a question left by a
-   * turn that died with an evicted object is closed here, with the answer the turn would have saved.
+   * turn that died with its object is closed here, with the answer the turn would have saved.
    */
   async expireQuestion(): Promise<void> {
     if (this.pending.expire()) return;
     const question = await this.pending.current();
     if (!question) return;
     await this.pending.clear();
-    await this.ctx.storage.delete(RUNNING_TURN_KEY);
+    await this.marker.end();
     const content = `I asked: "${question.question}"\n\n— Stopped because my question was not answered in time.`;
     await this.io.append({
       role: "agent",
@@ -102,7 +138,7 @@ export class TurnRunner {
       type: "response_complete",
       termination_reason: "input_timeout",
       steps: question.step,
-      usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
+      usage: NO_USAGE,
     });
   }
 
@@ -119,6 +155,7 @@ export class TurnRunner {
     await turn.done.catch(() => undefined);
   }
 
+  /** Every live frame passes here: it keeps the mid-turn text and the marker's open calls current. */
   private send = (frame: ServerFrame): void => {
     const live = this.current;
     if (live) {
@@ -130,6 +167,12 @@ export class TurnRunner {
       } else if (frame.type === "agent_update" || frame.type === "tool_start") {
         live.live = undefined;
       }
+    }
+    if (frame.type === "tool_start") {
+      this.marker.callStarted(frame.call_id, { tool: frame.tool, args: frame.args, step: frame.step });
+      this.reminders.toolUsed(frame.tool);
+    } else if (frame.type === "tool_complete" || frame.type === "tool_error") {
+      this.marker.callEnded(frame.call_id);
     }
     this.io.broadcast(frame);
   };
@@ -154,7 +197,7 @@ export class TurnRunner {
           send: this.send,
           emit: (event) => this.io.notifier.emit(event),
           flush: (point) => this.io.notifier.flush(point),
-          askUser: async (question, step, signal) => {
+          askUser: async (question, step, signal, callId) => {
             this.send({
               type: "agent_update",
               update_type: "agent_request_input",
@@ -162,8 +205,9 @@ export class TurnRunner {
               step,
               timeout_s: config.requestInputTimeoutSeconds,
             });
-            return this.pending.ask(question, step, config.requestInputTimeoutSeconds, signal);
+            return this.pending.ask(question, step, callId, config.requestInputTimeoutSeconds, signal);
           },
+          beforeModelRequest: () => this.reminders.beforeRequest(config.taskReminderRequests, this.io.append),
         },
         {
           model: languageModel(llmSettings(this.env)),
@@ -182,12 +226,7 @@ export class TurnRunner {
         code: "internal",
         message: "The turn failed unexpectedly; your message is saved",
       });
-      this.io.broadcast({
-        type: "response_complete",
-        termination_reason: "llm_error",
-        steps: 0,
-        usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
-      });
+      this.io.broadcast({ type: "response_complete", termination_reason: "llm_error", steps: 0, usage: NO_USAGE });
     }
   }
 }

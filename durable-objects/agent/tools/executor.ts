@@ -34,7 +34,7 @@ export interface ToolRunContext {
   send(frame: ServerFrame): void;
   append(draft: MessageDraft): Promise<unknown>;
   emit(event: EventDraft): void;
-  askUser(question: string, step: number, signal: AbortSignal): Promise<InputOutcome>;
+  askUser(question: string, step: number, signal: AbortSignal, callId: string): Promise<InputOutcome>;
 }
 
 class CallFailure extends Error {
@@ -105,7 +105,7 @@ async function runOne(call: ModelToolCall, overCap: boolean, ctx: ToolRunContext
       );
     }
     if (tool.name === REQUEST_INPUT) {
-      outcome.result = await ask(parsed.data as { question: string }, outcome, ctx);
+      outcome.result = await ask(parsed.data as { question: string }, outcome, call.callId, ctx);
     } else {
       outcome.result = await execute(tool, parsed.data, call.callId, ctx);
     }
@@ -150,9 +150,14 @@ async function execute(tool: AgentTool, args: unknown, callId: string, ctx: Tool
   }
 }
 
-async function ask(args: { question: string }, outcome: ToolOutcome, ctx: ToolRunContext): Promise<unknown> {
+async function ask(
+  args: { question: string },
+  outcome: ToolOutcome,
+  callId: string,
+  ctx: ToolRunContext,
+): Promise<unknown> {
   const asked = Date.now();
-  const answer = await ctx.askUser(args.question, ctx.step, ctx.signal);
+  const answer = await ctx.askUser(args.question, ctx.step, ctx.signal, callId);
   outcome.waitedMs = Date.now() - asked;
   if (answer.type === "answer") return { answer: answer.content };
   if (answer.type === "timeout") {

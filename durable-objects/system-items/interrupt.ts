@@ -1,0 +1,16 @@
+// The note inserted after a turn that was cut short (seed 002 `Interrupt`), before the next input.
+import type { SystemItem } from "../../protocol";
+
+export function interruptItem(
+  startedAt: string | undefined,
+  cancelledCalls: number,
+): Extract<SystemItem, { kind: "interrupt" }> {
+  const when = startedAt ? ` (started ${startedAt})` : "";
+  const calls = cancelledCalls
+    ? ` ${cancelledCalls} tool call${cancelledCalls === 1 ? " was" : "s were"} cancelled.`
+    : "";
+  return {
+    kind: "interrupt",
+    body: `[Interrupted] The previous turn${when} was cut short before it finished: the conversation's server restarted.${calls} Anything not shown above was lost; continue from what is there.`,
+  };
+}
