@@ -9,6 +9,7 @@ import { parseClientFrame } from "./conversation/client-frames";
 import { MessageLog } from "./conversation/message-log";
 import { recoverInterruptedTurn } from "./conversation/recovery";
 import { SocketHub, type SocketMeta } from "./conversation/socket-hub";
+import type { ChildOutcome, ChildRequest, ParentLink } from "./conversation/subagents";
 import { TurnRunner } from "./conversation/turn-runner";
 import { BusNotifier, type Notifier } from "./notifications/notifier";
 import { findSubscriber } from "./notifications/subscribers";
@@ -37,9 +38,11 @@ export class ConversationObject extends DurableObject<Env> {
 
   private async init(meta: SocketMeta): Promise<void> {
     if (this.log) return;
-    const log = new MessageLog(this.env.DB, meta.conversationId, (message) =>
-      this.hub.broadcast({ type: "message", message }),
-    );
+    let turns: TurnRunner | undefined;
+    const log = new MessageLog(this.env.DB, meta.conversationId, (message) => {
+      this.hub.broadcast({ type: "message", message });
+      turns?.forward({ type: "message", message });
+    });
     const notifier = new BusNotifier({
       append: (draft) => log.append(draft),
       enabledFilter: async () => {
@@ -47,7 +50,7 @@ export class ConversationObject extends DurableObject<Env> {
         return (id) => isEnabled(findSubscriber(id ?? ""), toggles);
       },
     });
-    const turns = new TurnRunner(this.ctx, this.env, meta, {
+    turns = new TurnRunner(this.ctx, this.env, meta, {
       messages: () => log.messages,
       append: (draft) => log.append(draft),
       broadcast: (frame) => this.hub.broadcast(frame),
@@ -144,6 +147,19 @@ export class ConversationObject extends DurableObject<Env> {
 
   override async webSocketError(_ws: WebSocket, error: unknown): Promise<void> {
     console.warn("ConversationObject", this.ctx.id.toString(), "socket error", error);
+  }
+
+  /** RPC from a parent conversation's object: run a subagent's task here and return its outcome. */
+  async runSubagent(meta: SocketMeta, request: ChildRequest, parent: ParentLink): Promise<ChildOutcome> {
+    await this.open(meta);
+    const turns = this.turns;
+    if (!turns) throw new Error("conversation not open");
+    return turns.runAsSubagent(request, parent);
+  }
+
+  /** RPC from a parent conversation's object: its delegate call was stopped, so stop this subagent. */
+  async stopSubagent(): Promise<void> {
+    this.turns?.stop();
   }
 
   /** RPC from the Worker: whether a turn runs now. */

@@ -102,6 +102,14 @@ export const ServerFrameSchema = z.union([
     usage: UsageSchema,
   }),
   z.object({ type: z.literal("error"), code: z.string(), message: z.string() }),
+  /** A subagent's live frame, shown under the delegate call that started it (nested ones nest). */
+  z.object({
+    type: z.literal("subagent_frame"),
+    call_id: z.string(),
+    conversation_id: z.string(),
+    pod_name: z.string(),
+    frame: z.unknown(),
+  }),
   z.object({ type: z.literal("pong") }),
 ]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;

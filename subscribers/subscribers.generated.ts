@@ -214,7 +214,9 @@ async function blockAsync(name,fn){if(__eta.layout){if(fn){__eta.blocks[name]=aw
   const verb = allTimeouts ? "timed out" : "failed";
   let line;
   if (tools.length === 1) {
-    line = `${tools[0]} ${verb}` + (it.total > 1 ? ` ${it.total} times` : "");
+        // Dedupe counts reach back over earlier deliveries within the window, so sum them.
+    const times = it.events.reduce((n, e) => n + e.count, 0);
+    line = `${tools[0]} ${verb}` + (times > 1 ? ` ${times} times` : "");
     if (it.count > 1) line += ` (${it.count} different errors)`;
   } else {
     line = `${it.total} tool calls ${allTimeouts ? "timed out" : "failed"}: ${tools.join(", ")}`;

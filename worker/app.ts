@@ -11,8 +11,8 @@ import { noteRoutes } from "./routes/notes";
 import { settingsRoutes } from "./routes/settings";
 import { subscriberRoutes } from "./routes/subscribers";
 import { taskRoutes } from "./routes/tasks";
-import { workflowRoutes } from "./routes/workflows";
 import { tokenRoutes } from "./routes/tokens";
+import { workflowRoutes } from "./routes/workflows";
 
 export const app = new Hono<AppEnv>().basePath("/api");
 

@@ -37,7 +37,10 @@ export function summarizeActions(s: AgentState): string {
 
 /** The final message of a turn that ended on a limit: what there is, then why it ended. Never empty. */
 export function composeFinal(text: string, reason: TerminationReason, s: AgentState): string {
-  const why = explainTermination(reason, s);
+  const discarded = s.discardedSubagents
+    ? `${s.discardedSubagents === 1 ? "A subagent was" : `${s.discardedSubagents} subagents were`} stopped before finishing; its unfinished work was discarded.`
+    : "";
+  const why = [explainTermination(reason, s), discarded].filter(Boolean).join(" ") || undefined;
   const body =
     text.trim() || (s.actions.length ? `I did not get to an answer. What I tried: ${summarizeActions(s)}.` : "");
   if (!why) return body || "(The model returned an empty answer.)";

@@ -12,6 +12,7 @@ import { describeLoop, detectLoop, patternKey } from "./loop-detection";
 import { render } from "./prompts/prompts.generated";
 import { type AgentState, createState, tokensUsed } from "./state";
 import { firstStop } from "./termination";
+import { DELEGATE } from "./tools/delegate";
 import { runToolCalls } from "./tools/executor";
 import type { AgentTool, ToolContext } from "./tools/tool";
 import { toolDeclarations } from "./tools/tool-set";
@@ -140,10 +141,19 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
         break steps;
       }
       if (result.toolCalls.length) {
-        clock.pause();
         const outcomes = await runToolCalls(result.toolCalls, {
           tools,
-          base: setup.toolContext,
+          base: {
+            ...setup.toolContext,
+            remaining: () => ({
+              tokens: config.tokenBudget - tokensUsed(state),
+              seconds: config.timeoutSeconds - (Date.now() - state.startedAt - state.pausedMs) / 1000,
+              iterations: config.maxIterations - state.step + 1,
+            }),
+            chargeTokens: (input, output) => {
+              state = { ...state, inputTokens: state.inputTokens + input, outputTokens: state.outputTokens + output };
+            },
+          },
           signal,
           step: state.step,
           maxParallel: config.maxParallelTools,
@@ -151,8 +161,16 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
           send: io.send,
           append: io.append,
           emit: io.emit,
-          askUser: io.askUser,
-        }).finally(() => clock.resume());
+          // Only waiting for the user stops the clock; tools (subagents included) spend the turn's time.
+          askUser: async (question, step, s, callId) => {
+            clock.pause();
+            try {
+              return await io.askUser(question, step, s, callId);
+            } finally {
+              clock.resume();
+            }
+          },
+        });
         for (const o of outcomes) {
           state = {
             ...state,
@@ -166,6 +184,9 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
               ok: o.status === "success",
               error: o.error,
             });
+          if (o.tool === DELEGATE && o.status !== "success" && signal.aborted) {
+            state = { ...state, discardedSubagents: state.discardedSubagents + 1 };
+          }
         }
         state = warnLoops(state, io);
         await io.flush("after_tool");

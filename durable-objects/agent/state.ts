@@ -35,6 +35,8 @@ export interface AgentState {
   warned: BudgetKind[];
   /** Loop patterns already pointed out to the model this turn. */
   loopWarnings: string[];
+  /** Subagents stopped before they finished: their unfinished work was not kept. */
+  discardedSubagents: number;
   termination?: TerminationReason;
   /** A slot per workflow module; the core loop never reads it (FR-015). */
   extensions: Record<string, unknown>;
@@ -57,6 +59,7 @@ export function createState(config: AgentConfig, now = Date.now()): AgentState {
     inputTimedOut: false,
     warned: [],
     loopWarnings: [],
+    discardedSubagents: 0,
     extensions: {},
   };
 }

@@ -2,18 +2,21 @@
 // that Stop trips, keeps the running-turn marker in storage, remembers the text streamed so far for
 // tabs that join mid-turn, resolves the references of the user's message, commits task reminders, and
 // asks the user on the agent's behalf.
-import type { ChatFrame, Message, MessageDraft, ServerFrame } from "../../protocol";
+import type { AgentConfig, ChatFrame, Message, MessageDraft, ServerFrame } from "../../protocol";
 import { loadAgentConfig } from "../../worker/settings/agent-config-store";
 import { findDecisionTree } from "../agent/decision-trees";
 import { llmSettings } from "../agent/llm/config";
 import { languageModel } from "../agent/llm/model";
-import { runTurn } from "../agent/loop";
+import { runTurn, type TurnOutcome } from "../agent/loop";
 import { BUILTIN_TOOLS } from "../agent/tools";
+import { DELEGATE, delegateTool } from "../agent/tools/delegate";
 import { REQUEST_INPUT } from "../agent/tools/request-input";
+import type { AgentTool, SubagentHost } from "../agent/tools/tool";
 import type { Notifier } from "../notifications/notifier";
 import { resolveReferences } from "../references/resolve";
 import { PendingInput } from "./pending-input";
 import type { SocketMeta } from "./socket-hub";
+import { type ChildOutcome, type ChildRequest, ConversationSubagents, MAX_DEPTH, type ParentLink } from "./subagents";
 import { TaskReminders } from "./task-reminders";
 import { TurnMarkerStore } from "./turn-marker";
 
@@ -30,6 +33,16 @@ interface RunningTurn {
   abort: AbortController;
   done: Promise<void>;
   live: { step: number; text: string } | undefined;
+  outcome?: TurnOutcome;
+  /** Set when this turn is a subagent's: every frame also goes to the parent. */
+  parent?: ParentLink;
+}
+
+/** What one turn runs with: the limits, the tools, and who hosts its subagents. */
+interface TurnPlan {
+  config: AgentConfig;
+  tools: AgentTool[];
+  subagents?: SubagentHost;
 }
 
 const NO_USAGE = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
@@ -67,11 +80,15 @@ export class TurnRunner {
     if (frame.decision_tree !== undefined && !findDecisionTree(frame.decision_tree)) {
       return { code: "invalid_frame", message: `decision_tree: unknown decision tree "${frame.decision_tree}"` };
     }
-    return this.launch(frame, async () => {
-      await this.io.append({ role: "user", content: frame.content });
-      for (const draft of await resolveReferences(this.env.DB, this.meta.userId, frame.content))
-        await this.io.append(draft);
-    });
+    await this.launch(
+      () => this.userPlan(frame),
+      async () => {
+        await this.io.append({ role: "user", content: frame.content });
+        for (const draft of await resolveReferences(this.env.DB, this.meta.userId, frame.content))
+          await this.io.append(draft);
+      },
+    );
+    return undefined;
   }
 
   /**
@@ -81,23 +98,78 @@ export class TurnRunner {
   async answerAfterRestart(content: string): Promise<Refusal | undefined> {
     const question = await this.pending.current();
     if (!question || this.current) return { code: "no_pending_input", message: "No question is waiting for an answer" };
-    return this.launch({ type: "chat", content }, async () => {
-      await this.pending.clear();
-      await this.io.append({
-        role: "tool",
-        call_id: question.call_id,
-        tool: REQUEST_INPUT,
-        args: { question: question.question },
-        status: "success",
-        result: { answer: content },
-        step: question.step,
-        duration_ms: 0,
-      });
-    });
+    await this.launch(
+      () => this.userPlan({ type: "chat", content }),
+      async () => {
+        await this.pending.clear();
+        await this.io.append({
+          role: "tool",
+          call_id: question.call_id,
+          tool: REQUEST_INPUT,
+          args: { question: question.question },
+          status: "success",
+          result: { answer: content },
+          step: question.step,
+          duration_ms: 0,
+        });
+      },
+    );
+    return undefined;
   }
 
-  private async launch(frame: ChatFrame, persistInput: () => Promise<void>): Promise<undefined> {
-    const turn: RunningTurn = { abort: new AbortController(), done: Promise.resolve(), live: undefined };
+  /** A subagent's turn (RPC from the parent's object): the task is its user message; resolves when it ends. */
+  async runAsSubagent(request: ChildRequest, parent: ParentLink): Promise<ChildOutcome> {
+    if (this.current) throw new Error("a subagent conversation runs one task at a time");
+    const turn = await this.launch(
+      () => this.subagentPlan(request, parent),
+      () => this.io.append({ role: "user", content: request.task }).then(() => undefined),
+      parent,
+    );
+    await turn.done;
+    const final = this.io.messages().findLast((m) => m.role === "agent");
+    const outcome = turn?.outcome;
+    return {
+      answer: final?.role === "agent" ? final.content : "",
+      termination_reason: outcome?.reason ?? "llm_error",
+      steps: outcome?.steps ?? 0,
+      usage: outcome?.usage ?? NO_USAGE,
+    };
+  }
+
+  private async userPlan(frame: ChatFrame): Promise<TurnPlan> {
+    const saved = await loadAgentConfig(this.env.DB, this.meta.userId);
+    return {
+      config: {
+        ...saved,
+        maxIterations: Math.min(saved.maxIterations, frame.agent_max_steps ?? saved.maxIterations),
+        decisionTree: frame.decision_tree ?? saved.decisionTree,
+      },
+      tools: [...BUILTIN_TOOLS, delegateTool],
+      subagents: new ConversationSubagents(this.env, this.meta, 0),
+    };
+  }
+
+  /** A subagent's plan: its limits from the parent, its tools a subset, no questions to the user. */
+  private async subagentPlan(request: ChildRequest, parent: ParentLink): Promise<TurnPlan> {
+    const saved = await loadAgentConfig(this.env.DB, this.meta.userId);
+    const canDelegate = request.depth < MAX_DEPTH;
+    const offered = [...BUILTIN_TOOLS, ...(canDelegate ? [delegateTool] : [])].filter((t) => t.name !== REQUEST_INPUT);
+    const tools = request.tools ? offered.filter((t) => request.tools?.includes(t.name)) : offered;
+    return {
+      config: { ...saved, ...request.limits, decisionTree: "default" },
+      tools,
+      subagents: tools.some((t) => t.name === DELEGATE)
+        ? new ConversationSubagents(this.env, this.meta, request.depth, { link: parent, podName: request.podName })
+        : undefined,
+    };
+  }
+
+  private async launch(
+    plan: () => Promise<TurnPlan>,
+    persistInput: () => Promise<void>,
+    parent?: ParentLink,
+  ): Promise<RunningTurn> {
+    const turn: RunningTurn = { abort: new AbortController(), done: Promise.resolve(), live: undefined, parent };
     this.current = turn;
     try {
       await this.marker.begin();
@@ -107,12 +179,12 @@ export class TurnRunner {
       await this.marker.end();
       throw error;
     }
-    turn.done = this.run(turn, frame).finally(async () => {
+    turn.done = this.run(turn, plan).finally(async () => {
       this.current = undefined;
       await this.marker.end();
     });
     this.ctx.waitUntil(turn.done);
-    return undefined;
+    return turn;
   }
 
   /**
@@ -156,7 +228,14 @@ export class TurnRunner {
   }
 
   /** Every live frame passes here: it keeps the mid-turn text and the marker's open calls current. */
+  /** A persisted message of this conversation, for a parent following its subagent. */
+  forward(frame: ServerFrame): void {
+    const parent = this.current?.parent;
+    if (parent) void Promise.resolve(parent.onFrame(frame)).catch(() => undefined);
+  }
+
   private send = (frame: ServerFrame): void => {
+    this.forward(frame);
     const live = this.current;
     if (live) {
       if (frame.type === "text_delta") {
@@ -177,17 +256,12 @@ export class TurnRunner {
     this.io.broadcast(frame);
   };
 
-  private async run(turn: RunningTurn, frame: ChatFrame): Promise<void> {
+  private async run(turn: RunningTurn, planFor: () => Promise<TurnPlan>): Promise<void> {
     try {
-      const saved = await loadAgentConfig(this.env.DB, this.meta.userId);
-      const config = {
-        ...saved,
-        maxIterations: Math.min(saved.maxIterations, frame.agent_max_steps ?? saved.maxIterations),
-        decisionTree: frame.decision_tree ?? saved.decisionTree,
-      };
+      const { config, tools, subagents } = await planFor();
       const tree = findDecisionTree(config.decisionTree) ?? findDecisionTree("default");
       if (!tree) throw new Error("no decision tree registered");
-      await runTurn(
+      turn.outcome = await runTurn(
         {
           messages: this.io.messages,
           append: (draft) => {
@@ -213,8 +287,13 @@ export class TurnRunner {
           model: languageModel(llmSettings(this.env)),
           config,
           tree,
-          tools: [...BUILTIN_TOOLS],
-          toolContext: { db: this.env.DB, userId: this.meta.userId, conversationId: this.meta.conversationId },
+          tools,
+          toolContext: {
+            db: this.env.DB,
+            userId: this.meta.userId,
+            conversationId: this.meta.conversationId,
+            subagents,
+          },
           signal: turn.abort.signal,
         },
       );

@@ -22,17 +22,26 @@ export interface Notification {
 
 const SEVERITIES: Severity[] = ["debug", "info", "warning", "error", "critical"];
 
-/** Fields every row can name besides the payload's: the dedupe count and the event's time of day (UTC). */
-const EVENT_FIELDS: Record<string, (e: Batch["events"][number]) => unknown> = {
-  count: (e) => e.count,
-  at: (e) => e.ts.slice(11, 19),
-};
+/**
+ * Fields a row can name besides the payload's: `at`, the event's time of day (UTC), and `count`, the
+ * dedupe count for a subscriber that dedupes (otherwise `count` is the payload's own field).
+ */
+function eventField(config: SubscriberConfig, event: Batch["events"][number], field: string): unknown {
+  if (field === "at") return event.ts.slice(11, 19);
+  if (field === "count" && config.dedupe) return event.count;
+  return event.payload[field];
+}
 
 export function rowsOf(config: SubscriberConfig, batch: Batch): Record<string, unknown>[] {
+  const single = batch.events.length === 1;
   return batch.events.map((event) => {
     const fields = config.fields ?? Object.keys(event.payload);
     const row: Record<string, unknown> = {};
-    for (const field of fields) row[field] = EVENT_FIELDS[field]?.(event) ?? event.payload[field] ?? null;
+    for (const field of fields) {
+      const value = eventField(config, event, field);
+      // A table needs every column; a single row just leaves out what the event did not have.
+      if (value !== undefined || !single) row[field] = value ?? null;
+    }
     if (config.dedupe && !fields.includes("count")) row.count = event.count;
     return row;
   });

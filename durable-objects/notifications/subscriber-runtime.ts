@@ -21,6 +21,7 @@ export function passesSeverity(config: SubscriberConfig, event: BusEvent): boole
 export class SubscriberRuntime {
   private open: (Batch & { keys: Map<string, { event: TemplateEvent; firstAt: number }> }) | undefined;
   private readonly windowMs: number;
+  private readonly recent = new Map<string, { firstAt: number; count: number }>();
   private readonly maxSize: number;
 
   constructor(readonly config: SubscriberConfig) {
@@ -49,9 +50,10 @@ export class SubscriberRuntime {
     const batch = this.open;
     batch.total++;
     const key = this.dedupeKey(event);
+    const count = key === undefined ? 1 : this.countRecent(key, now);
     const seen = key === undefined ? undefined : batch.keys.get(key);
-    if (seen && now - seen.firstAt <= (this.config.dedupe?.window_ms ?? 0)) {
-      seen.event.count++;
+    if (seen) {
+      seen.event.count = count;
       seen.event.ts = event.ts;
     } else {
       const entry: TemplateEvent = {
@@ -60,7 +62,7 @@ export class SubscriberRuntime {
         severity: event.severity,
         source: event.source,
         payload: event.payload,
-        count: 1,
+        count,
       };
       batch.events.push(entry);
       if (key !== undefined) batch.keys.set(key, { event: entry, firstAt: now });
@@ -78,6 +80,23 @@ export class SubscriberRuntime {
     const { events, total, openedAt, order } = this.open as Batch;
     this.open = undefined;
     return { events, total, openedAt, order };
+  }
+
+  /**
+   * Occurrences of a key within the dedupe window, this one included. Counted across batches: a
+   * failure that was already delivered in an earlier step still counts ("failed 3 times"), while
+   * each delivery still reaches the model at its injection point.
+   */
+  private countRecent(key: string, now: number): number {
+    const windowMs = this.config.dedupe?.window_ms ?? 0;
+    let entry = this.recent.get(key);
+    if (!entry || now - entry.firstAt > windowMs) entry = { firstAt: now, count: 0 };
+    entry.count++;
+    this.recent.set(key, entry);
+    if (this.recent.size > 256) {
+      for (const [k, v] of this.recent) if (now - v.firstAt > windowMs) this.recent.delete(k);
+    }
+    return entry.count;
   }
 
   private dedupeKey(event: BusEvent): string | undefined {

@@ -218,3 +218,35 @@ export async function leaveEvidence(page: Page, app: App, name: string, pageErro
   await page.screenshot({ path: path.join(dir, `${name}-failure.png`), fullPage: true }).catch(() => {});
   console.error(`page errors: ${JSON.stringify(pageErrors)}\nwrangler output (tail):\n${app.output().slice(-5000)}`);
 }
+
+/** Types `text` into the composer and sends it. */
+export async function sendChat(page: Page, text: string): Promise<void> {
+  const input = page.locator("[data-testid=composer-input]");
+  await input.fill(text);
+  await page.locator("[data-testid=send]").click();
+}
+
+/**
+ * Calls the API from inside the page, as the app itself would: the session cookie and the page's
+ * Origin go along, so state-changing routes pass the CSRF check.
+ */
+export async function apiFromPage<T = unknown>(
+  page: Page,
+  method: "GET" | "POST" | "PUT" | "DELETE",
+  apiPath: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
+  return page.evaluate(
+    async ({ method, apiPath, body }) => {
+      const res = await fetch(apiPath, {
+        method,
+        credentials: "same-origin",
+        headers: body === undefined ? {} : { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : null };
+    },
+    { method, apiPath, body },
+  );
+}

@@ -45,9 +45,14 @@ describe("a turn killed with the process", () => {
     });
     const cookie = (signup.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
     const headers = { cookie, origin, "content-type": "application/json" };
-    const { id } = (await (await fetch(`${origin}/api/conversations`, { method: "POST", headers, body: "{}" })).json()) as { id: string };
+    const { id } = (await (
+      await fetch(`${origin}/api/conversations`, { method: "POST", headers, body: "{}" })
+    ).json()) as { id: string };
     // Step 1 lists the vault; step 2 streams a little and hangs: the process dies mid-stream.
-    await scriptModel(llm.url, "kill", [{ text: ["Let me ask."], tool_calls: [{ name: "vault_list", arguments: {} }] }, { text: ["Thinking"], hang: true }]);
+    await scriptModel(llm.url, "kill", [
+      { text: ["Let me ask."], tool_calls: [{ name: "vault_list", arguments: {} }] },
+      { text: ["Thinking"], hang: true },
+    ]);
 
     const first = await openSocket(`${origin}/api/conversations/${id}/ws`, headers);
     first.ws.send(JSON.stringify({ type: "chat", content: `do things ${marker("kill")}` }));

@@ -119,7 +119,7 @@ describe("shipped subscribers", () => {
       injection: "after_tool",
       batch: { window_ms: 5000, max_size: 20 },
       dedupe: { key: ["tool", "error"], window_ms: 5000 },
-      fields: ["tool", "error_type", "error", "count"],
+      fields: ["tool", "error_type", "error", "count", "at"],
     });
     expect(sub("tool_failure").file).toBe("subscribers/tool_failure.json");
     expect(sub("budget_exceeded").config.priority).toBe("critical");

@@ -52,7 +52,7 @@ describe("interrupted turns", () => {
     });
     await chat(s, "are you there?");
     const requests = await modelRequests(llmUrl, s.key);
-    const roles = (requests.at(-1)?.body.messages as { role: string; content: unknown }[]).map((m) => m.role);
+    const roles = ((requests.at(-1)?.body.messages ?? []) as { role: string; content: unknown }[]).map((m) => m.role);
     const toolAt = roles.indexOf("tool");
     expect(roles[toolAt - 1]).toBe("assistant");
     const texts = JSON.stringify(requests.at(-1)?.body.messages);

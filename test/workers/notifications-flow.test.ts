@@ -59,6 +59,26 @@ describe("tool failure notifications (US1)", () => {
   });
 });
 
+describe("repeated failures across steps (US1 AS3)", () => {
+  it("counts identical failures within 5 s across steps, each delivered before the next request", async () => {
+    const s = await scenario([
+      { tool_calls: [read("x.md")] },
+      { tool_calls: [read("x.md")] },
+      { tool_calls: [read("x.md")] },
+      { text: "stop" },
+    ]);
+    await chat(s, "keep reading x");
+    const messages = await history(s);
+    const headlines = bySubscriber(messages, "tool_failure").map(
+      (m) => m.item.kind === "notification" && m.item.message,
+    );
+    expect(headlines).toEqual(["vault_read failed", "vault_read failed 2 times", "vault_read failed 3 times"]);
+    const requests = await modelRequests(llmUrl, s.key);
+    expect(requestText(requests[1]?.body ?? {})).toContain("vault_read failed");
+    expect(requestText(requests[3]?.body ?? {})).toContain("vault_read failed 3 times");
+  });
+});
+
 describe("budget notifications (US3)", () => {
   it("batches simultaneous budget warnings into one status notification", async () => {
     const usage = { prompt_tokens: 900, completion_tokens: 100 };

@@ -41,7 +41,7 @@ export async function history(s: Scenario): Promise<Message[]> {
 
 export const finalMessage = (messages: Message[]) => {
   const last = messages.filter((m) => m.role === "agent").at(-1);
-  if (!last || last.role !== "agent") throw new Error("no agent message");
+  if (last?.role !== "agent") throw new Error("no agent message");
   return last;
 };
 

@@ -119,6 +119,8 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
         notice: { id: (state.notice?.id ?? 0) + 1, code: frame.code, message: frame.message },
       };
     case "pong":
+    // Subagent progress is drawn under its delegate card (issue 6); until then it changes nothing here.
+    case "subagent_frame":
       return state;
   }
 }

@@ -1,16 +1,46 @@
-// Turns a notification system item into something a person can read (seed 000 FR-025): the structured
-// `data` when the server sent it, else the TOON or JSON text decoded, else the text itself. Content that
-// should decode but does not is returned raw and marked, never dropped (seed 000 edge cases).
+// Turns a notification system item into something a person can read (seed 000 FR-025). The body the
+// model saw is "[Notification: <name>] <headline>\n<data as TOON or compact JSON>"; the UI shows the
+// headline (`message`) as its own line and the data part decoded: the TOON (or JSON) text itself when
+// it parses, else the structured `data` the server sent beside it. Content that should decode but does
+// not, with no `data` to fall back on, is returned raw and marked, never dropped (seed 000 edge cases).
 import { decode } from "@toon-format/toon";
 import type { SystemItem } from "../../../protocol";
 import { unwrapReminder } from "./system-text";
 
-type Notification = Extract<SystemItem, { kind: "notification" }>;
+export type Notification = Extract<SystemItem, { kind: "notification" }>;
 
 export type NotificationContent =
-  | { kind: "data"; value: unknown }
+  /** Structured data; `from` says whether it was decoded from the body or taken from `data`. */
+  | { kind: "data"; value: unknown; from: "body" | "data" }
   | { kind: "text"; text: string }
-  | { kind: "unparsed"; text: string };
+  | { kind: "unparsed"; text: string; format: "toon" | "json" }
+  | { kind: "empty" };
+
+const PREFIX = /^\[Notification:[^\]\n]*\]\s?/;
+
+/**
+ * The notification's one-line headline: `message` (its first line, should it span several: the data
+ * carries the whole text), else the body's first line.
+ */
+export function headlineOf(item: Notification): string {
+  const message = item.message.trim();
+  if (!message) return (unwrapReminder(item.body).trim().split("\n", 1)[0] ?? "").replace(PREFIX, "").trim();
+  const [first = "", ...rest] = message.split("\n");
+  return rest.some((line) => line.trim() !== "") ? `${first.trimEnd()} …` : first;
+}
+
+/**
+ * The body without its headline: what follows "[Notification: …] <message>\n". The headline is matched
+ * whole (it may itself span lines); a body of another shape loses its first line only.
+ */
+export function payloadText(item: Notification): string {
+  const body = unwrapReminder(item.body);
+  const afterPrefix = body.replace(PREFIX, "");
+  const message = item.message.trim();
+  if (message && afterPrefix.startsWith(message)) return afterPrefix.slice(message.length).replace(/^\r?\n/, "");
+  const newline = body.indexOf("\n");
+  return newline < 0 ? "" : body.slice(newline + 1);
+}
 
 function tryDecode(text: string, format: "toon" | "json"): { ok: true; value: unknown } | { ok: false } {
   try {
@@ -20,21 +50,52 @@ function tryDecode(text: string, format: "toon" | "json"): { ok: true; value: un
   }
 }
 
-function isStructured(value: unknown): boolean {
-  return typeof value === "object" && value !== null;
-}
+const hasData = (item: Notification) => item.data !== undefined && item.data !== null;
 
 export function notificationContent(item: Notification): NotificationContent {
-  if (item.data !== undefined && item.data !== null) return { kind: "data", value: item.data };
-  const text = item.message.trim() || unwrapReminder(item.body);
-  if (item.format === "text") return { kind: "text", text };
-  // The encoded payload is usually `message`; `body` is the wrapped form the model saw, tried second.
-  const candidates = [item.message, unwrapReminder(item.body)].filter((c) => c.trim() !== "");
-  let decodedAny = false;
-  for (const candidate of candidates) {
-    const decoded = tryDecode(candidate, item.format);
-    if (decoded.ok && isStructured(decoded.value)) return { kind: "data", value: decoded.value };
-    decodedAny ||= decoded.ok;
+  const payload = payloadText(item);
+  if (item.format !== "text" && payload.trim() !== "") {
+    const decoded = tryDecode(payload, item.format);
+    if (decoded.ok) return { kind: "data", value: decoded.value, from: "body" };
+    if (hasData(item)) return { kind: "data", value: item.data, from: "data" };
+    return { kind: "unparsed", text: payload, format: item.format };
   }
-  return decodedAny ? { kind: "text", text } : { kind: "unparsed", text };
+  if (hasData(item)) return { kind: "data", value: item.data, from: "data" };
+  if (payload.trim() !== "") return { kind: "text", text: payload };
+  return { kind: "empty" };
+}
+
+/** Rows beyond which a table starts collapsed. */
+export const COLLAPSE_ROWS = 5;
+/** Text lines (counting long lines as several) beyond which content starts collapsed. */
+export const COLLAPSE_LINES = 8;
+const CHARS_PER_LINE = 90;
+
+function textLines(text: string): number {
+  return text.split("\n").reduce((n, line) => n + Math.max(1, Math.ceil(line.length / CHARS_PER_LINE)), 0);
+}
+
+function valueLines(value: unknown, depth = 0): number {
+  if (value === null || value === undefined) return 1;
+  if (typeof value !== "object") return textLines(String(value));
+  if (depth > 3) return textLines(JSON.stringify(value));
+  // Rows of a table take a line each, plus the header.
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === "object" && v !== null))
+    return value.length + 1;
+  const items = Array.isArray(value) ? value : Object.values(value);
+  return Math.max(1, items.reduce<number>((n, v) => n + valueLines(v, depth + 1), 0) + (Array.isArray(value) ? 1 : 0));
+}
+
+/** Whether content is long enough to start collapsed: a table over ~5 rows or many lines of text. */
+export function isLong(content: NotificationContent): boolean {
+  switch (content.kind) {
+    case "data":
+      if (Array.isArray(content.value) && content.value.length > COLLAPSE_ROWS) return true;
+      return valueLines(content.value) > COLLAPSE_LINES;
+    case "text":
+    case "unparsed":
+      return textLines(content.text) > COLLAPSE_LINES;
+    case "empty":
+      return false;
+  }
 }

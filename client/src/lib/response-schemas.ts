@@ -1,5 +1,6 @@
-// Response shapes that PROTOCOL.md names but protocol/ does not declare yet (health, subscribers,
-// wrapper objects). Kept here, loose where the server may add fields, until protocol/ exports them.
+// Response shapes that PROTOCOL.md names but protocol/ does not declare yet (health, wrapper objects).
+// Kept here, loose where the server may add fields, until protocol/ exports them. Shapes protocol/
+// does declare (subscribers, messages, AgentConfig, …) are imported from it, never copied here.
 import { z } from "zod";
 import { AgentConfigSchema, ConversationSchema, UserSchema } from "../../../protocol";
 
@@ -22,15 +23,3 @@ export const ConversationDetailSchema = ConversationSchema.extend({ running: z.b
 
 /** Reads a saved config leniently: unknown fields are dropped and missing ones fall back to defaults. */
 export const AgentConfigResponseSchema = z.object(AgentConfigSchema.shape).partial();
-
-export const SubscriberSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().default(""),
-  events: z.array(z.string()).default([]),
-  core: z.boolean(),
-  enabled: z.boolean(),
-  priority: z.unknown().optional(),
-});
-export type Subscriber = z.infer<typeof SubscriberSchema>;
-export const SubscriberListSchema = listOf(SubscriberSchema, "subscribers");

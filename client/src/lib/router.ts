@@ -1,5 +1,5 @@
-// A tiny history.pushState router: the app has six routes, so a library would cost more than it saves.
-// `navigate` changes the URL and tells every `useRoute` subscriber; Back/Forward arrive as popstate.
+// A tiny history.pushState router: the app has a handful of routes, so a library would cost more than it
+// saves. `navigate` changes the URL and tells every `useRoute` subscriber; Back/Forward arrive as popstate.
 import { useEffect, useState } from "preact/hooks";
 
 export type Route =
@@ -8,6 +8,7 @@ export type Route =
   | { name: "home" }
   | { name: "conversation"; id: string }
   | { name: "settings"; tab: "agent" | "notifications" }
+  | { name: "library" }
   | { name: "not_found" };
 
 const listeners = new Set<() => void>();
@@ -32,6 +33,7 @@ export function parseRoute(pathname: string): Route {
   if (path === "/signup") return { name: "signup" };
   if (path === "/settings" || path === "/settings/agent") return { name: "settings", tab: "agent" };
   if (path === "/settings/notifications") return { name: "settings", tab: "notifications" };
+  if (path === "/library") return { name: "library" };
   const conversation = /^\/c\/([^/]+)$/.exec(path);
   if (conversation?.[1]) return { name: "conversation", id: decodeURIComponent(conversation[1]) };
   return { name: "not_found" };

@@ -3,6 +3,9 @@
 // and request_input as a pause for the user. Every call ends as a persisted tool message, so the
 // history always pairs a call with its result.
 import type { MessageDraft, ServerFrame, ToolErrorType } from "../../../protocol";
+
+type SystemDraft = Extract<MessageDraft, { role: "system" }>;
+
 import type { EventDraft } from "../events";
 import type { ModelToolCall } from "../llm/call-model";
 import { type InputOutcome, REQUEST_INPUT } from "./request-input";
@@ -72,6 +75,7 @@ async function runOne(call: ModelToolCall, overCap: boolean, ctx: ToolRunContext
     durationMs: 0,
     waitedMs: 0,
   };
+  const after: SystemDraft[] = [];
   ctx.send({ type: "tool_start", call_id: call.callId, tool: call.tool, args: call.args, step: ctx.step });
   ctx.emit({
     type: "tool.pending",
@@ -107,7 +111,7 @@ async function runOne(call: ModelToolCall, overCap: boolean, ctx: ToolRunContext
     if (tool.name === REQUEST_INPUT) {
       outcome.result = await ask(parsed.data as { question: string }, outcome, call.callId, ctx);
     } else {
-      outcome.result = await execute(tool, parsed.data, call.callId, ctx);
+      outcome.result = await execute(tool, parsed.data, call.callId, ctx, after);
     }
   } catch (error) {
     const failure = error instanceof CallFailure ? error : new CallFailure("error", describeError(error));
@@ -117,10 +121,18 @@ async function runOne(call: ModelToolCall, overCap: boolean, ctx: ToolRunContext
   }
   outcome.durationMs = Date.now() - started - outcome.waitedMs;
   await report(outcome, ctx);
+  // What the call asked to say after its result (a subagent's lifecycle), in that order.
+  for (const draft of after) await ctx.append(draft);
   return outcome;
 }
 
-async function execute(tool: AgentTool, args: unknown, callId: string, ctx: ToolRunContext): Promise<unknown> {
+async function execute(
+  tool: AgentTool,
+  args: unknown,
+  callId: string,
+  ctx: ToolRunContext,
+  after: SystemDraft[],
+): Promise<unknown> {
   const timeoutMs = tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   // A timer we clear ourselves: AbortSignal.timeout would stay pending after the call and keep the
   // Durable Object from hibernating until it fires.
@@ -140,7 +152,16 @@ async function execute(tool: AgentTool, args: unknown, callId: string, ctx: Tool
     else signal.addEventListener("abort", onAbort, { once: true });
   });
   try {
-    return await Promise.race([tool.execute(args, { ...ctx.base, signal, step: ctx.step, callId }), aborted]);
+    const context = {
+      ...ctx.base,
+      signal,
+      step: ctx.step,
+      callId,
+      after: (d: SystemDraft) => void after.push(d),
+      progress: ctx.send,
+      emit: ctx.emit,
+    };
+    return await Promise.race([tool.execute(args, context), aborted]);
   } catch (error) {
     if (error instanceof CallFailure || error instanceof ToolError) throw error;
     throw new CallFailure("error", `${tool.name} failed: ${describeError(error)}`);

@@ -2,6 +2,8 @@
 // execute function. The loop validates arguments, applies the per-call timeout and the turn's abort
 // signal, and reports the outcome; a tool only does its work.
 import type { z } from "zod";
+import type { MessageDraft, ServerFrame, TerminationReason, Usage } from "../../../protocol";
+import type { EventDraft } from "../events";
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 
@@ -13,6 +15,44 @@ export interface ToolContext {
   signal: AbortSignal;
   step: number;
   callId: string;
+  /** What is left of the turn's limits, for a tool that spends them (delegate). */
+  remaining?: () => TurnBudget;
+  /** Charges tokens the tool spent on the turn's budget (a subagent's model calls). */
+  chargeTokens?: (inputTokens: number, outputTokens: number) => void;
+  /** A system item to persist right after this call's result (e.g. a child's lifecycle event). */
+  after?: (draft: Extract<MessageDraft, { role: "system" }>) => void;
+  /** A live frame to show under this call's card while it runs (a subagent's progress). */
+  progress?: (frame: ServerFrame) => void;
+  /** Runs subagents in child conversation objects; absent where delegation is not allowed. */
+  subagents?: SubagentHost;
+  /** Raises an event on the conversation's bus (e.g. subagent.turn_ended). */
+  emit?: (event: EventDraft) => void;
+}
+
+export interface TurnBudget {
+  tokens: number;
+  seconds: number;
+  iterations: number;
+}
+
+export interface SubagentRequest {
+  task: string;
+  tools?: string[];
+  maxSteps?: number;
+  tokenBudget?: number;
+}
+
+export interface SubagentResult {
+  conversation_id: string;
+  pod_name: string;
+  answer: string;
+  termination_reason: TerminationReason;
+  steps: number;
+  usage: Usage;
+}
+
+export interface SubagentHost {
+  delegate(request: SubagentRequest, ctx: ToolContext): Promise<SubagentResult>;
 }
 
 export interface AgentTool<S extends z.ZodType = z.ZodType> {

@@ -1,10 +1,13 @@
-// Clamps long content to about six lines with a "Show more / Show less" toggle. It measures the rendered
-// height instead of counting characters, so tables and wrapped text are judged alike.
+// Clamps long content to about eight lines with a "Show more / Show less" toggle. Content the caller
+// knows is long (`long`: a table over ~5 rows, many lines) starts collapsed whatever its size; other
+// content is measured, so tables and wrapped text are judged by their rendered height alike.
 import type { ComponentChildren } from "preact";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import style from "./style.module.css";
 
-export function Collapsible({ children }: { children: ComponentChildren }) {
+type Props = { children: ComponentChildren; long?: boolean };
+
+export function Collapsible({ children, long = false }: Props) {
   const content = useRef<HTMLDivElement>(null);
   const [overflows, setOverflows] = useState(false);
   const [expanded, setExpanded] = useState(false);
@@ -14,13 +17,21 @@ export function Collapsible({ children }: { children: ComponentChildren }) {
     if (element && !expanded) setOverflows(element.scrollHeight > element.clientHeight + 2);
   });
 
+  const collapsible = long || overflows;
+  const collapsed = collapsible && !expanded;
   return (
-    <div>
-      <div ref={content} class={expanded ? undefined : `${style.clamped} ${overflows ? style.faded : ""}`}>
+    <div data-collapsed={collapsed ? "true" : "false"}>
+      <div ref={content} class={expanded ? undefined : `${style.clamped} ${collapsed ? style.faded : ""}`}>
         {children}
       </div>
-      {overflows && (
-        <button type="button" class={style.toggle} onClick={() => setExpanded(!expanded)} data-testid="show-more">
+      {collapsible && (
+        <button
+          type="button"
+          class={style.toggle}
+          onClick={() => setExpanded(!expanded)}
+          aria-expanded={expanded}
+          data-testid="show-more"
+        >
           {expanded ? "Show less" : "Show more"}
         </button>
       )}

@@ -1,8 +1,12 @@
 // Where the user writes: Enter sends, Shift+Enter breaks the line. Per-run controls (seed 003) sit
 // beside it: max steps and decision tree, left empty to use the Settings defaults, and a Stop button
-// while a turn runs. The chat frame is validated against the protocol before it is sent.
-import { useState } from "preact/hooks";
+// while a turn runs. The chat frame is validated against the protocol before it is sent. Typing `@`,
+// `#` or `/` opens a completion list of notes, knowledge entries or workflows (seed 002); while it is
+// open it has first say over ↑/↓, Enter, Tab and Esc.
+import { useRef, useState } from "preact/hooks";
 import { type ChatFrame, ChatFrameSchema } from "../../../../protocol";
+import { useCompletion } from "../../lib/use-completion";
+import { COMPLETION_ID, CompletionList, completionItemId } from "./completion-list";
 import style from "./style.module.css";
 
 const DECISION_TREES = ["default", "roa"] as const;
@@ -28,6 +32,8 @@ export function Composer({ running, connected, onSend, onStop }: Props) {
   const [maxSteps, setMaxSteps] = useState("");
   const [decisionTree, setDecisionTree] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const completion = useCompletion({ text, textarea, setText });
   const canSend = connected && !running && text.trim() !== "";
 
   const send = () => {
@@ -44,6 +50,7 @@ export function Composer({ running, connected, onSend, onStop }: Props) {
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
+    if (completion.onKeyDown(event)) return;
     if (event.key !== "Enter" || event.shiftKey || event.isComposing) return;
     event.preventDefault();
     send();
@@ -57,18 +64,36 @@ export function Composer({ running, connected, onSend, onStop }: Props) {
         send();
       }}
     >
-      <textarea
-        class={style.input}
-        rows={3}
-        value={text}
-        placeholder={
-          running ? "The Oracle is working…" : "Message the Oracle (Enter to send, Shift+Enter for a new line)"
-        }
-        aria-label="Message"
-        onInput={(event) => setText(event.currentTarget.value)}
-        onKeyDown={onKeyDown}
-        data-testid="composer-input"
-      />
+      <div class={style.field}>
+        {completion.state && (
+          <CompletionList state={completion.state} onChoose={completion.choose} onHover={completion.hover} />
+        )}
+        <textarea
+          ref={textarea}
+          class={style.input}
+          rows={3}
+          value={text}
+          placeholder={
+            running
+              ? "The Oracle is working…"
+              : "Message the Oracle (Enter to send, Shift+Enter for a new line, @ note, # knowledge, / workflow)"
+          }
+          aria-label="Message"
+          aria-autocomplete="list"
+          aria-controls={completion.state ? COMPLETION_ID : undefined}
+          aria-activedescendant={completion.state ? completionItemId(completion.state.active) : undefined}
+          onInput={(event) => {
+            setText(event.currentTarget.value);
+            completion.syncCaret();
+          }}
+          onKeyDown={onKeyDown}
+          onKeyUp={completion.syncCaret}
+          onClick={completion.syncCaret}
+          onFocus={completion.syncCaret}
+          onBlur={completion.close}
+          data-testid="composer-input"
+        />
+      </div>
       <div class={style.controls}>
         <label class={style.control}>
           Max steps

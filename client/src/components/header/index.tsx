@@ -1,5 +1,5 @@
-// The top bar: brand, the model answering (a loud badge when it is the offline demo), Settings one click
-// away, and the signed-in user with Log out.
+// The top bar: brand, the model answering (a loud badge when it is the offline demo), the Library and
+// Settings one click away, and the signed-in user with Log out.
 import type { User } from "../../../../protocol";
 import type { Health } from "../../lib/response-schemas";
 import { Link } from "../link";
@@ -25,6 +25,9 @@ export function Header({ user, health, onLogOut }: Props) {
         </span>
       )}
       <span class={style.spacer} />
+      <Link href="/library" class={style.settings} title="Knowledge entries and workflows" data-testid="library-link">
+        <span aria-hidden="true">▤</span> Library
+      </Link>
       <Link href="/settings/agent" class={style.settings} title="Settings" data-testid="settings-link">
         <span aria-hidden="true">⚙</span> Settings
       </Link>

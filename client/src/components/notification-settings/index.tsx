@@ -1,11 +1,12 @@
-// The Notifications tab: every loaded subscriber with its switch. Until the server has the route, it
-// says so instead of showing an error.
+// The Notifications tab (seed 000 FR-027…031): every loaded subscriber with its switch; a change is
+// saved at once and applies to the next event, in running conversations too. Until the server has the
+// route, it says so instead of showing an error.
 import { useSubscribers } from "../../lib/use-subscribers";
 import { SubscriberRow } from "../subscriber-row";
 import style from "./style.module.css";
 
 export function NotificationSettings() {
-  const { state, rowErrors, setEnabled } = useSubscribers();
+  const { state, rowErrors, pending, setEnabled } = useSubscribers();
   switch (state.status) {
     case "loading":
       return <p class={style.muted}>Loading…</p>;
@@ -20,7 +21,10 @@ export function NotificationSettings() {
     case "ready":
       return (
         <section data-testid="notification-settings">
-          <p class={style.intro}>Choose which notifications the agent receives while it works.</p>
+          <p class={style.intro}>
+            Choose which notifications the agent receives while it works. They also appear in the chat as System
+            messages. Changes apply at once.
+          </p>
           {state.subscribers.length === 0 && <p class={style.muted}>No subscribers are loaded.</p>}
           <ul class={style.list}>
             {state.subscribers.map((subscriber) => (
@@ -28,6 +32,7 @@ export function NotificationSettings() {
                 key={subscriber.id}
                 subscriber={subscriber}
                 error={rowErrors[subscriber.id]}
+                pending={pending[subscriber.id] ?? false}
                 onToggle={(enabled) => void setEnabled(subscriber.id, enabled)}
               />
             ))}

@@ -1,5 +1,5 @@
-// The signed-in app: header on top; below it either Settings or the sidebar with the chat (/c/:id) or an
-// empty state (/).
+// The signed-in app: header on top; below it either Settings, the Library, or the sidebar with the chat
+// (/c/:id) or an empty state (/).
 import { useCallback } from "preact/hooks";
 import type { User } from "../../../../protocol";
 import { navigate, type Route } from "../../lib/router";
@@ -8,6 +8,7 @@ import { useHealth } from "../../lib/use-health";
 import { Chat } from "../chat";
 import { ConversationList } from "../conversation-list";
 import { Header } from "../header";
+import { Library } from "../library";
 import { Settings } from "../settings";
 import style from "./style.module.css";
 
@@ -37,6 +38,8 @@ export function Shell({ user, route, onLogOut }: Props) {
       <Header user={user} health={health} onLogOut={onLogOut} />
       {route.name === "settings" ? (
         <Settings tab={route.tab} />
+      ) : route.name === "library" ? (
+        <Library />
       ) : (
         <div class={style.body}>
           <ConversationList

@@ -1,6 +1,7 @@
 // Structured notification data in human-readable form (seed 000 FR-025): arrays of like objects as a
-// table, objects as key/value lists, everything else as text. Depth is capped; deeper values fall back
-// to compact JSON so a hostile payload cannot blow up the page.
+// table (column headers = keys), objects as key/value lists, everything else as text. Depth is capped;
+// deeper values fall back to compact JSON so a hostile payload cannot blow up the page. Text nodes
+// only: nothing in the data can become markup.
 import style from "./style.module.css";
 
 const MAX_DEPTH = 4;
@@ -19,25 +20,33 @@ function scalarText(value: unknown): string {
   if (value === null || value === undefined) return "—";
   if (typeof value === "string") return value;
   if (isScalar(value)) return String(value);
-  return JSON.stringify(value);
+  if (Array.isArray(value) && value.every(isScalar)) return value.map(scalarText).join(", ");
+  return JSON.stringify(value) ?? String(value);
 }
 
-/** A table fits when every item is an object whose values are all scalars. */
+/** What fits in a table cell: a scalar, or a short list of scalars (shown comma-separated). */
+function isCell(value: unknown): boolean {
+  return isScalar(value) || (Array.isArray(value) && value.every(isScalar));
+}
+
+/** A table fits when every item is an object whose values all fit in a cell. */
 function tableColumns(items: unknown[]): string[] | null {
   if (items.length === 0 || !items.every(isRecord)) return null;
   const rows = items as Row[];
-  if (!rows.every((row) => Object.values(row).every(isScalar))) return null;
+  if (!rows.every((row) => Object.values(row).every(isCell))) return null;
   return [...new Set(rows.flatMap((row) => Object.keys(row)))];
 }
 
 function Table({ rows, columns }: { rows: Row[]; columns: string[] }) {
   return (
     <div class={style.tableWrap}>
-      <table class={style.table}>
+      <table class={style.table} data-testid="notification-table">
         <thead>
           <tr>
             {columns.map((column) => (
-              <th key={column}>{column}</th>
+              <th key={column} scope="col">
+                {column}
+              </th>
             ))}
           </tr>
         </thead>
@@ -73,8 +82,9 @@ export function StructuredData({ value, depth = 0 }: { value: unknown; depth?: n
     );
   }
   const entries = Object.entries(value as Row);
+  if (entries.length === 0) return <span class={style.scalar}>(empty)</span>;
   return (
-    <dl class={style.pairs}>
+    <dl class={style.pairs} data-testid={depth === 0 ? "notification-fields" : undefined}>
       {entries.map(([key, item]) => (
         <div key={key} class={style.pair}>
           <dt>{key}</dt>

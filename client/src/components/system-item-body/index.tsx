@@ -22,11 +22,7 @@ function Expandable({ icon, label, body }: { icon: IconName; label: string; body
 export function SystemItemBody({ item }: { item: SystemItem }) {
   switch (item.kind) {
     case "notification":
-      return (
-        <Collapsible>
-          <NotificationBody item={item} />
-        </Collapsible>
-      );
+      return <NotificationBody item={item} />;
     case "file_attachment":
       return <Expandable icon="file" label={item.path} body={item.body} />;
     case "knowledge":

@@ -1,5 +1,6 @@
 // A persisted system message (seed 000 FR-022…024): what the system told the agent, shown apart from
-// user and agent turns with its source and severity. Read-only by design: it records what happened.
+// user and agent turns (its own card, a "System" label, the source, a severity color). Read-only by
+// design: it records what happened, so it has no reply or edit actions.
 import type { SystemMessage as Message, Severity } from "../../../../protocol";
 import { SystemItemBody } from "../system-item-body";
 import style from "./style.module.css";
@@ -22,6 +23,8 @@ export function SystemMessage({ message }: { message: Message }) {
       data-seq={message.seq}
       data-kind={item.kind}
       data-severity={message.severity}
+      data-source={message.source}
+      aria-label={`System message from ${message.source} (${message.severity})`}
     >
       <header class={style.header}>
         <span class={style.icon} aria-hidden="true">
@@ -32,7 +35,9 @@ export function SystemMessage({ message }: { message: Message }) {
           {message.source}
         </span>
         {priority && <span class={style.tag}>{priority}</span>}
-        <span class={style.severity}>{message.severity}</span>
+        <span class={style.severity} data-testid="system-severity">
+          {message.severity}
+        </span>
       </header>
       <div class={style.body}>
         <SystemItemBody item={item} />

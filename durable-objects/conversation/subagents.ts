@@ -1,0 +1,175 @@
+// Subagents in child conversation objects (issue 6). The parent creates the child conversation (D1,
+// parent_id set) and calls its object over RPC with two callbacks: the child streams every live frame
+// back (shown under the delegate call's card) and reports nested delegation. Limits never exceed what
+// the parent has left; the child's tokens are charged to the parent; stopping the parent stops the
+// child (and, through the child's own delegate calls, every descendant).
+import type { PodEvent, ServerFrame, TerminationReason, Usage } from "../../protocol";
+import { createConversation } from "../../worker/conversations/store";
+import { database } from "../../worker/db/client";
+import type { SubagentHost, SubagentRequest, SubagentResult, ToolContext } from "../agent/tools/tool";
+import { ToolError } from "../agent/tools/tool";
+import { podEventItem } from "../system-items/pod-event";
+import type { SocketMeta } from "./socket-hub";
+
+/** Root conversations are depth 0; a subagent at MAX_DEPTH cannot delegate further. */
+export const MAX_DEPTH = 2;
+const MIN_SECONDS = 10;
+const MIN_TOKENS = 1000;
+
+export interface ChildLimits {
+  maxIterations: number;
+  tokenBudget: number;
+  timeoutSeconds: number;
+}
+
+export interface ChildRequest {
+  task: string;
+  tools?: string[];
+  limits: ChildLimits;
+  depth: number;
+  podName: string;
+}
+
+export interface ChildOutcome {
+  answer: string;
+  termination_reason: TerminationReason;
+  steps: number;
+  usage: Usage;
+}
+
+/** How a child reaches its parent: functions passed over RPC arrive as callable stubs. */
+export interface ParentLink {
+  onFrame(frame: ServerFrame): void | Promise<void>;
+  onEvent(event: PodEvent): void | Promise<void>;
+}
+
+const clamp = (n: number, min: number, max: number) => Math.max(min, Math.min(max, Math.floor(n)));
+
+export function childLimits(request: SubagentRequest, ctx: ToolContext): ChildLimits {
+  const left = ctx.remaining?.() ?? { tokens: 200_000, seconds: 600, iterations: 50 };
+  if (left.seconds < MIN_SECONDS)
+    throw new ToolError(
+      `Not enough time left to delegate (${Math.floor(left.seconds)} s; a subagent needs ${MIN_SECONDS} s).`,
+    );
+  if (left.tokens < MIN_TOKENS)
+    throw new ToolError(`Not enough tokens left to delegate (${left.tokens}; a subagent needs ${MIN_TOKENS}).`);
+  return {
+    maxIterations: clamp(request.maxSteps ?? 50, 1, Math.min(50, Math.max(1, left.iterations * 10))),
+    tokenBudget: clamp(Math.min(request.tokenBudget ?? left.tokens, left.tokens), MIN_TOKENS, 200_000),
+    timeoutSeconds: clamp(left.seconds, MIN_SECONDS, 600),
+  };
+}
+
+export class ConversationSubagents implements SubagentHost {
+  constructor(
+    private readonly env: Env,
+    private readonly meta: SocketMeta,
+    private readonly depth: number,
+    /** This conversation's own parent and name, when it is itself a subagent. */
+    private readonly parent?: { link: ParentLink; podName: string },
+  ) {}
+
+  async delegate(request: SubagentRequest, ctx: ToolContext): Promise<SubagentResult> {
+    const limits = childLimits(request, ctx);
+    const title = `Subagent: ${request.task.slice(0, 60)}${request.task.length > 60 ? "…" : ""}`;
+    const child = await createConversation(database(this.env.DB), this.meta.userId, title, this.meta.conversationId);
+    const podName = `subagent-${child.id.slice(0, 8)}`;
+    if (this.parent) {
+      const event: PodEvent = {
+        type: "scope_sub_delegated",
+        pod_name: this.parent.podName,
+        parent_pod: this.parent.podName,
+        sub_pod: podName,
+      };
+      void Promise.resolve(this.parent.link.onEvent(event)).catch(() => undefined);
+    }
+    const stub = this.env.CONVERSATION.get(this.env.CONVERSATION.idFromName(child.id));
+    let stopped = false;
+    // Runs in the same abort dispatch as the executor's own listener, so the shut_down event is
+    // queued before the call's result is persisted.
+    const stop = () => {
+      stopped = true;
+      ctx.after?.({
+        role: "system",
+        source: "Subagents",
+        severity: "info",
+        item: podEventItem({ type: "shut_down", pod_name: podName }),
+      });
+      void stub.stopSubagent().catch(() => undefined);
+    };
+    ctx.signal.addEventListener("abort", stop, { once: true });
+    const link: ParentLink = {
+      onFrame: (frame) =>
+        ctx.progress?.({
+          type: "subagent_frame",
+          call_id: ctx.callId,
+          conversation_id: child.id,
+          pod_name: podName,
+          frame,
+        }),
+      onEvent: (event) =>
+        ctx.after?.({ role: "system", source: "Subagents", severity: "info", item: podEventItem(event) }),
+    };
+    try {
+      const outcome = await stub.runSubagent(
+        { conversationId: child.id, userId: this.meta.userId },
+        { task: request.task, tools: request.tools, limits, depth: this.depth + 1, podName },
+        link,
+      );
+      ctx.chargeTokens?.(outcome.usage.input_tokens, outcome.usage.output_tokens);
+      return this.report(ctx, child.id, podName, outcome, stopped);
+    } finally {
+      ctx.signal.removeEventListener("abort", stop);
+    }
+  }
+
+  /** Lifecycle as pod_event items after the call's result and subagent.* events; the result itself. */
+  private report(
+    ctx: ToolContext,
+    conversationId: string,
+    podName: string,
+    outcome: ChildOutcome,
+    stopped: boolean,
+  ): SubagentResult {
+    const say = (event: PodEvent) =>
+      ctx.after?.({
+        role: "system",
+        source: "Subagents",
+        severity: event.type === "errored" ? "error" : "info",
+        item: podEventItem(event),
+      });
+    const payload = {
+      pod_name: podName,
+      conversation_id: conversationId,
+      termination_reason: outcome.termination_reason,
+      steps: outcome.steps,
+      tokens: outcome.usage.total_tokens,
+    };
+    if (stopped || ctx.signal.aborted || outcome.termination_reason === "user_cancelled") {
+      if (!stopped) say({ type: "shut_down", pod_name: podName });
+      throw new ToolError(
+        `Cancelled: subagent ${podName} was stopped before it finished; its unfinished work was discarded.`,
+      );
+    }
+    if (outcome.termination_reason === "llm_error") {
+      say({ type: "errored", pod_name: podName, message: outcome.answer });
+      ctx.emit?.({
+        type: "subagent.errored",
+        severity: "error",
+        source: "Subagents",
+        payload: { ...payload, message: outcome.answer },
+      });
+      throw new ToolError(`Subagent ${podName} failed: ${outcome.answer}`);
+    }
+    say({ type: "turn_ended", pod_name: podName });
+    ctx.emit?.({ type: "subagent.turn_ended", severity: "info", source: "Subagents", payload });
+    return {
+      conversation_id: conversationId,
+      pod_name: podName,
+      answer: outcome.answer,
+      termination_reason: outcome.termination_reason,
+      steps: outcome.steps,
+      usage: outcome.usage,
+    };
+  }
+}

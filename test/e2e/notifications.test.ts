@@ -1,0 +1,381 @@
+// Notifications in the browser (seed 000 US2, US5; FR-022…031, SC-003, SC-005): System messages look
+// apart from user and agent messages and name their source, TOON batches read as tables, long ones
+// fold, the Notifications tab switches subscribers (core ones locked, with the reason), and history
+// shows each System message once. The app runs the demo model (no OPENAI_API_KEY):
+//   "loop"                      → vault_read fails again and again: "Tool failures" + "Loop detected"
+//   "write a note called x: y"  → one vault_write: a "Tool successes" notification (tool_success)
+//   low budgets + that phrase   → iteration and token warnings due at the same step: one TOON batch
+//                                 of two rows (the demo makes one tool call per step, so tool batches
+//                                 never hold more than one row)
+//   POST …/notify               → an "External" notification, here long enough to fold
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import {
+  type App,
+  apiFromPage,
+  launchBrowser,
+  leaveEvidence,
+  newConversationInBrowser,
+  sendChat,
+  signUpInBrowser,
+  startApp,
+  waitTurnEnded,
+} from "./harness.ts";
+
+const CORE_REASON = "Core subscriber: always on for system stability";
+
+type SystemMessage = {
+  seq: number;
+  role: string;
+  source: string;
+  item: { kind: string; subscriber?: string; format?: string; data?: unknown };
+};
+
+let browser: Browser;
+let app: App;
+let page: Page;
+let pageErrors: string[];
+
+// One app for the file, as in the other e2e files (a fresh app takes ~7 s; one per test made the file
+// take 53–57 s on a busy 2-core machine); each test is isolated by its own user, whose settings,
+// subscriber toggles and conversations are its own, in its own browser context.
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+beforeEach(async () => {
+  const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1200, height: 900 } });
+  page = await context.newPage();
+  pageErrors = [];
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  await signUpInBrowser(page);
+});
+afterEach(async (ctx) => {
+  const failed = ctx.task.result?.state === "fail" || (ctx.task.result?.errors?.length ?? 0) > 0;
+  if (failed) await leaveEvidence(page, app, `notifications-${ctx.task.name.slice(0, 40)}`, pageErrors);
+  await page?.context().close();
+});
+
+async function systemMessages(conversationId: string): Promise<SystemMessage[]> {
+  const res = await apiFromPage<{ messages: SystemMessage[] }>(
+    page,
+    "GET",
+    `/api/conversations/${encodeURIComponent(conversationId)}/messages`,
+  );
+  expect(res.status).toBe(200);
+  return res.body.messages.filter((m) => m.role === "system");
+}
+
+/** Runs one demo turn in a new conversation and waits until every System message of it is shown. */
+async function demoTurn(phrase: string): Promise<{ id: string; system: SystemMessage[] }> {
+  const id = await newConversationInBrowser(page);
+  await sendChat(page, phrase);
+  await page.locator("[data-role=user]", { hasText: phrase }).waitFor({ timeout: 15_000 });
+  await waitTurnEnded(page, id);
+  const system = await systemMessages(id);
+  await expect.poll(() => page.locator("[data-role=system]").count(), { timeout: 10_000 }).toBe(system.length);
+  return { id, system };
+}
+
+const systemTexts = (p: Page) =>
+  p
+    .locator("[data-role=system]")
+    .evaluateAll((els) =>
+      els.map((e) => `${e.getAttribute("data-seq")}|${(e.textContent ?? "").replace(/\s+/g, " ").trim()}`),
+    );
+
+it("shows System messages apart from user and agent messages, with their source, read-only", async () => {
+  const { system } = await demoTurn("loop");
+  const sources = new Set(system.map((m) => m.source));
+  expect(sources).toContain("Tool Executor");
+  expect(sources).toContain("Loop Detector");
+
+  for (const source of ["Tool Executor", "Loop Detector"]) {
+    const card = page.locator("[data-role=system]", {
+      has: page.locator("[data-testid=system-source]", { hasText: source }),
+    });
+    await expect.poll(() => card.count()).toBeGreaterThan(0);
+    await expect.poll(() => card.first().getByText("System", { exact: true }).isVisible()).toBe(true);
+  }
+  // The headline is the first line: "vault_read failed", "Loop detected: …".
+  const failure = page.locator("[data-role=system][data-kind=notification]", { hasText: "vault_read failed" }).first();
+  expect(await failure.locator("[data-testid=notification-headline]").textContent()).toMatch(/^vault_read failed/);
+  const loop = page.locator("[data-role=system]", { hasText: "Loop detected" }).first();
+  expect(await loop.locator("[data-testid=notification-headline]").textContent()).toMatch(/^Loop detected: vault_read/);
+  // The data part reads as fields, not as raw TOON/JSON.
+  expect(await loop.locator("[data-testid=notification-fields] dt").allTextContents()).toContain("kind");
+  expect(await loop.textContent()).not.toContain("[Notification:");
+
+  // Visibly distinct: a different card colour than the user's and the agent's bubbles, and a severity
+  // stripe they do not have.
+  const look = (selector: string) =>
+    page
+      .locator(selector)
+      .first()
+      .evaluate((el) => {
+        const card = el.matches("[data-role=system]") ? el : (el.firstElementChild ?? el);
+        const s = getComputedStyle(card);
+        return { background: s.backgroundColor, stripe: `${s.borderLeftWidth} ${s.borderLeftColor}` };
+      });
+  const [systemLook, userLook, agentLook] = await Promise.all([
+    look("[data-role=system][data-severity=error]"),
+    look("[data-role=user]"),
+    look("[data-role=agent]"),
+  ]);
+  expect(systemLook.background).not.toBe(userLook.background);
+  expect(systemLook.background).not.toBe(agentLook.background);
+  expect(systemLook.stripe).not.toBe(agentLook.stripe);
+  expect(systemLook.stripe).not.toBe(userLook.stripe);
+  expect(systemLook.stripe.startsWith("4px")).toBe(true);
+
+  // Read-only: nothing to reply with or edit; the only possible control is Show more/less.
+  const controls = page.locator(
+    "[data-role=system] button:not([data-testid=show-more]), [data-role=system] input, [data-role=system] textarea, [data-role=system] [contenteditable]",
+  );
+  expect(await controls.count()).toBe(0);
+  expect(
+    await page
+      .locator("[data-role=system]")
+      .getByRole("button", { name: /reply|edit/i })
+      .count(),
+  ).toBe(0);
+  expect(pageErrors).toEqual([]);
+});
+
+it("renders a TOON batch as a table, a single event as fields, and raw text when it cannot parse", async () => {
+  // Budgets so small that the iteration warning (step 2 of 4) and the token warning (10% of 1,000)
+  // are due at the same step: one batched notification of two rows, encoded as TOON.
+  const saved = await apiFromPage(page, "PUT", "/api/settings/agent", {
+    maxIterations: 4,
+    softWarningPercent: 50,
+    tokenBudget: 1000,
+    tokenWarningPercent: 10,
+  });
+  expect(saved.status).toBe(200);
+  const { id, system } = await demoTurn("write a note called x: y");
+  const batch = system.find((m) => m.item.subscriber === "budget_warning");
+  expect(batch?.item.format).toBe("toon");
+  expect(Array.isArray(batch?.item.data) && batch.item.data.length).toBe(2);
+
+  const card = page.locator(`[data-role=system][data-seq="${batch?.seq}"]`);
+  expect(await card.locator("[data-testid=system-source]").textContent()).toBe("Budget Monitor");
+  const table = card.locator("table[data-testid=notification-table]");
+  await table.waitFor({ timeout: 5_000 });
+  expect(await card.locator("[data-testid=notification-data]").getAttribute("data-decoded-from")).toBe("body");
+  expect(await table.locator("thead th").allTextContents()).toEqual(["budget", "used", "limit", "percent"]);
+  const rows = await table
+    .locator("tbody tr")
+    .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
+  expect(rows).toHaveLength(2);
+  expect(rows.map((r) => r[0])).toEqual(["iterations", "tokens"]);
+  expect(rows[0]?.slice(1)).toEqual(["2", "4", "50"]);
+  expect(await card.textContent()).not.toMatch(/\{budget,used,limit,percent\}/); // not raw TOON
+  expect(await card.locator("[data-testid=show-more]").count()).toBe(0); // two rows: not folded
+
+  // A single event (an External notification from the API) reads as a key–value list.
+  const posted = await apiFromPage(page, "POST", `/api/conversations/${encodeURIComponent(id)}/notify`, {
+    message: "Backup finished",
+    severity: "info",
+  });
+  expect(posted.status).toBe(202);
+  const external = page.locator("[data-role=system]", {
+    has: page.locator("[data-testid=system-source]", { hasText: "External" }),
+  });
+  await external.waitFor({ timeout: 10_000 });
+  expect(await external.locator("[data-testid=notification-headline]").textContent()).toBe("Backup finished");
+  const fields = external.locator("[data-testid=notification-fields]");
+  expect(await fields.locator("dt").allTextContents()).toEqual(["message"]);
+  expect(await fields.locator("dd").allTextContents()).toEqual(["Backup finished"]);
+
+  // TOON that does not parse: with `data` beside it the data is shown; without, the raw text with a
+  // visible mark. Injected into the socket, since the server only sends what it could encode.
+  const broken = (seq: number, message: string, data?: unknown) => ({
+    type: "message",
+    message: {
+      seq,
+      id: `injected-${seq}`,
+      created_at: new Date().toISOString(),
+      role: "system",
+      source: "Injected Source",
+      severity: "warning",
+      item: {
+        kind: "notification",
+        message,
+        body: `[Notification: Test] ${message}\n[3]{tool,error}:\n  vault_read,boom`,
+        format: "toon",
+        subscriber: "test",
+        priority: "normal",
+        ...(data === undefined ? {} : { data }),
+      },
+    },
+  });
+  const injected = await page.context().newPage();
+  await injected.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    server.onMessage((frame) => ws.send(frame));
+    ws.onMessage((frame) => {
+      server.send(frame);
+      if (typeof frame === "string" && frame.includes('"resume"')) {
+        setTimeout(() => {
+          ws.send(JSON.stringify(broken(9001, "Broken without data")));
+          const rows = Array.from({ length: 7 }, (_, i) => ({ tool: `tool_${i + 1}`, error: "boom" }));
+          ws.send(JSON.stringify(broken(9002, "Broken with data", rows)));
+        }, 300);
+      }
+    });
+  });
+  await injected.goto(`/c/${encodeURIComponent(id)}`);
+  const bare = injected.locator('[data-role=system][data-seq="9001"]');
+  await bare.waitFor({ timeout: 10_000 });
+  expect(await bare.locator("[data-testid=could-not-parse]").isVisible()).toBe(true);
+  expect(await bare.locator("pre").textContent()).toContain("vault_read,boom");
+  expect(await bare.locator("[data-testid=notification-headline]").textContent()).toBe("Broken without data");
+  const withData = injected.locator('[data-role=system][data-seq="9002"]');
+  await withData.locator("[data-testid=notification-table]").waitFor({ timeout: 5_000 });
+  expect(await withData.locator("[data-testid=notification-data]").getAttribute("data-decoded-from")).toBe("data");
+  expect(await withData.locator("[data-testid=could-not-parse]").count()).toBe(0);
+  // Seven rows: over ~5, so the table starts folded.
+  expect(await withData.locator("[data-testid=notification-table] tbody tr").count()).toBe(7);
+  expect(await withData.locator("[data-collapsed]").getAttribute("data-collapsed")).toBe("true");
+  expect(await withData.locator("[data-testid=show-more]").textContent()).toBe("Show more");
+  expect(pageErrors).toEqual([]);
+});
+
+it("folds a long notification behind Show more, and Show less folds it again", async () => {
+  const id = await newConversationInBrowser(page);
+  const lines = Array.from({ length: 24 }, (_, i) => `line ${i + 1}: disk /dev/sd${i} checked, no errors found`);
+  const posted = await apiFromPage(page, "POST", `/api/conversations/${encodeURIComponent(id)}/notify`, {
+    message: lines.join("\n"),
+    severity: "warning",
+  });
+  expect(posted.status).toBe(202);
+
+  const card = page.locator("[data-role=system]").first();
+  await card.waitFor({ timeout: 10_000 });
+  expect(await card.locator("[data-testid=system-source]").textContent()).toBe("External");
+  const toggle = card.locator("[data-testid=show-more]");
+  const fold = card.locator("[data-collapsed]");
+  const shownHeight = () =>
+    card.locator("[data-testid=notification-data]").evaluate((el) => el.parentElement?.clientHeight ?? 0);
+  const lastLine = card.getByText("line 24:", { exact: false });
+
+  expect(await toggle.textContent()).toBe("Show more");
+  expect(await fold.getAttribute("data-collapsed")).toBe("true");
+  const foldedHeight = await shownHeight();
+
+  await toggle.click();
+  await expect.poll(() => toggle.textContent()).toBe("Show less");
+  expect(await fold.getAttribute("data-collapsed")).toBe("false");
+  expect(await shownHeight()).toBeGreaterThan(foldedHeight * 2);
+  expect(await lastLine.isVisible()).toBe(true);
+
+  await toggle.click();
+  await expect.poll(() => toggle.textContent()).toBe("Show more");
+  expect(await fold.getAttribute("data-collapsed")).toBe("true");
+  expect(await shownHeight()).toBe(foldedHeight);
+  expect(pageErrors).toEqual([]);
+});
+
+it("switches subscribers in the Notifications tab within 3 clicks; core ones are locked and say why", async () => {
+  await newConversationInBrowser(page); // start from the chat page
+  let clicks = 0;
+  const click = async (selector: string) => {
+    clicks++;
+    await page.locator(selector).click();
+  };
+  await click("[data-testid=settings-link]");
+  await click("[data-testid=tab-notifications]");
+  expect(new URL(page.url()).pathname).toBe("/settings/notifications");
+  await page.locator("[data-testid=notification-settings]").waitFor({ timeout: 10_000 });
+
+  // Every subscriber the server has, with name, description, event chips and status.
+  const listed = await apiFromPage<{ id: string; name: string; events: string[]; core: boolean }[]>(
+    page,
+    "GET",
+    "/api/subscribers",
+  );
+  expect(listed.status).toBe(200);
+  expect(listed.body.length).toBeGreaterThan(3);
+  for (const s of listed.body) {
+    const row = page.locator(`[data-testid=subscriber-${s.id}]`);
+    expect(await row.locator(`[data-testid=subscriber-name-${s.id}]`).textContent()).toBe(s.name);
+    expect(await row.locator("[data-testid=subscriber-event]").allTextContents()).toEqual(s.events);
+    expect(await row.locator(`[data-testid=subscriber-status-${s.id}]`).textContent()).toBe(
+      s.core ? "Always on" : "On",
+    );
+  }
+
+  // A core subscriber: locked on, with the reason on hover and in plain text.
+  const core = page.locator("[data-testid=subscriber-tool_failure]");
+  expect(await core.getAttribute("data-core")).toBe("true");
+  expect(await core.locator("[data-testid=subscriber-toggle-tool_failure]").isDisabled()).toBe(true);
+  expect(await core.locator("[data-testid=subscriber-toggle-tool_failure]").isChecked()).toBe(true);
+  expect(await core.locator("[data-testid=subscriber-lock-tool_failure]").getAttribute("title")).toBe(CORE_REASON);
+  const note = core.locator("[data-testid=subscriber-core-note-tool_failure]");
+  expect(await note.isVisible()).toBe(true);
+  expect(await note.textContent()).toContain(CORE_REASON);
+
+  // Tool successes off: the third click.
+  const toggle = page.locator("[data-testid=subscriber-toggle-tool_success]");
+  const status = page.locator("[data-testid=subscriber-status-tool_success]");
+  expect(await toggle.isChecked()).toBe(true);
+  const saved = page.waitForResponse(
+    (r) => r.url().endsWith("/api/subscribers/tool_success") && r.request().method() === "PUT",
+  );
+  await click("[data-testid=subscriber-toggle-tool_success]");
+  expect(clicks).toBeLessThanOrEqual(3);
+  expect((await saved).status()).toBe(200);
+  expect(await status.textContent()).toBe("Off");
+
+  // Still off after a reload, and the server agrees.
+  await page.reload();
+  await toggle.waitFor({ timeout: 10_000 });
+  expect(await toggle.isChecked()).toBe(false);
+  expect(await status.textContent()).toBe("Off");
+  const after = await apiFromPage<{ id: string; enabled: boolean }[]>(page, "GET", "/api/subscribers");
+  expect(after.body.find((s) => s.id === "tool_success")?.enabled).toBe(false);
+
+  // A refused change flips back and says why on its row.
+  await page.route("**/api/subscribers/turn_summary", (route) =>
+    route.fulfill({
+      status: 409,
+      contentType: "application/json",
+      body: JSON.stringify({ error: { code: "conflict", message: "Refused for the test" } }),
+    }),
+  );
+  await page.locator("[data-testid=subscriber-toggle-turn_summary]").click();
+  await page.locator("[data-testid=subscriber-error-turn_summary]", { hasText: "Refused for the test" }).waitFor();
+  expect(await page.locator("[data-testid=subscriber-toggle-turn_summary]").isChecked()).toBe(true);
+  expect(await page.locator("[data-testid=subscriber-status-turn_summary]").textContent()).toBe("On");
+  await page.unroute("**/api/subscribers/turn_summary");
+
+  // It takes effect at once: a successful tool call no longer yields a Tool successes notification.
+  await page.locator("a", { hasText: "Back to chat" }).click();
+  const { system } = await demoTurn("write a note called x: y");
+  expect(system.filter((m) => m.item.subscriber === "tool_success")).toEqual([]);
+  expect(system.length).toBeGreaterThan(0); // the turn summary still arrives
+  expect(pageErrors).toEqual([]);
+});
+
+it("shows the same System messages exactly once after a reload, without re-triggering them", async () => {
+  const { id, system } = await demoTurn("loop");
+  expect(system.length).toBeGreaterThanOrEqual(3);
+  const before = await systemTexts(page);
+  expect(before).toHaveLength(system.length);
+
+  await page.reload();
+  await page.locator("[data-role=user]", { hasText: "loop" }).waitFor({ timeout: 15_000 });
+  await expect.poll(() => systemTexts(page), { timeout: 10_000 }).toEqual(before);
+  await page.waitForTimeout(1000); // a late resume replay would show up as duplicates now
+  const after = await systemTexts(page);
+  expect(after).toEqual(before);
+  const seqs = after.map((t) => t.split("|")[0]);
+  expect(new Set(seqs).size).toBe(seqs.length);
+  // Nothing was delivered again on the server side either.
+  expect((await systemMessages(id)).map((m) => m.seq)).toEqual(system.map((m) => m.seq));
+  expect(pageErrors).toEqual([]);
+});
