@@ -132,6 +132,20 @@ describe("delegate", () => {
     expect(await modelRequests(llmUrl, child)).toHaveLength(1);
   });
 
+  it("deletes the subagents' conversations with their parent", async () => {
+    const child = await childScript([{ text: "child answer" }]);
+    const s = await scenario([{ tool_calls: [delegate(`Small task ${marker(child)}`)] }, { text: "ok" }]);
+    await chat(s, "delegate");
+    const tool = (await history(s)).find((m) => m.role === "tool" && m.tool === "delegate");
+    const childId = tool?.role === "tool" ? (tool.result as { conversation_id: string }).conversation_id : "";
+    expect((await api(`/api/conversations/${childId}`, { headers: s.session.headers })).status).toBe(200);
+    expect(
+      (await api(`/api/conversations/${s.conversationId}`, { method: "DELETE", headers: s.session.headers })).status,
+    ).toBe(204);
+    expect((await api(`/api/conversations/${childId}`, { headers: s.session.headers })).status).toBe(404);
+    expect((await api(`/api/conversations/${childId}/messages`, { headers: s.session.headers })).status).toBe(404);
+  });
+
   it("reports nested delegation as scope_sub_delegated", async () => {
     const grandchild = await childScript([{ text: "deep answer" }]);
     const child = await childScript([

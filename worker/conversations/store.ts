@@ -79,3 +79,17 @@ export function rowToMessage(row: {
     created_at: row.createdAt,
   });
 }
+
+/** Every subagent conversation below this one, at any depth. */
+export async function descendantIds(d1: D1Database, conversationId: string): Promise<string[]> {
+  const { results } = await d1
+    .prepare(
+      `WITH RECURSIVE tree(id) AS (
+         SELECT id FROM conversations WHERE parent_id = ?1
+         UNION ALL SELECT c.id FROM conversations c JOIN tree t ON c.parent_id = t.id
+       ) SELECT id FROM tree`,
+    )
+    .bind(conversationId)
+    .all<{ id: string }>();
+  return results.map((r) => r.id);
+}

@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import { CreateConversationSchema, MessagesQuerySchema, NotifySchema, RenameConversationSchema } from "../../protocol";
 import {
   createConversation,
+  descendantIds,
   listConversations,
   messagesAfter,
   ownConversation,
@@ -45,9 +46,12 @@ conversationRoutes.patch("/:id", async (c) => {
 conversationRoutes.delete("/:id", async (c) => {
   const user = currentUser(c);
   const row = await ownConversation(c.var.db, user.id, c.req.param("id"));
-  // Stop the turn and close the sockets first, so nothing writes into a deleted conversation.
-  await stubFor(c.env, row.id).erase({ conversationId: row.id, userId: row.userId });
-  await c.var.db.delete(conversations).where(and(eq(conversations.id, row.id), eq(conversations.userId, user.id)));
+  // Stop the turns and close the sockets first (subagents' too), so nothing writes into a deleted conversation.
+  const ids = [row.id, ...(await descendantIds(c.env.DB, row.id))];
+  await Promise.all(ids.map((id) => stubFor(c.env, id).erase({ conversationId: id, userId: row.userId })));
+  for (const id of ids.reverse()) {
+    await c.var.db.delete(conversations).where(and(eq(conversations.id, id), eq(conversations.userId, user.id)));
+  }
   return c.body(null, 204);
 });
 
