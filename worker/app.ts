@@ -6,13 +6,12 @@ import { errorBody, handleError } from "./errors";
 import { type AppEnv, identify, requireUser, withDb } from "./middleware/identity";
 import { authRoutes, meRoutes } from "./routes/auth";
 import { conversationRoutes } from "./routes/conversations";
-import { knowledgeRoutes } from "./routes/knowledge";
+import { knowledgeRoutes, workflowRoutes } from "./routes/library-routes";
 import { noteRoutes } from "./routes/notes";
 import { settingsRoutes } from "./routes/settings";
 import { subscriberRoutes } from "./routes/subscribers";
 import { taskRoutes } from "./routes/tasks";
 import { tokenRoutes } from "./routes/tokens";
-import { workflowRoutes } from "./routes/workflows";
 
 export const app = new Hono<AppEnv>().basePath("/api");
 

@@ -11,10 +11,11 @@ import {
 } from "../../durable-objects/agent/decision-trees/control-block";
 import { roaTree } from "../../durable-objects/agent/decision-trees/roa-tree";
 import { createDemoModel } from "../../durable-objects/agent/llm/demo-model";
-import { type DemoReply, LOOP_NOTE, planDemoReply } from "../../durable-objects/agent/llm/demo-script";
+import { type DemoReply, delegatedTask, LOOP_NOTE, planDemoReply } from "../../durable-objects/agent/llm/demo-script";
 import { render } from "../../durable-objects/agent/prompts/prompts.generated";
 import { createState } from "../../durable-objects/agent/state";
 import { BUILTIN_TOOLS } from "../../durable-objects/agent/tools";
+import { delegateTool } from "../../durable-objects/agent/tools/delegate";
 import { DEFAULT_AGENT_CONFIG } from "../../protocol";
 
 const TOOLS = BUILTIN_TOOLS.map((t) => t.name);
@@ -300,6 +301,118 @@ describe("planDemoReply: reason → act → observe and wrap-up", () => {
     expect(reply.text).toMatch(/loop/);
     const other = planDemoReply(conversation(user("show my tasks"), wrapUp("the iteration limit is reached.")), TOOLS);
     expect(other.toolCalls).toEqual([]);
+  });
+});
+
+describe("planDemoReply: delegating to a subagent", () => {
+  // What a root conversation offers, and what a subagent gets (no request_input, no delegate at the
+  // deepest level).
+  const PARENT_TOOLS = [...TOOLS, delegateTool.name];
+  const CHILD_TOOLS = TOOLS.filter((t) => t !== "request_input");
+  const parentConversation = (...messages: LanguageModelV3Message[]): LanguageModelV3Prompt => [
+    system(render("system", { tools: PARENT_TOOLS })),
+    ...messages,
+  ];
+  const childConversation = (...messages: LanguageModelV3Message[]): LanguageModelV3Prompt => [
+    system(render("system", { tools: CHILD_TOOLS })),
+    ...messages,
+  ];
+
+  it("delegates the listing of notes, the subagent lists them, the parent quotes its answer", () => {
+    const asked = user("delegate listing my notes to a subagent");
+    const call = onlyCall(planDemoReply(parentConversation(asked), PARENT_TOOLS));
+    expect(call).toMatchObject({ name: "delegate", args: { task: "Look through the vault and list the notes." } });
+    expect(delegateTool.args.safeParse(call?.args).success).toBe(true);
+
+    // The subagent's own conversation: its user message is the task.
+    const task = user(String(call?.args.task));
+    const childCall = onlyCall(planDemoReply(childConversation(task), CHILD_TOOLS));
+    expect(childCall).toMatchObject({ name: "vault_list", args: {} });
+    const childAnswer = planDemoReply(
+      childConversation(
+        task,
+        called("k1", "vault_list", {}),
+        result("k1", "vault_list", { notes: [{ path: "a.md" }, { path: "plan.md" }] }),
+      ),
+      CHILD_TOOLS,
+    );
+    expect(childAnswer.toolCalls).toEqual([]);
+    expect(childAnswer.text).toContain("2 notes");
+
+    const parentAnswer = planDemoReply(
+      parentConversation(
+        asked,
+        called("c1", "delegate", call?.args),
+        result("c1", "delegate", {
+          conversation_id: "child-1",
+          pod_name: "subagent-child-1",
+          answer: childAnswer.text,
+          termination_reason: "completed",
+          steps: 2,
+          usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 },
+        }),
+      ),
+      PARENT_TOOLS,
+    );
+    expect(parentAnswer.toolCalls).toEqual([]);
+    expect(parentAnswer.text).toContain("subagent-child-1");
+    expect(parentAnswer.text).toContain("> - plan.md");
+  });
+
+  it.each([
+    ["delegate listing my notes to a subagent", "Look through the vault and list the notes."],
+    ["ask a subagent to list my notes", "Look through the vault and list the notes."],
+    [
+      "delegate a search of my notes for plan to a subagent",
+      "Search the notes for “plan” and report what the best match says.",
+    ],
+    ["use a subagent to show my tasks", "Look at the task list and report every task with its status."],
+    ["delegate: add task call Bob", "Add a task: call Bob"],
+    ["subagent, tell me a long story", "Tell me a long story."],
+    [
+      "delegate listing my notes to a nested subagent",
+      "Delegate to a subagent: Look through the vault and list the notes.",
+    ],
+  ])("%s → the task %s", (message, task) => {
+    expect(delegatedTask(message)).toBe(task);
+    expect(onlyCall(planDemoReply(parentConversation(user(message)), PARENT_TOOLS))?.args).toEqual({ task });
+  });
+
+  it("words the task so the subagent does the work itself, and a nested one delegates once more", () => {
+    for (const message of ["delegate listing my notes to a subagent", "delegate a search of my notes for plan"]) {
+      const task = delegatedTask(message);
+      expect(task).not.toMatch(/delegat|sub-?agent/i);
+      // Even when the subagent may delegate further, it uses the tool the task asks for.
+      const call = onlyCall(planDemoReply(childConversation(user(task)), [...CHILD_TOOLS, "delegate"]));
+      expect(call?.name).toMatch(/^vault_/);
+    }
+    const nested = delegatedTask("delegate listing my notes to a nested subagent");
+    const again = onlyCall(planDemoReply(childConversation(user(nested)), [...CHILD_TOOLS, "delegate"]));
+    expect(again).toMatchObject({ name: "delegate", args: { task: "Look through the vault and list the notes." } });
+  });
+
+  it("does not delegate when delegate is not offered, and reports a failed delegation", () => {
+    const plain = planDemoReply(conversation(user("delegate listing my notes to a subagent")), TOOLS);
+    expect(plain.toolCalls.map((c) => c.name)).toEqual(["vault_list"]);
+    const failed = planDemoReply(
+      parentConversation(
+        user("delegate listing my notes to a subagent"),
+        called("c1", "delegate", { task: "x" }),
+        failure("c1", "delegate", "Cancelled: subagent subagent-1 was stopped"),
+      ),
+      PARENT_TOOLS,
+    );
+    expect(failed.toolCalls).toEqual([]);
+    expect(failed.text).toContain("could not finish");
+  });
+
+  it("plans the delegation in the reason phase of the roa tree", () => {
+    const reply = planDemoReply(
+      parentConversation(user("delegate listing my notes to a subagent"), phase("reason")),
+      [],
+    );
+    const parsed = ReasonControlSchema.parse(extractControlBlock(reply.text).control);
+    expect(parsed).toMatchObject({ finish: false, tools_to_consider: ["delegate"] });
   });
 });
 

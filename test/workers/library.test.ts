@@ -1,34 +1,20 @@
 // Knowledge entries and workflows (seed 002 `#slug` / `/slug`): the stores the reference resolver
-// calls, the default entries, and the /api/knowledge and /api/workflows routes, mounted here as
-// worker/app.ts mounts them, so they run with the real identity middleware and error handler.
+// calls, the default entries, and the /api/knowledge and /api/workflows routes of the real Worker.
 import { env } from "cloudflare:workers";
-import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { applyCandidate, findTrigger, noteCandidates, rankCandidates } from "../../client/src/lib/completion";
 import { parseReferences } from "../../durable-objects/references/parse";
-import { handleError } from "../../worker/errors";
 import { DEFAULT_KNOWLEDGE, DEFAULT_WORKFLOWS } from "../../worker/library/defaults";
 import { deleteKnowledge, getKnowledge, listKnowledge, putKnowledge } from "../../worker/library/knowledge-store";
 import { deleteWorkflow, getWorkflow, listWorkflows, putWorkflow } from "../../worker/library/workflow-store";
-import { type AppEnv, identify, requireUser, withDb } from "../../worker/middleware/identity";
-import { knowledgeRoutes } from "../../worker/routes/knowledge";
-import { workflowRoutes } from "../../worker/routes/workflows";
-import { ORIGIN, type Session, signup } from "./helpers";
+import { api, type Session, signup } from "./helpers";
 
-const app = new Hono<AppEnv>().basePath("/api");
-app.onError(handleError);
-app.use(withDb);
-app.use(identify);
-app.use("/knowledge/*", requireUser);
-app.route("/knowledge", knowledgeRoutes);
-app.use("/workflows/*", requireUser);
-app.route("/workflows", workflowRoutes);
-
+/** Calls the real Worker (worker/app.ts mounts these routes), as a signed-in browser or anonymously. */
 function call(session: Session | undefined, path: string, method = "GET", json?: unknown): Promise<Response> {
   const headers: Record<string, string> = { ...session?.headers };
   if (json !== undefined) headers["Content-Type"] = "application/json";
   const body = json === undefined ? undefined : typeof json === "string" ? json : JSON.stringify(json);
-  return Promise.resolve(app.request(`${ORIGIN}${path}`, { method, headers, body }, env));
+  return api(path, { method, headers, body });
 }
 
 type Entries = { entries: { slug: string; title: string; body: string; updated_at: string }[] };

@@ -1,29 +1,15 @@
-// The /api/notes and /api/tasks routes, mounted here as worker/app.ts mounts them, so they are tested
-// with the real identity middleware and error handler.
+// The /api/notes and /api/tasks routes of the real Worker.
 import { env } from "cloudflare:workers";
-import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { vaultTools } from "../../durable-objects/agent/tools/vault";
-import { handleError } from "../../worker/errors";
-import { type AppEnv, identify, requireUser, withDb } from "../../worker/middleware/identity";
-import { noteRoutes } from "../../worker/routes/notes";
-import { taskRoutes } from "../../worker/routes/tasks";
-import { ORIGIN, type Session, signup } from "./helpers";
+import { api, type Session, signup } from "./helpers";
 
-const app = new Hono<AppEnv>().basePath("/api");
-app.onError(handleError);
-app.use(withDb);
-app.use(identify);
-app.use("/notes/*", requireUser);
-app.route("/notes", noteRoutes);
-app.use("/tasks/*", requireUser);
-app.route("/tasks", taskRoutes);
-
+/** Calls the real Worker (worker/app.ts mounts these routes), as a signed-in browser or anonymously. */
 function call(session: Session | undefined, path: string, method = "GET", json?: unknown): Promise<Response> {
   const headers: Record<string, string> = { ...session?.headers };
   if (json !== undefined) headers["Content-Type"] = "application/json";
   const body = json === undefined ? undefined : typeof json === "string" ? json : JSON.stringify(json);
-  return Promise.resolve(app.request(`${ORIGIN}${path}`, { method, headers, body }, env));
+  return api(path, { method, headers, body });
 }
 
 describe("notes routes", () => {

@@ -133,37 +133,28 @@ export const tasks = sqliteTable(
   (t) => [index("tasks_user_status").on(t.userId, t.status)],
 );
 
+/** A per-user library of titled texts keyed by slug: knowledge entries and workflows share this shape. */
+const libraryTable = (name: string) =>
+  sqliteTable(
+    name,
+    {
+      userId: text("user_id")
+        .notNull()
+        .references(() => users.id, { onDelete: "cascade" }),
+      slug: text("slug").notNull(),
+      title: text("title").notNull(),
+      body: text("body").notNull(),
+      createdAt: text("created_at").notNull().default(now),
+      updatedAt: text("updated_at").notNull().default(now),
+    },
+    (t) => [primaryKey({ columns: [t.userId, t.slug] })],
+  );
+
 /** The user's knowledge entries (`#slug` in a message attaches one). Body up to 20,000 characters. */
-export const knowledge = sqliteTable(
-  "knowledge",
-  {
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    slug: text("slug").notNull(),
-    title: text("title").notNull(),
-    body: text("body").notNull(),
-    createdAt: text("created_at").notNull().default(now),
-    updatedAt: text("updated_at").notNull().default(now),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.slug] })],
-);
+export const knowledge = libraryTable("knowledge");
 
 /** The user's saved workflows (`/slug` at a message's start runs one); `body` is the workflow's prompt. */
-export const workflows = sqliteTable(
-  "workflows",
-  {
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    slug: text("slug").notNull(),
-    title: text("title").notNull(),
-    body: text("body").notNull(),
-    createdAt: text("created_at").notNull().default(now),
-    updatedAt: text("updated_at").notNull().default(now),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.slug] })],
-);
+export const workflows = libraryTable("workflows");
 
 /** One row per user whose library got the default entries, so a deleted default never comes back. */
 export const librarySeeded = sqliteTable("library_seeded", {
