@@ -4,27 +4,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { startFakeOpenAI } from "../support/fake-openai";
 import { marker, scriptModel } from "../support/fake-openai-client";
+import { openSocket, signUp } from "./api-client";
 import { type App, startApp } from "./harness";
-
-type Frame = { type: string; [key: string]: unknown };
-
-async function openSocket(url: string, headers: Record<string, string>) {
-  const frames: Frame[] = [];
-  // Node's WebSocket (undici) takes headers in its init; the DOM typing does not know that.
-  const ws = new WebSocket(url.replace("http", "ws"), { headers } as unknown as string[]);
-  ws.addEventListener("message", (e) => frames.push(JSON.parse(String(e.data)) as Frame));
-  const until = async (pred: (f: Frame) => boolean, ms = 20_000) => {
-    const end = Date.now() + ms;
-    while (Date.now() < end) {
-      const found = frames.find(pred);
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error(`no matching frame; got ${frames.map((f) => f.type).join(",")}`);
-  };
-  await until((f) => f.type === "hello");
-  return { ws, frames, until };
-}
 
 describe("a turn killed with the process", () => {
   const cleanup: (() => Promise<void>)[] = [];
@@ -37,40 +18,32 @@ describe("a turn killed with the process", () => {
     cleanup.push(() => llm.close());
     const env = { OPENAI_API_KEY: "test", OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_MODEL: "fake" };
     let app: App = await startApp({ env });
-    const origin = app.url;
-    const signup = await fetch(`${origin}/api/auth/signup`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin },
-      body: JSON.stringify({ username: `kill_${Date.now()}`, password: "long enough password" }),
-    });
-    const cookie = (signup.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-    const headers = { cookie, origin, "content-type": "application/json" };
-    const { id } = (await (
-      await fetch(`${origin}/api/conversations`, { method: "POST", headers, body: "{}" })
-    ).json()) as { id: string };
+    const client = await signUp(app.url);
+    const id = await client.createConversation();
     // Step 1 lists the vault; step 2 streams a little and hangs: the process dies mid-stream.
     await scriptModel(llm.url, "kill", [
       { text: ["Let me ask."], tool_calls: [{ name: "vault_list", arguments: {} }] },
       { text: ["Thinking"], hang: true },
     ]);
 
-    const first = await openSocket(`${origin}/api/conversations/${id}/ws`, headers);
-    first.ws.send(JSON.stringify({ type: "chat", content: `do things ${marker("kill")}` }));
+    const first = await openSocket(client, id);
+    first.send({ type: "chat", content: `do things ${marker("kill")}` });
     await first.until((f) => f.type === "text_delta" && f.delta === "Thinking");
     await app.kill();
 
     app = await startApp({ env, persistTo: app.persistDir });
     cleanup.push(() => app.stop());
-    const second = await openSocket(`${app.url}/api/conversations/${id}/ws`, { ...headers, origin: app.url });
+    const restarted = { origin: app.url, headers: { ...client.headers, origin: app.url } };
+    const second = await openSocket(restarted, id);
     expect(second.frames[0]).toMatchObject({ type: "hello", running: false });
-    const res = await fetch(`${app.url}/api/conversations/${id}/messages`, { headers: { cookie } });
+    const res = await fetch(`${app.url}/api/conversations/${id}/messages`, { headers: { cookie: client.cookie } });
     const { messages } = (await res.json()) as { messages: { role: string; item?: { kind: string } }[] };
     expect(messages[0]).toMatchObject({ role: "user" });
     expect(messages.filter((m) => m.role === "system" && m.item?.kind === "interrupt")).toHaveLength(1);
 
     // The next message is answered normally, with the interrupt in its history.
     await scriptModel(llm.url, "kill", [{ text: "Back again." }]);
-    second.ws.send(JSON.stringify({ type: "chat", content: `still there? ${marker("kill")}` }));
+    second.send({ type: "chat", content: `still there? ${marker("kill")}` });
     const done = await second.until((f) => f.type === "response_complete");
     expect(done).toMatchObject({ termination_reason: "completed" });
     second.ws.close();
