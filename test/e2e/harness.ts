@@ -179,14 +179,26 @@ export function uniqueUsername(prefix = "e2e"): string {
   return `${prefix}_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
+/** The password signUpInBrowser gives every user (logInInBrowser signs in with it again). */
+export const E2E_PASSWORD = "correct horse battery staple";
+
 /** Signs a new user up through /signup and waits until the app shows the signed-in shell. */
 export async function signUpInBrowser(page: Page, username = uniqueUsername()): Promise<string> {
   await page.goto("/signup");
   await page.locator("[data-testid=auth-username]").fill(username);
-  await page.locator("[data-testid=auth-password]").fill("correct horse battery staple");
+  await page.locator("[data-testid=auth-password]").fill(E2E_PASSWORD);
   await page.locator("[data-testid=auth-submit]").click();
   await page.locator("[data-testid=current-user]").waitFor({ timeout: 15_000 });
   return username;
+}
+
+/** Signs an existing user in through /login (e.g. on a restarted app's new origin). */
+export async function logInInBrowser(page: Page, username: string, password = E2E_PASSWORD): Promise<void> {
+  await page.goto("/login");
+  await page.locator("[data-testid=auth-username]").fill(username);
+  await page.locator("[data-testid=auth-password]").fill(password);
+  await page.locator("[data-testid=auth-submit]").click();
+  await page.locator("[data-testid=current-user]").waitFor({ timeout: 15_000 });
 }
 
 /** Starts a conversation from the sidebar, waits until its chat is shown and connected, returns its id. */

@@ -63,6 +63,7 @@ describe("planDemoReply: what the user asks for", () => {
     ["search my notes for budget meeting", "vault_search", { query: "budget meeting" }],
     ['find "quarterly plan" in my notes', "vault_search", { query: "quarterly plan" }],
     ["search oracle", "vault_search", { query: "oracle" }],
+    ["search my notes for plan @plan.md #writing-style /summarize", "vault_search", { query: "plan" }],
     ["list my notes", "vault_list", {}],
     ["what is in my vault?", "vault_list", {}],
     [

@@ -1,7 +1,10 @@
 // The chat's client-side state as a pure reducer over validated server frames. Persisted messages live
 // in a Map keyed by `seq`, so a message seen twice (resume after reconnect, several tabs) is shown once;
 // streamed text and tool cards are live-only and give way to the persisted messages that replace them.
-import type { Message, ServerFrame } from "../../../protocol";
+// A subagent's frames (`subagent_frame`) fold into a state of the same shape, keyed by the delegate
+// call that started it, so nested subagents nest the same way and the run stays visible after the
+// call's result arrives.
+import { type Message, type ServerFrame, ServerFrameSchema } from "../../../protocol";
 import { applyAgentUpdate, completeTurn, IDLE_TURN, type Turn } from "./turn-state";
 
 export type LiveTool = {
@@ -17,10 +20,20 @@ export type LiveTool = {
 
 export type Notice = { id: number; code: string; message: string };
 
+/** What one delegate call's subagent has shown so far: its own conversation, reduced from its frames. */
+export type SubagentRun = {
+  call_id: string;
+  conversation_id: string;
+  pod_name: string;
+  state: ConversationState;
+};
+
 export type ConversationState = {
   messages: ReadonlyMap<number, Message>;
   liveText: ReadonlyMap<number, string>;
   liveTools: ReadonlyMap<string, LiveTool>;
+  /** Subagent runs seen live in this session, by the call_id of the delegate call that started them. */
+  subagents: ReadonlyMap<string, SubagentRun>;
   turn: Turn;
   notice: Notice | null;
 };
@@ -36,6 +49,7 @@ export const INITIAL_STATE: ConversationState = {
   messages: new Map(),
   liveText: new Map(),
   liveTools: new Map(),
+  subagents: new Map(),
   turn: IDLE_TURN,
   notice: null,
 };
@@ -58,8 +72,34 @@ function addMessage(state: ConversationState, message: Message): ConversationSta
     const liveText = message.step === undefined ? new Map() : without(state.liveText, message.step);
     return { ...state, messages, liveText };
   }
-  if (message.role === "tool") return { ...state, messages, liveTools: without(state.liveTools, message.call_id) };
+  if (message.role === "tool") {
+    // The call's result is in: whatever its subagent still showed as live is over.
+    const run = state.subagents.get(message.call_id);
+    const subagents = run ? withEntry(state.subagents, message.call_id, settleRun(run)) : state.subagents;
+    return { ...state, messages, liveTools: without(state.liveTools, message.call_id), subagents };
+  }
   return { ...state, messages };
+}
+
+/** A subagent run as it stands once its call is over: no live text or tools, not running, at any depth. */
+function settleRun(run: SubagentRun): SubagentRun {
+  const child = run.state;
+  if (!child.turn.running && child.liveText.size === 0 && child.liveTools.size === 0 && child.subagents.size === 0)
+    return run;
+  return {
+    ...run,
+    state: {
+      ...child,
+      liveText: new Map(),
+      liveTools: new Map(),
+      turn: { ...IDLE_TURN, lastOutcome: child.turn.lastOutcome },
+      subagents: settleAll(child.subagents),
+    },
+  };
+}
+
+function settleAll(runs: ReadonlyMap<string, SubagentRun>): ReadonlyMap<string, SubagentRun> {
+  return new Map([...runs].map(([callId, run]) => [callId, settleRun(run)]));
 }
 
 function updateTool(state: ConversationState, callId: string, patch: Partial<LiveTool>): ConversationState {
@@ -76,7 +116,14 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
       const turn: Turn = frame.running
         ? { ...state.turn, running: true, pendingInput: frame.pending_input ?? null }
         : { ...IDLE_TURN, lastOutcome: state.turn.lastOutcome };
-      return { ...state, turn, liveText: new Map(), liveTools: frame.running ? state.liveTools : new Map() };
+      // With no turn running, no subagent of ours is either (their frames may have been missed).
+      return {
+        ...state,
+        turn,
+        liveText: new Map(),
+        liveTools: frame.running ? state.liveTools : new Map(),
+        subagents: frame.running ? state.subagents : settleAll(state.subagents),
+      };
     }
     case "message":
       return addMessage(state, frame.message);
@@ -111,6 +158,7 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
         ...state,
         liveText: new Map(),
         liveTools: new Map(),
+        subagents: settleAll(state.subagents),
         turn: completeTurn({ termination_reason: frame.termination_reason, steps: frame.steps }),
       };
     case "error":
@@ -118,11 +166,35 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
         ...state,
         notice: { id: (state.notice?.id ?? 0) + 1, code: frame.code, message: frame.message },
       };
-    case "pong":
-    // Subagent progress is drawn under its delegate card (issue 6); until then it changes nothing here.
     case "subagent_frame":
+      return applySubagentFrame(state, frame);
+    case "pong":
       return state;
   }
+}
+
+function applySubagentFrame(
+  state: ConversationState,
+  frame: Extract<ServerFrame, { type: "subagent_frame" }>,
+): ConversationState {
+  const inner = ServerFrameSchema.safeParse(frame.frame);
+  if (!inner.success) return state;
+  const run: SubagentRun = state.subagents.get(frame.call_id) ?? {
+    call_id: frame.call_id,
+    conversation_id: frame.conversation_id,
+    pod_name: frame.pod_name,
+    state: INITIAL_STATE,
+  };
+  // A subagent's socket errors are not ours to show as a toast.
+  if (inner.data.type === "error") return state;
+  const child = applyFrame(run.state, inner.data);
+  if (child === run.state && state.subagents.has(frame.call_id)) return state;
+  return { ...state, subagents: withEntry(state.subagents, frame.call_id, { ...run, state: child }) };
+}
+
+/** Whether a subagent's own turn is still going (its last frame was not `response_complete`). */
+export function subagentRunning(run: SubagentRun): boolean {
+  return run.state.turn.running || run.state.liveTools.size > 0 || run.state.liveText.size > 0;
 }
 
 export function conversationReducer(state: ConversationState, action: ConversationAction): ConversationState {

@@ -11,16 +11,32 @@ export function unwrapReminder(body: string): string {
   return body;
 }
 
-/** One line for a sub-agent ("pod") lifecycle event, worded as seed 002's render_pod_event. */
+/** One line for a subagent ("pod") lifecycle event, as the system item's own card words it. */
 export function podEventLine(event: PodEvent): string {
   switch (event.type) {
     case "turn_ended":
-      return `Pod ${event.pod_name} finished a turn`;
+      return `Subagent ${event.pod_name} finished its turn`;
     case "errored":
-      return `Pod ${event.pod_name} errored: ${event.message}`;
+      return `Subagent ${event.pod_name} errored: ${event.message}`;
     case "shut_down":
-      return `Pod ${event.pod_name} shut down`;
+      return `Subagent ${event.pod_name} was shut down`;
     case "scope_sub_delegated":
-      return `Pod ${event.parent_pod} sub-delegated scope to ${event.sub_pod}`;
+      return `Subagent ${event.parent_pod} delegated part of its task to ${event.sub_pod}`;
   }
+}
+
+/**
+ * A reference item's body without its first line when that is the header the server put there
+ * ("[File: a.md]", "[Dir: a/]", "[Knowledge: slug] Title", "[Workflow: /slug] Title"), plus the title
+ * that header carried. Anything else is returned whole.
+ */
+export function splitReferenceBody(body: string): { title: string; content: string } {
+  const match = /^\[(?:File|Dir|Knowledge|Workflow): [^\]\n]*\]([^\n]*)(?:\n|$)/.exec(body);
+  if (!match) return { title: "", content: body };
+  return { title: (match[1] ?? "").trim(), content: body.slice(match[0].length) };
+}
+
+/** An interrupt's body for display, without the "[Interrupted]" marker the model gets. */
+export function interruptText(body: string): string {
+  return body.replace(/^\s*\[Interrupted\]\s*/, "");
 }

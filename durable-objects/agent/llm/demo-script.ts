@@ -2,6 +2,10 @@
 // demo is deterministic and testable, and still shows every feature through the real agent loop.
 //
 // Triggers (first match wins, only when the tool it needs is offered):
+//   "delegate" / "subagent"             → delegate the rest of the message as a task (a canonical
+//                                         wording of what the rest asks for, so the subagent's own
+//                                         demo model picks the same intent), then answer quoting the
+//                                         subagent's answer; with "nested" the subagent delegates again
 //   "long story"                        → a long text, streamed slowly enough to press Stop
 //   "ask me" / "question" / "clarify"   → request_input, then an answer quoting the user's reply
 //   "loop" / "repeat"                   → the same vault_read again and again (no-progress detection)
@@ -37,6 +41,7 @@ interface ToolOutcome {
 
 type Intent =
   | { kind: "chat" }
+  | { kind: "delegate"; task: string }
   | { kind: "story" }
   | { kind: "ask" }
   | { kind: "loop" }
@@ -54,6 +59,18 @@ interface Call {
 /** What to do next: call a tool (and why, in one sentence), or answer. */
 type Decision = { call: Call; why: string } | { call?: undefined; answer: string };
 
+const DELEGATE = "delegate";
+const DELEGATION = /\bdelegat(?:e|es|ed|ing)\b|\bsub-?agents?\b/;
+/** What a subagent is offered at most (never request_input); what its task is worded for. */
+const SUBAGENT_TOOLS: ReadonlySet<string> = new Set([
+  "vault_search",
+  "vault_read",
+  "vault_list",
+  "vault_write",
+  "task_list",
+  "task_create",
+  "task_update",
+]);
 export const LOOP_NOTE = "demo/loop.md";
 /** The loop demo gives up by itself after this many reads, should the loop detector not stop it first. */
 export const MAX_LOOP_CALLS = 10;
@@ -191,6 +208,7 @@ function parseJson(text: string): unknown {
 export function detectIntent(text: string, offered: ReadonlySet<string>): Intent {
   const lower = text.toLowerCase();
   const needs = (tool: string, intent: Intent): Intent => (offered.has(tool) ? intent : { kind: "chat" });
+  if (DELEGATION.test(lower) && offered.has(DELEGATE)) return { kind: "delegate", task: delegatedTask(text) };
   if (/\blong story\b/.test(lower)) return { kind: "story" };
   if (/\bask me\b|\bquestions?\b|\bclarify\b/.test(lower)) return needs("request_input", { kind: "ask" });
   if (/\bloop(?:s|ing)?\b|\brepeat(?:s|ing)?\b/.test(lower)) return needs("vault_read", { kind: "loop" });
@@ -206,6 +224,46 @@ export function detectIntent(text: string, offered: ReadonlySet<string>): Intent
   return { kind: "chat" };
 }
 
+/**
+ * "delegate listing my notes to a subagent" → "Look through the vault and list the notes.": the rest
+ * of the message, worded so that the subagent's own (demo) model picks the same intent. The task never
+ * says "delegate" or "subagent", so the subagent does the work itself, unless "nested" asks for one
+ * more level.
+ */
+export function delegatedTask(text: string): string {
+  const nested = /\bnested\b/i.test(text);
+  const rest = text
+    .replace(/\b(?:to|with|via|using|through|by|for)\s+(?:a|an|the|one|your)?\s*(?:nested\s+)?sub-?agents?\b/gi, " ")
+    .replace(/\b(?:a|an|the)?\s*(?:nested\s+)?sub-?agents?\b/gi, " ")
+    .replace(/\b(?:please\s+)?(?:delegat(?:e|es|ed|ing)|hand off)\b/gi, " ")
+    .replace(/\bnested\b/gi, " ")
+    .replace(/\s+/g, " ")
+    .replace(/^[\s:,;.!?-]+|[\s:,;.!?-]+$/g, "");
+  const task = taskFor(detectIntent(rest, SUBAGENT_TOOLS), rest);
+  return nested ? `Delegate to a subagent: ${task}` : task;
+}
+
+function taskFor(intent: Intent, rest: string): string {
+  switch (intent.kind) {
+    case "list_notes":
+      return "Look through the vault and list the notes.";
+    case "search":
+      return `Search the notes for “${intent.query}” and report what the best match says.`;
+    case "tasks":
+      return "Look at the task list and report every task with its status.";
+    case "add_task":
+      return `Add a task: ${intent.title}`;
+    case "write_note":
+      return `Write a note called ${intent.path.replace(/^notes\//, "").replace(/\.md$/, "")}: ${intent.content}`;
+    case "story":
+      return "Tell me a long story.";
+    case "loop":
+      return `Loop: read ${LOOP_NOTE} again and again.`;
+    default:
+      return rest ? `${rest.charAt(0).toUpperCase()}${rest.slice(1)}.` : "Say hello and explain what you can do.";
+  }
+}
+
 const clean = (s: string) =>
   s
     .trim()
@@ -214,7 +272,9 @@ const clean = (s: string) =>
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** "search my notes for budget", "notes about 'q3 plan'", "search oracle" → the words to look for. */
-function searchQuery(text: string): string {
+function searchQuery(message: string): string {
+  // @note, #knowledge and /workflow references attach things; they are not words to look for.
+  const text = message.replace(/(?<=^|\s)[@#/][\w./-]+/g, " ");
   const quoted = /["“]([^"”]+)["”]/.exec(text)?.[1];
   const after =
     quoted ??
@@ -266,6 +326,24 @@ function decide(intent: Intent, results: ToolOutcome[], offered: ReadonlySet<str
       return { answer: results.length ? `Here is what the tools said: ${summarize(results)}` : introduction() };
     case "story":
       return { answer: longStory() };
+    case "delegate": {
+      const done = last(DELEGATE);
+      if (!done)
+        return callIf(
+          { name: DELEGATE, args: { task: intent.task } },
+          `I will hand this to a subagent: “${intent.task}”`,
+          introduction,
+        );
+      if (!done.ok) return { answer: `The subagent could not finish: ${errorText(done)}.` };
+      const answer = String(field(done.value, "answer") ?? "").trim();
+      const pod = String(field(done.value, "pod_name") ?? "the subagent");
+      if (!answer) return { answer: `The subagent ${pod} finished without an answer.` };
+      const quoted = answer
+        .split("\n")
+        .map((line) => `> ${line}`)
+        .join("\n");
+      return { answer: `The subagent ${pod} did it in its own conversation and answered:\n${quoted}` };
+    }
     case "ask": {
       const reply = last("request_input");
       if (!reply)
@@ -408,6 +486,8 @@ function describe(r: ToolOutcome): string {
       return `task_create added “${String(field(r.value, "title") ?? "a task")}”.`;
     case "task_list":
       return `task_list shows ${count(arrayField(r.value, "tasks").length, "task")}.`;
+    case DELEGATE:
+      return `delegate: subagent ${String(field(r.value, "pod_name") ?? "?")} answered in ${count(Number(field(r.value, "steps") ?? 0), "step")}.`;
     case "request_input":
       return `The user answered “${String(field(r.value, "answer") ?? "")}”.`;
     default:
@@ -469,6 +549,7 @@ function introduction(): string {
     "- “ask me a question” (request_input pauses the turn until you answer)",
     "- “loop” (the same call again and again, until the loop detector stops it)",
     "- “tell me a long story” (streams slowly, so you can press Stop)",
+    "- “delegate listing my notes to a subagent” (delegate: a subagent does it in its own conversation)",
     "Pick the “roa” tree to see reason → act → observe. Set OPENAI_API_KEY to talk to a real model.",
   ].join("\n");
 }

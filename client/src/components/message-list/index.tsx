@@ -40,7 +40,7 @@ export function MessageList({ state, footer }: { state: ConversationState; foote
           <p class={style.empty}>No messages yet. Ask the Oracle something below.</p>
         )}
         {messages.map((message) => (
-          <Message key={message.seq} message={message} />
+          <Message key={message.seq} message={message} subagents={state.subagents} />
         ))}
         {liveSteps(state).map((step) => {
           const text = state.liveText.get(step);
@@ -50,7 +50,7 @@ export function MessageList({ state, footer }: { state: ConversationState; foote
               {tools
                 .filter((tool) => tool.step === step)
                 .map((tool) => (
-                  <ToolCard key={tool.call_id} call={tool} />
+                  <ToolCard key={tool.call_id} call={tool} subagent={state.subagents.get(tool.call_id)} />
                 ))}
             </div>
           );

@@ -1,21 +1,78 @@
 // The body of a system message, one rendering per SystemItem kind (seed 002), so the UI dispatches on
-// `kind` instead of parsing text prefixes.
-import type { SystemItem } from "../../../../protocol";
-import { podEventLine, unwrapReminder } from "../../lib/system-text";
+// `kind` instead of parsing text prefixes: an attached note is a file card (collapsed), knowledge and
+// workflows are chips that open to their text, a task reminder reads as a reminder (never with its
+// raw tags), an interrupt is a banner and a pod event one line.
+import type { PodEvent, SystemItem } from "../../../../protocol";
+import { interruptText, splitReferenceBody, unwrapReminder } from "../../lib/system-text";
 import { Collapsible } from "../collapsible";
 import { Icon, type IconName } from "../icon";
 import { NotificationBody } from "../notification-body";
 import { PlainText } from "../plain-text";
 import style from "./style.module.css";
 
-function Expandable({ icon, label, body }: { icon: IconName; label: string; body: string }) {
+function FileCard({ path, body }: { path: string; body: string }) {
+  const { content } = splitReferenceBody(body);
+  const folder = path.endsWith("/");
+  const lines = content === "" ? 0 : content.split("\n").length;
   return (
-    <details class={style.expandable}>
-      <summary class={style.chip}>
-        <Icon name={icon} /> {label}
+    <details class={style.fileCard} data-testid="file-card" data-path={path}>
+      <summary class={style.fileSummary}>
+        <Icon name="file" />
+        <span class={style.path} data-testid="file-path">
+          {path}
+        </span>
+        <span class={style.meta}>
+          {folder ? "folder listing" : "attached note"} · {lines} line{lines === 1 ? "" : "s"}
+        </span>
       </summary>
-      <pre class={style.pre}>{body}</pre>
+      <pre class={style.pre} data-testid="file-content">
+        {content}
+      </pre>
     </details>
+  );
+}
+
+function Chip(props: { testid: string; icon: IconName; label: string; body: string }) {
+  const { title, content } = splitReferenceBody(props.body);
+  return (
+    <details class={style.expandable} data-testid={props.testid}>
+      <summary class={style.chip}>
+        <Icon name={props.icon} /> <span class={style.slug}>{props.label}</span>
+        {title && <span class={style.chipTitle}>{title}</span>}
+      </summary>
+      <div class={style.chipBody} data-testid="chip-body">
+        <PlainText text={content} />
+      </div>
+    </details>
+  );
+}
+
+function PodEventLine({ event }: { event: PodEvent }) {
+  const pod = (name: string) => <strong class={style.pod}>{name}</strong>;
+  const what = (() => {
+    switch (event.type) {
+      case "turn_ended":
+        return <>{pod(event.pod_name)} finished its turn</>;
+      case "errored":
+        return (
+          <>
+            {pod(event.pod_name)} errored: {event.message}
+          </>
+        );
+      case "shut_down":
+        return <>{pod(event.pod_name)} was shut down</>;
+      case "scope_sub_delegated":
+        return (
+          <>
+            {pod(event.parent_pod)} delegated part of its task to {pod(event.sub_pod)}
+          </>
+        );
+    }
+  })();
+  return (
+    <div class={style.line} data-testid="pod-event" data-event={event.type} data-pod={event.pod_name}>
+      <Icon name="flow" /> Subagent {what}
+    </div>
   );
 }
 
@@ -24,16 +81,16 @@ export function SystemItemBody({ item }: { item: SystemItem }) {
     case "notification":
       return <NotificationBody item={item} />;
     case "file_attachment":
-      return <Expandable icon="file" label={item.path} body={item.body} />;
+      return <FileCard path={item.path} body={item.body} />;
     case "knowledge":
-      return <Expandable icon="book" label={item.slug} body={item.body} />;
+      return <Chip testid="knowledge-chip" icon="book" label={`#${item.slug}`} body={item.body} />;
     case "workflow":
-      return <Expandable icon="flow" label={item.slug} body={item.body} />;
+      return <Chip testid="workflow-chip" icon="flow" label={`/${item.slug}`} body={item.body} />;
     case "task_reminder":
       return (
-        <div class={style.reminder}>
+        <div class={style.reminder} data-testid="task-reminder">
           <span class={style.reminderLabel}>
-            <Icon name="clock" /> Reminder
+            <Icon name="clock" /> Task reminder
           </span>
           <Collapsible>
             <PlainText text={unwrapReminder(item.body)} />
@@ -42,11 +99,11 @@ export function SystemItemBody({ item }: { item: SystemItem }) {
       );
     case "interrupt":
       return (
-        <div class={style.interrupt} data-testid="interrupt-banner">
-          The previous turn was interrupted
+        <div class={style.interrupt} data-testid="interrupt-banner" role="status">
+          <strong>Interrupted.</strong> {interruptText(item.body)}
         </div>
       );
     case "pod_event":
-      return <div class={style.line}>{podEventLine(item.event)}</div>;
+      return <PodEventLine event={item.event} />;
   }
 }

@@ -1,7 +1,8 @@
 // One tool call: name, status, duration, then its arguments and result or error. Persisted tool
 // messages and live ones (from `tool_start`, still running) share this card; a large card starts
 // collapsed so it does not push the conversation off screen.
-import type { LiveTool } from "../../lib/conversation-state";
+import type { LiveTool, SubagentRun } from "../../lib/conversation-state";
+import { DelegateCard } from "../delegate-card";
 import { Icon } from "../icon";
 import { formatJson, JsonBlock } from "../json-block";
 import style from "./style.module.css";
@@ -10,6 +11,8 @@ export type ToolCardProps = {
   call: LiveTool;
   /** Set for a persisted message; live cards have none. */
   seq?: number;
+  /** The subagent a `delegate` call started, when this session saw it run. */
+  subagent?: SubagentRun;
 };
 
 const LARGE_CHARS = 600;
@@ -23,7 +26,8 @@ function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-export function ToolCard({ call, seq }: ToolCardProps) {
+export function ToolCard({ call, seq, subagent }: ToolCardProps) {
+  if (call.tool === "delegate") return <DelegateCard call={call} seq={seq} subagent={subagent} />;
   const args = formatJson(call.args);
   const result = formatJson(call.result);
   const large = isLarge(args + result + (call.error ?? ""));

@@ -1,0 +1,161 @@
+// A subagent's progress under the delegate call that started it (issue 6): its text as it streams,
+// its tool calls with their status, and its own subagents nested the same way. Collapsible; open
+// while the subagent works when `initiallyExpanded` says so.
+import { useState } from "preact/hooks";
+import type { Message } from "../../../../protocol";
+import {
+  type ConversationState,
+  type LiveTool,
+  orderedMessages,
+  type SubagentRun,
+  subagentRunning,
+} from "../../lib/conversation-state";
+import { podEventLine } from "../../lib/system-text";
+import { Icon } from "../icon";
+import { Link } from "../link";
+import { PlainText } from "../plain-text";
+import style from "./style.module.css";
+
+export function conversationHref(conversationId: string): string {
+  return `/c/${encodeURIComponent(conversationId)}`;
+}
+
+type ToolLine = Pick<LiveTool, "call_id" | "tool" | "status">;
+
+function ToolProgress({ call, run }: { call: ToolLine; run?: SubagentRun }) {
+  return (
+    <li class={style.tool} data-testid="subagent-tool" data-tool={call.tool} data-status={call.status}>
+      <div class={style.toolLine}>
+        <Icon name="wrench" />
+        <span class={style.toolName}>{call.tool}</span>
+        <span class={`${style.status} ${style[call.status] ?? ""}`}>
+          {call.status === "running" && <span class={style.spinner} />}
+          {call.status}
+        </span>
+      </div>
+      {run && <SubagentPanel run={run} initiallyExpanded={subagentRunning(run)} />}
+    </li>
+  );
+}
+
+function systemLine(message: Extract<Message, { role: "system" }>): string {
+  const { item } = message;
+  switch (item.kind) {
+    case "pod_event":
+      return podEventLine(item.event);
+    case "notification":
+      return item.message;
+    case "file_attachment":
+      return `Attached ${item.path}`;
+    case "knowledge":
+      return `Knowledge #${item.slug}`;
+    case "workflow":
+      return `Workflow /${item.slug}`;
+    case "task_reminder":
+      return "Task reminder";
+    case "interrupt":
+      return "Interrupted";
+  }
+}
+
+function Entry({ message, state }: { message: Message; state: ConversationState }) {
+  switch (message.role) {
+    case "user":
+      return null; // the task, shown on the delegate card
+    case "agent":
+      return (
+        <li class={style.text} data-testid="subagent-text">
+          <PlainText text={message.content} />
+        </li>
+      );
+    case "tool":
+      return <ToolProgress call={message} run={state.subagents.get(message.call_id)} />;
+    case "system":
+      // Routine notices (tool successes, turn summaries) would drown the progress; the child's own
+      // conversation has them all.
+      if (message.item.kind === "notification" && message.item.priority === "low") return null;
+      return (
+        <li class={style.system} data-testid="subagent-system">
+          {message.source}: {systemLine(message)}
+        </li>
+      );
+  }
+}
+
+/** The subagent's conversation so far: persisted entries, then live text and running tools. */
+function Progress({ state }: { state: ConversationState }) {
+  const messages = orderedMessages(state);
+  const steps = [...new Set([...state.liveText.keys(), ...[...state.liveTools.values()].map((t) => t.step)])].sort(
+    (a, b) => a - b,
+  );
+  const outcome = state.turn.lastOutcome;
+  return (
+    <ol class={style.entries}>
+      {messages.map((message) => (
+        <Entry key={message.seq} message={message} state={state} />
+      ))}
+      {steps.map((step) => {
+        const text = state.liveText.get(step);
+        return [
+          text !== undefined && (
+            <li key={`text-${step}`} class={`${style.text} ${style.streaming}`} data-testid="subagent-text">
+              <PlainText text={text} />
+            </li>
+          ),
+          ...[...state.liveTools.values()]
+            .filter((tool) => tool.step === step)
+            .map((tool) => <ToolProgress key={tool.call_id} call={tool} run={state.subagents.get(tool.call_id)} />),
+        ];
+      })}
+      {messages.length === 0 && steps.length === 0 && <li class={style.waiting}>Starting…</li>}
+      {!state.turn.running && outcome && (
+        <li class={style.outcome} data-testid="subagent-outcome">
+          Finished: {outcome.termination_reason} after {outcome.steps} step{outcome.steps === 1 ? "" : "s"}
+        </li>
+      )}
+    </ol>
+  );
+}
+
+export function SubagentPanel({ run, initiallyExpanded }: { run: SubagentRun; initiallyExpanded: boolean }) {
+  const [expanded, setExpanded] = useState(initiallyExpanded);
+  const running = subagentRunning(run);
+  const tools = orderedMessages(run.state).filter((m) => m.role === "tool").length + run.state.liveTools.size;
+  return (
+    <section
+      class={style.panel}
+      data-testid="subagent-panel"
+      data-expanded={expanded ? "true" : "false"}
+      data-running={running ? "true" : "false"}
+      data-pod={run.pod_name}
+      data-conversation-id={run.conversation_id}
+    >
+      <div class={style.head}>
+        <button
+          type="button"
+          class={style.toggle}
+          aria-expanded={expanded}
+          onClick={() => setExpanded(!expanded)}
+          data-testid="subagent-toggle"
+        >
+          <span class={style.chevron} aria-hidden="true">
+            {expanded ? "▾" : "▸"}
+          </span>
+          <span class={style.pod}>{run.pod_name}</span>
+          <span class={style.summary}>
+            {running ? "working" : "done"} · {tools} tool call{tools === 1 ? "" : "s"}
+          </span>
+          {running && <span class={style.spinner} />}
+        </button>
+        <Link href={conversationHref(run.conversation_id)} class={style.open} data-testid="subagent-link">
+          Open conversation
+        </Link>
+      </div>
+      {expanded && (
+        <div class={style.body} data-testid="subagent-progress">
+          <Progress state={run.state} />
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,148 @@
+// Subagents in the browser (issue 6), with the demo model (no OPENAI_API_KEY): "delegate listing my
+// notes to a subagent" makes the demo call `delegate` with the task "Look through the vault and list
+// the notes."; the subagent's own demo model calls vault_list and answers; the parent quotes that
+// answer. While the call runs, its card shows the subagent's progress in a panel (recorded with a
+// MutationObserver, as the run lasts about a second); afterwards the panel stays, collapsed, and opens
+// again; a pod event line follows; the link opens the child conversation with its own history; after
+// a reload the persisted result still shows the answer and the link, each thing once.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import {
+  type App,
+  apiFromPage,
+  launchBrowser,
+  leaveEvidence,
+  newConversationInBrowser,
+  sendChat,
+  signUpInBrowser,
+  startApp,
+  waitTurnEnded,
+} from "./harness.ts";
+
+const PHRASE = "delegate listing my notes to a subagent";
+const TASK = "Look through the vault and list the notes.";
+
+let app: App;
+let browser: Browser;
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+/** Remembers what the live delegate card showed, however briefly. */
+async function recordLivePanel(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen = { panel: false, expanded: false, running: false, tool: false, text: false, link: "" };
+    (window as unknown as { __subagentSeen: typeof seen }).__subagentSeen = seen;
+    const look = () => {
+      const panel = document.querySelector(
+        "[data-testid=live-tool][data-tool=delegate] [data-testid=subagent-panel]",
+      ) as HTMLElement | null;
+      if (!panel) return;
+      seen.panel = true;
+      if (panel.dataset.expanded === "true") seen.expanded = true;
+      if (panel.dataset.running === "true") seen.running = true;
+      if (panel.querySelector("[data-testid=subagent-tool][data-tool=vault_list]")) seen.tool = true;
+      if (panel.querySelector("[data-testid=subagent-text]")?.textContent?.trim()) seen.text = true;
+      seen.link = panel.querySelector("[data-testid=subagent-link]")?.getAttribute("href") ?? seen.link;
+    };
+    new MutationObserver(look).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+    });
+  });
+}
+
+it("shows the subagent's progress under the delegate card, then its answer, and links to its conversation", async () => {
+  const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  try {
+    await signUpInBrowser(page);
+    const note = await apiFromPage(page, "PUT", "/api/notes/plan.md", { content: "Ship the subagent panel." });
+    expect(note.status).toBeLessThan(300);
+    const id = await newConversationInBrowser(page);
+    await recordLivePanel(page);
+    await sendChat(page, PHRASE);
+
+    // Live: the delegate card with the subagent's panel, open, its vault_list call and its text.
+    await page.locator("[data-tool=delegate]").first().waitFor({ timeout: 15_000 });
+    await waitTurnEnded(page, id, 45_000);
+    const seen = await page.evaluate(
+      () => (window as unknown as { __subagentSeen: Record<string, unknown> }).__subagentSeen,
+    );
+    expect(seen).toMatchObject({ panel: true, expanded: true, running: true, tool: true, text: true });
+    expect(String(seen.link)).toMatch(/^\/c\/.+/);
+
+    // Done: the persisted card shows the answer; the panel is still there, collapsed.
+    const card = page.locator("[data-role=tool][data-tool=delegate]");
+    await expect.poll(() => card.count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => card.getAttribute("data-status")).toBe("success");
+    expect(await card.locator("[data-testid=delegate-task]").textContent()).toContain(TASK);
+    expect(await card.locator("[data-testid=subagent-answer]").textContent()).toContain("plan.md");
+    const pod = (await card.locator("[data-testid=subagent-pod]").textContent())?.trim() ?? "";
+    expect(pod).toMatch(/^subagent-/);
+    const panel = card.locator("[data-testid=subagent-panel]");
+    expect(await panel.getAttribute("data-expanded")).toBe("false");
+    expect(await panel.locator("[data-testid=subagent-progress]").count()).toBe(0);
+
+    // Expand: the subagent's tool call (finished) and its answer; collapse again.
+    await panel.locator("[data-testid=subagent-toggle]").click();
+    expect(await panel.getAttribute("data-expanded")).toBe("true");
+    await panel.locator("[data-testid=subagent-tool][data-tool=vault_list][data-status=success]").waitFor();
+    const childTexts = await panel.locator("[data-testid=subagent-text]").allTextContents();
+    expect(childTexts.join("\n")).toContain("plan.md");
+    expect(await panel.locator("[data-testid=subagent-outcome]").textContent()).toContain("completed");
+    await panel.locator("[data-testid=subagent-toggle]").click();
+    expect(await panel.getAttribute("data-expanded")).toBe("false");
+    expect(await panel.locator("[data-testid=subagent-progress]").count()).toBe(0);
+
+    // The parent's answer quotes the subagent's; a pod event line names the pod.
+    const answer = page.locator("[data-role=agent]").last();
+    expect(await answer.textContent()).toContain("> - plan.md");
+    const event = page.locator("[data-testid=pod-event][data-event=turn_ended]");
+    expect(await event.count()).toBe(1);
+    expect(await event.textContent()).toContain(pod);
+
+    // The link opens the child conversation with its own history: the task, vault_list, its answer.
+    const href = (await panel.locator("[data-testid=subagent-link]").getAttribute("href")) ?? "";
+    expect(href).toBe(seen.link);
+    const childId = decodeURIComponent(href.slice("/c/".length));
+    expect(await card.locator("[data-testid=subagent-conversation-link]").getAttribute("href")).toBe(href);
+    await panel.locator("[data-testid=subagent-link]").click();
+    await page.waitForURL((url) => url.pathname === href);
+    const child = page.locator(`[data-testid=chat][data-conversation-id=${JSON.stringify(childId)}]`);
+    await child.locator("[data-role=user]", { hasText: TASK }).waitFor({ timeout: 15_000 });
+    await child.locator("[data-role=tool]", { hasText: "vault_list" }).waitFor();
+    await expect
+      .poll(async () => (await child.locator("[data-role=agent]").allTextContents()).join("\n"))
+      .toContain("plan.md");
+    expect(await child.locator("[data-role=user]").count()).toBe(1);
+
+    // Back and reloaded: the persisted result still shows the answer and the link, everything once.
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === `/c/${encodeURIComponent(id)}`);
+    await page.reload();
+    const reloaded = page.locator("[data-role=tool][data-tool=delegate]");
+    await reloaded.waitFor({ timeout: 15_000 });
+    expect(await reloaded.locator("[data-testid=subagent-answer]").textContent()).toContain("plan.md");
+    expect(await reloaded.locator("[data-testid=subagent-conversation-link]").getAttribute("href")).toBe(href);
+    expect(await reloaded.locator("[data-testid=subagent-pod]").textContent()).toBe(pod);
+    await page.waitForTimeout(1000); // a late resume replay would show up as duplicates now
+    expect(await page.locator("[data-role=tool][data-tool=delegate]").count()).toBe(1);
+    expect(await page.locator("[data-testid=pod-event]").count()).toBe(1);
+    expect(await page.locator("[data-role=user]").count()).toBe(1);
+    expect(pageErrors).toEqual([]);
+  } catch (err) {
+    await leaveEvidence(page, app, "subagents", pageErrors);
+    throw err;
+  } finally {
+    await context.close();
+  }
+});
