@@ -27,6 +27,7 @@ export class EventBus {
   private outbox: Pending[] = [];
   private order = 0;
   private dropped = new Map<string, number>();
+  private droppedTotal = 0;
   private readonly maxPending: number;
   private readonly now: () => number;
 
@@ -42,6 +43,11 @@ export class EventBus {
     }));
     this.maxPending = options.maxPendingEvents ?? DEFAULT_MAX_PENDING_EVENTS;
     this.now = options.now ?? Date.now;
+  }
+
+  /** Events dropped on overflow since the bus was made (each also reported in a summary notification). */
+  get droppedEvents(): number {
+    return this.droppedTotal;
   }
 
   /** Events waiting in open batches and the outbox. */
@@ -107,6 +113,7 @@ export class EventBus {
         if (!gone) break;
         const name = gone.notification.item.subscriber ?? "unknown";
         this.dropped.set(name, (this.dropped.get(name) ?? 0) + gone.events);
+        this.droppedTotal += gone.events;
         excess -= gone.events;
       }
     }

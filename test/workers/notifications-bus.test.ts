@@ -152,6 +152,7 @@ describe("EventBus", () => {
     expect(kept).toEqual([16, 17, 18, 19, 20, 21, 22, 23, 24]);
     const summary = notes.find((x) => x.item.subscriber === "bus_overflow");
     expect(summary?.item.message).toContain("16 low-priority events were dropped");
+    expect(bus.droppedEvents).toBe(16);
     expect(bus.take("turn_end")).toEqual([]);
   });
 
