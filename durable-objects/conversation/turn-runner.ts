@@ -45,6 +45,17 @@ interface TurnPlan {
   subagents?: SubagentHost;
 }
 
+/** A conversation still called "New conversation" is named after the start of its first message. */
+async function titleFromFirstMessage(db: D1Database, conversationId: string, content: string): Promise<void> {
+  const line = content.trim().split("\n")[0]?.replace(/\s+/g, " ") ?? "";
+  const title = line.length > 60 ? `${line.slice(0, 59).trimEnd()}…` : line;
+  if (!title) return;
+  await db
+    .prepare("UPDATE conversations SET title = ? WHERE id = ? AND title = 'New conversation'")
+    .bind(title, conversationId)
+    .run();
+}
+
 const NO_USAGE = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
 type Refusal = { code: string; message: string };
 
@@ -83,7 +94,9 @@ export class TurnRunner {
     await this.launch(
       () => this.userPlan(frame),
       async () => {
+        const first = !this.io.messages().some((m) => m.role === "user");
         await this.io.append({ role: "user", content: frame.content });
+        if (first) await titleFromFirstMessage(this.env.DB, this.meta.conversationId, frame.content);
         for (const draft of await resolveReferences(this.env.DB, this.meta.userId, frame.content))
           await this.io.append(draft);
       },

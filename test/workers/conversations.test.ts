@@ -26,6 +26,22 @@ describe("conversations", () => {
     expect((await api(`/api/conversations/${first.id}`, { headers: session.headers })).status).toBe(404);
   });
 
+  it("names a new conversation after its first message, and keeps a title the user chose", async () => {
+    const session = await signup();
+    const untitled = await createConversation(session);
+    const named = await createConversation(session, "My title");
+    for (const id of [untitled.id, named.id]) {
+      const socket = await connect(session, id);
+      socket.send({ type: "chat", content: "Plan the launch of the beta in May, with a budget\nand more lines" });
+      await socket.next("response_complete");
+      socket.close();
+    }
+    const get = async (id: string) =>
+      ((await (await api(`/api/conversations/${id}`, { headers: session.headers })).json()) as { title: string }).title;
+    expect(await get(untitled.id)).toBe("Plan the launch of the beta in May, with a budget");
+    expect(await get(named.id)).toBe("My title");
+  });
+
   it("answers 401 without identity", async () => {
     const res = await api("/api/conversations");
     expect(res.status).toBe(401);
