@@ -1,31 +1,12 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { taskTools } from "../../durable-objects/agent/tools/tasks";
 import { type AgentTool, type ToolContext, ToolError } from "../../durable-objects/agent/tools/tool";
-import { signup } from "./helpers";
 
-const tool = (name: string): AgentTool => {
-  const found = taskTools.find((t) => t.name === name);
-  if (!found) throw new Error(`no tool ${name}`);
-  return found;
-};
+import { findTool, toolsFor } from "./tool-runner";
 
-/** Runs a tool as the loop does: arguments through the tool's schema, then execute. */
-async function toolsFor() {
-  const { user } = await signup();
-  const ctx: ToolContext = {
-    db: env.DB,
-    userId: user.id,
-    conversationId: "conversation",
-    signal: new AbortController().signal,
-    step: 1,
-    callId: "call",
-  };
-  // biome-ignore lint/suspicious/noExplicitAny: test results are inspected loosely
-  const run = (name: string, args: unknown): Promise<any> => tool(name).execute(tool(name).args.parse(args), ctx);
-  return { user, run };
-}
+const tool = (name: string) => findTool(taskTools, name);
+const setup = () => toolsFor(taskTools);
 
 describe("task tools", () => {
   it("declares three tools whose argument schemas convert to JSON Schema for the model", () => {
@@ -34,7 +15,7 @@ describe("task tools", () => {
   });
 
   it("creates an open task with the documented shape", async () => {
-    const { run } = await toolsFor();
+    const { run } = await setup();
     const task = await run("task_create", { title: "  Write the report  " });
     expect(task).toEqual({
       id: expect.any(String),
@@ -63,7 +44,7 @@ describe("task tools", () => {
   });
 
   it("updates status, title and details, refreshing updated_at", async () => {
-    const { run } = await toolsFor();
+    const { run } = await setup();
     const task = await run("task_create", { title: "Draft", details: "old" });
     await new Promise((resolve) => setTimeout(resolve, 5));
     const started = await run("task_update", { id: task.id, status: "in_progress" });
@@ -75,8 +56,8 @@ describe("task tools", () => {
   });
 
   it("answers an unknown id or another user's task with a ToolError", async () => {
-    const alice = await toolsFor();
-    const bob = await toolsFor();
+    const alice = await setup();
+    const bob = await setup();
     const task = await alice.run("task_create", { title: "Alice's" });
     const missing = alice.run("task_update", { id: "no-such-id", status: "done" });
     await expect(missing).rejects.toBeInstanceOf(ToolError);
@@ -86,8 +67,8 @@ describe("task tools", () => {
   });
 
   it("lists own tasks newest first, filtered by status", async () => {
-    const alice = await toolsFor();
-    const bob = await toolsFor();
+    const alice = await setup();
+    const bob = await setup();
     const first = await alice.run("task_create", { title: "first" });
     const second = await alice.run("task_create", { title: "second" });
     const third = await alice.run("task_create", { title: "third" });

@@ -1,33 +1,14 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { matchTerms } from "../../durable-objects/agent/tools/fts-query";
 import { type AgentTool, type ToolContext, ToolError } from "../../durable-objects/agent/tools/tool";
 import { vaultTools } from "../../durable-objects/agent/tools/vault";
 import { NotePathSchema } from "../../durable-objects/agent/tools/vault-store";
-import { signup } from "./helpers";
 
-const tool = (name: string): AgentTool => {
-  const found = vaultTools.find((t) => t.name === name);
-  if (!found) throw new Error(`no tool ${name}`);
-  return found;
-};
+import { findTool, toolsFor } from "./tool-runner";
 
-/** Runs a tool as the loop does: arguments through the tool's schema, then execute. */
-async function toolsFor() {
-  const { user } = await signup();
-  const ctx: ToolContext = {
-    db: env.DB,
-    userId: user.id,
-    conversationId: "conversation",
-    signal: new AbortController().signal,
-    step: 1,
-    callId: "call",
-  };
-  // biome-ignore lint/suspicious/noExplicitAny: test results are inspected loosely
-  const run = (name: string, args: unknown): Promise<any> => tool(name).execute(tool(name).args.parse(args), ctx);
-  return { user, run };
-}
+const tool = (name: string) => findTool(vaultTools, name);
+const setup = () => toolsFor(vaultTools);
 
 type Hit = { path: string; snippet: string };
 
@@ -45,7 +26,7 @@ describe("vault tools", () => {
   });
 
   it("writes, reports creation and bytes, reads back, and refreshes updated_at on update", async () => {
-    const { run } = await toolsFor();
+    const { run } = await setup();
     expect(await run("vault_write", { path: "journal/today.md", content: "héllo" })).toEqual({
       path: "journal/today.md",
       bytes: 6,
@@ -68,7 +49,7 @@ describe("vault tools", () => {
   });
 
   it("normalises paths and refuses bad ones", async () => {
-    const { run } = await toolsFor();
+    const { run } = await setup();
     expect((await run("vault_write", { path: "  //projects//oracle.md ", content: "x" })).path).toBe(
       "projects/oracle.md",
     );
@@ -94,14 +75,14 @@ describe("vault tools", () => {
   });
 
   it("answers a missing note with a ToolError the model can read", async () => {
-    const { run } = await toolsFor();
+    const { run } = await setup();
     const failure = run("vault_read", { path: "nowhere.md" });
     await expect(failure).rejects.toBeInstanceOf(ToolError);
     await expect(failure).rejects.toThrow("No note at nowhere.md");
   });
 
   it("lists by path with a literal prefix, at most 200", async () => {
-    const { run } = await toolsFor();
+    const { run } = await setup();
     for (const path of ["b.md", "a_b/two.md", "a_b/one.md", "axb/three.md"])
       await run("vault_write", { path, content: path });
     const all = (await run("vault_list", {})).notes as { path: string; bytes: number; updated_at: string }[];
@@ -117,7 +98,7 @@ describe("vault tools", () => {
   });
 
   it("ranks search results by relevance and marks matches in snippets", async () => {
-    const { run } = await toolsFor();
+    const { run } = await setup();
     await run("vault_write", { path: "zoo/many.md", content: "zebra zebra zebra in the zoo, zebra everywhere" });
     await run("vault_write", { path: "zoo/one.md", content: `${"A long note about animals. ".repeat(20)}One zebra.` });
     await run("vault_write", { path: "other.md", content: "nothing striped here" });
@@ -135,7 +116,7 @@ describe("vault tools", () => {
   });
 
   it("matches all words first and falls back to any word", async () => {
-    const { run } = await toolsFor();
+    const { run } = await setup();
     await run("vault_write", { path: "a.md", content: "apple banana" });
     await run("vault_write", { path: "b.md", content: "apple cherry" });
     expect((await run("vault_search", { query: "apple banana" })).results.map((r: Hit) => r.path)).toEqual(["a.md"]);
@@ -144,7 +125,7 @@ describe("vault tools", () => {
   });
 
   it("never lets FTS5 syntax escape from a hostile query", async () => {
-    const { run } = await toolsFor();
+    const { run } = await setup();
     await run("vault_write", { path: "q.md", content: 'quoted "words" and (brackets) with stars*' });
     const hostile = [
       "a AND (",
@@ -185,8 +166,8 @@ describe("vault tools", () => {
   });
 
   it("keeps each user's vault to themselves", async () => {
-    const alice = await toolsFor();
-    const bob = await toolsFor();
+    const alice = await setup();
+    const bob = await setup();
     await alice.run("vault_write", { path: "secret.md", content: "alice's xylophone plans" });
     expect(await bob.run("vault_search", { query: "xylophone" })).toEqual({ results: [] });
     await expect(bob.run("vault_read", { path: "secret.md" })).rejects.toThrow("No note at secret.md");

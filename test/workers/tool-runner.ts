@@ -1,0 +1,27 @@
+// Runs built-in tools as the loop does (arguments through the tool's schema, then execute) for a
+// freshly signed-up user, so tool tests read as calls.
+import { env } from "cloudflare:workers";
+import type { AgentTool, ToolContext } from "../../durable-objects/agent/tools/tool";
+import { signup } from "./helpers";
+
+export function findTool(tools: readonly AgentTool[], name: string): AgentTool {
+  const found = tools.find((t) => t.name === name);
+  if (!found) throw new Error(`no tool ${name}`);
+  return found;
+}
+
+export async function toolsFor(tools: readonly AgentTool[]) {
+  const { user } = await signup();
+  const ctx: ToolContext = {
+    db: env.DB,
+    userId: user.id,
+    conversationId: "conversation",
+    signal: new AbortController().signal,
+    step: 1,
+    callId: "call",
+  };
+  const tool = (name: string) => findTool(tools, name);
+  // biome-ignore lint/suspicious/noExplicitAny: test results are inspected loosely
+  const run = (name: string, args: unknown): Promise<any> => tool(name).execute(tool(name).args.parse(args), ctx);
+  return { user, run, tool };
+}
