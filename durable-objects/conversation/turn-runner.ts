@@ -169,7 +169,8 @@ export class TurnRunner {
     const offered = [...BUILTIN_TOOLS, ...(canDelegate ? [delegateTool] : [])].filter((t) => t.name !== REQUEST_INPUT);
     const tools = request.tools ? offered.filter((t) => request.tools?.includes(t.name)) : offered;
     return {
-      config: { ...saved, ...request.limits, decisionTree: "default" },
+      // No task reminders: the user's open tasks are not the subagent's task.
+      config: { ...saved, ...request.limits, decisionTree: "default", taskReminderRequests: 0 },
       tools,
       subagents: tools.some((t) => t.name === DELEGATE)
         ? new ConversationSubagents(this.env, this.meta, request.depth, { link: parent, podName: request.podName })

@@ -82,6 +82,22 @@ describe("delegate", () => {
     expect(offered).toContain("vault_list");
   });
 
+  it("keeps task reminders for the user's own turns, not a subagent's", async () => {
+    const list = { tool_calls: [{ name: "vault_list", arguments: {} }] };
+    const child = await childScript([list, list, list, { text: "listed" }]);
+    const s = await scenario([{ tool_calls: [delegate(`List ${marker(child)}`)] }, { text: "ok" }], {
+      taskReminderRequests: 1,
+    });
+    await api("/api/tasks", { method: "POST", json: { title: "Open task" }, headers: s.session.headers });
+    await chat(s, "delegate");
+    const tool = (await history(s)).find((m) => m.role === "tool" && m.tool === "delegate");
+    const childId = tool?.role === "tool" ? (tool.result as { conversation_id: string }).conversation_id : "";
+    const childRes = await api(`/api/conversations/${childId}/messages`, { headers: s.session.headers });
+    const childMessages = ((await childRes.json()) as { messages: Message[] }).messages;
+    expect(childMessages.filter((m) => m.role === "system" && m.item.kind === "task_reminder")).toHaveLength(0);
+    expect((await history(s)).filter((m) => m.role === "system" && m.item.kind === "task_reminder")).toHaveLength(1);
+  });
+
   it("reports a child's error as pod_event errored and a failed call", async () => {
     const child = await childScript([{ error: { status: 400, message: "child model broke" } }]);
     const s = await scenario([{ tool_calls: [delegate(`Try ${marker(child)}`)] }, { text: "The subagent failed." }]);
