@@ -13,7 +13,9 @@ import type { SocketMeta } from "./socket-hub";
 
 /** Root conversations are depth 0; a subagent at MAX_DEPTH cannot delegate further. */
 export const MAX_DEPTH = 2;
-const MIN_SECONDS = 10;
+const MIN_SECONDS = 5;
+/** The child's own timeout runs this far past the parent's deadline: the parent's clock governs. */
+const BACKSTOP_SECONDS = 2;
 const MIN_TOKENS = 1000;
 
 export interface ChildLimits {
@@ -56,7 +58,9 @@ export function childLimits(request: SubagentRequest, ctx: ToolContext): ChildLi
   return {
     maxIterations: clamp(request.maxSteps ?? 50, 1, Math.min(50, Math.max(1, left.iterations * 10))),
     tokenBudget: clamp(Math.min(request.tokenBudget ?? left.tokens, left.tokens), MIN_TOKENS, 200_000),
-    timeoutSeconds: clamp(left.seconds, MIN_SECONDS, 600),
+    // The parent's clock stops the child at the parent's deadline (and its work is discarded); the
+    // child's own timeout is only a backstop in case that stop is lost.
+    timeoutSeconds: clamp(Math.ceil(left.seconds) + BACKSTOP_SECONDS, MIN_SECONDS, 600),
   };
 }
 

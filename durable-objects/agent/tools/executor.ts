@@ -50,6 +50,12 @@ class CallFailure extends Error {
   }
 }
 
+/** Why a call was cut off: the turn's time limit or a Stop (the loop aborts with a TimeoutError for the former). */
+const cancelled = (signal: AbortSignal) =>
+  (signal.reason as Error | undefined)?.name === "TimeoutError"
+    ? "Cancelled: the turn reached its time limit"
+    : "Cancelled: the turn was stopped";
+
 const describeError = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export async function runToolCalls(calls: readonly ModelToolCall[], ctx: ToolRunContext): Promise<ToolOutcome[]> {
@@ -146,7 +152,7 @@ async function execute(
       reject(
         timeout.signal.aborted && !ctx.signal.aborted
           ? new CallFailure("timeout", `${tool.name} timed out after ${timeoutMs / 1000} s`)
-          : new CallFailure("error", "Cancelled: the turn was stopped"),
+          : new CallFailure("error", cancelled(ctx.signal)),
       );
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
