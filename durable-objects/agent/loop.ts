@@ -47,7 +47,7 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
   const signal = AbortSignal.any([setup.signal, clock.signal]);
   const tools = new Map(setup.tools.map((t) => [t.name, t]));
   const toolNames = [...tools.keys()];
-  const system = render("system", { tools: toolNames });
+  const system = render("system", { tools: toolNames }).trim();
   let state = createState(config);
   let answer: string | undefined;
   let partial = "";

@@ -79,6 +79,7 @@ describe("delegate", () => {
     const [childRequest] = await modelRequests(llmUrl, child);
     const offered = ((childRequest?.body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
     expect(offered).not.toContain("request_input");
+    expect(JSON.stringify(childRequest?.body.messages)).not.toContain("request_input");
     expect(offered).toContain("vault_list");
   });
 

@@ -124,7 +124,13 @@ __eta.res+='Tools: ';
 __eta.res+=it.tools.join(", ");
 __eta.res+='.\n';
 }
+if (it.tools.includes("request_input")) {
 __eta.res+='When you need information only the user has, call request_input with one clear question.\n';
+}
+if (it.tools.includes("delegate")) {
+__eta.res+='For a self-contained sub-task, delegate it to a subagent; several delegate calls in one step run in parallel.\n';
+}
+__eta.res+='\n';
 
 if (__eta.layout) {
   __eta.res = include (__eta.layout, {...it, body: __eta.res, ...__eta.layoutData, __blocks: __eta.blocks});
