@@ -61,7 +61,7 @@ export function measureBus(count: number): {
   lost: number;
 } {
   let clock = 0;
-  const bus = new EventBus(subscribers, async () => {}, { now: () => clock, maxPendingEvents: 1_000_000 });
+  const bus = new EventBus(subscribers, { now: () => clock, maxPendingEvents: 1_000_000 });
   const events = Array.from({ length: count }, (_, i) => makeEvent(i));
   const latenciesMs: number[] = new Array(count);
   let notifications = 0;

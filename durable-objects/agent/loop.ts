@@ -10,7 +10,7 @@ import { composeFinal } from "./explanations";
 import { callModel, type ModelCallResult } from "./llm/call-model";
 import { describeLoop, detectLoop, patternKey } from "./loop-detection";
 import { render } from "./prompts/prompts.generated";
-import { type AgentState, createState, tokensUsed } from "./state";
+import { type AgentState, createState, elapsedMs, tokensUsed } from "./state";
 import { firstStop } from "./termination";
 import { DELEGATE } from "./tools/delegate";
 import { runToolCalls } from "./tools/executor";
@@ -147,7 +147,7 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
             ...setup.toolContext,
             remaining: () => ({
               tokens: config.tokenBudget - tokensUsed(state),
-              seconds: config.timeoutSeconds - (Date.now() - state.startedAt - state.pausedMs) / 1000,
+              seconds: config.timeoutSeconds - elapsedMs(state, Date.now()) / 1000,
               iterations: config.maxIterations - state.step + 1,
             }),
             chargeTokens: (input, output) => {
@@ -253,14 +253,14 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
 
 function canWrapUp(s: AgentState): boolean {
   const c = s.config;
-  const msLeft = c.timeoutSeconds * 1000 - (Date.now() - s.startedAt - s.pausedMs);
+  const msLeft = c.timeoutSeconds * 1000 - elapsedMs(s, Date.now());
   return !s.cancelled && tokensUsed(s) < c.tokenBudget && msLeft > WRAP_UP_MIN_MS;
 }
 
 function exceededPayload(reason: TerminationReason, s: AgentState) {
   return reason === "token_budget"
     ? { budget: "tokens", used: tokensUsed(s), limit: s.config.tokenBudget }
-    : { budget: "time", used: Math.round((s.now - s.startedAt - s.pausedMs) / 1000), limit: s.config.timeoutSeconds };
+    : { budget: "time", used: Math.round(elapsedMs(s) / 1000), limit: s.config.timeoutSeconds };
 }
 
 function warnBudgets(state: AgentState, io: TurnIO): AgentState {

@@ -65,7 +65,8 @@ export function createState(config: AgentConfig, now = Date.now()): AgentState {
 }
 
 export const tokensUsed = (s: AgentState) => s.inputTokens + s.outputTokens;
-export const elapsedMs = (s: AgentState) => s.now - s.startedAt - s.pausedMs;
+/** Time the turn has spent so far, waiting for the user excluded; `now` defaults to the state's clock. */
+export const elapsedMs = (s: AgentState, now = s.now) => now - s.startedAt - s.pausedMs;
 
 /** JSON with object keys sorted at every depth, so {a,b} and {b,a} are the same action. */
 export function canonicalJson(value: unknown): string {

@@ -31,12 +31,7 @@ export class EventBus {
   private readonly maxPending: number;
   private readonly now: () => number;
 
-  constructor(
-    subscribers: readonly CompiledSubscriber[],
-    /** Delivers notifications in order (persist, then broadcast); awaited by flush. */
-    private readonly deliver: (notifications: Notification[]) => Promise<void>,
-    options: BusOptions = {},
-  ) {
+  constructor(subscribers: readonly CompiledSubscriber[], options: BusOptions = {}) {
     this.runtimes = subscribers.map((subscriber) => ({
       subscriber,
       runtime: new SubscriberRuntime(subscriber.config),
@@ -95,11 +90,6 @@ export class EventBus {
     const summary = this.overflowSummary();
     if (summary) notifications.push(summary);
     return notifications.sort((a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || a.order - b.order);
-  }
-
-  async flush(point: InjectionPoint | "all"): Promise<void> {
-    const due = this.take(point);
-    if (due.length) await this.deliver(due);
   }
 
   /** Drops the oldest low-priority (then normal-priority) notifications while over the bound. */

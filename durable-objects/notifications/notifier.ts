@@ -22,6 +22,9 @@ const toDraft = (n: Notification): SystemDraft => ({
   item: n.item,
 });
 
+/** Core subscribers are always wanted: their notifications need no look at the user's toggles. */
+const isCore = (n: Notification) => findSubscriber(n.item.subscriber ?? "")?.config.core === true;
+
 export interface BusNotifierOptions {
   append(draft: SystemDraft): Promise<unknown>;
   /** Whether the user currently wants this subscriber's notifications (core ones always). */
@@ -35,7 +38,7 @@ export class BusNotifier implements Notifier {
   private delivering: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: BusNotifierOptions) {
-    this.bus = new EventBus(subscribers, (due) => this.deliver(due), { maxPendingEvents: options.maxPendingEvents });
+    this.bus = new EventBus(subscribers, { maxPendingEvents: options.maxPendingEvents });
   }
 
   emit(draft: EventDraft): void {
@@ -43,7 +46,7 @@ export class BusNotifier implements Notifier {
     if (!urgent.length) return;
     // Critical and core (always wanted): appended right now, so they precede whatever the loop
     // persists next. A non-core critical one waits for the user's toggles like any other.
-    const core = urgent.filter((n) => findSubscriber(n.item.subscriber ?? "")?.config.core);
+    const core = urgent.filter(isCore);
     for (const n of core) this.track(this.options.append(toDraft(n)));
     const rest = urgent.filter((n) => !core.includes(n));
     if (rest.length) this.track(this.enqueue(rest));
@@ -70,9 +73,7 @@ export class BusNotifier implements Notifier {
 
   private async deliver(notifications: Notification[]): Promise<void> {
     if (!notifications.length) return;
-    const wanted = notifications.some((n) => !findSubscriber(n.item.subscriber ?? "")?.config.core)
-      ? await this.options.enabledFilter()
-      : () => true;
+    const wanted = !notifications.every(isCore) ? await this.options.enabledFilter() : () => true;
     for (const n of notifications) {
       if (!wanted(n.item.subscriber)) continue;
       await this.options.append(toDraft(n));

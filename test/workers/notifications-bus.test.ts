@@ -43,7 +43,7 @@ function event(
 }
 
 function busWith(subscribers: CompiledSubscriber[], clock = { t: 0 }, max?: number) {
-  return new EventBus(subscribers, async () => {}, { now: () => clock.t, maxPendingEvents: max });
+  return new EventBus(subscribers, { now: () => clock.t, maxPendingEvents: max });
 }
 
 describe("EventBus", () => {
