@@ -6,6 +6,7 @@ import { Icon } from "../icon";
 import { JsonBlock } from "../json-block";
 import { Link } from "../link";
 import { PlainText } from "../plain-text";
+import { Spinner } from "../spinner";
 import { conversationHref, SubagentPanel } from "../subagent-panel";
 import style from "./style.module.css";
 
@@ -50,7 +51,7 @@ export function DelegateCard({ call, seq, subagent }: { call: LiveTool; seq?: nu
         <Icon name="wrench" />
         <span class={style.name}>delegate</span>
         <span class={style.status}>
-          {call.status === "running" && <span class={style.spinner} data-testid="tool-running" />}
+          {call.status === "running" && <Spinner data-testid="tool-running" />}
           {call.status}
         </span>
         {podName && (

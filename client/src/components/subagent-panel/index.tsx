@@ -14,6 +14,7 @@ import { podEventLine } from "../../lib/system-text";
 import { Icon } from "../icon";
 import { Link } from "../link";
 import { PlainText } from "../plain-text";
+import { Spinner } from "../spinner";
 import style from "./style.module.css";
 
 export function conversationHref(conversationId: string): string {
@@ -29,7 +30,7 @@ function ToolProgress({ call, run }: { call: ToolLine; run?: SubagentRun }) {
         <Icon name="wrench" />
         <span class={style.toolName}>{call.tool}</span>
         <span class={`${style.status} ${style[call.status] ?? ""}`}>
-          {call.status === "running" && <span class={style.spinner} />}
+          {call.status === "running" && <Spinner small />}
           {call.status}
         </span>
       </div>
@@ -145,7 +146,7 @@ export function SubagentPanel({ run, initiallyExpanded }: { run: SubagentRun; in
           <span class={style.summary}>
             {running ? "working" : "done"} · {tools} tool call{tools === 1 ? "" : "s"}
           </span>
-          {running && <span class={style.spinner} />}
+          {running && <Spinner small />}
         </button>
         <Link href={conversationHref(run.conversation_id)} class={style.open} data-testid="subagent-link">
           Open conversation

@@ -5,6 +5,7 @@ import type { LiveTool, SubagentRun } from "../../lib/conversation-state";
 import { DelegateCard } from "../delegate-card";
 import { Icon } from "../icon";
 import { formatJson, JsonBlock } from "../json-block";
+import { Spinner } from "../spinner";
 import style from "./style.module.css";
 
 export type ToolCardProps = {
@@ -48,7 +49,7 @@ export function ToolCard({ call, seq, subagent }: ToolCardProps) {
         </span>
         <span class={style.name}>{call.tool}</span>
         <span class={style.status}>
-          {call.status === "running" && <span class={style.spinner} data-testid="tool-running" />}
+          {call.status === "running" && <Spinner data-testid="tool-running" />}
           {call.status}
         </span>
         <span class={style.meta}>

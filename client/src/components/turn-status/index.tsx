@@ -1,5 +1,6 @@
 // One line on what the running turn is doing ("Step 2 of 15 · acting"), or how the last one ended.
 import type { Turn } from "../../lib/turn-state";
+import { Spinner } from "../spinner";
 import style from "./style.module.css";
 
 const PHASES = { reason: "reasoning", act: "acting", observe: "observing" } as const;
@@ -10,7 +11,7 @@ export function TurnStatus({ turn }: { turn: Turn }) {
     const doing = turn.stopping ? "stopping…" : turn.phase ? PHASES[turn.phase] : "working…";
     return (
       <span class={style.status} data-testid="turn-status" data-running="true">
-        <span class={style.spinner} aria-hidden="true" />
+        <Spinner />
         {step} · {doing}
       </span>
     );
