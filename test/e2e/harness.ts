@@ -1,5 +1,5 @@
 // Runs the real app as a user would: `wrangler dev` on loopback with its own fresh local state
-// (D1 migrated by wrangler itself), plus headless Chromium from Debian. Used by test/e2e/*.test.ts.
+// (D1 migrated by wrangler itself), plus headless Chromium. Used by test/e2e/*.test.ts.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -7,6 +7,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { findChromium } from "../support/chromium.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 // Run wrangler's JS with this very Node (22), whatever `node` comes first on PATH.
@@ -158,10 +159,12 @@ export async function startApp(opts: { env?: Record<string, string>; persistTo?:
   return { url, persistDir, output: () => log, stop, kill };
 }
 
-/** Headless Chromium from Debian (playwright cannot download browsers here). */
-export function launchBrowser(): Promise<Browser> {
+/** Headless Chromium: CHROMIUM_PATH, Debian's, or the one an npm package carries (test/support/chromium.ts). */
+export async function launchBrowser(): Promise<Browser> {
+  const { executablePath, env } = await findChromium();
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath,
+    env: { ...process.env, ...env },
     args: [
       "--no-sandbox",
       "--disable-gpu",

@@ -1,0 +1,104 @@
+// The Chromium that the browser tests and benchmarks drive. Playwright cannot download its browsers
+// here (the only network is the npm registry), so, in this order:
+//   1. CHROMIUM_PATH, when set;
+//   2. /usr/bin/chromium (Debian's package), when it exists;
+//   3. the headless shell that @sparticuz/chromium carries inside its npm package (linux x64), so that
+//      `npm install && npm test` needs nothing else on the machine. It is unpacked once into a
+//      version-keyed folder under node_modules/.cache, together with the NSS/NSPR/expat libraries the
+//      package ships for it, which the browser is pointed at, so it needs only glibc from the system.
+import { spawn } from "node:child_process";
+import { createReadStream, createWriteStream, existsSync, readFileSync } from "node:fs";
+import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { createBrotliDecompress } from "node:zlib";
+
+export interface ChromiumInstall {
+  executablePath: string;
+  /** Extra environment for the browser process (the bundled libraries' folder). */
+  env: Record<string, string>;
+  /** Where it came from, for messages. */
+  origin: "CHROMIUM_PATH" | "debian" | "@sparticuz/chromium";
+}
+
+const DEBIAN_CHROMIUM = "/usr/bin/chromium";
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const PACKAGE = "@sparticuz/chromium";
+
+let found: Promise<ChromiumInstall> | undefined;
+
+/** Finds (and on first use unpacks) the browser; the answer is the same for the whole process. */
+export function findChromium(): Promise<ChromiumInstall> {
+  found ??= locate();
+  return found;
+}
+
+async function locate(): Promise<ChromiumInstall> {
+  const fromEnv = process.env.CHROMIUM_PATH;
+  if (fromEnv) {
+    if (!existsSync(fromEnv)) throw new Error(`CHROMIUM_PATH=${fromEnv} does not exist`);
+    return { executablePath: fromEnv, env: {}, origin: "CHROMIUM_PATH" };
+  }
+  if (existsSync(DEBIAN_CHROMIUM)) return { executablePath: DEBIAN_CHROMIUM, env: {}, origin: "debian" };
+  return unpackBundled();
+}
+
+async function unpackBundled(): Promise<ChromiumInstall> {
+  if (process.platform !== "linux" || process.arch !== "x64") {
+    throw new Error(
+      `No Chromium for the browser tests: ${PACKAGE} ships linux-x64 only (this is ${process.platform}-${process.arch}). ` +
+        "Set CHROMIUM_PATH to a Chromium or Chrome binary.",
+    );
+  }
+  const require = createRequire(import.meta.url);
+  // The package exports only its entry, build/index.js; the compressed browser is in bin/ beside build/.
+  const packageDir = path.resolve(path.dirname(require.resolve(PACKAGE)), "..");
+  const { version } = JSON.parse(readFileSync(path.join(packageDir, "package.json"), "utf8")) as { version: string };
+  const target = path.join(ROOT, "node_modules/.cache", `sparticuz-chromium-${version}`);
+  const install = (): ChromiumInstall => ({
+    executablePath: path.join(target, "chromium"),
+    env: { LD_LIBRARY_PATH: [path.join(target, "lib"), process.env.LD_LIBRARY_PATH].filter(Boolean).join(":") },
+    origin: PACKAGE,
+  });
+  // The marker is written last, inside the staging folder: a folder without it was never renamed in.
+  if (existsSync(path.join(target, ".complete"))) return install();
+
+  await mkdir(path.dirname(target), { recursive: true });
+  const staging = await mkdtemp(`${target}.partial-`);
+  try {
+    const bin = path.join(packageDir, "bin");
+    await pipeline(
+      createReadStream(path.join(bin, "chromium.br")),
+      createBrotliDecompress(),
+      createWriteStream(path.join(staging, "chromium"), { mode: 0o755 }),
+    );
+    await untarBrotli(path.join(bin, "al2023.tar.br"), staging); // → staging/lib/libnss3.so, …
+    await writeFile(path.join(staging, ".complete"), `${PACKAGE}@${version}\n`);
+    try {
+      await rename(staging, target);
+    } catch (error) {
+      // Another run unpacked it first: theirs is complete (it has the marker), so use it.
+      if (!existsSync(path.join(target, ".complete"))) throw error;
+    }
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+  return install();
+}
+
+/** Brotli-compressed tar → folder, with the system's tar (essential on Debian, present on every Linux). */
+async function untarBrotli(archive: string, into: string): Promise<void> {
+  const tar = spawn("tar", ["-x", "-C", into], { stdio: ["pipe", "ignore", "pipe"] });
+  let stderr = "";
+  tar.stderr.on("data", (b: Buffer) => {
+    stderr += b.toString();
+  });
+  const exited = new Promise<number | null>((resolve, reject) => {
+    tar.once("error", reject);
+    tar.once("close", resolve);
+  });
+  await pipeline(createReadStream(archive), createBrotliDecompress(), tar.stdin);
+  const code = await exited;
+  if (code !== 0) throw new Error(`tar -x ${archive} failed (${code}): ${stderr}`);
+}
