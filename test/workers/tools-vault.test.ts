@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { matchTerms } from "../../durable-objects/agent/tools/fts-query";
-import { type AgentTool, type ToolContext, ToolError } from "../../durable-objects/agent/tools/tool";
+import { ToolError } from "../../durable-objects/agent/tools/tool";
 import { vaultTools } from "../../durable-objects/agent/tools/vault";
 import { NotePathSchema } from "../../durable-objects/agent/tools/vault-store";
 
