@@ -4,8 +4,9 @@
 //   2. /usr/bin/chromium (Debian's package), when it exists;
 //   3. the headless shell that @sparticuz/chromium carries inside its npm package (linux x64), so that
 //      `npm install && npm test` needs nothing else on the machine. It is unpacked once into a
-//      version-keyed folder under node_modules/.cache, together with the NSS/NSPR/expat libraries the
-//      package ships for it, which the browser is pointed at, so it needs only glibc from the system.
+//      version-keyed folder under node_modules/.cache, together with what the package ships for it:
+//      the NSS/NSPR/expat libraries (LD_LIBRARY_PATH) and a font, behind a fontconfig file that also
+//      includes the system's configuration when there is one (without any, the browser aborts).
 import { spawn } from "node:child_process";
 import { createReadStream, createWriteStream, existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
@@ -25,6 +26,8 @@ export interface ChromiumInstall {
 const DEBIAN_CHROMIUM = "/usr/bin/chromium";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PACKAGE = "@sparticuz/chromium";
+/** Part of the cache folder's name: bump it when what gets unpacked changes, so old folders are not used. */
+const LAYOUT = 2;
 
 let found: Promise<ChromiumInstall> | undefined;
 
@@ -55,10 +58,13 @@ async function unpackBundled(): Promise<ChromiumInstall> {
   // The package exports only its entry, build/index.js; the compressed browser is in bin/ beside build/.
   const packageDir = path.resolve(path.dirname(require.resolve(PACKAGE)), "..");
   const { version } = JSON.parse(readFileSync(path.join(packageDir, "package.json"), "utf8")) as { version: string };
-  const target = path.join(ROOT, "node_modules/.cache", `sparticuz-chromium-${version}`);
+  const target = path.join(ROOT, "node_modules/.cache", `sparticuz-chromium-${version}-${LAYOUT}`);
   const install = (): ChromiumInstall => ({
     executablePath: path.join(target, "chromium"),
-    env: { LD_LIBRARY_PATH: [path.join(target, "lib"), process.env.LD_LIBRARY_PATH].filter(Boolean).join(":") },
+    env: {
+      LD_LIBRARY_PATH: [path.join(target, "lib"), process.env.LD_LIBRARY_PATH].filter(Boolean).join(":"),
+      FONTCONFIG_FILE: path.join(target, FONTCONFIG),
+    },
     origin: PACKAGE,
   });
   // The marker is written last, inside the staging folder: a folder without it was never renamed in.
@@ -74,6 +80,8 @@ async function unpackBundled(): Promise<ChromiumInstall> {
       createWriteStream(path.join(staging, "chromium"), { mode: 0o755 }),
     );
     await untarBrotli(path.join(bin, "al2023.tar.br"), staging); // → staging/lib/libnss3.so, …
+    await untarBrotli(path.join(bin, "fonts.tar.br"), staging); // → staging/fonts/Open_Sans/*.ttf
+    await writeFile(path.join(staging, FONTCONFIG), fontconfig(target));
     await writeFile(path.join(staging, ".complete"), `${PACKAGE}@${version}\n`);
     try {
       await rename(staging, target);
@@ -85,6 +93,24 @@ async function unpackBundled(): Promise<ChromiumInstall> {
     await rm(staging, { recursive: true, force: true });
   }
   return install();
+}
+
+const FONTCONFIG = "fontconfig.conf";
+
+/**
+ * The package's own fonts.conf names Lambda's folders (/tmp/fonts), so ours names the unpacked font
+ * and includes the system's configuration, if any, so a machine's own fonts and rules still apply.
+ */
+function fontconfig(dir: string): string {
+  const xml = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+  return `<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+<fontconfig>
+  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>
+  <dir>${xml(path.join(dir, "fonts"))}</dir>
+  <cachedir>${xml(path.join(dir, "fontconfig-cache"))}</cachedir>
+</fontconfig>
+`;
 }
 
 /** Brotli-compressed tar → folder, with the system's tar (essential on Debian, present on every Linux). */
