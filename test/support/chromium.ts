@@ -17,10 +17,8 @@ import { createBrotliDecompress } from "node:zlib";
 
 export interface ChromiumInstall {
   executablePath: string;
-  /** Extra environment for the browser process (the bundled libraries' folder). */
+  /** Extra environment for the browser process (the bundled libraries' folder, its fontconfig file). */
   env: Record<string, string>;
-  /** Where it came from, for messages. */
-  origin: "CHROMIUM_PATH" | "debian" | "@sparticuz/chromium";
 }
 
 const DEBIAN_CHROMIUM = "/usr/bin/chromium";
@@ -41,9 +39,9 @@ async function locate(): Promise<ChromiumInstall> {
   const fromEnv = process.env.CHROMIUM_PATH;
   if (fromEnv) {
     if (!existsSync(fromEnv)) throw new Error(`CHROMIUM_PATH=${fromEnv} does not exist`);
-    return { executablePath: fromEnv, env: {}, origin: "CHROMIUM_PATH" };
+    return { executablePath: fromEnv, env: {} };
   }
-  if (existsSync(DEBIAN_CHROMIUM)) return { executablePath: DEBIAN_CHROMIUM, env: {}, origin: "debian" };
+  if (existsSync(DEBIAN_CHROMIUM)) return { executablePath: DEBIAN_CHROMIUM, env: {} };
   return unpackBundled();
 }
 
@@ -65,11 +63,12 @@ async function unpackBundled(): Promise<ChromiumInstall> {
       LD_LIBRARY_PATH: [path.join(target, "lib"), process.env.LD_LIBRARY_PATH].filter(Boolean).join(":"),
       FONTCONFIG_FILE: path.join(target, FONTCONFIG),
     },
-    origin: PACKAGE,
   });
   // The marker is written last, inside the staging folder: a folder without it was never renamed in.
   if (existsSync(path.join(target, ".complete"))) return install();
 
+  // Not the package's own executablePath()/inflate(): they unpack only into os.tmpdir() (/tmp/chromium,
+  // shared by every version and project) and take a half-written file there for a complete one.
   await mkdir(path.dirname(target), { recursive: true });
   const staging = await mkdtemp(`${target}.partial-`);
   try {
