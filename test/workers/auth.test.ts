@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { api, signup, uniqueName } from "./helpers";
+import { api, ORIGIN, signup, uniqueName } from "./helpers";
 
 describe("accounts", () => {
   it("signs up, reads me, logs out and revokes the session server-side", async () => {
@@ -88,6 +88,90 @@ describe("accounts", () => {
     });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
+  });
+
+  it("gives a parallel burst of wrong passwords no more guesses than sequential tries", async () => {
+    const session = await signup(undefined, "right-password");
+    const address = { "CF-Connecting-IP": "203.0.113.40" };
+    const tries = Array.from({ length: 40 }, (_, i) =>
+      api("/api/auth/login", {
+        method: "POST",
+        json: { username: session.user.username, password: i === 39 ? "right-password" : `wrong-${i}-xxxx` },
+        headers: address,
+      }),
+    );
+    const statuses = (await Promise.all(tries)).map((r) => r.status);
+    // Exactly MAX_ATTEMPTS passwords were checked; every other request was refused unchecked.
+    expect(statuses.filter((s) => s === 429)).toHaveLength(35);
+    expect(statuses.filter((s) => s === 401 || s === 200)).toHaveLength(5);
+  });
+
+  it("never lets failures from another address refuse the right password from the user's own", async () => {
+    const session = await signup(undefined, "right-password");
+    const login = (password: string, ip: string) =>
+      api("/api/auth/login", {
+        method: "POST",
+        json: { username: session.user.username, password },
+        headers: { "CF-Connecting-IP": ip },
+      });
+    for (let i = 0; i < 5; i++) expect((await login(`wrong-${i}-xxxx`, "203.0.113.7")).status).toBe(401);
+    expect((await login("right-password", "203.0.113.7")).status).toBe(429);
+    expect((await login("right-password", "198.51.100.23")).status).toBe(200);
+  });
+
+  it("keeps a browser the user signed in from usable while its shared address is locked", async () => {
+    const session = await signup(undefined, "right-password");
+    const first = await api("/api/auth/login", {
+      method: "POST",
+      json: { username: session.user.username, password: "right-password" },
+    });
+    const device = first.headers.getSetCookie().find((c) => c.startsWith("oracle_device="));
+    expect(device).toMatch(/HttpOnly/);
+    expect(device).toMatch(/Path=\/api\/auth/);
+    const deviceCookie = device?.split(";")[0] ?? "";
+    const login = (password: string, headers: Record<string, string> = {}) =>
+      api("/api/auth/login", { method: "POST", json: { username: session.user.username, password }, headers });
+    // An attacker on the same address (no device cookie) locks that address out for this user...
+    for (let i = 0; i < 5; i++) expect((await login(`wrong-${i}-xxxx`)).status).toBe(401);
+    expect((await login("right-password")).status).toBe(429);
+    // ...but the user's own browser still signs in, and is itself limited on its own count.
+    const own = { Cookie: deviceCookie, Origin: ORIGIN };
+    expect((await login("right-password", own)).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await login(`typo-${i}-xxxx`, own)).status).toBe(401);
+    expect((await login("right-password", own)).status).toBe(429);
+    // A device cookie counts only for the user it was issued to.
+    const other = await signup(undefined, "other-password");
+    const foreign = await api("/api/auth/login", {
+      method: "POST",
+      json: { username: other.user.username, password: "other-password" },
+      headers: own,
+    });
+    expect(foreign.status).toBe(200);
+    expect(foreign.headers.getSetCookie().some((c) => c.startsWith("oracle_device="))).toBe(true);
+  });
+
+  it("prunes the records of windows that have passed", async () => {
+    const old = Date.now() - 16 * 60 * 1000;
+    await env.DB.prepare("INSERT INTO login_failures (key, count, window_start) VALUES (?, 3, ?)")
+      .bind(`user:${uniqueName()}|old`, old)
+      .run();
+    await api("/api/auth/login", { method: "POST", json: { username: uniqueName(), password: "whatever-123" } });
+    const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM login_failures WHERE window_start < ?")
+      .bind(Date.now() - 15 * 60 * 1000)
+      .first<{ n: number }>();
+    expect(left?.n).toBe(0);
+  });
+
+  it("refuses a logout that carries the cookie but no Origin, and keeps the session", async () => {
+    const session = await signup();
+    const noOrigin = await api("/api/auth/logout", { method: "POST", headers: { Cookie: session.cookie } });
+    expect(noOrigin.status).toBe(403);
+    const foreign = await api("/api/auth/logout", {
+      method: "POST",
+      headers: { Cookie: session.cookie, Origin: "https://evil.example" },
+    });
+    expect(foreign.status).toBe(403);
+    expect((await api("/api/me", { headers: session.headers })).status).toBe(200);
   });
 
   it("refuses cookie-bearing writes from another origin (CSRF) and without an origin", async () => {

@@ -1,35 +1,51 @@
-// Failed-login throttling: at most MAX_FAILURES per (username, address) in a fixed window, kept in D1
-// so every isolate of the Worker sees the same count.
-import { eq, sql } from "drizzle-orm";
+// Sign-in throttling (README "Sign-in limits"). The policy, after OWASP's Authentication and
+// Credential Stuffing cheat sheets:
+// - Attempts are counted per key in a fixed window: a username tried from one client address, or,
+//   for a browser the user has signed in from before (a device cookie, see devices.ts), that device.
+//   So failures from other addresses, or from an attacker sharing the user's address, never refuse
+//   the right password on the user's own device.
+// - An attempt is reserved (counted) *before* the password is checked, in one atomic statement, and
+//   only a success gives it back. A burst of parallel requests therefore gets exactly as many
+//   guesses as the same requests sent one after another: the (MAX_ATTEMPTS + 1)th is refused
+//   without its password ever being verified. A success clears the key, as it would sequentially.
+// - Rows of windows that have passed are deleted by the same statement batch, so the table holds at
+//   most the keys tried in the last window.
+import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { loginFailures } from "../db/schema";
 
-export const MAX_FAILURES = 5;
+export const MAX_ATTEMPTS = 5;
 export const WINDOW_SECONDS = 15 * 60;
 
-const current = (windowStart: number, now: number) => now - windowStart < WINDOW_SECONDS * 1000;
+export type Attempt = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-/** Seconds until the caller may try again, or 0 when not limited. */
-export async function retryAfter(db: Db, key: string, now = Date.now()): Promise<number> {
-  const row = (await db.select().from(loginFailures).where(eq(loginFailures.key, key)).limit(1))[0];
-  if (!row || !current(row.windowStart, now) || row.count < MAX_FAILURES) return 0;
-  return Math.ceil((row.windowStart + WINDOW_SECONDS * 1000 - now) / 1000);
+/** Counts one attempt for `key`; refused when the window already holds MAX_ATTEMPTS failures. */
+export async function reserveAttempt(db: Db, key: string, now = Date.now()): Promise<Attempt> {
+  const floor = now - WINDOW_SECONDS * 1000;
+  const stale = sql`${loginFailures.windowStart} < ${floor}`;
+  const [, rows] = await db.batch([
+    db.delete(loginFailures).where(sql`${stale} AND ${loginFailures.key} <> ${key}`),
+    db
+      .insert(loginFailures)
+      .values({ key, count: 1, windowStart: now })
+      .onConflictDoUpdate({
+        target: loginFailures.key,
+        set: {
+          count: sql`CASE WHEN ${stale} THEN 1 ELSE ${loginFailures.count} + 1 END`,
+          windowStart: sql`CASE WHEN ${stale} THEN ${now} ELSE ${loginFailures.windowStart} END`,
+        },
+      })
+      .returning({ count: loginFailures.count, windowStart: loginFailures.windowStart }),
+  ]);
+  const row = rows[0];
+  if (!row || row.count <= MAX_ATTEMPTS) return { allowed: true };
+  return {
+    allowed: false,
+    retryAfterSeconds: Math.max(1, Math.ceil((row.windowStart + WINDOW_SECONDS * 1000 - now) / 1000)),
+  };
 }
 
-export async function recordFailure(db: Db, key: string, now = Date.now()): Promise<void> {
-  const windowFloor = now - WINDOW_SECONDS * 1000;
-  await db
-    .insert(loginFailures)
-    .values({ key, count: 1, windowStart: now })
-    .onConflictDoUpdate({
-      target: loginFailures.key,
-      set: {
-        count: sql`CASE WHEN ${loginFailures.windowStart} < ${windowFloor} THEN 1 ELSE ${loginFailures.count} + 1 END`,
-        windowStart: sql`CASE WHEN ${loginFailures.windowStart} < ${windowFloor} THEN ${now} ELSE ${loginFailures.windowStart} END`,
-      },
-    });
-}
-
-export async function clearFailures(db: Db, key: string): Promise<void> {
-  await db.delete(loginFailures).where(eq(loginFailures.key, key));
+/** A successful sign-in starts the key afresh. */
+export async function clearAttempts(db: Db, key: string): Promise<void> {
+  await db.delete(loginFailures).where(sql`${loginFailures.key} = ${key}`);
 }

@@ -4,7 +4,8 @@ import { type Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { CredentialsSchema, LoginSchema, type User } from "../../protocol";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "../auth/crypto";
-import { clearFailures, recordFailure, retryAfter } from "../auth/rate-limit";
+import { DEVICE_COOKIE, DEVICE_TTL_SECONDS, issueDevice, trustedDevice } from "../auth/devices";
+import { clearAttempts, reserveAttempt } from "../auth/rate-limit";
 import { createSession, revokeSession, SESSION_COOKIE, SESSION_TTL_SECONDS } from "../auth/sessions";
 import { users } from "../db/schema";
 import { ApiError } from "../errors";
@@ -13,20 +14,24 @@ import { readJson } from "../validate";
 
 export const authRoutes = new Hono<AppEnv>();
 
-async function startSession(c: Context<AppEnv>, user: User) {
-  const token = await createSession(c.var.db, user.id);
-  setCookie(c, SESSION_COOKIE, token, {
-    httpOnly: true,
-    sameSite: "Lax",
-    path: "/",
-    secure: new URL(c.req.url).protocol === "https:",
-    maxAge: SESSION_TTL_SECONDS,
-  });
+const cookieOptions = (c: Context<AppEnv>, maxAge: number, path = "/") =>
+  ({ httpOnly: true, sameSite: "Lax", path, secure: new URL(c.req.url).protocol === "https:", maxAge }) as const;
+
+/** A session cookie, and a device cookie for a browser that is not yet known to be this user's. */
+async function startSession(c: Context<AppEnv>, user: User, knownDevice: boolean) {
+  setCookie(c, SESSION_COOKIE, await createSession(c.var.db, user.id), cookieOptions(c, SESSION_TTL_SECONDS));
+  if (!knownDevice) {
+    const device = await issueDevice(c.var.db, user.id);
+    setCookie(c, DEVICE_COOKIE, device, cookieOptions(c, DEVICE_TTL_SECONDS, "/api/auth"));
+  }
 }
 
-/** Browsers always send Origin on these POSTs; a foreign one is a login-CSRF attempt. */
+/**
+ * Requests that carry a cookie must come from the app's own origin, whatever they do (login CSRF,
+ * forced logout); a script without cookies may leave Origin out.
+ */
 function refuseForeignOrigin(c: Context<AppEnv>) {
-  if (c.req.header("Origin")) assertSameOrigin(c);
+  if (c.req.header("Origin") !== undefined || c.req.header("Cookie")) assertSameOrigin(c);
 }
 
 authRoutes.post("/signup", async (c) => {
@@ -42,30 +47,31 @@ authRoutes.post("/signup", async (c) => {
   if (!inserted.length) {
     throw new ApiError(409, "conflict", "That username is taken", { username: "already taken" });
   }
-  await startSession(c, user);
+  await startSession(c, user, false);
   return c.json({ user }, 201);
 });
 
 authRoutes.post("/login", async (c) => {
   refuseForeignOrigin(c);
   const { username, password } = await readJson(c, LoginSchema);
-  const address = c.req.header("CF-Connecting-IP") ?? "local";
-  const key = `${username.toLowerCase()}|${address}`;
-  const wait = await retryAfter(c.var.db, key);
-  if (wait > 0) {
-    c.header("Retry-After", String(wait));
-    throw new ApiError(429, "rate_limited", `Too many failed sign-ins; try again in ${Math.ceil(wait / 60)} min`);
-  }
   const row = (await c.var.db.select().from(users).where(eq(users.username, username)).limit(1))[0];
+  // Throttled per device where the browser has signed in as this user before, else per address
+  // (worker/auth/rate-limit.ts has the policy). Reserved before the password is checked.
+  const device = await trustedDevice(c.var.db, getCookie(c, DEVICE_COOKIE), row?.id);
+  const address = c.req.header("CF-Connecting-IP") ?? "local";
+  const key = device ? `device:${device}` : `user:${username.toLowerCase()}|${address}`;
+  const attempt = await reserveAttempt(c.var.db, key);
+  if (!attempt.allowed) {
+    c.header("Retry-After", String(attempt.retryAfterSeconds));
+    const minutes = Math.ceil(attempt.retryAfterSeconds / 60);
+    throw new ApiError(429, "rate_limited", `Too many failed sign-ins; try again in ${minutes} min`);
+  }
   // Verify against a dummy hash for unknown users so both failures take the same time and say the same.
   const ok = await verifyPassword(password, row?.passwordHash ?? DUMMY_PASSWORD_HASH);
-  if (!row || !ok) {
-    await recordFailure(c.var.db, key);
-    throw new ApiError(401, "unauthorized", "Wrong username or password");
-  }
-  await clearFailures(c.var.db, key);
+  if (!row || !ok) throw new ApiError(401, "unauthorized", "Wrong username or password");
+  await clearAttempts(c.var.db, key);
   const user = { id: row.id, username: row.username };
-  await startSession(c, user);
+  await startSession(c, user, device !== undefined);
   return c.json({ user });
 });
 
