@@ -1,6 +1,7 @@
 // Proves the fake OpenAI server speaks the API the way the real AI SDK reads it (ai v6 + @ai-sdk/openai),
 // so a Worker test that fails is failing on the Worker, not on the fake.
 import { createOpenAI } from "@ai-sdk/openai";
+import { APICallError, type LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { generateText, streamText, tool } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -107,6 +108,55 @@ describe.each(["chat", "responses"] as const)("fake OpenAI via %s()", (style) =>
     ac.abort();
     await expect(r.text).rejects.toThrow();
     await waitForModelRequests(fake.url, k("silent"), (rs) => rs[0]?.aborted === true);
+  });
+
+  /** The provider's own stream parts for a prompt, as the Worker's call-model.ts reads them. */
+  async function parts(prompt: string, abortSignal?: AbortSignal): Promise<LanguageModelV3StreamPart[]> {
+    const { stream } = await model().doStream({
+      prompt: [{ role: "user", content: [{ type: "text", text: prompt }] }],
+      abortSignal,
+    });
+    const out: LanguageModelV3StreamPart[] = [];
+    for await (const part of stream) out.push(part);
+    return out;
+  }
+
+  it("cuts a stream off after its text: the provider reports no finish reason", async () => {
+    await scriptModel(fake.url, k("cut"), [{ text: ["Half ", "an answer"], cut_off: true }]);
+    const seen = await parts(marker(k("cut")));
+    const text = seen.flatMap((p) => (p.type === "text-delta" ? [p.delta] : [])).join("");
+    expect(text).toBe("Half an answer");
+    // What @ai-sdk/openai's flush reports for a stream that never said how it finished.
+    expect(seen.at(-1)).toMatchObject({ type: "finish", finishReason: { unified: "other", raw: undefined } });
+    const [request] = await modelRequests(fake.url, k("cut"));
+    expect(request?.completed).toBe(true);
+  });
+
+  it("sends only the headers of a stream with headers_only, then nothing", async () => {
+    await scriptModel(fake.url, k("headers"), [{ headers_only: true }]);
+    const ac = new AbortController();
+    // The provider resolves doStream only once output arrives, so it stays pending until the abort.
+    const started = parts(marker(k("headers")), ac.signal).then(
+      () => "a stream",
+      () => "aborted",
+    );
+    await waitForModelRequests(fake.url, k("headers"), (rs) => rs.length === 1);
+    const early = await Promise.race([started, new Promise((r) => setTimeout(r, 300, "nothing yet"))]);
+    expect(early).toBe("nothing yet");
+    ac.abort();
+    expect(await started).toBe("aborted");
+    await waitForModelRequests(fake.url, k("headers"), (rs) => rs[0]?.aborted === true);
+  });
+
+  it("sends Retry-After and retry-after-ms with a scripted error", async () => {
+    await scriptModel(fake.url, k("429"), [
+      { error: { status: 429, message: "slow down", retry_after: "3", retry_after_ms: 2500 } },
+    ]);
+    const error = await parts(marker(k("429"))).catch((e: unknown) => e);
+    expect(APICallError.isInstance(error)).toBe(true);
+    if (!APICallError.isInstance(error)) return;
+    expect(error).toMatchObject({ statusCode: 429, isRetryable: true, message: "slow down" });
+    expect(error.responseHeaders).toMatchObject({ "retry-after": "3", "retry-after-ms": "2500" });
   });
 
   it("supports non-streaming requests", async () => {

@@ -25,8 +25,14 @@ export interface Step {
   chunk_delay_ms?: number;
   /** Send headers and the text chunks, then never finish (stop/abort tests). */
   hang?: boolean;
-  /** Answer with this HTTP status and an OpenAI error body instead of a completion. */
-  error?: { status: number; message: string };
+  /** Send the headers of a stream, then nothing at all, ever (a stall before the first chunk). */
+  headers_only?: boolean;
+  /** Stream the text chunks, then end the response with no finish reason and no `[DONE]` (Responses:
+   * no `response.completed`), as when the connection drops mid-answer. */
+  cut_off?: boolean;
+  /** Answer with this HTTP status and an OpenAI error body instead of a completion; `retry_after` is
+   * sent verbatim as the Retry-After header, `retry_after_ms` as OpenAI's retry-after-ms header. */
+  error?: { status: number; message: string; retry_after?: string; retry_after_ms?: number };
 }
 
 /** What the fake recorded about one model request. */

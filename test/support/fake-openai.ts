@@ -94,15 +94,29 @@ function pieces(s: string): string[] {
   return [s.slice(0, n), s.slice(n, 2 * n), s.slice(2 * n)];
 }
 
-function sendJson(res: http.ServerResponse, status: number, body: unknown) {
+function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, { "content-type": "application/json" });
+  res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));
 }
 
-function openaiError(res: http.ServerResponse, status: number, message: string, type = "invalid_request_error") {
+function openaiError(
+  res: http.ServerResponse,
+  status: number,
+  message: string,
+  type = "invalid_request_error",
+  headers: Record<string, string> = {},
+) {
   const t = status === 429 ? "rate_limit_exceeded" : status >= 500 ? "server_error" : type;
-  sendJson(res, status, { error: { message, type: t, param: null, code: t } });
+  sendJson(res, status, { error: { message, type: t, param: null, code: t } }, headers);
+}
+
+/** The Retry-After headers a scripted error asks for. */
+function retryHeaders(error: NonNullable<Step["error"]>): Record<string, string> {
+  return {
+    ...(error.retry_after !== undefined ? { "retry-after": error.retry_after } : {}),
+    ...(error.retry_after_ms !== undefined ? { "retry-after-ms": String(error.retry_after_ms) } : {}),
+  };
 }
 
 function readBody(req: http.IncomingMessage): Promise<string> {
@@ -146,6 +160,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       send({ content: c });
     }
     if (r.step.hang) return; // headers and text are out; the response never ends
+    if (r.step.cut_off) return void (live() && res.end()); // no finish_reason, no [DONE]
     for (const [index, c] of r.calls.entries()) {
       await gap();
       send({ tool_calls: [{ index, id: c.id, type: "function", function: { name: c.name, arguments: "" } }] });
@@ -247,7 +262,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     send("response.created", { response: shell });
     send("response.in_progress", { response: shell });
     let index = 0;
-    if (r.chunks.length || r.step.hang) {
+    if (r.chunks.length || r.step.hang || r.step.cut_off) {
       const item = final.output[0] ?? {};
       send("response.output_item.added", {
         output_index: 0,
@@ -270,6 +285,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         });
       }
       if (r.step.hang) return;
+      if (r.step.cut_off) return void (live() && res.end()); // no response.completed
       const text = r.chunks.join("");
       send("response.output_text.done", { item_id: msgId, output_index: 0, content_index: 0, text, logprobs: [] });
       send("response.content_part.done", {
@@ -343,7 +359,14 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     }
     if (step.delay_ms) await sleep(step.delay_ms);
     if (!live()) return;
-    if (step.error) return openaiError(res, step.error.status || 500, step.error.message || "scripted error");
+    if (step.error)
+      return openaiError(
+        res,
+        step.error.status || 500,
+        step.error.message || "scripted error",
+        undefined,
+        retryHeaders(step.error),
+      );
 
     const reply = planReply(step, prompt);
     const responses = path === "/v1/responses";
@@ -354,6 +377,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         connection: "keep-alive",
       });
       res.flushHeaders();
+      if (step.headers_only) return; // and never a byte of the body
       await (responses ? streamResponses : streamChat)(res, body, reply, live);
     } else if (step.hang) {
       res.writeHead(200, { "content-type": "application/json" });
