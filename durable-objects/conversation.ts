@@ -2,12 +2,14 @@
 // own beyond what the Worker hands it (the Worker has already checked ownership) and delegates to the
 // message log, the socket hub and the turn runner.
 import { DurableObject } from "cloudflare:workers";
-import type { ClientFrame, Notify } from "../protocol";
+import type { ClientFrame, Notify, ServerFrame } from "../protocol";
+import { parseCredentialKey } from "../worker/auth/sessions";
 import { isEnabled, loadSubscriberToggles } from "../worker/settings/subscriber-settings-store";
 import { llmSettings, publicModelInfo } from "./agent/llm/config";
 import { parseClientFrame } from "./conversation/client-frames";
 import { MessageLog } from "./conversation/message-log";
 import { recoverInterruptedTurn } from "./conversation/recovery";
+import { SocketGuard } from "./conversation/socket-guard";
 import { SocketHub, type SocketMeta } from "./conversation/socket-hub";
 import type { ChildOutcome, ChildRequest, ParentLink } from "./conversation/subagents";
 import { TurnRunner } from "./conversation/turn-runner";
@@ -18,6 +20,7 @@ const META_KEY = "meta";
 
 export class ConversationObject extends DurableObject<Env> {
   private readonly hub: SocketHub;
+  private readonly guard: SocketGuard;
   private log: MessageLog | undefined;
   private turns: TurnRunner | undefined;
   private notifier: Notifier | undefined;
@@ -25,6 +28,7 @@ export class ConversationObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.hub = new SocketHub(ctx);
+    this.guard = new SocketGuard(this.hub, env.DB, (revoked) => this.turns?.stopIfStartedBy(revoked));
     // Answered by the runtime itself, without waking a hibernated object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
   }
@@ -40,7 +44,7 @@ export class ConversationObject extends DurableObject<Env> {
     if (this.log) return;
     let turns: TurnRunner | undefined;
     const log = new MessageLog(this.env.DB, meta.conversationId, (message) => {
-      this.hub.broadcast({ type: "message", message });
+      this.broadcast({ type: "message", message });
       turns?.forward({ type: "message", message });
     });
     const notifier = new BusNotifier({
@@ -53,7 +57,7 @@ export class ConversationObject extends DurableObject<Env> {
     turns = new TurnRunner(this.ctx, this.env, meta, {
       messages: () => log.messages,
       append: (draft) => log.append(draft),
-      broadcast: (frame) => this.hub.broadcast(frame),
+      broadcast: (frame) => this.broadcast(frame),
       notifier,
     });
     await this.ctx.storage.put(META_KEY, meta);
@@ -63,6 +67,12 @@ export class ConversationObject extends DurableObject<Env> {
     this.log = log;
     this.notifier = notifier;
     this.turns = turns;
+  }
+
+  /** Every frame to every socket; a socket whose credential was revoked is closed soon after (socket-guard.ts). */
+  private broadcast(frame: ServerFrame): void {
+    this.hub.broadcast(frame);
+    this.guard.sweepSoon();
   }
 
   private requireLog(): MessageLog {
@@ -78,7 +88,8 @@ export class ConversationObject extends DurableObject<Env> {
     }
     const meta = { conversationId, userId };
     const log = await this.open(meta);
-    const { client, server } = this.hub.accept(meta);
+    const credential = parseCredentialKey(request.headers.get("X-Credential"));
+    const { client, server } = this.hub.accept({ ...meta, credential, sentAfter: log.lastSeq });
     const pending = await this.turns?.pending.current();
     this.hub.send(server, {
       type: "hello",
@@ -96,9 +107,10 @@ export class ConversationObject extends DurableObject<Env> {
 
   override async webSocketMessage(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
     try {
-      const meta = SocketHub.meta(ws);
-      if (!meta) return ws.close(1008, "unknown socket");
-      await this.open(meta);
+      const state = SocketHub.state(ws);
+      if (!state) return ws.close(1008, "unknown socket");
+      await this.open({ conversationId: state.conversationId, userId: state.userId });
+      if (!(await this.guard.admit(ws))) return;
       const parsed = parseClientFrame(data);
       if (!parsed.ok) return this.hub.send(ws, { type: "error", code: parsed.code, message: parsed.message });
       await this.handle(ws, parsed.frame);
@@ -114,11 +126,17 @@ export class ConversationObject extends DurableObject<Env> {
     switch (frame.type) {
       case "ping":
         return this.hub.send(ws, { type: "pong" });
-      case "resume":
-        for (const message of log.after(frame.after_seq)) this.hub.send(ws, { type: "message", message });
+      case "resume": {
+        const range = SocketHub.claimResume(ws, frame.after_seq);
+        if (!range) return;
+        for (const message of log.after(range.after)) {
+          if (message.seq > range.through) break;
+          this.hub.send(ws, { type: "message", message });
+        }
         return;
+      }
       case "chat": {
-        const refused = await turns?.start(frame);
+        const refused = await turns?.start(frame, SocketHub.state(ws)?.credential);
         if (refused) this.hub.send(ws, { type: "error", ...refused });
         return;
       }

@@ -3,6 +3,7 @@
 // tabs that join mid-turn, resolves the references of the user's message, commits task reminders, and
 // asks the user on the agent's behalf.
 import type { AgentConfig, ChatFrame, Message, MessageDraft, ServerFrame } from "../../protocol";
+import { type Credential, credentialKey } from "../../worker/auth/sessions";
 import { loadAgentConfig } from "../../worker/settings/agent-config-store";
 import { findDecisionTree } from "../agent/decision-trees";
 import { llmSettings } from "../agent/llm/config";
@@ -36,6 +37,8 @@ interface RunningTurn {
   outcome?: TurnOutcome;
   /** Set when this turn is a subagent's: every frame also goes to the parent. */
   parent?: ParentLink;
+  /** The credential (credentialKey) of the socket that started the turn: its revocation stops the turn. */
+  startedBy?: string;
 }
 
 /** What one turn runs with: the limits, the tools, and who hosts its subagents. */
@@ -86,7 +89,7 @@ export class TurnRunner {
   }
 
   /** Persists the user's message and what it references, then runs the turn; or says why not. */
-  async start(frame: ChatFrame): Promise<Refusal | undefined> {
+  async start(frame: ChatFrame, credential?: Credential): Promise<Refusal | undefined> {
     if (this.current) return { code: "busy", message: "A turn is already running; stop it or wait for it to finish" };
     if (frame.decision_tree !== undefined && !findDecisionTree(frame.decision_tree)) {
       return { code: "invalid_frame", message: `decision_tree: unknown decision tree "${frame.decision_tree}"` };
@@ -100,6 +103,7 @@ export class TurnRunner {
         for (const draft of await resolveReferences(this.env.DB, this.meta.userId, frame.content))
           await this.io.append(draft);
       },
+      { startedBy: credential && credentialKey(credential) },
     );
     return undefined;
   }
@@ -136,7 +140,7 @@ export class TurnRunner {
     const turn = await this.launch(
       () => this.subagentPlan(request, parent),
       () => this.io.append({ role: "user", content: request.task }).then(() => undefined),
-      parent,
+      { parent },
     );
     await turn.done;
     const final = this.io.messages().findLast((m) => m.role === "agent");
@@ -181,9 +185,9 @@ export class TurnRunner {
   private async launch(
     plan: () => Promise<TurnPlan>,
     persistInput: () => Promise<void>,
-    parent?: ParentLink,
+    origin: Pick<RunningTurn, "parent" | "startedBy"> = {},
   ): Promise<RunningTurn> {
-    const turn: RunningTurn = { abort: new AbortController(), done: Promise.resolve(), live: undefined, parent };
+    const turn: RunningTurn = { abort: new AbortController(), done: Promise.resolve(), live: undefined, ...origin };
     this.current = turn;
     try {
       await this.marker.begin();
@@ -232,6 +236,11 @@ export class TurnRunner {
     if (!this.current) return false;
     this.current.abort.abort(new DOMException("stopped by the user", "AbortError"));
     return true;
+  }
+
+  /** The session or token that started the running turn was revoked: nothing more runs on its behalf. */
+  stopIfStartedBy(revoked: ReadonlySet<string>): void {
+    if (this.current?.startedBy && revoked.has(this.current.startedBy)) this.stop();
   }
 
   async stopAndWait(): Promise<void> {

@@ -51,6 +51,7 @@ export class TestSocket {
   readonly frames: ServerFrame[] = [];
   private waiters: { predicate: (f: ServerFrame) => boolean; resolve: (f: ServerFrame) => void }[] = [];
   closed = false;
+  closeCode: number | undefined;
 
   constructor(readonly ws: WebSocket) {
     ws.accept();
@@ -61,8 +62,9 @@ export class TestSocket {
       this.waiters = this.waiters.filter((w) => !ready.includes(w));
       for (const waiter of ready) waiter.resolve(frame);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       this.closed = true;
+      this.closeCode = event.code;
     });
   }
 

@@ -148,6 +148,33 @@ describe("conversation socket", () => {
     back.close();
   });
 
+  it("never sends a socket the same seq twice, whatever it resumes from", async () => {
+    const session = await signup();
+    const { id } = await createConversation(session);
+    const key = uniqueName("nodup");
+    await scriptModel(llmUrl, key, [{ text: "before you came" }, { text: "while you watched" }]);
+    const first = await connect(session, id);
+    first.send({ type: "chat", content: `one ${marker(key)}` });
+    await first.next("response_complete");
+    first.close();
+
+    const tab = await connect(session, id);
+    const joinedAt = (tab.frames[0] as { last_seq: number }).last_seq;
+    tab.send({ type: "chat", content: `two ${marker(key)}` });
+    await tab.next("response_complete");
+    // A late resume (the live messages already arrived), repeated, then one from further back.
+    tab.send({ type: "resume", after_seq: 2 });
+    tab.send({ type: "resume", after_seq: 2 });
+    tab.send({ type: "resume", after_seq: 0 });
+    const all = await history(session, id);
+    await tab.next("message", (f) => f.message.seq === 1);
+    await new Promise((r) => setTimeout(r, 100));
+    const seqs = tab.messages().map((m) => m.seq);
+    expect(seqs).toEqual([...all.filter((m) => m.seq > joinedAt).map((m) => m.seq), ...range(joinedAt).slice(2), 1, 2]);
+    expect(new Set(seqs).size).toBe(all.length);
+    tab.close();
+  });
+
   it("ends the turn with llm_error and an explanation when the model server fails", async () => {
     const session = await signup();
     const { id } = await createConversation(session);

@@ -3,13 +3,14 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { User } from "../../protocol";
-import { SESSION_COOKIE, userForApiToken, userForSession } from "../auth/sessions";
+import { sha256Hex } from "../auth/crypto";
+import { type Credential, SESSION_COOKIE, userForApiToken, userForSession } from "../auth/sessions";
 import { type Db, database } from "../db/client";
 import { ApiError, unauthorized } from "../errors";
 
 export type AppEnv = {
   Bindings: Env;
-  Variables: { db: Db; user?: User; authMethod?: "cookie" | "bearer" };
+  Variables: { db: Db; user?: User; credential?: Credential };
 };
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -35,14 +36,14 @@ export const identify: MiddlewareHandler<AppEnv> = async (c, next) => {
     const user = await userForApiToken(c.var.db, bearer);
     if (!user) throw unauthorized();
     c.set("user", user);
-    c.set("authMethod", "bearer");
+    c.set("credential", { kind: "token", hash: await sha256Hex(bearer) });
   } else {
     const token = getCookie(c, SESSION_COOKIE);
     const user = token ? await userForSession(c.var.db, token) : undefined;
-    if (user) {
+    if (token && user) {
       assertSameOrigin(c);
       c.set("user", user);
-      c.set("authMethod", "cookie");
+      c.set("credential", { kind: "session", hash: await sha256Hex(token) });
     }
   }
   await next();

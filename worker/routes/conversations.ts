@@ -3,6 +3,7 @@
 import { and, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { CreateConversationSchema, MessagesQuerySchema, NotifySchema, RenameConversationSchema } from "../../protocol";
+import { credentialKey } from "../auth/sessions";
 import {
   createConversation,
   descendantIds,
@@ -13,7 +14,7 @@ import {
 } from "../conversations/store";
 import { nowIso } from "../db/client";
 import { conversations } from "../db/schema";
-import { ApiError } from "../errors";
+import { ApiError, unauthorized } from "../errors";
 import { type AppEnv, currentUser } from "../middleware/identity";
 import { readJson, readQuery } from "../validate";
 
@@ -73,8 +74,12 @@ conversationRoutes.get("/:id/ws", async (c) => {
   if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
     throw new ApiError(426, "invalid_input", "Expected a WebSocket upgrade");
   }
+  const credential = c.var.credential;
+  if (!credential) throw unauthorized();
   const headers = new Headers(c.req.raw.headers);
   headers.set("X-Conversation-Id", row.id);
   headers.set("X-User-Id", row.userId);
+  // The object checks this on every frame, so signing out or deleting the token closes the socket.
+  headers.set("X-Credential", credentialKey(credential));
   return stubFor(c.env, row.id).fetch(new Request(c.req.url, { headers }));
 });

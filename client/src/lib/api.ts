@@ -17,6 +17,11 @@ export function onUnauthorized(listener: () => void): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
+/** The session is gone (a 401, or a socket closed as revoked): every listener shows the sign-in page. */
+export function signalUnauthorized(): void {
+  for (const listener of unauthorizedListeners) listener();
+}
+
 async function send(path: string, method: Method, body?: unknown): Promise<Response | ApiError> {
   try {
     return await fetch(path, {
@@ -33,9 +38,7 @@ async function send(path: string, method: Method, body?: unknown): Promise<Respo
 async function readError(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
   const parsed = ErrorBodySchema.safeParse(body);
-  if (response.status === 401 && !response.url.includes("/api/auth/")) {
-    for (const listener of unauthorizedListeners) listener();
-  }
+  if (response.status === 401 && !response.url.includes("/api/auth/")) signalUnauthorized();
   if (parsed.success) return { status: response.status, fields: {}, ...parsed.data.error };
   return {
     status: response.status,

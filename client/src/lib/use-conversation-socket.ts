@@ -3,6 +3,8 @@
 // backoff after a drop, pings every 25 s, and folds every validated frame into conversationReducer.
 import { useCallback, useEffect, useReducer, useRef, useState } from "preact/hooks";
 import { type ClientFrame, ServerFrameSchema } from "../../../protocol";
+import { REVOKED_CLOSE_CODE } from "../../../protocol/socket-close";
+import { signalUnauthorized } from "./api";
 import { conversationReducer, INITIAL_STATE } from "./conversation-state";
 import { reconnectDelay } from "./reconnect-backoff";
 
@@ -70,10 +72,12 @@ export function useConversationSocket(conversationId: string) {
         if (frame.type === "message") highestSeq.current = Math.max(highestSeq.current, frame.message.seq);
         dispatch({ type: "frame", frame });
       };
-      socket.onclose = () => {
+      socket.onclose = (event) => {
         clearInterval(pingTimer);
         if (disposed || socketRef.current !== socket) return;
         socketRef.current = null;
+        // Signed out elsewhere (logout, a deleted token): reconnecting would only be refused.
+        if (event.code === REVOKED_CLOSE_CODE) return signalUnauthorized();
         setStatus("reconnecting");
         retryTimer = setTimeout(connect, reconnectDelay(attempt++));
       };
