@@ -25,12 +25,24 @@ export const ErrorBodySchema = z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
-/** Turns a zod error into PROTOCOL.md's `fields` map: one message per bad field. */
+export const UNKNOWN_FIELD = "unknown field";
+
+/** Turns a zod error into PROTOCOL.md's `fields` map: one message per bad field, each unknown field named. */
 export function fieldErrors(error: z.ZodError): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) fields[[...issue.path, key].join(".")] ??= UNKNOWN_FIELD;
+      continue;
+    }
     const key = issue.path.length ? issue.path.join(".") : "_";
     fields[key] ??= issue.message;
   }
   return fields;
+}
+
+/** One line naming the first bad field, for an error's `message`; `whole` names the field "_". */
+export function firstFieldError(fields: Record<string, string>, whole: string): string {
+  const [field, problem] = Object.entries(fields)[0] ?? ["_", "invalid"];
+  return `${field === "_" ? whole : field}: ${problem}`;
 }

@@ -7,7 +7,8 @@ import { MessageSchema, TerminationReasonSchema } from "./message";
 export const MAX_FRAME_BYTES = 64 * 1024;
 export const MAX_CHAT_CHARS = 32000;
 
-export const ChatFrameSchema = z.object({
+// Client frames are strict: an unknown field is refused by name, as in every HTTP body.
+export const ChatFrameSchema = z.strictObject({
   type: z.literal("chat"),
   content: z
     .string()
@@ -20,10 +21,10 @@ export type ChatFrame = z.infer<typeof ChatFrameSchema>;
 
 export const ClientFrameSchema = z.discriminatedUnion("type", [
   ChatFrameSchema,
-  z.object({ type: z.literal("agent_control"), action: z.literal("stop") }),
-  z.object({ type: z.literal("agent_user_input"), content: z.string().min(1).max(MAX_CHAT_CHARS) }),
-  z.object({ type: z.literal("resume"), after_seq: z.number().int().min(0) }),
-  z.object({ type: z.literal("ping") }),
+  z.strictObject({ type: z.literal("agent_control"), action: z.literal("stop") }),
+  z.strictObject({ type: z.literal("agent_user_input"), content: z.string().min(1).max(MAX_CHAT_CHARS) }),
+  z.strictObject({ type: z.literal("resume"), after_seq: z.number().int().min(0) }),
+  z.strictObject({ type: z.literal("ping") }),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 

@@ -8,3 +8,4 @@ export * from "./frames";
 export * from "./message";
 export * from "./subscriber";
 export * from "./system-item";
+export * from "./well-formed";

@@ -1,21 +1,22 @@
 // zod at the HTTP boundary: bodies and queries are parsed here or refused with 400 and `fields`.
+// Every JSON body goes through readJson, so one policy holds for all of them: the bytes must be
+// UTF-8, no string or key may hold a lone surrogate, and an unknown field is refused by name
+// rather than silently dropped (a mistyped field name must not look like success).
 import type { Context } from "hono";
-import type { z } from "zod";
-import { fieldErrors } from "../protocol";
+import { z } from "zod";
+import { fieldErrors, firstFieldError, illFormedTextField, NOT_UNICODE } from "../protocol";
 import { ApiError, invalid } from "./errors";
 
 const MAX_BODY_BYTES = 256 * 1024;
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
-  const text = await c.req.text();
-  if (text.length > MAX_BODY_BYTES) throw new ApiError(413, "too_large", "Request body is too large");
-  let raw: unknown;
-  try {
-    raw = text.length ? JSON.parse(text) : {};
-  } catch {
-    throw invalid("Request body is not valid JSON");
-  }
-  return parseWith(schema, raw);
+  const bytes = await c.req.arrayBuffer();
+  if (bytes.byteLength > MAX_BODY_BYTES) throw new ApiError(413, "too_large", "Request body is too large");
+  const raw = parseJson(decodeUtf8(bytes));
+  const badText = illFormedTextField(raw);
+  if (badText) throw invalidFields({ [badText]: NOT_UNICODE });
+  return parseWith(refuseUnknownFields(schema), raw);
 }
 
 export function readQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
@@ -24,10 +25,31 @@ export function readQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S
 
 export function parseWith<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
   const result = schema.safeParse(raw);
-  if (!result.success) {
-    const fields = fieldErrors(result.error);
-    const first = Object.entries(fields)[0];
-    throw invalid(first ? `${first[0] === "_" ? "body" : first[0]}: ${first[1]}` : "Invalid input", fields);
-  }
+  if (!result.success) throw invalidFields(fieldErrors(result.error));
   return result.data;
 }
+
+/** Invalid bytes would otherwise be decoded to U+FFFD: altered, not refused. */
+function decodeUtf8(bytes: ArrayBuffer): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw invalid("Request body is not valid UTF-8");
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text.length ? JSON.parse(text) : {};
+  } catch {
+    throw invalid("Request body is not valid JSON");
+  }
+}
+
+/** Request bodies are flat objects; a strict copy of the schema names every key it does not know. */
+function refuseUnknownFields<S extends z.ZodType>(schema: S): S {
+  // The strict copy keeps the shape and refinements, so its output type is the schema's own.
+  return schema instanceof z.ZodObject ? (schema.strict() as unknown as S) : schema;
+}
+
+const invalidFields = (fields: Record<string, string>) => invalid(firstFieldError(fields, "body"), fields);

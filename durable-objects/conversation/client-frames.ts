@@ -1,7 +1,22 @@
-// Parses one client frame: size, JSON and schema, or an `error` frame that says what was wrong.
-import { type ClientFrame, ClientFrameSchema, MAX_FRAME_BYTES } from "../../protocol";
+// Parses one client frame: size, JSON, well-formed text and schema, or an `error` frame that says
+// what was wrong, naming the field. The schemas refuse unknown fields, as every HTTP body does.
+import {
+  type ClientFrame,
+  ClientFrameSchema,
+  fieldErrors,
+  firstFieldError,
+  illFormedTextField,
+  MAX_FRAME_BYTES,
+  NOT_UNICODE,
+} from "../../protocol";
 
 export type ParsedFrame = { ok: true; frame: ClientFrame } | { ok: false; code: string; message: string };
+
+const invalidFrame = (fields: Record<string, string>): ParsedFrame => ({
+  ok: false,
+  code: "invalid_frame",
+  message: firstFieldError(fields, "frame"),
+});
 
 export function parseClientFrame(data: string | ArrayBuffer): ParsedFrame {
   const size = typeof data === "string" ? new TextEncoder().encode(data).byteLength : data.byteLength;
@@ -14,9 +29,8 @@ export function parseClientFrame(data: string | ArrayBuffer): ParsedFrame {
   } catch {
     return { ok: false, code: "invalid_frame", message: "Frame is not valid JSON" };
   }
+  const badText = illFormedTextField(raw);
+  if (badText) return invalidFrame({ [badText]: NOT_UNICODE });
   const parsed = ClientFrameSchema.safeParse(raw);
-  if (parsed.success) return { ok: true, frame: parsed.data };
-  const issue = parsed.error.issues[0];
-  const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-  return { ok: false, code: "invalid_frame", message: `${where}${issue?.message ?? "invalid frame"}` };
+  return parsed.success ? { ok: true, frame: parsed.data } : invalidFrame(fieldErrors(parsed.error));
 }
