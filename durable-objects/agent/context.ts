@@ -45,7 +45,7 @@ export function toModelMessages(log: readonly Message[]): LanguageModelV3Prompt 
         out.push({ role: "user", content: [{ type: "text", text: neutralizeReminders(message.content) }] });
         break;
       case "agent":
-        open(message.step).text = message.content;
+        open(message.step).text = neutralizeReminders(message.content);
         break;
       case "tool": {
         const target = block && block.step === message.step ? block : open(message.step);

@@ -4,6 +4,7 @@
 // writes it.
 import type { Message, MessageDraft } from "../../protocol";
 import { rowToMessage } from "../../worker/conversations/store";
+import { defuseItem } from "../system-items/forgery";
 
 export class MessageLog {
   private cache: Message[] | undefined;
@@ -59,8 +60,10 @@ export class MessageLog {
     const log = await this.load();
     const seq = (log.at(-1)?.seq ?? 0) + 1;
     const createdAt = new Date().toISOString();
-    const { role, ...payload } = draft;
-    const message = { ...draft, seq, id: crypto.randomUUID(), created_at: createdAt } as Message;
+    // Whatever built a system item, its body reaches the model defused of forged reminder tags.
+    const safe = draft.role === "system" ? { ...draft, item: defuseItem(draft.item) } : draft;
+    const { role, ...payload } = safe;
+    const message = { ...safe, seq, id: crypto.randomUUID(), created_at: createdAt } as Message;
     await this.db.batch([
       this.db
         .prepare("INSERT INTO messages (conversation_id, seq, id, role, created_at, payload) VALUES (?, ?, ?, ?, ?, ?)")

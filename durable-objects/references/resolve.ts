@@ -6,7 +6,6 @@ import type { MessageDraft, SystemItem } from "../../protocol";
 import { getKnowledge } from "../../worker/library/knowledge-store";
 import { getWorkflow } from "../../worker/library/workflow-store";
 import { listNotes, NotePathSchema, readNote } from "../agent/tools/vault-store";
-import { neutralizeReminders } from "../system-items/forgery";
 import { parseReferences, type Reference } from "./parse";
 
 export const MAX_ATTACHMENT_CHARS = 8000;
@@ -44,7 +43,7 @@ async function resolveFile(db: D1Database, userId: string, raw: string): Promise
   const path = parsed.data;
   const note = raw.endsWith("/") ? undefined : await readNote(db, userId, path);
   if (note) {
-    const body = `[File: ${path}]\n${neutralizeReminders(truncateForAttachment(path, note.content))}`;
+    const body = `[File: ${path}]\n${truncateForAttachment(path, note.content)}`;
     return draft("Vault", { kind: "file_attachment", path, body });
   }
   const folder = path.replace(/\/+$/, "");
@@ -55,7 +54,7 @@ async function resolveFile(db: D1Database, userId: string, raw: string): Promise
   return draft("Vault", {
     kind: "file_attachment",
     path: `${folder}/`,
-    body: `[Dir: ${folder}/]\n${neutralizeReminders(lines.join("\n"))}`,
+    body: `[Dir: ${folder}/]\n${lines.join("\n")}`,
   });
 }
 
@@ -66,13 +65,13 @@ async function resolveOne(db: D1Database, userId: string, ref: Reference): Promi
     case "knowledge": {
       const entry = await getKnowledge(db, userId, ref.slug);
       if (!entry) return unresolved(`No knowledge entry #${ref.slug}`);
-      const body = `[Knowledge: ${ref.slug}] ${entry.title}\n${neutralizeReminders(entry.body)}`;
+      const body = `[Knowledge: ${ref.slug}] ${entry.title}\n${entry.body}`;
       return draft("Knowledge", { kind: "knowledge", slug: ref.slug, body });
     }
     case "workflow": {
       const flow = await getWorkflow(db, userId, ref.slug);
       if (!flow) return unresolved(`No workflow /${ref.slug}`);
-      const body = `[Workflow: /${ref.slug}] ${flow.title}\n${neutralizeReminders(flow.body)}`;
+      const body = `[Workflow: /${ref.slug}] ${flow.title}\n${flow.body}`;
       return draft("Workflows", { kind: "workflow", slug: ref.slug, body });
     }
   }
