@@ -20,12 +20,26 @@ export function explainTermination(reason: TerminationReason, s: AgentState): st
     case "no_progress":
       return `Stopped because I was repeating myself without progress (${last ? `${last.tool} with the same arguments` : "the same action"}).`;
     case "error_limit":
-      return `Stopped after ${s.consecutiveErrors} tool errors in a row${last?.error ? `; the last one: ${last.error}` : ""}.`;
+      return sentence(
+        `Stopped after ${s.consecutiveErrors} tool errors in a row${last?.error ? `; the last one: ${last.error}` : ""}`,
+      );
     case "input_timeout":
       return `Stopped because my question was not answered within ${c.requestInputTimeoutSeconds} s.`;
     case "llm_error":
-      return `The model call failed: ${s.llmError || "unknown error"}.`;
+      return sentence(`The model call failed: ${s.llmError || "unknown error"}`);
   }
+}
+
+/** What a saved answer adds when the model stopped at its output limit (finish reason `length`). */
+export const OUTPUT_LIMIT_NOTE = "The answer hit the model's output limit and may be incomplete.";
+
+/**
+ * Ends a sentence that quotes someone else's text (an error message) with one full stop: none is
+ * added after terminal punctuation, even inside closing quotes or brackets ("lost." stays "lost.").
+ */
+export function sentence(text: string): string {
+  const trimmed = text.trimEnd();
+  return /[.!?…]["'”’)\]]*$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 /** "vault_search ×2, vault_read" — what was attempted, for an answer that has nothing else to say. */
@@ -35,12 +49,22 @@ export function summarizeActions(s: AgentState): string {
   return [...counts].map(([tool, n]) => (n > 1 ? `${tool} ×${n}` : tool)).join(", ");
 }
 
-/** The final message of a turn that ended on a limit: what there is, then why it ended. Never empty. */
-export function composeFinal(text: string, reason: TerminationReason, s: AgentState): string {
+/**
+ * The final message of a turn: what there is, then why it ended or why it may be incomplete (the
+ * answer hit the model's output limit). Never empty.
+ */
+export function composeFinal(
+  text: string,
+  reason: TerminationReason,
+  s: AgentState,
+  { outputLimited = false } = {},
+): string {
   const discarded = s.discardedSubagents
     ? `${s.discardedSubagents === 1 ? "A subagent was" : `${s.discardedSubagents} subagents were`} stopped before finishing; its unfinished work was discarded.`
     : "";
-  const why = [explainTermination(reason, s), discarded].filter(Boolean).join(" ") || undefined;
+  const why =
+    [explainTermination(reason, s), discarded, outputLimited ? OUTPUT_LIMIT_NOTE : ""].filter(Boolean).join(" ") ||
+    undefined;
   const body =
     text.trim() || (s.actions.length ? `I did not get to an answer. What I tried: ${summarizeActions(s)}.` : "");
   if (!why) return body || "(The model returned an empty answer.)";

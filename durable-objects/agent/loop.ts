@@ -51,6 +51,10 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
   let state = createState(config);
   let answer: string | undefined;
   let partial = "";
+  // The saved answer stopped at the model's output limit (finish reason `length`). The turn still ends
+  // `completed`: the model gave its answer and another call would hit the same limit; the answer says it
+  // may be incomplete. Only a stream that never said how it finished is a failure (call-model.ts).
+  let outputLimited = false;
 
   const sync = (s: AgentState): AgentState => ({
     ...s,
@@ -138,6 +142,7 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
       }
       if (verdict.answer !== undefined) {
         answer = verdict.answer;
+        outputLimited = result.finishReason === "length";
         break steps;
       }
       if (result.toolCalls.length) {
@@ -204,7 +209,7 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
   if (reason === "completed" && answer !== undefined) {
     await io.append({
       role: "agent",
-      content: composeFinal(answer, reason, state),
+      content: composeFinal(answer, reason, state, { outputLimited }),
       step: state.step,
       phase: "final",
       termination_reason: reason,
@@ -220,6 +225,7 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
             : "too many tool calls failed in a row.";
       const wrap = await call({ tools: false, instruction: render("wrap-up", { why }) });
       text = wrap?.text ?? "";
+      outputLimited = wrap?.finishReason === "length";
     }
     if (reason === "token_budget" || reason === "timeout") {
       io.emit({
@@ -231,7 +237,7 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
     }
     await io.append({
       role: "agent",
-      content: composeFinal(text, reason, state),
+      content: composeFinal(text, reason, state, { outputLimited }),
       step: state.step,
       phase: "final",
       termination_reason: reason,

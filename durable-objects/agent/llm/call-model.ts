@@ -7,10 +7,14 @@
 import {
   APICallError,
   type LanguageModelV3,
+  type LanguageModelV3FinishReason,
   type LanguageModelV3FunctionTool,
   type LanguageModelV3Prompt,
   type LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
+import { asModelError, ModelCallError } from "./model-call-error";
+
+export { ModelCallError } from "./model-call-error";
 
 export interface ModelToolCall {
   callId: string;
@@ -25,8 +29,13 @@ export interface ModelCallResult {
   text: string;
   toolCalls: ModelToolCall[];
   usage: { inputTokens: number; outputTokens: number };
-  finishReason: string;
+  /** How the model said it finished; "length" means the answer hit the output limit. */
+  finishReason: FinishReason;
 }
+
+type FinishReason = LanguageModelV3FinishReason["unified"];
+/** A result while its stream is read: the finish reason comes last, if at all. */
+type ResultSoFar = Omit<ModelCallResult, "finishReason"> & { finishReason?: FinishReason };
 
 export interface ModelCallOptions {
   model: LanguageModelV3;
@@ -36,20 +45,17 @@ export interface ModelCallOptions {
   onTextDelta?: (delta: string) => void;
 }
 
-export class ModelCallError extends Error {
-  override name = "ModelCallError";
-}
+const CUT_OFF = "the model's answer was cut off (its stream ended before the model said it had finished)";
 
 const RETRY_DELAY_MS = 400;
 
 export async function callModel(options: ModelCallOptions): Promise<ModelCallResult> {
   const { stream } = await startStream(options);
   const reader = stream.getReader();
-  const result: ModelCallResult = {
+  const result: ResultSoFar = {
     text: "",
     toolCalls: [],
     usage: { inputTokens: 0, outputTokens: 0 },
-    finishReason: "unknown",
   };
   const onAbort = () => void reader.cancel(options.signal.reason).catch(() => undefined);
   options.signal.addEventListener("abort", onAbort, { once: true });
@@ -63,7 +69,9 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallRes
   } finally {
     options.signal.removeEventListener("abort", onAbort);
   }
-  return result;
+  // No finish part at all: the stream ended without the provider's own closing.
+  if (!result.finishReason) throw new ModelCallError(CUT_OFF);
+  return { ...result, finishReason: result.finishReason };
 }
 
 /** Opens the stream, retrying once when the provider says the failure is worth retrying (429, 5xx). */
@@ -90,7 +98,7 @@ async function startStream(options: ModelCallOptions) {
   }
 }
 
-function handlePart(part: LanguageModelV3StreamPart, result: ModelCallResult, options: ModelCallOptions): void {
+function handlePart(part: LanguageModelV3StreamPart, result: ResultSoFar, options: ModelCallOptions): void {
   switch (part.type) {
     case "text-delta":
       result.text += part.delta;
@@ -100,6 +108,7 @@ function handlePart(part: LanguageModelV3StreamPart, result: ModelCallResult, op
       result.toolCalls.push(parseToolCall(part.toolCallId, part.toolName, part.input));
       return;
     case "finish":
+      if (isCutOff(part.finishReason)) throw new ModelCallError(CUT_OFF);
       result.usage = {
         inputTokens: part.usage.inputTokens.total ?? 0,
         outputTokens: part.usage.outputTokens.total ?? 0,
@@ -119,8 +128,12 @@ function parseToolCall(callId: string, tool: string, input: string): ModelToolCa
   }
 }
 
-function asModelError(error: unknown): Error {
-  if (error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError")) return error;
-  const message = error instanceof Error ? error.message : typeof error === "string" ? error : "the model call failed";
-  return new ModelCallError(message, { cause: error });
+/**
+ * A stream that ended before the model said how it finished. @ai-sdk/openai (3.0.x) then still closes
+ * it with a `finish` part, its default {unified: "other", raw: undefined}: Chat Completions when no
+ * chunk carried a finish_reason, Responses when neither response.completed nor response.incomplete
+ * came. A provider that really answered "other" names its own raw reason.
+ */
+function isCutOff(reason: LanguageModelV3FinishReason): boolean {
+  return reason.unified === "other" && reason.raw === undefined;
 }

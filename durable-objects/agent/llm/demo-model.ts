@@ -44,7 +44,10 @@ export function createDemoModel(): LanguageModelV3 {
           const outputTokens = Math.ceil((reply.text.length + JSON.stringify(reply.toolCalls).length) / 4);
           controller.enqueue({
             type: "finish",
-            finishReason: { unified: reply.toolCalls.length ? "tool-calls" : "stop", raw: undefined },
+            // The raw reasons OpenAI's Chat Completions would send (call-model.ts reads a missing one as a cut-off).
+            finishReason: reply.toolCalls.length
+              ? { unified: "tool-calls", raw: "tool_calls" }
+              : { unified: "stop", raw: "stop" },
             usage: {
               inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: undefined, cacheWrite: undefined },
               outputTokens: { total: outputTokens, text: outputTokens, reasoning: undefined },

@@ -1,0 +1,21 @@
+// The error a model call fails with, whatever went wrong (an HTTP error, a cut-off or silent stream,
+// a refused retry): its message is what the saved answer shows after "The model call failed:".
+// Aborts (Stop, the turn's time limit) stay what they are: the loop reads those from its own signals.
+export class ModelCallError extends Error {
+  override name = "ModelCallError";
+}
+
+export function asModelError(error: unknown): Error {
+  if (error instanceof ModelCallError) return error;
+  if (error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError")) return error;
+  return new ModelCallError(messageOf(error), { cause: error });
+}
+
+/** An Error's message, a string, or the `message` of an error object a stream sent (OpenAI's `{error: {message}}`). */
+function messageOf(error: unknown): string {
+  if (error instanceof Error || (typeof error === "object" && error !== null && "message" in error)) {
+    const { message } = error as { message: unknown };
+    if (typeof message === "string" && message) return message;
+  }
+  return typeof error === "string" && error ? error : "the model call failed";
+}
