@@ -7,6 +7,8 @@ interface Env {
   OPENAI_BASE_URL?: string;
   OPENAI_MODEL?: string;
   OPENAI_API_STYLE?: string;
+  /** Seconds a model stream may stay silent before the call fails (default 60; fractions allowed). */
+  OPENAI_STREAM_IDLE_SECONDS?: string;
 }
 declare namespace Cloudflare {
   interface Env extends globalThis.Env {}

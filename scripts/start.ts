@@ -2,7 +2,13 @@
 // on 127.0.0.1:$PORT (8787), passing the OPENAI_* variables of this shell to the Worker.
 import { spawn, spawnSync } from "node:child_process";
 
-const LLM_VARS = ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "OPENAI_API_STYLE"] as const;
+const LLM_VARS = [
+  "OPENAI_API_KEY",
+  "OPENAI_BASE_URL",
+  "OPENAI_MODEL",
+  "OPENAI_API_STYLE",
+  "OPENAI_STREAM_IDLE_SECONDS",
+] as const;
 const port = process.env.PORT ?? "8787";
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
 
