@@ -5,15 +5,17 @@ import { DurableObject } from "cloudflare:workers";
 import type { ClientFrame, Notify, ServerFrame } from "../protocol";
 import { parseCredentialKey } from "../worker/auth/sessions";
 import { isEnabled, loadSubscriberToggles } from "../worker/settings/subscriber-settings-store";
+import { stampEvent } from "./agent/events";
 import { llmSettings, publicModelInfo } from "./agent/llm/config";
 import { parseClientFrame } from "./conversation/client-frames";
 import { MessageLog } from "./conversation/message-log";
+import { NotifyInbox } from "./conversation/notify-inbox";
 import { recoverInterruptedTurn } from "./conversation/recovery";
 import { SocketGuard } from "./conversation/socket-guard";
 import { SocketHub, type SocketMeta } from "./conversation/socket-hub";
 import type { ChildOutcome, ChildRequest, ParentLink } from "./conversation/subagents";
 import { TurnRunner } from "./conversation/turn-runner";
-import { BusNotifier, type Notifier } from "./notifications/notifier";
+import { BusNotifier } from "./notifications/notifier";
 import { findSubscriber } from "./notifications/subscribers";
 
 const META_KEY = "meta";
@@ -23,11 +25,13 @@ export class ConversationObject extends DurableObject<Env> {
   private readonly guard: SocketGuard;
   private log: MessageLog | undefined;
   private turns: TurnRunner | undefined;
-  private notifier: Notifier | undefined;
+  private notifier: BusNotifier | undefined;
+  private readonly inbox: NotifyInbox;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.hub = new SocketHub(ctx);
+    this.inbox = new NotifyInbox(ctx.storage);
     this.guard = new SocketGuard(this.hub, env.DB, (revoked) => this.turns?.stopIfStartedBy(revoked));
     // Answered by the runtime itself, without waking a hibernated object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
@@ -53,6 +57,7 @@ export class ConversationObject extends DurableObject<Env> {
         const toggles = await loadSubscriberToggles(this.env.DB, meta.userId);
         return (id) => isEnabled(findSubscriber(id ?? ""), toggles);
       },
+      delivered: (ids) => this.inbox.remove(ids),
     });
     turns = new TurnRunner(this.ctx, this.env, meta, {
       messages: () => log.messages,
@@ -64,6 +69,10 @@ export class ConversationObject extends DurableObject<Env> {
     await log.load();
     // A turn that a previous instance was running is dead now (see recovery.ts).
     await recoverInterruptedTurn(turns.marker, turns.pending, (draft) => log.append(draft));
+    // Triggers accepted before the previous instance died: no turn runs now, so they are due at once.
+    const undelivered = await this.inbox.undelivered(log.messages);
+    for (const event of undelivered) notifier.emitTrigger(event);
+    if (undelivered.length) await notifier.flush("all");
     this.log = log;
     this.notifier = notifier;
     this.turns = turns;
@@ -189,12 +198,15 @@ export class ConversationObject extends DurableObject<Env> {
   /** RPC from the Worker: an external trigger (PROTOCOL.md `notify`), delivered at the next injection point. */
   async notify(meta: SocketMeta, notify: Notify): Promise<void> {
     await this.open(meta);
-    this.notifier?.emit({
+    const event = stampEvent({
       type: "external.notify",
       severity: notify.severity,
       source: "External",
       payload: { message: notify.message },
     });
+    // Persisted before the Worker answers 202 (notify-inbox.ts); delivered from the bus as usual.
+    await this.inbox.add(event);
+    this.notifier?.emitTrigger(event);
     // With no turn running there is no injection point to wait for: persist and broadcast now.
     if (!this.turns?.running) await this.notifier?.flush("all");
   }

@@ -32,6 +32,8 @@ export const SystemItemSchema = z.discriminatedUnion("kind", [
     subscriber: z.string().optional(),
     priority: NotificationPrioritySchema.default("normal"),
     data: z.unknown().optional(),
+    /** The external triggers (notify) this notification delivers, so each is delivered exactly once. */
+    trigger_ids: z.array(z.string()).optional(),
   }),
   z.object({ kind: z.literal("pod_event"), event: PodEventSchema, body: z.string() }),
   z.object({ kind: z.literal("file_attachment"), path: z.string(), body: z.string() }),

@@ -18,6 +18,8 @@ export interface Notification {
   priority: NotificationPriority;
   item: Extract<SystemItem, { kind: "notification" }>;
   order: number;
+  /** The bus events this notification carries. */
+  eventIds: readonly string[];
 }
 
 const SEVERITIES: Severity[] = ["debug", "info", "warning", "error", "critical"];
@@ -76,6 +78,7 @@ export function buildNotification(subscriber: CompiledSubscriber, batch: Batch):
     severity,
     priority: config.priority,
     order: batch.order,
+    eventIds: batch.eventIds,
     item: {
       kind: "notification",
       message,

@@ -120,6 +120,7 @@ export class EventBus {
       severity: "warning",
       priority: "normal",
       order: this.order++,
+      eventIds: [],
       item: {
         kind: "notification",
         message,

@@ -2,7 +2,7 @@
 // due notifications become persisted `notification` system items (so the model reads them in its next
 // request and the user sees them as System messages). The user's subscriber toggles are read at
 // delivery, so switching one off or on applies at once, in a running turn too.
-import type { MessageDraft } from "../../protocol";
+import type { BusEvent, MessageDraft } from "../../protocol";
 import { type EventDraft, type InjectionPoint, stampEvent } from "../agent/events";
 import type { Notification } from "./build-notification";
 import { EventBus } from "./bus";
@@ -15,11 +15,11 @@ export interface Notifier {
 
 type SystemDraft = Extract<MessageDraft, { role: "system" }>;
 
-const toDraft = (n: Notification): SystemDraft => ({
+const toDraft = (n: Notification, triggers: readonly string[]): SystemDraft => ({
   role: "system",
   source: n.source,
   severity: n.severity,
-  item: n.item,
+  item: triggers.length ? { ...n.item, trigger_ids: [...triggers] } : n.item,
 });
 
 /** Core subscribers are always wanted: their notifications need no look at the user's toggles. */
@@ -29,6 +29,8 @@ export interface BusNotifierOptions {
   append(draft: SystemDraft): Promise<unknown>;
   /** Whether the user currently wants this subscriber's notifications (core ones always). */
   enabledFilter(): Promise<(subscriberId: string | undefined) => boolean>;
+  /** Persisted triggers (emitTrigger) whose notification is now in the log. */
+  delivered?(triggerIds: readonly string[]): Promise<void>;
   maxPendingEvents?: number;
 }
 
@@ -41,13 +43,29 @@ export class BusNotifier implements Notifier {
     this.bus = new EventBus(subscribers, { maxPendingEvents: options.maxPendingEvents });
   }
 
+  /** Persisted triggers on the bus that no delivered notification has carried yet. */
+  private readonly triggers = new Set<string>();
+
   emit(draft: EventDraft): void {
-    const urgent = this.bus.publish(stampEvent(draft));
+    this.publish(stampEvent(draft));
+  }
+
+  /**
+   * An event the caller has already persisted (a notify): the notification that delivers it records
+   * its id (`trigger_ids`), and `delivered` hears of it once that notification is in the log.
+   */
+  emitTrigger(event: BusEvent): void {
+    this.triggers.add(event.id);
+    this.publish(event);
+  }
+
+  private publish(event: BusEvent): void {
+    const urgent = this.bus.publish(event);
     if (!urgent.length) return;
     // Critical and core (always wanted): appended right now, so they precede whatever the loop
     // persists next. A non-core critical one waits for the user's toggles like any other.
     const core = urgent.filter(isCore);
-    for (const n of core) this.track(this.options.append(toDraft(n)));
+    for (const n of core) this.track(this.append(n));
     const rest = urgent.filter((n) => !core.includes(n));
     if (rest.length) this.track(this.enqueue(rest));
   }
@@ -76,7 +94,15 @@ export class BusNotifier implements Notifier {
     const wanted = !notifications.every(isCore) ? await this.options.enabledFilter() : () => true;
     for (const n of notifications) {
       if (!wanted(n.item.subscriber)) continue;
-      await this.options.append(toDraft(n));
+      await this.append(n);
     }
+  }
+
+  private async append(n: Notification): Promise<void> {
+    const triggers = n.eventIds.filter((id) => this.triggers.has(id));
+    await this.options.append(toDraft(n, triggers));
+    if (!triggers.length) return;
+    for (const id of triggers) this.triggers.delete(id);
+    await this.options.delivered?.(triggers);
   }
 }

@@ -7,6 +7,8 @@ export interface Batch {
   events: TemplateEvent[];
   /** Events before dedupe. */
   total: number;
+  /** The ids of every event in the batch, deduped ones included. */
+  eventIds: string[];
   openedAt: number;
   /** Creation order across the bus, for FIFO within a priority. */
   order: number;
@@ -46,9 +48,10 @@ export class SubscriberRuntime {
   accept(event: BusEvent, now: number, nextOrder: () => number): Batch[] {
     const closed: Batch[] = [];
     if (this.open && this.windowMs > 0 && now - this.open.openedAt > this.windowMs) closed.push(this.closeOpen());
-    this.open ??= { events: [], total: 0, openedAt: now, order: nextOrder(), keys: new Map() };
+    this.open ??= { events: [], total: 0, eventIds: [], openedAt: now, order: nextOrder(), keys: new Map() };
     const batch = this.open;
     batch.total++;
+    batch.eventIds.push(event.id);
     const key = this.dedupeKey(event);
     const count = key === undefined ? 1 : this.countRecent(key, now);
     const seen = key === undefined ? undefined : batch.keys.get(key);
@@ -77,9 +80,9 @@ export class SubscriberRuntime {
   }
 
   private closeOpen(): Batch {
-    const { events, total, openedAt, order } = this.open as Batch;
+    const { events, total, eventIds, openedAt, order } = this.open as Batch;
     this.open = undefined;
-    return { events, total, openedAt, order };
+    return { events, total, eventIds, openedAt, order };
   }
 
   /**
