@@ -152,15 +152,13 @@ export class ConversationObject extends DurableObject<Env> {
       case "agent_control":
         if (!turns?.stop()) this.hub.send(ws, { type: "error", code: "not_running", message: "No turn is running" });
         return;
-      case "agent_user_input":
-        if (!turns?.pending.answer(frame.content)) {
-          this.hub.send(ws, {
-            type: "error",
-            code: "no_pending_input",
-            message: "No question is waiting for an answer",
-          });
-        }
+      case "agent_user_input": {
+        if (!turns || turns.pending.answer(frame.content)) return;
+        // The question outlived its turn (the object restarted while it waited): the answer carries it on.
+        const refused = await turns.answerAfterRestart(frame.content, SocketHub.state(ws)?.credential);
+        if (refused) this.hub.send(ws, { type: "error", ...refused });
         return;
+      }
     }
   }
 

@@ -112,7 +112,7 @@ export class TurnRunner {
    * The user answered a question whose turn is gone (the object restarted while it waited): the answer
    * becomes the request_input result, and a new turn carries on from the log.
    */
-  async answerAfterRestart(content: string): Promise<Refusal | undefined> {
+  async answerAfterRestart(content: string, credential?: Credential): Promise<Refusal | undefined> {
     const question = await this.pending.current();
     if (!question || this.current) return { code: "no_pending_input", message: "No question is waiting for an answer" };
     await this.launch(
@@ -130,6 +130,7 @@ export class TurnRunner {
           duration_ms: 0,
         });
       },
+      { startedBy: credential && credentialKey(credential) },
     );
     return undefined;
   }

@@ -46,6 +46,31 @@ describe("request_input", () => {
     after.close();
   });
 
+  it("carries the turn on when the answer comes after the object restarted", async () => {
+    const s = await scenario([ask, { text: "Reading notes.md, as answered after the restart." }]);
+    const from = s.socket.frames.length;
+    s.socket.send({ type: "chat", content: `read something ${marker(s.key)}` });
+    await s.socket.next("agent_update", (f) => f.update_type === "agent_request_input", { from });
+    // A fresh instance: the waiting turn is gone from memory, the question stays in storage.
+    await runInDurableObject(stubOf(s.conversationId), async (instance) => {
+      Object.assign(instance, { log: undefined, turns: undefined, notifier: undefined });
+    });
+
+    const tab = await connect(s.session, s.conversationId);
+    expect(tab.frames[0]).toMatchObject({ type: "hello", pending_input: { question: "Which file should I read?" } });
+    tab.send({ type: "agent_user_input", content: "notes.md" });
+    const done = await tab.next("response_complete");
+    expect(done.termination_reason).toBe("completed");
+    expect((await history(s)).find((m) => m.role === "tool")).toMatchObject({
+      tool: "request_input",
+      status: "success",
+      result: { answer: "notes.md" },
+    });
+    const requests = await modelRequests(llmUrl, s.key);
+    expect(requestText(requests.at(-1)?.body ?? {})).toContain("notes.md");
+    tab.close();
+  });
+
   it("times out when the deadline alarm fires, with input_timeout", async () => {
     const s = await scenario([ask], { requestInputTimeoutSeconds: 10 });
     const from = s.socket.frames.length;
