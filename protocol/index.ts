@@ -1,4 +1,7 @@
 // The wire contract of PROTOCOL.md as zod schemas, imported by the Worker, the Durable Object and the client.
+// First, so no schema is parsed before zod is told never to try eval.
+import "./zod-config";
+
 export * from "./agent-config";
 export * from "./auth";
 export * from "./conversation";

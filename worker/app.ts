@@ -1,6 +1,8 @@
 // The Hono app: every /api/* route, mounted in one place. Static client assets are served by the
 // assets binding before the Worker runs (wrangler.toml), so only /api/* reaches this app.
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
+import { except } from "hono/combine";
+import { secureHeaders } from "hono/secure-headers";
 import { llmSettings, publicModelInfo } from "../durable-objects/agent/llm/config";
 import { errorBody, handleError } from "./errors";
 import { type AppEnv, identify, requireUser, withDb } from "./middleware/identity";
@@ -15,6 +17,10 @@ import { tokenRoutes } from "./routes/tokens";
 
 export const app = new Hono<AppEnv>().basePath("/api");
 
+// nosniff and friends on every API response, errors included (the HTML's are in client/public/_headers).
+// Not on a WebSocket upgrade: its 101 comes from the Durable Object with immutable headers and no body.
+const isUpgrade = (c: Context) => c.req.header("Upgrade")?.toLowerCase() === "websocket";
+app.use(except(isUpgrade, secureHeaders()));
 app.onError(handleError);
 app.notFound((c) => c.json(errorBody("not_found", `No route for ${c.req.method} ${c.req.path}`), 404));
 
