@@ -16,6 +16,7 @@ export const EVENT_TYPES = [
   "subagent.turn_ended",
   "subagent.errored",
   "bus.overflow",
+  "llm.retry",
 ] as const;
 export const EventTypeSchema = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof EventTypeSchema>;

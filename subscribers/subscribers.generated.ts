@@ -141,6 +141,49 @@ return __eta.res;
 }),
   },
   {
+    config: {"id":"llm_retry","name":"Model retries","description":"Says when the model provider refused a request for a passing reason (rate limit 429, 5xx) and the request is retried: the status, the provider's message, which retry and how long it waits first. Core: without it a turn would sit silent for as long as the provider asks it to wait.","source":"Model Provider","events":["llm.retry"],"min_severity":"info","priority":"critical","injection":"turn_start","core":true,"fields":["status","attempt","wait_seconds","message"]},
+    file: "subscribers/llm_retry.json",
+    render: headline(function (it, options) {
+
+let include = (__eta_t, __eta_d) => this.render(__eta_t, {...it, ...(__eta_d ?? {})}, options);
+let includeAsync = (__eta_t, __eta_d) => this.renderAsync(__eta_t, {...it, ...(__eta_d ?? {})}, options);
+
+let __eta = {res: "", e: this.config.escapeFunction, f: this.config.filterFunction, blocks: {}};
+
+function layout(path, data) {
+  __eta.layout = path;
+  __eta.layoutData = data;
+}
+
+function output(s){__eta.res+=s;}
+function capture(fn){const s=__eta.res;__eta.res='';try{fn();return __eta.res}finally{__eta.res=s;}}
+async function captureAsync(fn){const s=__eta.res;__eta.res='';try{await fn();return __eta.res}finally{__eta.res=s;}}
+function block(name,fn){if(__eta.layout){if(fn){__eta.blocks[name]=capture(fn);}return '';}const b=it.__blocks||{};if(name in b){return b[name];}return fn?capture(fn):'';}
+async function blockAsync(name,fn){if(__eta.layout){if(fn){__eta.blocks[name]=await captureAsync(fn);}return '';}const b=it.__blocks||{};if(name in b){return b[name];}return fn?await captureAsync(fn):'';}
+
+// "The model provider answered 429: retry 1 of 3 in 2 s" ("could not be reached" when no response
+  // came); the message of the provider follows in the data. Critical: each retry goes out alone, at once.
+  const p = it.events[it.events.length - 1].payload;
+  const answered = p.status ? `answered ${p.status}` : "could not be reached";
+__eta.res+='\nThe model provider ';
+__eta.res+=answered;
+__eta.res+=': retry ';
+__eta.res+=p.attempt;
+__eta.res+=' of ';
+__eta.res+=p.max_retries;
+__eta.res+=' in ';
+__eta.res+=p.wait_seconds;
+__eta.res+=' s\n';
+
+if (__eta.layout) {
+  __eta.res = include (__eta.layout, {...it, body: __eta.res, ...__eta.layoutData, __blocks: __eta.blocks});
+}
+
+return __eta.res;
+
+}),
+  },
+  {
     config: {"id":"loop_detected","name":"Loop detection","description":"Tells the agent it is repeating itself (the same call again, two calls alternating, or the same error under different arguments) before the loop ends the turn, so it can change approach or ask the user. Core: it is the agent's only warning before being stopped.","source":"Loop Detector","events":["loop.detected"],"min_severity":"info","priority":"high","injection":"after_tool","core":true,"fields":["kind","tool","tools","count","message"]},
     file: "subscribers/loop_detected.json",
     render: headline(function (it, options) {

@@ -6,8 +6,10 @@ import type { AgentConfig, TerminationReason, Usage } from "../../protocol";
 import { describeWarning, dueWarnings } from "./budget-warnings";
 import { toModelMessages } from "./context";
 import type { DecisionTree, PhasePlan } from "./decision-trees/decision-tree";
+import type { EventDraft } from "./events";
 import { composeFinal } from "./explanations";
 import { callModel, type ModelCallResult } from "./llm/call-model";
+import { MAX_RETRIES, type ModelRetry } from "./llm/retry";
 import { describeLoop, detectLoop, patternKey } from "./loop-detection";
 import { render } from "./prompts/prompts.generated";
 import { type AgentState, createState, elapsedMs, tokensUsed } from "./state";
@@ -78,6 +80,9 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
         prompt,
         tools: plan.tools ? toolDeclarations(setup.tools) : undefined,
         signal,
+        // When the turn's clock (paused while the user answers) runs out.
+        deadline: state.startedAt + state.pausedMs + config.timeoutSeconds * 1000,
+        onRetry: (retry) => io.emit(retryEvent(retry)),
         onTextDelta: (delta) => {
           partial += delta;
           io.send({ type: "text_delta", step: state.step, delta });
@@ -280,6 +285,22 @@ function warnBudgets(state: AgentState, io: TurnIO): AgentState {
     });
   }
   return due.length ? { ...state, warned: [...state.warned, ...due.map((w) => w.budget)] } : state;
+}
+
+/** A retry of a refused model request, for the llm_retry subscriber: a System message at once. */
+function retryEvent(retry: ModelRetry): EventDraft {
+  return {
+    type: "llm.retry",
+    severity: "warning",
+    source: "Model Provider",
+    payload: {
+      status: retry.status ?? null,
+      attempt: retry.attempt,
+      max_retries: MAX_RETRIES,
+      wait_seconds: Math.round(retry.waitMs / 100) / 10,
+      message: retry.message,
+    },
+  };
 }
 
 function warnLoops(state: AgentState, io: TurnIO): AgentState {

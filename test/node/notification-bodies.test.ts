@@ -84,6 +84,13 @@ const turnEnd = (termination_reason: string, steps: number, tokens: number): Dra
   payload: { termination_reason, steps, tokens },
 });
 
+const retry = (status: number | null, attempt: number, wait_seconds: number, message: string): Draft => ({
+  type: "llm.retry",
+  severity: "warning",
+  source: "Model Provider",
+  payload: { status, attempt, max_retries: 3, wait_seconds, message },
+});
+
 /**
  * Per subscriber: one event alone, and several at once (a batch, deduped where the subscriber dedupes;
  * for a subscriber that does not batch, the separate notifications they become). The values include
@@ -150,6 +157,14 @@ const CASES: Record<string, { single: Draft[]; batched: Draft[] }> = {
       external("007"),
       external("null"),
       external("[x] done {y}\tpath C:\\tmp"),
+    ],
+  },
+  llm_retry: {
+    single: [retry(429, 1, 2, "Rate limit reached for gpt-4o-mini: 30000 TPM. Please try again in 2s.")],
+    batched: [
+      retry(503, 1, 0.6, "Service unavailable"),
+      retry(503, 2, 1.1, 'upstream said: "overloaded", retry later'),
+      retry(null, 3, 2.3, "Cannot connect to API: connect ECONNREFUSED 127.0.0.1:443"),
     ],
   },
   turn_summary: {

@@ -108,6 +108,7 @@ describe("shipped subscribers", () => {
       "budget_exceeded",
       "budget_warning",
       "external_notify",
+      "llm_retry",
       "loop_detected",
       "tool_failure",
     ]);

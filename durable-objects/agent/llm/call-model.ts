@@ -3,18 +3,18 @@
 // and the finish reason come back. We build the provider prompt ourselves (context.ts) instead of
 // going through `streamText`, which re-validated the whole history with zod on every call: that cost
 // grew with the conversation (55 ms per step at 2,000 messages, see bench/README.md) and we want the
-// exact bytes of the prompt in our hands anyway, for byte-identical replay.
-import {
-  APICallError,
-  type LanguageModelV3,
-  type LanguageModelV3FinishReason,
-  type LanguageModelV3FunctionTool,
-  type LanguageModelV3Prompt,
-  type LanguageModelV3StreamPart,
+// exact bytes of the prompt in our hands anyway, for byte-identical replay. A refused request is
+// retried (retry.ts); a stream that ends without the model saying how it finished is a failure, never
+// an answer.
+import type {
+  LanguageModelV3,
+  LanguageModelV3FinishReason,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3Prompt,
+  LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
 import { asModelError, ModelCallError } from "./model-call-error";
-
-export { ModelCallError } from "./model-call-error";
+import { type RetryOptions, withRetries } from "./retry";
 
 export interface ModelToolCall {
   callId: string;
@@ -37,20 +37,27 @@ type FinishReason = LanguageModelV3FinishReason["unified"];
 /** A result while its stream is read: the finish reason comes last, if at all. */
 type ResultSoFar = Omit<ModelCallResult, "finishReason"> & { finishReason?: FinishReason };
 
-export interface ModelCallOptions {
+/** `signal` (Stop, the time limit), `deadline` and `onRetry` govern retries too (retry.ts). */
+export interface ModelCallOptions extends RetryOptions {
   model: LanguageModelV3;
   prompt: LanguageModelV3Prompt;
   tools?: LanguageModelV3FunctionTool[];
-  signal: AbortSignal;
   onTextDelta?: (delta: string) => void;
 }
 
 const CUT_OFF = "the model's answer was cut off (its stream ended before the model said it had finished)";
 
-const RETRY_DELAY_MS = 400;
-
 export async function callModel(options: ModelCallOptions): Promise<ModelCallResult> {
-  const { stream } = await startStream(options);
+  const { stream } = await withRetries(
+    () =>
+      options.model.doStream({
+        prompt: options.prompt,
+        tools: options.tools,
+        toolChoice: options.tools?.length ? { type: "auto" } : undefined,
+        abortSignal: options.signal,
+      }),
+    options,
+  );
   const reader = stream.getReader();
   const result: ResultSoFar = {
     text: "",
@@ -72,30 +79,6 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallRes
   // No finish part at all: the stream ended without the provider's own closing.
   if (!result.finishReason) throw new ModelCallError(CUT_OFF);
   return { ...result, finishReason: result.finishReason };
-}
-
-/** Opens the stream, retrying once when the provider says the failure is worth retrying (429, 5xx). */
-async function startStream(options: ModelCallOptions) {
-  const call = () =>
-    options.model.doStream({
-      prompt: options.prompt,
-      tools: options.tools,
-      toolChoice: options.tools?.length ? { type: "auto" } : undefined,
-      abortSignal: options.signal,
-    });
-  try {
-    return await call();
-  } catch (error) {
-    options.signal.throwIfAborted();
-    if (!(APICallError.isInstance(error) && error.isRetryable)) throw asModelError(error);
-    await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
-    options.signal.throwIfAborted();
-    try {
-      return await call();
-    } catch (again) {
-      throw asModelError(again);
-    }
-  }
 }
 
 function handlePart(part: LanguageModelV3StreamPart, result: ResultSoFar, options: ModelCallOptions): void {
