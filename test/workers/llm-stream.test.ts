@@ -3,7 +3,9 @@
 // finish is an answer that says it hit the output limit; a stream that goes silent is ended by the
 // idle timeout (OPENAI_STREAM_IDLE_SECONDS) and its request aborted.
 import { env } from "cloudflare:workers";
+import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { callModel } from "../../durable-objects/agent/llm/call-model";
 import { createDemoModel } from "../../durable-objects/agent/llm/demo-model";
 import { type Step, waitForModelRequests } from "../support/fake-openai-client";
 import { chat, finalMessage, history, llmUrl, scenario } from "./turn-helpers";
@@ -41,6 +43,32 @@ describe.each(["chat", "responses"])("a stream that ends early (%s API)", (style
     expect(done.termination_reason).toBe("completed");
     expect(final.content.startsWith("A long answer that stops")).toBe(true);
     expect(final.content).toMatch(/output limit.*may be incomplete/);
+  });
+});
+
+describe("a provider stream with no finish part at all", () => {
+  it("fails the call as cut off, after passing on the text it had", async () => {
+    const parts: LanguageModelV3StreamPart[] = [
+      { type: "stream-start", warnings: [] },
+      { type: "text-delta", id: "t", delta: "So far" },
+    ];
+    const stream = new ReadableStream<LanguageModelV3StreamPart>({
+      start(controller) {
+        for (const part of parts) controller.enqueue(part);
+        controller.close();
+      },
+    });
+    const model: LanguageModelV3 = { ...createDemoModel(), doStream: async () => ({ stream }) };
+    const deltas: string[] = [];
+    const call = callModel({
+      model,
+      prompt: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
+      signal: new AbortController().signal,
+      deadline: Date.now() + 60_000,
+      onTextDelta: (delta) => deltas.push(delta),
+    });
+    await expect(call).rejects.toThrow(/answer was cut off/);
+    expect(deltas).toEqual(["So far"]);
   });
 });
 
