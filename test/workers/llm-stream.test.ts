@@ -6,6 +6,7 @@ import { env } from "cloudflare:workers";
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { callModel } from "../../durable-objects/agent/llm/call-model";
+import { llmSettings } from "../../durable-objects/agent/llm/config";
 import { createDemoModel } from "../../durable-objects/agent/llm/demo-model";
 import { type Step, waitForModelRequests } from "../support/fake-openai-client";
 import { chat, finalMessage, history, llmUrl, scenario } from "./turn-helpers";
@@ -97,6 +98,19 @@ describe("the stream idle timeout", () => {
     const { done, final } = await turn([{ text: ["One ", "two ", "three ", "four"], chunk_delay_ms: 200 }]);
     expect(done.termination_reason).toBe("completed");
     expect(final.content).toBe("One two three four");
+  });
+});
+
+describe("OPENAI_STREAM_IDLE_SECONDS", () => {
+  const idleMs = (value?: string) => {
+    const settings = llmSettings({ ...env, OPENAI_API_KEY: "k", OPENAI_STREAM_IDLE_SECONDS: value });
+    return settings.provider === "openai" ? settings.streamIdleMs : undefined;
+  };
+
+  it("takes seconds, fractions too, and falls back on 60 s for anything that is not above zero", () => {
+    expect(idleMs("90")).toBe(90_000);
+    expect(idleMs(" 0.25 ")).toBe(250);
+    for (const value of [undefined, "", "0", "-5", "soon", "Infinity"]) expect(idleMs(value), value).toBe(60_000);
   });
 });
 
