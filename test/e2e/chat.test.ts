@@ -5,20 +5,11 @@
 // [data-testid=composer-input], [data-testid=send], messages with [data-role=user|agent].
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type App, launchBrowser, ROOT, startApp } from "./harness.ts";
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
+import { appAndBrowserForFile, ROOT } from "./harness.ts";
 
-let app: App;
-let browser: Browser;
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const live = appAndBrowserForFile();
 
 const texts = (page: Page, role: string) =>
   page
@@ -44,7 +35,7 @@ async function waitTurnEnded(page: Page) {
 }
 
 it("signs up, chats with the demo model, and gets the same history back after a reload", async () => {
-  const context = await browser.newContext({ baseURL: app.url });
+  const context = await live.browser.newContext({ baseURL: live.app.url });
   const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on("pageerror", (e) => pageErrors.push(String(e)));
@@ -85,7 +76,9 @@ it("signs up, chats with the demo model, and gets the same history back after a 
     const dir = path.join(ROOT, "test-results");
     mkdirSync(dir, { recursive: true });
     await page.screenshot({ path: path.join(dir, "chat-failure.png"), fullPage: true }).catch(() => {});
-    console.error(`page errors: ${JSON.stringify(pageErrors)}\nwrangler output (tail):\n${app.output().slice(-5000)}`);
+    console.error(
+      `page errors: ${JSON.stringify(pageErrors)}\nwrangler output (tail):\n${live.app.output().slice(-5000)}`,
+    );
     throw err;
   } finally {
     await context.close();

@@ -7,6 +7,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import { findChromium } from "../support/chromium.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -157,6 +158,23 @@ export async function startApp(opts: { env?: Record<string, string>; persistTo?:
     await new Promise((r) => setTimeout(r, 250));
   }
   return { url, persistDir, output: () => log, stop, kill };
+}
+
+/**
+ * One app and one browser for a test file: both started (in parallel) before its tests, stopped after
+ * them. Read `.app` and `.browser` inside tests and hooks; each test isolates itself by its own user
+ * in its own browser context.
+ */
+export function appAndBrowserForFile(opts?: Parameters<typeof startApp>[0]): { app: App; browser: Browser } {
+  const shared = {} as { app: App; browser: Browser };
+  beforeAll(async () => {
+    [shared.app, shared.browser] = await Promise.all([startApp(opts), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await shared.browser?.close();
+    await shared.app?.stop();
+  });
+  return shared;
 }
 
 /** Headless Chromium: CHROMIUM_PATH, Debian's, or the one an npm package carries (test/support/chromium.ts). */

@@ -2,27 +2,11 @@
 // applied by wrangler's assets layer, SPA fallback included), API responses carry nosniff, and the app
 // really works under that CSP in Chromium: it loads, signs up, opens a conversation and gets `hello`
 // on its socket without a single CSP violation.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import {
-  type App,
-  launchBrowser,
-  leaveEvidence,
-  newConversationInBrowser,
-  signUpInBrowser,
-  startApp,
-} from "./harness.ts";
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
+import { appAndBrowserForFile, leaveEvidence, newConversationInBrowser, signUpInBrowser } from "./harness.ts";
 
-let app: App;
-let browser: Browser;
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const live = appAndBrowserForFile();
 
 const CSP_DIRECTIVES = [
   "default-src 'self'",
@@ -47,16 +31,16 @@ function expectHtmlHeaders(headers: Headers) {
 
 it("serves / and a deep link with every security header, and API responses with nosniff", async () => {
   for (const path of ["/", "/c/some-conversation-id", "/settings/agent"]) {
-    const res = await fetch(`${app.url}${path}`);
+    const res = await fetch(`${live.app.url}${path}`);
     expect(res.status, path).toBe(200);
     expect(res.headers.get("Content-Type"), path).toContain("text/html");
     expectHtmlHeaders(res.headers);
   }
   // The rules file is read by wrangler, never served: /_headers falls back to the app's HTML.
-  expect(await (await fetch(`${app.url}/_headers`)).text()).not.toContain("Content-Security-Policy:");
+  expect(await (await fetch(`${live.app.url}/_headers`)).text()).not.toContain("Content-Security-Policy:");
 
   for (const path of ["/api/health", "/api/no-such-route", "/api/me"]) {
-    const res = await fetch(`${app.url}${path}`);
+    const res = await fetch(`${live.app.url}${path}`);
     expect(res.headers.get("Content-Type"), path).toContain("application/json");
     expect(res.headers.get("X-Content-Type-Options"), path).toBe("nosniff");
   }
@@ -96,7 +80,7 @@ function nextHello(page: Page): Promise<unknown> {
 }
 
 it("loads, signs up, opens a conversation and gets hello on its socket with no CSP violation", async () => {
-  const context = await browser.newContext({ baseURL: app.url });
+  const context = await live.browser.newContext({ baseURL: live.app.url });
   const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on("pageerror", (e) => pageErrors.push(String(e)));
@@ -115,7 +99,7 @@ it("loads, signs up, opens a conversation and gets hello on its socket with no C
     expect(violations).toEqual([]);
     expect(pageErrors).toEqual([]);
   } catch (error) {
-    await leaveEvidence(page, app, "security-headers", [...pageErrors, ...violations]);
+    await leaveEvidence(page, live.app, "security-headers", [...pageErrors, ...violations]);
     throw error;
   } finally {
     await context.close();

@@ -1,20 +1,11 @@
 // Settings end to end (seed 001 FR-016…018): the Agent tab saves a field by itself, the value survives
 // a reload, an out-of-range value gets an inline message and is never saved, and the Notifications
 // tab is one click away.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type App, launchBrowser, leaveEvidence, signUpInBrowser, startApp } from "./harness.ts";
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
+import { appAndBrowserForFile, leaveEvidence, signUpInBrowser } from "./harness.ts";
 
-let app: App;
-let browser: Browser;
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const live = appAndBrowserForFile();
 
 const savedMaxIterations = async (page: Page) => {
   const res = await page.request.get("/api/settings/agent");
@@ -23,7 +14,7 @@ const savedMaxIterations = async (page: Page) => {
 };
 
 it("saves Max iterations, keeps it across a reload, refuses out-of-range values inline", async () => {
-  const context = await browser.newContext({ baseURL: app.url });
+  const context = await live.browser.newContext({ baseURL: live.app.url });
   const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on("pageerror", (e) => pageErrors.push(String(e)));
@@ -73,7 +64,7 @@ it("saves Max iterations, keeps it across a reload, refuses out-of-range values 
       .waitFor({ timeout: 10_000 });
     expect(pageErrors).toEqual([]);
   } catch (err) {
-    await leaveEvidence(page, app, "settings", pageErrors);
+    await leaveEvidence(page, live.app, "settings", pageErrors);
     throw err;
   } finally {
     await context.close();

@@ -2,28 +2,17 @@
 // the chat goes on afterwards; request_input pauses a turn until the user answers in the banner.
 // The demo's deterministic slow path: "long story" streams ~800 words one at a time (about 10 s),
 // long enough to press Stop while it runs.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
 import {
-  type App,
-  launchBrowser,
+  appAndBrowserForFile,
   leaveEvidence,
   newConversationInBrowser,
   signUpInBrowser,
-  startApp,
   waitTurnEnded,
 } from "./harness.ts";
 
-let app: App;
-let browser: Browser;
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const live = appAndBrowserForFile();
 
 const agentTexts = (page: Page) =>
   page
@@ -39,7 +28,7 @@ async function send(page: Page, text: string) {
 
 /** A fresh browser context with a signed-up user in a new conversation. */
 async function inNewConversation(run: (page: Page, conversationId: string) => Promise<void>, name: string) {
-  const context = await browser.newContext({ baseURL: app.url });
+  const context = await live.browser.newContext({ baseURL: live.app.url });
   const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on("pageerror", (e) => pageErrors.push(String(e)));
@@ -48,7 +37,7 @@ async function inNewConversation(run: (page: Page, conversationId: string) => Pr
     await run(page, await newConversationInBrowser(page));
     expect(pageErrors).toEqual([]);
   } catch (err) {
-    await leaveEvidence(page, app, name, pageErrors);
+    await leaveEvidence(page, live.app, name, pageErrors);
     throw err;
   } finally {
     await context.close();

@@ -5,32 +5,22 @@
 // MutationObserver, as the run lasts about a second); afterwards the panel stays, collapsed, and opens
 // again; a pod event line follows; the link opens the child conversation with its own history; after
 // a reload the persisted result still shows the answer and the link, each thing once.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
 import {
-  type App,
   apiFromPage,
-  launchBrowser,
+  appAndBrowserForFile,
   leaveEvidence,
   newConversationInBrowser,
   sendChat,
   signUpInBrowser,
-  startApp,
   waitTurnEnded,
 } from "./harness.ts";
 
 const PHRASE = "delegate listing my notes to a subagent";
 const TASK = "Look through the vault and list the notes.";
 
-let app: App;
-let browser: Browser;
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const live = appAndBrowserForFile();
 
 /** Remembers what the live delegate card showed, however briefly. */
 async function recordLivePanel(page: Page): Promise<void> {
@@ -59,7 +49,7 @@ async function recordLivePanel(page: Page): Promise<void> {
 }
 
 it("shows the subagent's progress under the delegate card, then its answer, and links to its conversation", async () => {
-  const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1200, height: 900 } });
+  const context = await live.browser.newContext({ baseURL: live.app.url, viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on("pageerror", (e) => pageErrors.push(String(e)));
@@ -140,7 +130,7 @@ it("shows the subagent's progress under the delegate card, then its answer, and 
     expect(await page.locator("[data-role=user]").count()).toBe(1);
     expect(pageErrors).toEqual([]);
   } catch (err) {
-    await leaveEvidence(page, app, "subagents", pageErrors);
+    await leaveEvidence(page, live.app, "subagents", pageErrors);
     throw err;
   } finally {
     await context.close();
