@@ -20,7 +20,11 @@ const REMINDER_TAG = new RegExp(
   "giu",
 );
 
+/** Every spelling of the tag opens with one of these; most text has none, and skips the full match. */
+const MAY_OPEN_TAG = /[<&\uFF1C]/;
+
 export function neutralizeReminders(text: string): string {
+  if (!MAY_OPEN_TAG.test(text)) return text;
   return text.replace(REMINDER_TAG, (_tag, slash: string) => `[${slash}system-reminder]`);
 }
 
