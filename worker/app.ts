@@ -1,11 +1,11 @@
 // The Hono app: every /api/* route, mounted in one place. Static client assets are served by the
 // assets binding before the Worker runs (wrangler.toml), so only /api/* reaches this app.
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import { except } from "hono/combine";
 import { secureHeaders } from "hono/secure-headers";
 import { llmSettings, publicModelInfo } from "../durable-objects/agent/llm/config";
 import { errorBody, handleError } from "./errors";
-import { type AppEnv, identify, requireUser, withDb } from "./middleware/identity";
+import { type AppEnv, identify, isWebSocketUpgrade, requireUser, withDb } from "./middleware/identity";
 import { authRoutes, meRoutes } from "./routes/auth";
 import { conversationRoutes } from "./routes/conversations";
 import { knowledgeRoutes, workflowRoutes } from "./routes/library-routes";
@@ -19,8 +19,7 @@ export const app = new Hono<AppEnv>().basePath("/api");
 
 // nosniff and friends on every API response, errors included (the HTML's are in client/public/_headers).
 // Not on a WebSocket upgrade: its 101 comes from the Durable Object with immutable headers and no body.
-const isUpgrade = (c: Context) => c.req.header("Upgrade")?.toLowerCase() === "websocket";
-app.use(except(isUpgrade, secureHeaders()));
+app.use(except(isWebSocketUpgrade, secureHeaders()));
 app.onError(handleError);
 app.notFound((c) => c.json(errorBody("not_found", `No route for ${c.req.method} ${c.req.path}`), 404));
 

@@ -16,24 +16,29 @@ export async function createSession(db: Db, userId: string): Promise<string> {
   return token;
 }
 
-export async function userForSession(db: Db, token: string): Promise<User | undefined> {
-  const rows = await db
-    .select({ id: users.id, username: users.username })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, await sha256Hex(token)), gt(sessions.expiresAt, nowIso())))
-    .limit(1);
-  return rows[0];
-}
-
 export async function revokeSession(db: Db, token: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.tokenHash, await sha256Hex(token)));
 }
 
-export async function userForApiToken(db: Db, token: string): Promise<User | undefined> {
-  const hash = await sha256Hex(token);
+/** A session cookie's or bearer token's secret as the tables key it: hashed once per request. */
+export async function credentialFor(kind: Credential["kind"], secret: string): Promise<Credential> {
+  return { kind, hash: await sha256Hex(secret) };
+}
+
+/** Who a live credential belongs to; an API token's last use is recorded on the way. */
+export async function userForCredential(db: Db, { kind, hash }: Credential): Promise<User | undefined> {
+  const user = { id: users.id, username: users.username };
+  if (kind === "session") {
+    const rows = await db
+      .select(user)
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.tokenHash, hash), gt(sessions.expiresAt, nowIso())))
+      .limit(1);
+    return rows[0];
+  }
   const rows = await db
-    .select({ id: users.id, username: users.username })
+    .select(user)
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
     .where(eq(apiTokens.tokenHash, hash))

@@ -3,8 +3,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { User } from "../../protocol";
-import { sha256Hex } from "../auth/crypto";
-import { type Credential, SESSION_COOKIE, userForApiToken, userForSession } from "../auth/sessions";
+import { type Credential, credentialFor, SESSION_COOKIE, userForCredential } from "../auth/sessions";
 import { type Db, database } from "../db/client";
 import { ApiError, unauthorized } from "../errors";
 
@@ -20,9 +19,11 @@ export const withDb: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
+export const isWebSocketUpgrade = (c: Context) => c.req.header("Upgrade")?.toLowerCase() === "websocket";
+
 /** Refuses a cross-site write or upgrade. A missing Origin on such a request is refused too. */
 export function assertSameOrigin(c: Context<AppEnv>): void {
-  const isWrite = !SAFE_METHODS.has(c.req.method) || c.req.header("Upgrade")?.toLowerCase() === "websocket";
+  const isWrite = !SAFE_METHODS.has(c.req.method) || isWebSocketUpgrade(c);
   if (!isWrite) return;
   const origin = c.req.header("Origin");
   if (origin !== new URL(c.req.url).origin) {
@@ -32,19 +33,19 @@ export function assertSameOrigin(c: Context<AppEnv>): void {
 
 export const identify: MiddlewareHandler<AppEnv> = async (c, next) => {
   const bearer = c.req.header("Authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  if (bearer) {
-    const user = await userForApiToken(c.var.db, bearer);
-    if (!user) throw unauthorized();
+  const cookie = getCookie(c, SESSION_COOKIE);
+  const credential = bearer
+    ? await credentialFor("token", bearer)
+    : cookie
+      ? await credentialFor("session", cookie)
+      : undefined;
+  const user = credential && (await userForCredential(c.var.db, credential));
+  // A bad bearer token is an error; a stale cookie just means "not signed in".
+  if (credential?.kind === "token" && !user) throw unauthorized();
+  if (credential && user) {
+    if (credential.kind === "session") assertSameOrigin(c);
     c.set("user", user);
-    c.set("credential", { kind: "token", hash: await sha256Hex(bearer) });
-  } else {
-    const token = getCookie(c, SESSION_COOKIE);
-    const user = token ? await userForSession(c.var.db, token) : undefined;
-    if (token && user) {
-      assertSameOrigin(c);
-      c.set("user", user);
-      c.set("credential", { kind: "session", hash: await sha256Hex(token) });
-    }
+    c.set("credential", credential);
   }
   await next();
 };

@@ -15,7 +15,7 @@ import {
 import { nowIso } from "../db/client";
 import { conversations } from "../db/schema";
 import { ApiError, unauthorized } from "../errors";
-import { type AppEnv, currentUser } from "../middleware/identity";
+import { type AppEnv, currentUser, isWebSocketUpgrade } from "../middleware/identity";
 import { readJson, readQuery } from "../validate";
 
 export const conversationRoutes = new Hono<AppEnv>();
@@ -71,7 +71,7 @@ conversationRoutes.post("/:id/notify", async (c) => {
 
 conversationRoutes.get("/:id/ws", async (c) => {
   const row = await ownConversation(c.var.db, currentUser(c).id, c.req.param("id"));
-  if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
+  if (!isWebSocketUpgrade(c)) {
     throw new ApiError(426, "invalid_input", "Expected a WebSocket upgrade");
   }
   const credential = c.var.credential;
