@@ -80,8 +80,7 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
         prompt,
         tools: plan.tools ? toolDeclarations(setup.tools) : undefined,
         signal,
-        // When the turn's clock (paused while the user answers) runs out.
-        deadline: state.startedAt + state.pausedMs + config.timeoutSeconds * 1000,
+        deadline: clock.deadline,
         onRetry: (retry) => io.emit(retryEvent(retry)),
         onTextDelta: (delta) => {
           partial += delta;

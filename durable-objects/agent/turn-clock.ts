@@ -16,6 +16,11 @@ export class TurnClock {
     return this.controller.signal;
   }
 
+  /** When the time runs out if the clock is not paused again (epoch ms). */
+  get deadline(): number {
+    return this.timer === undefined ? Date.now() + this.remainingMs : this.resumedAt + this.remainingMs;
+  }
+
   get expired(): boolean {
     return this.controller.signal.aborted;
   }

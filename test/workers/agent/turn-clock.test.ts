@@ -26,6 +26,17 @@ describe("TurnClock", () => {
     clock.dispose();
   });
 
+  it("moves its deadline by the time it was paused", async () => {
+    const start = Date.now();
+    const clock = new TurnClock(10_000);
+    expect(clock.deadline).toBeGreaterThanOrEqual(start + 10_000);
+    clock.pause();
+    await sleep(60);
+    clock.resume();
+    expect(clock.deadline).toBeGreaterThanOrEqual(start + 10_060);
+    clock.dispose();
+  });
+
   it("ignores a second pause and a second resume", async () => {
     const clock = new TurnClock(100);
     clock.pause();
