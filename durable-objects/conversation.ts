@@ -3,7 +3,7 @@
 // message log, the socket hub and the turn runner.
 import { DurableObject } from "cloudflare:workers";
 import type { ClientFrame, Notify, ServerFrame } from "../protocol";
-import { parseCredentialKey } from "../worker/auth/sessions";
+import { type Credential, parseCredentialKey } from "../worker/auth/sessions";
 import { isEnabled, loadSubscriberToggles } from "../worker/settings/subscriber-settings-store";
 import { stampEvent } from "./agent/events";
 import { llmSettings, publicModelInfo } from "./agent/llm/config";
@@ -122,14 +122,15 @@ export class ConversationObject extends DurableObject<Env> {
       if (!(await this.guard.admit(ws))) return;
       const parsed = parseClientFrame(data);
       if (!parsed.ok) return this.hub.send(ws, { type: "error", code: parsed.code, message: parsed.message });
-      await this.handle(ws, parsed.frame);
+      await this.handle(ws, parsed.frame, state.credential);
     } catch (error) {
       console.error("ConversationObject", this.ctx.id.toString(), "webSocketMessage", error);
       this.hub.send(ws, { type: "error", code: "internal", message: "Something went wrong handling that frame" });
     }
   }
 
-  private async handle(ws: WebSocket, frame: ClientFrame): Promise<void> {
+  /** One valid frame from a socket opened with `credential` (which turns it starts remember). */
+  private async handle(ws: WebSocket, frame: ClientFrame, credential: Credential | undefined): Promise<void> {
     const turns = this.turns;
     const log = this.requireLog();
     switch (frame.type) {
@@ -145,7 +146,7 @@ export class ConversationObject extends DurableObject<Env> {
         return;
       }
       case "chat": {
-        const refused = await turns?.start(frame, SocketHub.state(ws)?.credential);
+        const refused = await turns?.start(frame, credential);
         if (refused) this.hub.send(ws, { type: "error", ...refused });
         return;
       }
@@ -155,7 +156,7 @@ export class ConversationObject extends DurableObject<Env> {
       case "agent_user_input": {
         if (!turns || turns.pending.answer(frame.content)) return;
         // The question outlived its turn (the object restarted while it waited): the answer carries it on.
-        const refused = await turns.answerAfterRestart(frame.content, SocketHub.state(ws)?.credential);
+        const refused = await turns.answerAfterRestart(frame.content, credential);
         if (refused) this.hub.send(ws, { type: "error", ...refused });
         return;
       }
