@@ -112,18 +112,24 @@ function fontconfig(dir: string): string {
 `;
 }
 
-/** Brotli-compressed tar → folder, with the system's tar (essential on Debian, present on every Linux). */
+/**
+ * Brotli-compressed tar → folder, with the system's tar (essential on Debian, present on every Linux).
+ * Decompressed to a file first, not piped into tar's stdin: tar may exit once it has read the end-of-
+ * archive blocks, before the rest of the padding is written, and the pipe then fails ("Premature
+ * close") depending on timing, which failed a CI run.
+ */
 async function untarBrotli(archive: string, into: string): Promise<void> {
-  const tar = spawn("tar", ["-x", "-C", into], { stdio: ["pipe", "ignore", "pipe"] });
+  const tarFile = path.join(into, `${path.basename(archive, ".br")}.partial`);
+  await pipeline(createReadStream(archive), createBrotliDecompress(), createWriteStream(tarFile));
+  const tar = spawn("tar", ["-x", "-f", tarFile, "-C", into], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   tar.stderr.on("data", (b: Buffer) => {
     stderr += b.toString();
   });
-  const exited = new Promise<number | null>((resolve, reject) => {
+  const code = await new Promise<number | null>((resolve, reject) => {
     tar.once("error", reject);
     tar.once("close", resolve);
   });
-  await pipeline(createReadStream(archive), createBrotliDecompress(), tar.stdin);
-  const code = await exited;
+  await rm(tarFile, { force: true });
   if (code !== 0) throw new Error(`tar -x ${archive} failed (${code}): ${stderr}`);
 }
