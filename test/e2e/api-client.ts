@@ -20,7 +20,11 @@ export async function signUp(
     body: JSON.stringify({ username, password: "long enough password" }),
   });
   if (res.status !== 201) throw new Error(`signup: ${res.status} ${await res.text()}`);
-  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  return clientFor(origin, (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "");
+}
+
+/** The client of an existing session (its cookie) on the app at `origin`, e.g. after a restart. */
+export function clientFor(origin: string, cookie: string): Client {
   const headers = { cookie, origin, "content-type": "application/json" };
   return {
     origin,

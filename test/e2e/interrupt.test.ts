@@ -2,24 +2,17 @@
 // SIGKILLed while a turn streams, then restarted on the same state. (Open tool calls getting a
 // cancelled result is covered in test/workers/interrupt.test.ts.)
 import { afterAll, describe, expect, it } from "vitest";
-import { startFakeOpenAI } from "../support/fake-openai";
 import { marker, scriptModel } from "../support/fake-openai-client";
-import { openSocket, signUp } from "./api-client";
-import { type App, startApp } from "./harness";
+import { openSocket } from "./api-client";
+import { type KillableChat, startKillableChat } from "./killable-chat";
 
 describe("a turn killed with the process", () => {
-  const cleanup: (() => Promise<void>)[] = [];
-  afterAll(async () => {
-    for (const c of cleanup.reverse()) await c();
-  });
+  let chat: KillableChat | undefined;
+  afterAll(() => chat?.close());
 
   it("comes back as an interrupt, never as a running turn, and the conversation goes on", async () => {
-    const llm = await startFakeOpenAI();
-    cleanup.push(() => llm.close());
-    const env = { OPENAI_API_KEY: "test", OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_MODEL: "fake" };
-    let app: App = await startApp({ env });
-    const client = await signUp(app.url);
-    const id = await client.createConversation();
+    chat = await startKillableChat();
+    const { llm, id, client } = chat;
     // Step 1 lists the vault; step 2 streams a little and hangs: the process dies mid-stream.
     await scriptModel(llm.url, "kill", [
       { text: ["Let me ask."], tool_calls: [{ name: "vault_list", arguments: {} }] },
@@ -29,15 +22,11 @@ describe("a turn killed with the process", () => {
     const first = await openSocket(client, id);
     first.send({ type: "chat", content: `do things ${marker("kill")}` });
     await first.until((f) => f.type === "text_delta" && f.delta === "Thinking");
-    await app.kill();
 
-    app = await startApp({ env, persistTo: app.persistDir });
-    cleanup.push(() => app.stop());
-    const restarted = { origin: app.url, headers: { ...client.headers, origin: app.url } };
+    const restarted = await chat.killAndRestart();
     const second = await openSocket(restarted, id);
     expect(second.frames[0]).toMatchObject({ type: "hello", running: false });
-    const res = await fetch(`${app.url}/api/conversations/${id}/messages`, { headers: { cookie: client.cookie } });
-    const { messages } = (await res.json()) as { messages: { role: string; item?: { kind: string } }[] };
+    const messages = (await restarted.messages(id)) as { role: string; item?: { kind: string } }[];
     expect(messages[0]).toMatchObject({ role: "user" });
     expect(messages.filter((m) => m.role === "system" && m.item?.kind === "interrupt")).toHaveLength(1);
 

@@ -2,49 +2,36 @@
 // SIGKILLed while a turn runs, right after a notify was accepted and before any injection point
 // could deliver it; after a restart on the same state it is delivered exactly once.
 import { afterAll, describe, expect, it } from "vitest";
-import { startFakeOpenAI } from "../support/fake-openai";
 import { marker, modelRequests, scriptModel } from "../support/fake-openai-client";
-import { openSocket, signUp } from "./api-client";
-import { type App, startApp } from "./harness";
+import { openSocket } from "./api-client";
+import { type KillableChat, startKillableChat } from "./killable-chat";
 
 describe("a notify accepted just before the process dies", () => {
-  const cleanup: (() => Promise<void>)[] = [];
-  afterAll(async () => {
-    for (const c of cleanup.reverse()) await c();
-  });
+  let chat: KillableChat | undefined;
+  afterAll(() => chat?.close());
 
   it("is delivered once after the restart, and the model reads it once", async () => {
-    const llm = await startFakeOpenAI();
-    cleanup.push(() => llm.close());
-    const env = { OPENAI_API_KEY: "test", OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_MODEL: "fake" };
-    let app: App = await startApp({ env });
-    const client = await signUp(app.url);
-    const id = await client.createConversation();
+    chat = await startKillableChat();
+    const { llm, id, client } = chat;
     await scriptModel(llm.url, "crash", [{ text: ["Working on it"], hang: true }]);
 
     const socket = await openSocket(client, id);
     socket.send({ type: "chat", content: `long job ${marker("crash")}` });
     await socket.until((f) => f.type === "text_delta");
-    const accepted = await fetch(`${app.url}/api/conversations/${id}/notify`, {
+    const accepted = await fetch(`${client.origin}/api/conversations/${id}/notify`, {
       method: "POST",
       headers: client.headers,
       body: JSON.stringify({ message: "Deploy 9 was rolled back" }),
     });
     expect(accepted.status).toBe(202);
-    await app.kill();
 
-    app = await startApp({ env, persistTo: app.persistDir });
-    cleanup.push(() => app.stop());
-    const restarted = { origin: app.url, headers: { ...client.headers, origin: app.url } };
+    const restarted = await chat.killAndRestart();
     const again = await openSocket(restarted, id);
     expect(again.frames[0]).toMatchObject({ type: "hello", running: false });
-    const externals = async () => {
-      const res = await fetch(`${app.url}/api/conversations/${id}/messages`, { headers: { cookie: client.cookie } });
-      const { messages } = (await res.json()) as {
-        messages: { role: string; source?: string; item?: { body: string } }[];
-      };
-      return messages.filter((m) => m.role === "system" && m.source === "External");
-    };
+    const externals = async () =>
+      ((await restarted.messages(id)) as { role: string; source?: string; item?: { body: string } }[]).filter(
+        (m) => m.role === "system" && m.source === "External",
+      );
     const delivered = await externals();
     expect(delivered).toHaveLength(1);
     expect(delivered[0]?.item?.body).toContain("Deploy 9 was rolled back");

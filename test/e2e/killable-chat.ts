@@ -1,0 +1,44 @@
+// The setup of the crash tests: a fake model, the real app on it, a user and one conversation, where
+// `wrangler dev` can be SIGKILLed mid-turn and started again on the same state, as a crash would.
+import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
+import { type Client, clientFor, signUp } from "./api-client";
+import { type App, startApp } from "./harness";
+
+export interface KillableChat {
+  llm: FakeOpenAI;
+  id: string;
+  /** The user's client on the app as it runs now (a new origin after each restart). */
+  client: Client;
+  /** SIGKILLs the app, starts it again on the same state, and returns the user's client for it. */
+  killAndRestart(): Promise<Client>;
+  close(): Promise<void>;
+}
+
+export async function startKillableChat(): Promise<KillableChat> {
+  const llm = await startFakeOpenAI();
+  const env = { OPENAI_API_KEY: "test", OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_MODEL: "fake" };
+  let app: App;
+  try {
+    app = await startApp({ env });
+  } catch (error) {
+    await llm.close();
+    throw error;
+  }
+  const client = await signUp(app.url);
+  const chat: KillableChat = {
+    llm,
+    id: await client.createConversation(),
+    client,
+    async killAndRestart() {
+      await app.kill();
+      app = await startApp({ env, persistTo: app.persistDir });
+      chat.client = clientFor(app.url, chat.client.cookie);
+      return chat.client;
+    },
+    async close() {
+      await app.stop();
+      await llm.close();
+    },
+  };
+  return chat;
+}
