@@ -46,10 +46,19 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** The strict copy of each body schema, made once rather than on every request. */
+const strictCopies = new WeakMap<z.ZodType, z.ZodType>();
+
 /** Request bodies are flat objects; a strict copy of the schema names every key it does not know. */
 function refuseUnknownFields<S extends z.ZodType>(schema: S): S {
+  if (!(schema instanceof z.ZodObject)) return schema;
+  let strict = strictCopies.get(schema);
+  if (!strict) {
+    strict = schema.strict();
+    strictCopies.set(schema, strict);
+  }
   // The strict copy keeps the shape and refinements, so its output type is the schema's own.
-  return schema instanceof z.ZodObject ? (schema.strict() as unknown as S) : schema;
+  return strict as unknown as S;
 }
 
 const invalidFields = (fields: Record<string, string>) => invalid(firstFieldError(fields, "body"), fields);
