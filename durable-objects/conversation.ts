@@ -2,9 +2,9 @@
 // own beyond what the Worker hands it (the Worker has already checked ownership) and delegates to the
 // message log, the socket hub and the turn runner.
 import { DurableObject } from "cloudflare:workers";
+import { type Credential, parseCredentialKey } from "../d1/credentials";
+import { loadSubscriberToggles } from "../d1/user-settings";
 import type { ClientFrame, Notify, ServerFrame } from "../protocol";
-import { type Credential, parseCredentialKey } from "../worker/auth/sessions";
-import { isEnabled, loadSubscriberToggles } from "../worker/settings/subscriber-settings-store";
 import { stampEvent } from "./agent/events";
 import { llmSettings, publicModelInfo } from "./agent/llm/config";
 import { parseClientFrame } from "./conversation/client-frames";
@@ -16,7 +16,7 @@ import { SocketHub, type SocketMeta } from "./conversation/socket-hub";
 import type { ChildOutcome, ChildRequest, ParentLink } from "./conversation/subagents";
 import { TurnRunner } from "./conversation/turn-runner";
 import { BusNotifier } from "./notifications/notifier";
-import { findSubscriber } from "./notifications/subscribers";
+import { findSubscriber, isEnabled } from "./notifications/subscribers";
 
 const META_KEY = "meta";
 

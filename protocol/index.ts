@@ -8,6 +8,7 @@ export * from "./conversation";
 export * from "./errors";
 export * from "./events";
 export * from "./frames";
+export * from "./library";
 export * from "./message";
 export * from "./subscriber";
 export * from "./system-item";

@@ -2,8 +2,9 @@
 // is handed to `onPersisted` (the broadcast). Appends run one at a time, so seq has no gaps and the
 // broadcast order is the seq order. The whole log is cached in memory once loaded; only this object
 // writes it.
+
+import { rowToMessage } from "../../d1/conversations";
 import type { Message, MessageDraft } from "../../protocol";
-import { rowToMessage } from "../../worker/conversations/store";
 import { defuseItem } from "../system-items/forgery";
 
 export class MessageLog {

@@ -3,9 +3,10 @@
 // back (shown under the delegate call's card) and reports nested delegation. Limits never exceed what
 // the parent has left; the child's tokens are charged to the parent; stopping the parent stops the
 // child (and, through the child's own delegate calls, every descendant).
+
+import { database } from "../../d1/client";
+import { createConversation } from "../../d1/conversations";
 import type { PodEvent, ServerFrame, TerminationReason, Usage } from "../../protocol";
-import { createConversation } from "../../worker/conversations/store";
-import { database } from "../../worker/db/client";
 import type { SubagentHost, SubagentRequest, SubagentResult, ToolContext } from "../agent/tools/tool";
 import { ToolError } from "../agent/tools/tool";
 import { podEventItem } from "../system-items/pod-event";

@@ -1,8 +1,9 @@
 // Task reminders (seed 002 TaskReminder, source task_inactivity): when the task tools have gone unused
 // for `taskReminderRequests` model requests while the user has open tasks, a reminder wrapped once in
 // <system-reminder> is persisted before the next request. The count survives across turns.
+
+import { listTasks } from "../../d1/tasks";
 import type { MessageDraft } from "../../protocol";
-import { listTasks } from "../agent/tools/task-store";
 import { reminderItem } from "../system-items/reminder";
 
 const COUNTER_KEY = "requests-without-task-tools";

@@ -2,9 +2,10 @@
 // that Stop trips, keeps the running-turn marker in storage, remembers the text streamed so far for
 // tabs that join mid-turn, resolves the references of the user's message, commits task reminders, and
 // asks the user on the agent's behalf.
+
+import { type Credential, credentialKey } from "../../d1/credentials";
+import { loadAgentConfig } from "../../d1/user-settings";
 import type { AgentConfig, ChatFrame, Message, MessageDraft, ServerFrame } from "../../protocol";
-import { type Credential, credentialKey } from "../../worker/auth/sessions";
-import { loadAgentConfig } from "../../worker/settings/agent-config-store";
 import { findDecisionTree } from "../agent/decision-trees";
 import { llmSettings } from "../agent/llm/config";
 import { languageModel } from "../agent/llm/model";

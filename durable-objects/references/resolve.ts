@@ -2,9 +2,10 @@
 // (truncated with a visible hint), a folder's listing, a knowledge entry, a workflow's prompt. A
 // reference that names nothing becomes a clear System message instead of being dropped in silence.
 // All of it is the user's own text, so reminder tags in it are defused like any user text.
+
+import { getKnowledge } from "../../d1/library/knowledge-store";
+import { getWorkflow } from "../../d1/library/workflow-store";
 import type { MessageDraft, SystemItem } from "../../protocol";
-import { getKnowledge } from "../../worker/library/knowledge-store";
-import { getWorkflow } from "../../worker/library/workflow-store";
 import { listNotes, NotePathSchema, readNote } from "../agent/tools/vault-store";
 import { parseReferences, type Reference } from "./parse";
 

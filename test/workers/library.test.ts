@@ -3,10 +3,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { applyCandidate, findTrigger, noteCandidates, rankCandidates } from "../../client/src/lib/completion";
+import { DEFAULT_KNOWLEDGE, DEFAULT_WORKFLOWS } from "../../d1/library/defaults";
+import { deleteKnowledge, getKnowledge, listKnowledge, putKnowledge } from "../../d1/library/knowledge-store";
+import { deleteWorkflow, getWorkflow, listWorkflows, putWorkflow } from "../../d1/library/workflow-store";
 import { parseReferences } from "../../durable-objects/references/parse";
-import { DEFAULT_KNOWLEDGE, DEFAULT_WORKFLOWS } from "../../worker/library/defaults";
-import { deleteKnowledge, getKnowledge, listKnowledge, putKnowledge } from "../../worker/library/knowledge-store";
-import { deleteWorkflow, getWorkflow, listWorkflows, putWorkflow } from "../../worker/library/workflow-store";
 import { api, type Session, signup } from "./helpers";
 
 /** Calls the real Worker (worker/app.ts mounts these routes), as a signed-in browser or anonymously. */

@@ -2,9 +2,9 @@
 // signed in as a user gets a long-lived random token, stored hashed. Sign-in attempts for that user
 // from that browser are throttled under the device's own key, so nobody else's failures lock it out.
 import { and, eq, gt, lt } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { nowIso } from "../db/client";
-import { loginDevices } from "../db/schema";
+import type { Db } from "../../d1/client";
+import { nowIso } from "../../d1/client";
+import { loginDevices } from "../../d1/schema";
 import { randomToken, sha256Hex } from "./crypto";
 
 export const DEVICE_COOKIE = "oracle_device";

@@ -11,8 +11,8 @@
 // - Rows of windows that have passed are deleted by the same statement batch, so the table holds at
 //   most the keys tried in the last window.
 import { sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { loginFailures } from "../db/schema";
+import type { Db } from "../../d1/client";
+import { loginFailures } from "../../d1/schema";
 
 export const MAX_ATTEMPTS = 5;
 export const WINDOW_SECONDS = 15 * 60;

@@ -1,9 +1,10 @@
 // Server-side sessions and API tokens: the secret goes to the client once; D1 keeps only its SHA-256.
-import { and, eq, gt, inArray } from "drizzle-orm";
+import { and, eq, gt } from "drizzle-orm";
+import type { Db } from "../../d1/client";
+import { nowIso } from "../../d1/client";
+import type { Credential } from "../../d1/credentials";
+import { apiTokens, sessions, users } from "../../d1/schema";
 import type { User } from "../../protocol";
-import type { Db } from "../db/client";
-import { nowIso } from "../db/client";
-import { apiTokens, sessions, users } from "../db/schema";
 import { randomToken, sha256Hex } from "./crypto";
 
 export const SESSION_COOKIE = "oracle_session";
@@ -45,44 +46,4 @@ export async function userForCredential(db: Db, { kind, hash }: Credential): Pro
     .limit(1);
   if (rows[0]) await db.update(apiTokens).set({ lastUsedAt: nowIso() }).where(eq(apiTokens.tokenHash, hash));
   return rows[0];
-}
-
-/**
- * What a request was signed in with, as a conversation's object remembers it for each socket: the
- * kind and the SHA-256 the tables key it by (never the secret itself).
- */
-export interface Credential {
-  kind: "session" | "token";
-  hash: string;
-}
-
-export const credentialKey = (c: Credential) => `${c.kind}:${c.hash}`;
-
-export function parseCredentialKey(key: string | null | undefined): Credential | undefined {
-  const match = key?.match(/^(session|token):([0-9a-f]{64})$/);
-  return match ? { kind: match[1] as Credential["kind"], hash: match[2] as string } : undefined;
-}
-
-/** The keys (credentialKey) of those credentials that are still valid: one query per kind present. */
-export async function liveCredentials(db: Db, credentials: readonly Credential[]): Promise<Set<string>> {
-  const hashes = (kind: Credential["kind"]) => [
-    ...new Set(credentials.filter((c) => c.kind === kind).map((c) => c.hash)),
-  ];
-  const sessionHashes = hashes("session");
-  const tokenHashes = hashes("token");
-  const [sessionRows, tokenRows] = await Promise.all([
-    sessionHashes.length
-      ? db
-          .select({ hash: sessions.tokenHash })
-          .from(sessions)
-          .where(and(inArray(sessions.tokenHash, sessionHashes), gt(sessions.expiresAt, nowIso())))
-      : [],
-    tokenHashes.length
-      ? db.select({ hash: apiTokens.tokenHash }).from(apiTokens).where(inArray(apiTokens.tokenHash, tokenHashes))
-      : [],
-  ]);
-  return new Set([
-    ...sessionRows.map((r) => credentialKey({ kind: "session", hash: r.hash })),
-    ...tokenRows.map((r) => credentialKey({ kind: "token", hash: r.hash })),
-  ]);
 }

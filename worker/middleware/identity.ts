@@ -2,9 +2,10 @@
 // upgrades must come from the app's own Origin (CSRF); bearer calls carry no ambient authority.
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
+import { type Db, database } from "../../d1/client";
+import type { Credential } from "../../d1/credentials";
 import type { User } from "../../protocol";
-import { type Credential, credentialFor, SESSION_COOKIE, userForCredential } from "../auth/sessions";
-import { type Db, database } from "../db/client";
+import { credentialFor, SESSION_COOKIE, userForCredential } from "../auth/sessions";
 import { ApiError, unauthorized } from "../errors";
 
 export type AppEnv = {

@@ -2,12 +2,12 @@
 import { eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { users } from "../../d1/schema";
 import { CredentialsSchema, LoginSchema, type User } from "../../protocol";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "../auth/crypto";
 import { DEVICE_COOKIE, DEVICE_TTL_SECONDS, issueDevice, trustedDevice } from "../auth/devices";
 import { clearAttempts, reserveAttempt } from "../auth/rate-limit";
 import { createSession, revokeSession, SESSION_COOKIE, SESSION_TTL_SECONDS } from "../auth/sessions";
-import { users } from "../db/schema";
 import { ApiError } from "../errors";
 import { type AppEnv, assertSameOrigin, currentUser, requireUser } from "../middleware/identity";
 import { readJson } from "../validate";

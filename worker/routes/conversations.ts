@@ -2,23 +2,30 @@
 // anything reaches the conversation's Durable Object.
 import { and, eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { CreateConversationSchema, MessagesQuerySchema, NotifySchema, RenameConversationSchema } from "../../protocol";
-import { credentialKey } from "../auth/sessions";
+import { type Db, nowIso } from "../../d1/client";
 import {
+  type ConversationRow,
   createConversation,
   descendantIds,
+  findOwnConversation,
   listConversations,
   messagesAfter,
-  ownConversation,
   toConversation,
-} from "../conversations/store";
-import { nowIso } from "../db/client";
-import { conversations } from "../db/schema";
-import { ApiError, unauthorized } from "../errors";
+} from "../../d1/conversations";
+import { credentialKey } from "../../d1/credentials";
+import { conversations } from "../../d1/schema";
+import { CreateConversationSchema, MessagesQuerySchema, NotifySchema, RenameConversationSchema } from "../../protocol";
+import { ApiError, notFound, unauthorized } from "../errors";
 import { type AppEnv, currentUser, isWebSocketUpgrade } from "../middleware/identity";
 import { readJson, readQuery } from "../validate";
 
 export const conversationRoutes = new Hono<AppEnv>();
+
+async function ownConversation(db: Db, userId: string, id: string): Promise<ConversationRow> {
+  const row = await findOwnConversation(db, userId, id);
+  if (!row) throw notFound("No such conversation");
+  return row;
+}
 
 const stubFor = (env: Env, id: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
 

@@ -2,10 +2,10 @@
 // twice, over the same store and slug rules as the `#slug` and `/slug` references the agent resolves.
 import { Hono } from "hono";
 import { z } from "zod";
+import { deleteKnowledge, getKnowledge, listKnowledge, putKnowledge } from "../../d1/library/knowledge-store";
+import { deleteWorkflow, getWorkflow, listWorkflows, putWorkflow } from "../../d1/library/workflow-store";
+import { EntryInputSchema, SlugSchema } from "../../protocol/library";
 import { notFound } from "../errors";
-import { deleteKnowledge, getKnowledge, listKnowledge, putKnowledge } from "../library/knowledge-store";
-import { EntryInputSchema, SlugSchema } from "../library/schemas";
-import { deleteWorkflow, getWorkflow, listWorkflows, putWorkflow } from "../library/workflow-store";
 import { type AppEnv, currentUser } from "../middleware/identity";
 import { parseWith, readJson } from "../validate";
 

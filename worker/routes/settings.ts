@@ -1,18 +1,22 @@
 // Per-user settings (PROTOCOL.md "Settings"). A PUT with any bad field saves nothing.
 import { Hono } from "hono";
+import { loadAgentConfig, saveAgentConfig } from "../../d1/user-settings";
+import { patchProblems, withKnownTree } from "../../durable-objects/agent/decision-trees";
 import { AgentConfigPatchSchema } from "../../protocol";
 import { invalid } from "../errors";
 import { type AppEnv, currentUser } from "../middleware/identity";
-import { loadAgentConfig, patchProblems, saveAgentConfig } from "../settings/agent-config-store";
 import { readJson } from "../validate";
 
 export const settingsRoutes = new Hono<AppEnv>();
 
-settingsRoutes.get("/agent", async (c) => c.json(await loadAgentConfig(c.env.DB, currentUser(c).id)));
+settingsRoutes.get("/agent", async (c) => c.json(withKnownTree(await loadAgentConfig(c.env.DB, currentUser(c).id))));
 
 settingsRoutes.put("/agent", async (c) => {
   const patch = await readJson(c, AgentConfigPatchSchema);
   const problems = patchProblems(patch);
   if (problems) throw invalid(`decisionTree: ${problems.decisionTree}`, problems);
-  return c.json(await saveAgentConfig(c.env.DB, currentUser(c).id, patch));
+  const userId = currentUser(c).id;
+  const config = { ...withKnownTree(await loadAgentConfig(c.env.DB, userId)), ...patch };
+  await saveAgentConfig(c.env.DB, userId, config);
+  return c.json(config);
 });

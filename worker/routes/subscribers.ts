@@ -2,21 +2,19 @@
 // read by the conversation objects when they deliver notifications, so it applies to the next event,
 // in running conversations too.
 import { Hono } from "hono";
-import { findSubscriber } from "../../durable-objects/notifications/subscribers";
+import { loadSubscriberToggles, saveToggle } from "../../d1/user-settings";
+import { findSubscriber, subscriberInfo, subscribers } from "../../durable-objects/notifications/subscribers";
 import { SubscriberToggleSchema } from "../../protocol";
 import { ApiError, notFound } from "../errors";
 import { type AppEnv, currentUser } from "../middleware/identity";
-import {
-  listSubscribers,
-  loadSubscriberToggles,
-  saveToggle,
-  subscriberInfo,
-} from "../settings/subscriber-settings-store";
 import { readJson } from "../validate";
 
 export const subscriberRoutes = new Hono<AppEnv>();
 
-subscriberRoutes.get("/", async (c) => c.json(await listSubscribers(c.env.DB, currentUser(c).id)));
+subscriberRoutes.get("/", async (c) => {
+  const toggles = await loadSubscriberToggles(c.env.DB, currentUser(c).id);
+  return c.json(subscribers.map((s) => subscriberInfo(s, toggles)));
+});
 
 subscriberRoutes.put("/:id", async (c) => {
   const subscriber = findSubscriber(c.req.param("id"));

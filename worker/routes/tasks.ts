@@ -9,7 +9,7 @@ import {
   TaskStatusSchema,
   UpdateTaskSchema,
   updateTask,
-} from "../../durable-objects/agent/tools/task-store";
+} from "../../d1/tasks";
 import { notFound } from "../errors";
 import { type AppEnv, currentUser } from "../middleware/identity";
 import { readJson, readQuery } from "../validate";

@@ -1,9 +1,9 @@
 // API tokens (PROTOCOL.md "Identity"): shown once at creation, stored as SHA-256 only.
 import { and, desc, eq } from "drizzle-orm";
 import { Hono } from "hono";
+import { apiTokens } from "../../d1/schema";
 import { CreateTokenSchema } from "../../protocol";
 import { randomToken, sha256Hex } from "../auth/crypto";
-import { apiTokens } from "../db/schema";
 import { notFound } from "../errors";
 import { type AppEnv, currentUser } from "../middleware/identity";
 import { readJson } from "../validate";

@@ -5,7 +5,7 @@
 // complete answers every longer prefix without asking the server again.
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { z } from "zod";
-import { LibraryEntryListSchema } from "../../../worker/library/schemas";
+import { LibraryEntryListSchema } from "../../../protocol/library";
 import { requestJson } from "./api";
 import {
   applyCandidate,

@@ -9,7 +9,7 @@ import {
   LibraryEntrySchema,
   type LibraryEntrySummary,
   type LibraryKind,
-} from "../../../worker/library/schemas";
+} from "../../../protocol/library";
 import { type ApiResult, requestEmpty, requestJson } from "./api";
 
 export type { LibraryKind };

@@ -9,7 +9,7 @@ import {
   type LibraryEntrySummary,
   MAX_BODY,
   SlugSchema,
-} from "../../../../worker/library/schemas";
+} from "../../../../protocol/library";
 import type { ApiResult } from "../../lib/api";
 import { KINDS, type LibraryKind, type LibraryListState, useLibrary } from "../../lib/use-library";
 import { Link } from "../link";

@@ -1,8 +1,9 @@
 // The SQL shared by knowledge-store.ts and workflow-store.ts: both tables have the same columns, keyed
 // by (user_id, slug). Every statement is scoped by user id, so another user's entry is
 // indistinguishable from a missing one, and every call first gives a new user the default entries.
+
+import type { EntryInput, LibraryEntry, LibraryEntrySummary, LibraryKind } from "../../protocol/library";
 import { ensureLibrarySeeded } from "./defaults";
-import type { EntryInput, LibraryEntry, LibraryEntrySummary, LibraryKind } from "./schemas";
 
 const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 

@@ -3,8 +3,8 @@
 // missing one.
 import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { database, nowIso } from "../../../worker/db/client";
-import { tasks } from "../../../worker/db/schema";
+import { database, nowIso } from "./client";
+import { tasks } from "./schema";
 
 export const MAX_LISTED_TASKS = 100;
 

@@ -2,7 +2,7 @@
 // touched (listed, looked up, written or deleted), in one batch that also sets the user's
 // `library_seeded` marker, so seeding happens once: an edited default stays edited, a deleted one
 // stays deleted.
-import type { EntryInput } from "./schemas";
+import type { EntryInput } from "../../protocol/library";
 
 export type DefaultEntry = EntryInput & { slug: string };
 

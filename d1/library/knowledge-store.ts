@@ -1,7 +1,8 @@
 // The user's knowledge entries in D1 (`#slug` attaches one to a message), shared by the
 // /api/knowledge routes and the agent's reference resolver. The rules are in schemas.ts.
+
+import type { EntryInput, LibraryEntry, LibraryEntrySummary } from "../../protocol/library";
 import { deleteEntry, getEntry, listEntries, putEntry } from "./entry-store";
-import type { EntryInput, LibraryEntry, LibraryEntrySummary } from "./schemas";
 
 export type KnowledgeEntry = LibraryEntry;
 

@@ -1,11 +1,10 @@
-// Conversation rows in D1, always looked up together with their owner: another user's conversation
-// is indistinguishable from a missing one (404, never 403).
+// The conversation index in D1, always looked up together with its owner: another user's conversation
+// is indistinguishable from a missing one (the routes answer 404, never 403).
 import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
-import { type Conversation, type Message, MessageSchema } from "../../protocol";
-import type { Db } from "../db/client";
-import { nowIso } from "../db/client";
-import { conversations, messages } from "../db/schema";
-import { notFound } from "../errors";
+import { type Conversation, type Message, MessageSchema } from "../protocol";
+import type { Db } from "./client";
+import { nowIso } from "./client";
+import { conversations, messages } from "./schema";
 
 type Row = typeof conversations.$inferSelect;
 export const toConversation = (row: Row): Conversation => ({
@@ -15,16 +14,16 @@ export const toConversation = (row: Row): Conversation => ({
   updated_at: row.updatedAt,
 });
 
-export async function ownConversation(db: Db, userId: string, id: string): Promise<Row> {
-  const row = (
+export type ConversationRow = Row;
+
+export async function findOwnConversation(db: Db, userId: string, id: string): Promise<Row | undefined> {
+  return (
     await db
       .select()
       .from(conversations)
       .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))
       .limit(1)
   )[0];
-  if (!row) throw notFound("No such conversation");
-  return row;
 }
 
 export async function listConversations(db: Db, userId: string): Promise<Conversation[]> {

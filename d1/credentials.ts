@@ -1,0 +1,46 @@
+// What a request was signed in with, as the Worker and each conversation's object know it, and which
+// of those credentials are still live (one D1 query per kind): how revocation reaches open sockets.
+import { and, gt, inArray } from "drizzle-orm";
+import type { Db } from "./client";
+import { nowIso } from "./client";
+import { apiTokens, sessions } from "./schema";
+
+/**
+ * What a request was signed in with, as a conversation's object remembers it for each socket: the
+ * kind and the SHA-256 the tables key it by (never the secret itself).
+ */
+export interface Credential {
+  kind: "session" | "token";
+  hash: string;
+}
+
+export const credentialKey = (c: Credential) => `${c.kind}:${c.hash}`;
+
+export function parseCredentialKey(key: string | null | undefined): Credential | undefined {
+  const match = key?.match(/^(session|token):([0-9a-f]{64})$/);
+  return match ? { kind: match[1] as Credential["kind"], hash: match[2] as string } : undefined;
+}
+
+/** The keys (credentialKey) of those credentials that are still valid: one query per kind present. */
+export async function liveCredentials(db: Db, credentials: readonly Credential[]): Promise<Set<string>> {
+  const hashes = (kind: Credential["kind"]) => [
+    ...new Set(credentials.filter((c) => c.kind === kind).map((c) => c.hash)),
+  ];
+  const sessionHashes = hashes("session");
+  const tokenHashes = hashes("token");
+  const [sessionRows, tokenRows] = await Promise.all([
+    sessionHashes.length
+      ? db
+          .select({ hash: sessions.tokenHash })
+          .from(sessions)
+          .where(and(inArray(sessions.tokenHash, sessionHashes), gt(sessions.expiresAt, nowIso())))
+      : [],
+    tokenHashes.length
+      ? db.select({ hash: apiTokens.tokenHash }).from(apiTokens).where(inArray(apiTokens.tokenHash, tokenHashes))
+      : [],
+  ]);
+  return new Set([
+    ...sessionRows.map((r) => credentialKey({ kind: "session", hash: r.hash })),
+    ...tokenRows.map((r) => credentialKey({ kind: "token", hash: r.hash })),
+  ]);
+}

@@ -1,0 +1,62 @@
+// A user's settings in D1: the AgentConfig they saved (over the defaults) and their subscriber toggles.
+// The settings routes read and write them; a conversation's object reads both at the start of a turn,
+// in one round trip (loadTurnSettings).
+import { eq } from "drizzle-orm";
+import { type AgentConfig, type AgentConfigPatch, AgentConfigPatchSchema, DEFAULT_AGENT_CONFIG } from "../protocol";
+import { database } from "./client";
+import { agentSettings, subscriberSettings } from "./schema";
+
+/** A user's subscriber choices: subscriber id → enabled. Missing means the default, enabled. */
+export type SubscriberToggles = Map<string, boolean>;
+
+const configQuery = (d1: D1Database, userId: string) =>
+  database(d1).select().from(agentSettings).where(eq(agentSettings.userId, userId)).limit(1);
+
+const togglesQuery = (d1: D1Database, userId: string) =>
+  database(d1)
+    .select({ id: subscriberSettings.subscriberId, enabled: subscriberSettings.enabled })
+    .from(subscriberSettings)
+    .where(eq(subscriberSettings.userId, userId));
+
+/** The saved config over the defaults; a stored value that no longer passes (bounds changed) is dropped. */
+function toConfig(row: { config: unknown } | undefined): AgentConfig {
+  const saved = AgentConfigPatchSchema.safeParse(row?.config ?? {});
+  return { ...DEFAULT_AGENT_CONFIG, ...(saved.success ? saved.data : {}) };
+}
+
+const toToggles = (rows: { id: string; enabled: boolean }[]): SubscriberToggles =>
+  new Map(rows.map((r) => [r.id, r.enabled]));
+
+export async function loadAgentConfig(d1: D1Database, userId: string): Promise<AgentConfig> {
+  return toConfig((await configQuery(d1, userId))[0]);
+}
+
+export async function saveAgentConfig(d1: D1Database, userId: string, config: AgentConfig): Promise<void> {
+  const stored: AgentConfigPatch = Object.fromEntries(
+    Object.entries(config).filter(([key, value]) => value !== (DEFAULT_AGENT_CONFIG as Record<string, unknown>)[key]),
+  );
+  await database(d1)
+    .insert(agentSettings)
+    .values({ userId, config: stored })
+    .onConflictDoUpdate({ target: agentSettings.userId, set: { config: stored, updatedAt: new Date().toISOString() } });
+}
+
+export async function loadSubscriberToggles(d1: D1Database, userId: string): Promise<SubscriberToggles> {
+  return toToggles(await togglesQuery(d1, userId));
+}
+
+export async function saveToggle(d1: D1Database, userId: string, subscriberId: string, enabled: boolean) {
+  await database(d1)
+    .insert(subscriberSettings)
+    .values({ userId, subscriberId, enabled })
+    .onConflictDoUpdate({ target: [subscriberSettings.userId, subscriberSettings.subscriberId], set: { enabled } });
+}
+
+/** Both at once, as a turn starts: one D1 round trip. */
+export async function loadTurnSettings(
+  d1: D1Database,
+  userId: string,
+): Promise<{ config: AgentConfig; toggles: SubscriberToggles }> {
+  const [config, toggles] = await database(d1).batch([configQuery(d1, userId), togglesQuery(d1, userId)]);
+  return { config: toConfig(config[0]), toggles: toToggles(toggles) };
+}
