@@ -2,6 +2,7 @@
 // bench/README.md between the generated markers. Medians (and tails) from one run.
 import { readFileSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
+import { d1HotPath } from "./d1-hot-path.ts";
 import { measureNotificationTokens } from "./notification-tokens.ts";
 import { fmt, median, quantile } from "./stats.ts";
 import { measureStopLatency } from "./stop-latency.ts";
@@ -62,5 +63,8 @@ console.log(`${stamp}\n${table}`);
 const readme = readFileSync("bench/README.md", "utf8");
 const tokens = await measureNotificationTokens();
 console.log(`\n${tokens.join("\n")}`);
-const block = `<!-- bench:begin -->\n${stamp}\n\n${table}\n\n### Notification tokens (o200k_base)\n\n${tokens.join("\n")}\n<!-- bench:end -->`;
+// BENCH_BASELINE=<commit>: the D1 table also measures that commit (in a temporary worktree), side by side.
+const d1 = await d1HotPath(process.env.BENCH_BASELINE || undefined);
+console.log(`\n${d1.join("\n")}`);
+const block = `<!-- bench:begin -->\n${stamp}\n\n${table}\n\n### Notification tokens (o200k_base)\n\n${tokens.join("\n")}\n\n### D1 on the hot path of a turn\n\n${d1.join("\n")}\n<!-- bench:end -->`;
 writeFileSync("bench/README.md", readme.replace(/<!-- bench:begin -->[\s\S]*<!-- bench:end -->/, block));
