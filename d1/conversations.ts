@@ -1,10 +1,13 @@
 // The conversation index in D1, always looked up together with its owner: another user's conversation
 // is indistinguishable from a missing one (the routes answer 404, never 403).
-import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
-import { type Conversation, type Message, MessageSchema } from "../protocol";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import type { Conversation } from "../protocol";
 import type { Db } from "./client";
 import { nowIso } from "./client";
-import { conversations, messages } from "./schema";
+import { conversations } from "./schema";
+
+/** What a conversation is called until its first message names it. */
+export const DEFAULT_TITLE = "New conversation";
 
 type Row = typeof conversations.$inferSelect;
 export const toConversation = (row: Row): Conversation => ({
@@ -12,6 +15,7 @@ export const toConversation = (row: Row): Conversation => ({
   title: row.title,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
+  ...(row.preview ? { preview: row.preview } : {}),
 });
 
 export type ConversationRow = Row;
@@ -42,41 +46,9 @@ export async function createConversation(
   parentId: string | null = null,
 ): Promise<Conversation> {
   const now = nowIso();
-  const row = { id: crypto.randomUUID(), userId, title, parentId, createdAt: now, updatedAt: now };
+  const row = { id: crypto.randomUUID(), userId, title, parentId, createdAt: now, updatedAt: now, preview: "" };
   await db.insert(conversations).values(row);
   return toConversation(row);
-}
-
-export async function messagesAfter(db: Db, conversationId: string, after: number, limit: number): Promise<Message[]> {
-  const rows = await db
-    .select({
-      seq: messages.seq,
-      id: messages.id,
-      role: messages.role,
-      createdAt: messages.createdAt,
-      payload: messages.payload,
-    })
-    .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), gt(messages.seq, after)))
-    .orderBy(asc(messages.seq))
-    .limit(limit);
-  return rows.map(rowToMessage);
-}
-
-export function rowToMessage(row: {
-  seq: number;
-  id: string;
-  role: string;
-  createdAt: string;
-  payload: string;
-}): Message {
-  return MessageSchema.parse({
-    ...JSON.parse(row.payload),
-    seq: row.seq,
-    id: row.id,
-    role: row.role,
-    created_at: row.createdAt,
-  });
 }
 
 /** Every subagent conversation below this one, at any depth. */
@@ -91,4 +63,65 @@ export async function descendantIds(d1: D1Database, conversationId: string): Pro
     .bind(conversationId)
     .all<{ id: string }>();
   return results.map((r) => r.id);
+}
+
+/** What one flush of a conversation's outbox changes in the index (index-outbox.ts builds it). */
+export interface IndexUpdate {
+  conversationId: string;
+  userId: string;
+  /** User and agent text, one entry per message. */
+  entries: { seq: number; role: "user" | "agent"; text: string }[];
+  /** created_at of the newest message flushed. */
+  updatedAt: string;
+  /** The newest user or agent text flushed, if any. */
+  preview?: string;
+  /** From the first user message: applied only while the conversation still has the default title. */
+  title?: string;
+}
+
+const MAX_INDEXED_TEXT = 32_000;
+const PREVIEW_LENGTH = 140;
+
+const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+
+/** A title from the start of a message's first line. */
+export function titleFrom(content: string): string {
+  const line = oneLine(content.trim().split("\n")[0] ?? "");
+  return line.length > 60 ? `${line.slice(0, 59).trimEnd()}…` : line;
+}
+
+export function previewFrom(text: string): string {
+  const line = oneLine(text);
+  return line.length > PREVIEW_LENGTH ? `${line.slice(0, PREVIEW_LENGTH - 1).trimEnd()}…` : line;
+}
+
+/**
+ * The statements of one index update, for one D1 batch (a transaction). Idempotent, so a flush that
+ * landed but was not recorded can run again; and nothing is written for a conversation already
+ * deleted, so a late flush cannot bring its text back.
+ */
+export function indexStatements(d1: D1Database, u: IndexUpdate): D1PreparedStatement[] {
+  const statements = u.entries.map((e) =>
+    d1
+      .prepare(
+        `INSERT OR IGNORE INTO message_search (conversation_id, user_id, seq, role, text)
+         SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM conversations WHERE id = ?1)`,
+      )
+      .bind(u.conversationId, u.userId, e.seq, e.role, e.text.slice(0, MAX_INDEXED_TEXT)),
+  );
+  statements.push(
+    d1
+      .prepare(
+        "UPDATE conversations SET updated_at = max(updated_at, ?2), preview = coalesce(?3, preview) WHERE id = ?1",
+      )
+      .bind(u.conversationId, u.updatedAt, u.preview === undefined ? null : previewFrom(u.preview)),
+  );
+  if (u.title) {
+    statements.push(
+      d1
+        .prepare("UPDATE conversations SET title = ?2 WHERE id = ?1 AND title = ?3")
+        .bind(u.conversationId, u.title, DEFAULT_TITLE),
+    );
+  }
+  return statements;
 }

@@ -103,11 +103,17 @@ export const conversations = sqliteTable(
     parentId: text("parent_id"),
     createdAt: text("created_at").notNull().default(now),
     updatedAt: text("updated_at").notNull().default(now),
+    /** The start of the latest user or agent text, for the conversation list. */
+    preview: text("preview").notNull().default(""),
   },
   (t) => [index("conversations_user_updated").on(t.userId, t.updatedAt)],
 );
 
-/** Written only by the conversation's Durable Object; `seq` has no gaps. */
+/**
+ * Legacy: where messages lived before each conversation's log moved into its own object's SQLite.
+ * The object moves a conversation's rows out of here the first time it opens (legacy-import.ts);
+ * nothing writes here any more.
+ */
 export const messages = sqliteTable(
   "messages",
   {
@@ -121,6 +127,29 @@ export const messages = sqliteTable(
     payload: text("payload").notNull(),
   },
   (t) => [primaryKey({ columns: [t.conversationId, t.seq] })],
+);
+
+/**
+ * The search index of user and agent text (PROTOCOL.md `GET /api/search`), written by each
+ * conversation's object from its outbox; `message_search_fts` (FTS5, kept by triggers) indexes `text`.
+ * A row per message, keyed by (conversation, seq), so a repeated flush inserts nothing twice.
+ */
+export const messageSearch = sqliteTable(
+  "message_search",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    userId: text("user_id").notNull(),
+    seq: integer("seq").notNull(),
+    role: text("role", { enum: ["user", "agent"] }).notNull(),
+    text: text("text").notNull(),
+  },
+  (t) => [
+    uniqueIndex("message_search_conversation_seq").on(t.conversationId, t.seq),
+    index("message_search_user").on(t.userId),
+  ],
 );
 
 /** The user's vault of notes; `notes_fts` (an FTS5 table kept by triggers) indexes them. */

@@ -1,19 +1,21 @@
 // The conversation Durable Object: a thin shell over the hibernation API. It keeps no identity of its
 // own beyond what the Worker hands it (the Worker has already checked ownership) and delegates to the
-// message log, the socket hub and the turn runner.
+// message log (in its own SQLite), the index outbox, the socket hub and the turn runner.
 import { DurableObject } from "cloudflare:workers";
 import { type Credential, parseCredentialKey } from "../d1/credentials";
-import { loadSubscriberToggles } from "../d1/user-settings";
-import type { ClientFrame, Notify, ServerFrame } from "../protocol";
+import type { ClientFrame, Message, Notify, ServerFrame } from "../protocol";
 import { stampEvent } from "./agent/events";
 import { llmSettings, publicModelInfo } from "./agent/llm/config";
 import { parseClientFrame } from "./conversation/client-frames";
+import { IndexOutbox } from "./conversation/index-outbox";
+import { importLegacyMessages } from "./conversation/legacy-import";
 import { MessageLog } from "./conversation/message-log";
 import { NotifyInbox } from "./conversation/notify-inbox";
 import { recoverInterruptedTurn } from "./conversation/recovery";
 import { SocketGuard } from "./conversation/socket-guard";
 import { SocketHub, type SocketMeta } from "./conversation/socket-hub";
 import type { ChildOutcome, ChildRequest, ParentLink } from "./conversation/subagents";
+import { ToggleCache } from "./conversation/toggle-cache";
 import { TurnRunner } from "./conversation/turn-runner";
 import { BusNotifier } from "./notifications/notifier";
 import { findSubscriber, isEnabled } from "./notifications/subscribers";
@@ -24,6 +26,7 @@ export class ConversationObject extends DurableObject<Env> {
   private readonly hub: SocketHub;
   private readonly guard: SocketGuard;
   private log: MessageLog | undefined;
+  private outbox: IndexOutbox | undefined;
   private turns: TurnRunner | undefined;
   private notifier: BusNotifier | undefined;
   private readonly inbox: NotifyInbox;
@@ -47,33 +50,43 @@ export class ConversationObject extends DurableObject<Env> {
   private async init(meta: SocketMeta): Promise<void> {
     if (this.log) return;
     let turns: TurnRunner | undefined;
-    const log = new MessageLog(this.env.DB, meta.conversationId, (message) => {
+    // A conversation from before the log lived here brings its D1 rows along, once (legacy-import.ts).
+    await importLegacyMessages(this.ctx.storage, this.env.DB, meta.conversationId);
+    const outbox = new IndexOutbox(this.ctx.storage, this.env.DB, meta, (work) => this.ctx.waitUntil(work));
+    const log = new MessageLog(this.ctx.storage.sql, (message) => {
       this.broadcast({ type: "message", message });
       turns?.forward({ type: "message", message });
+      // A running turn flushes the index itself, at its start and its end (turn-runner.ts).
+      if (!turns?.running) outbox.soon();
     });
+    const toggles = new ToggleCache(this.env.DB, meta.userId);
     const notifier = new BusNotifier({
       append: (draft) => log.append(draft),
       enabledFilter: async () => {
-        const toggles = await loadSubscriberToggles(this.env.DB, meta.userId);
-        return (id) => isEnabled(findSubscriber(id ?? ""), toggles);
+        const current = await toggles.current(turns?.running ?? false);
+        return (id) => isEnabled(findSubscriber(id ?? ""), current);
       },
       delivered: (ids) => this.inbox.remove(ids),
     });
     turns = new TurnRunner(this.ctx, this.env, meta, {
-      messages: () => log.messages,
+      messages: () => log.all(),
       append: (draft) => log.append(draft),
       broadcast: (frame) => this.broadcast(frame),
       notifier,
+      toggles,
+      indexSoon: () => outbox.soon(),
     });
     await this.ctx.storage.put(META_KEY, meta);
-    await log.load();
     // A turn that a previous instance was running is dead now (see recovery.ts).
     await recoverInterruptedTurn(turns.marker, turns.pending, (draft) => log.append(draft));
     // Triggers accepted before the previous instance died: no turn runs now, so they are due at once.
-    const undelivered = await this.inbox.undelivered(log.messages);
+    const undelivered = await this.inbox.undelivered(() => log.deliveredTriggerIds());
     for (const event of undelivered) notifier.emitTrigger(event);
     if (undelivered.length) await notifier.flush("all");
+    // Index updates a previous instance did not get to send.
+    if (outbox.pending) outbox.soon();
     this.log = log;
+    this.outbox = outbox;
     this.notifier = notifier;
     this.turns = turns;
   }
@@ -139,10 +152,7 @@ export class ConversationObject extends DurableObject<Env> {
       case "resume": {
         const range = SocketHub.claimResume(ws, frame.after_seq);
         if (!range) return;
-        for (const message of log.after(range.after)) {
-          if (message.seq > range.through) break;
-          this.hub.send(ws, { type: "message", message });
-        }
+        for (const message of log.range(range.after, range.through)) this.hub.send(ws, { type: "message", message });
         return;
       }
       case "chat": {
@@ -188,6 +198,12 @@ export class ConversationObject extends DurableObject<Env> {
     this.turns?.stop();
   }
 
+  /** RPC from the Worker (PROTOCOL.md `GET …/messages`): a page of the log, read from this object's SQLite. */
+  async messages(meta: SocketMeta, after: number, limit: number): Promise<Message[]> {
+    const log = await this.open(meta);
+    return log.page(after, limit);
+  }
+
   /** RPC from the Worker: whether a turn runs now. */
   async status(meta: SocketMeta): Promise<{ running: boolean }> {
     await this.open(meta);
@@ -210,12 +226,16 @@ export class ConversationObject extends DurableObject<Env> {
     if (!this.turns?.running) await this.notifier?.flush("all");
   }
 
-  /** The deadline of a request_input question passed (the alarm survives eviction). */
+  /**
+   * The deadline of a request_input question passed, or an index flush that failed is due again (the
+   * alarm survives eviction). While a question waits the alarm is its deadline (index-outbox.ts).
+   */
   override async alarm(): Promise<void> {
     try {
       const meta = await this.ctx.storage.get<SocketMeta>(META_KEY);
       if (!meta) return;
       await this.open(meta);
+      if (this.outbox?.pending) await this.outbox.flush();
       await this.turns?.expireQuestion();
     } catch (error) {
       console.error("ConversationObject", this.ctx.id.toString(), "alarm", error);
@@ -227,8 +247,12 @@ export class ConversationObject extends DurableObject<Env> {
     await this.open(meta);
     await this.turns?.stopAndWait();
     this.hub.closeAll(1000, "conversation deleted");
+    // No index update may land after the Worker deletes the conversation's D1 rows.
+    await this.outbox?.close();
+    await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     this.log = undefined;
+    this.outbox = undefined;
     this.turns = undefined;
   }
 }

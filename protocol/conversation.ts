@@ -7,6 +7,8 @@ export const ConversationSchema = z.object({
   title: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** The start of the latest user or agent text (an extension of PROTOCOL.md's list item). */
+  preview: z.string().optional(),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
 
@@ -22,3 +24,15 @@ export const NotifySchema = z
   .object({ message: z.string().min(1).max(8000), severity: SeveritySchema.default("info") })
   .strict();
 export type Notify = z.infer<typeof NotifySchema>;
+
+export const SearchQuerySchema = z.object({ q: z.string().trim().min(1).max(200) });
+
+export const SearchResultSchema = z.object({
+  conversation_id: z.string(),
+  title: z.string(),
+  /** The matching message; absent when only the title matched. */
+  seq: z.number().int().optional(),
+  snippet: z.string(),
+});
+export type SearchResult = z.infer<typeof SearchResultSchema>;
+export const SearchResponseSchema = z.object({ results: z.array(SearchResultSchema) });

@@ -1,78 +1,111 @@
-// The conversation's message log: every message gets the next seq, is written to D1, and only then
-// is handed to `onPersisted` (the broadcast). Appends run one at a time, so seq has no gaps and the
-// broadcast order is the seq order. The whole log is cached in memory once loaded; only this object
-// writes it.
-
-import { rowToMessage } from "../../d1/conversations";
+// The conversation's message log, in the object's own SQLite: every message gets the next seq and is
+// written locally, then handed to `onPersisted` (the broadcast, which the runtime's output gate holds
+// until the write is durable). Writes are synchronous, so seq has no gaps and broadcasts leave in seq
+// order. Only what a reader needs is read: a wake reads max(seq), a page reads its page, and the whole
+// log is loaded only when a turn builds its context (then kept in step with appends).
 import type { Message, MessageDraft } from "../../protocol";
 import { defuseItem } from "../system-items/forgery";
+import { ensureLocalTables } from "./local-tables";
+
+type Row = { seq: number; id: string; role: string; created_at: string; payload: string };
+const COLUMNS = "seq, id, role, created_at, payload";
+const PAGE = 500;
+
+// Rows are only ever written by `append` from validated drafts, so they are not parsed again here.
+const toMessage = (row: Row): Message =>
+  ({ ...JSON.parse(row.payload), seq: row.seq, id: row.id, role: row.role, created_at: row.created_at }) as Message;
 
 export class MessageLog {
-  private cache: Message[] | undefined;
-  private loading: Promise<Message[]> | undefined;
-  private tail: Promise<unknown> = Promise.resolve();
+  private loaded: Message[] | undefined;
+  private last: number;
+  private read = 0;
 
   constructor(
-    private readonly db: D1Database,
-    readonly conversationId: string,
+    private readonly sql: SqlStorage,
     private readonly onPersisted: (message: Message) => void,
-  ) {}
-
-  load(): Promise<Message[]> {
-    if (this.cache) return Promise.resolve(this.cache);
-    this.loading ??= this.db
-      .prepare(
-        "SELECT seq, id, role, created_at AS createdAt, payload FROM messages WHERE conversation_id = ? ORDER BY seq",
-      )
-      .bind(this.conversationId)
-      .all<{ seq: number; id: string; role: string; createdAt: string; payload: string }>()
-      .then(({ results }) => {
-        this.cache = results.map(rowToMessage);
-        return this.cache;
-      })
-      .finally(() => {
-        this.loading = undefined;
-      });
-    return this.loading;
-  }
-
-  /** The loaded log; call `load()` first. */
-  get messages(): readonly Message[] {
-    if (!this.cache) throw new Error("message log read before load()");
-    return this.cache;
+  ) {
+    ensureLocalTables(sql);
+    this.last = this.select<{ seq: number }>("SELECT coalesce(max(seq), 0) AS seq FROM messages")[0]?.seq ?? 0;
   }
 
   get lastSeq(): number {
-    return this.cache?.at(-1)?.seq ?? 0;
+    return this.last;
   }
 
-  after(seq: number): Message[] {
-    return this.messages.filter((m) => m.seq > seq);
+  /** Rows this instance has read from SQLite so far: what a wake costs (tests and benchmarks read it). */
+  get rowsRead(): number {
+    return this.read;
+  }
+
+  /** The whole log, for building a turn's context. */
+  all(): readonly Message[] {
+    this.loaded ??= this.select<Row>(`SELECT ${COLUMNS} FROM messages ORDER BY seq`).map(toMessage);
+    return this.loaded;
+  }
+
+  /** Up to `limit` messages after `after` (and at most `through`), in seq order. */
+  page(after: number, limit: number, through = Number.MAX_SAFE_INTEGER): Message[] {
+    return this.select<Row>(
+      `SELECT ${COLUMNS} FROM messages WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?`,
+      after,
+      through,
+      limit,
+    ).map(toMessage);
+  }
+
+  /** Every message after `after` through `through`, a page at a time (a resume can span the whole log). */
+  *range(after: number, through: number): Generator<Message> {
+    let from = after;
+    while (from < through) {
+      const page = this.page(from, PAGE, through);
+      yield* page;
+      const end = page.at(-1);
+      if (!end || page.length < PAGE) return;
+      from = end.seq;
+    }
+  }
+
+  /** The external triggers (notify) that persisted notifications already carry. */
+  deliveredTriggerIds(): Set<string> {
+    const rows = this.select<{ value: string }>(
+      `SELECT t.value AS value FROM messages, json_each(messages.payload, '$.item.trigger_ids') AS t
+       WHERE messages.role = 'system'`,
+    );
+    return new Set(rows.map((r) => r.value));
   }
 
   append(draft: MessageDraft): Promise<Message> {
-    const write = this.tail.then(() => this.write(draft));
-    // A failed write must not wedge the queue; the caller still sees the error.
-    this.tail = write.catch(() => undefined);
-    return write;
+    try {
+      return Promise.resolve(this.write(draft));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
-  private async write(draft: MessageDraft): Promise<Message> {
-    const log = await this.load();
-    const seq = (log.at(-1)?.seq ?? 0) + 1;
-    const createdAt = new Date().toISOString();
+  private write(draft: MessageDraft): Message {
+    const seq = this.last + 1;
     // Whatever built a system item, its body reaches the model defused of forged reminder tags.
     const safe = draft.role === "system" ? { ...draft, item: defuseItem(draft.item) } : draft;
     const { role, ...payload } = safe;
-    const message = { ...safe, seq, id: crypto.randomUUID(), created_at: createdAt } as Message;
-    await this.db.batch([
-      this.db
-        .prepare("INSERT INTO messages (conversation_id, seq, id, role, created_at, payload) VALUES (?, ?, ?, ?, ?, ?)")
-        .bind(this.conversationId, seq, message.id, role, createdAt, JSON.stringify(payload)),
-      this.db.prepare("UPDATE conversations SET updated_at = ? WHERE id = ?").bind(createdAt, this.conversationId),
-    ]);
-    log.push(message);
+    const message = { ...safe, seq, id: crypto.randomUUID(), created_at: new Date().toISOString() } as Message;
+    this.sql.exec(
+      `INSERT INTO messages (${COLUMNS}) VALUES (?, ?, ?, ?, ?)`,
+      seq,
+      message.id,
+      role,
+      message.created_at,
+      JSON.stringify(payload),
+    );
+    this.last = seq;
+    this.loaded?.push(message);
     this.onPersisted(message);
     return message;
+  }
+
+  private select<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: SqlStorageValue[]): T[] {
+    const cursor = this.sql.exec<T>(query, ...bindings);
+    const rows = cursor.toArray();
+    this.read += cursor.rowsRead;
+    return rows;
   }
 }

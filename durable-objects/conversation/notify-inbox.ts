@@ -2,7 +2,7 @@
 // storage: the route answers 202 only once the trigger is here, so a crash after the 202 loses
 // nothing. A trigger leaves the inbox once the notification that carries it is in the log (its
 // `trigger_ids` say so), which is also how a restarted object delivers each one exactly once.
-import type { BusEvent, Message } from "../../protocol";
+import type { BusEvent } from "../../protocol";
 
 const PREFIX = "notify:";
 
@@ -21,12 +21,10 @@ export class NotifyInbox {
    * After a restart: the triggers still waiting that no persisted notification carries, oldest
    * first. Those the log already has (the object died between the two writes) are removed.
    */
-  async undelivered(log: readonly Message[]): Promise<BusEvent[]> {
+  async undelivered(deliveredIds: () => Set<string>): Promise<BusEvent[]> {
     const waiting = [...(await this.storage.list<BusEvent>({ prefix: PREFIX })).values()];
     if (!waiting.length) return [];
-    const delivered = new Set(
-      log.flatMap((m) => (m.role === "system" && m.item.kind === "notification" ? (m.item.trigger_ids ?? []) : [])),
-    );
+    const delivered = deliveredIds();
     await this.remove(waiting.filter((e) => delivered.has(e.id)).map((e) => e.id));
     return waiting.filter((e) => !delivered.has(e.id)).sort((a, b) => a.ts.localeCompare(b.ts));
   }

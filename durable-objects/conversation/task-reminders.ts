@@ -2,7 +2,7 @@
 // for `taskReminderRequests` model requests while the user has open tasks, a reminder wrapped once in
 // <system-reminder> is persisted before the next request. The count survives across turns.
 
-import { listTasks } from "../../d1/tasks";
+import { listTasks, type Task } from "../../d1/tasks";
 import type { MessageDraft } from "../../protocol";
 import { reminderItem } from "../system-items/reminder";
 
@@ -11,6 +11,8 @@ const LISTED = 5;
 
 export class TaskReminders {
   private count: number | undefined;
+  /** The open tasks, read in the background one request before a reminder can be due. */
+  private prefetched: Promise<Task[]> | undefined;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -21,15 +23,21 @@ export class TaskReminders {
   toolUsed(tool: string): void {
     if (!tool.startsWith("task_")) return;
     this.count = 0;
+    this.prefetched = undefined;
     void this.storage.put(COUNTER_KEY, 0);
   }
 
-  /** Counts a model request; commits a reminder first when one is due. */
+  /**
+   * Counts a model request; commits a reminder first when one is due. The one D1 read this needs
+   * (the open tasks) starts a request early and off the hot path, so no model request waits on D1
+   * for it; with no open tasks the count starts over, rather than asking again at every request.
+   */
   async beforeRequest(threshold: number, append: (draft: MessageDraft) => Promise<unknown>): Promise<void> {
     if (threshold <= 0) return;
     this.count ??= (await this.storage.get<number>(COUNTER_KEY)) ?? 0;
     if (this.count >= threshold) {
-      const open = (await listTasks(this.db, this.userId)).filter((t) => t.status !== "done");
+      const open = (await (this.prefetched ?? this.openTasks())).filter((t) => t.status !== "done");
+      this.prefetched = undefined;
       if (open.length) {
         await append({
           role: "system",
@@ -37,11 +45,22 @@ export class TaskReminders {
           severity: "info",
           item: reminderItem(reminderText(open, this.count)),
         });
-        this.count = 0;
       }
+      this.count = 0;
     }
     this.count++;
+    if (this.count >= threshold && !this.prefetched) {
+      this.prefetched = this.openTasks();
+      // Read again when due if this one fails; never an unhandled rejection meanwhile.
+      this.prefetched.catch(() => {
+        this.prefetched = undefined;
+      });
+    }
     await this.storage.put(COUNTER_KEY, this.count);
+  }
+
+  private openTasks(): Promise<Task[]> {
+    return listTasks(this.db, this.userId);
   }
 }
 

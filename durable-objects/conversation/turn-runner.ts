@@ -4,7 +4,7 @@
 // asks the user on the agent's behalf.
 
 import { type Credential, credentialKey } from "../../d1/credentials";
-import { loadAgentConfig } from "../../d1/user-settings";
+import { loadTurnSettings } from "../../d1/user-settings";
 import type { AgentConfig, ChatFrame, Message, MessageDraft, ServerFrame } from "../../protocol";
 import { findDecisionTree } from "../agent/decision-trees";
 import { llmSettings } from "../agent/llm/config";
@@ -20,6 +20,7 @@ import { PendingInput } from "./pending-input";
 import type { SocketMeta } from "./socket-hub";
 import { type ChildOutcome, type ChildRequest, ConversationSubagents, MAX_DEPTH, type ParentLink } from "./subagents";
 import { TaskReminders } from "./task-reminders";
+import type { ToggleCache } from "./toggle-cache";
 import { TurnMarkerStore } from "./turn-marker";
 
 export { RUNNING_TURN_KEY } from "./turn-marker";
@@ -29,6 +30,9 @@ export interface RunnerIO {
   append(draft: MessageDraft): Promise<Message>;
   broadcast(frame: ServerFrame): void;
   notifier: Notifier;
+  toggles: ToggleCache;
+  /** Sends the log's news to the D1 index in the background (index-outbox.ts). */
+  indexSoon(): void;
 }
 
 interface RunningTurn {
@@ -47,17 +51,6 @@ interface TurnPlan {
   config: AgentConfig;
   tools: AgentTool[];
   subagents?: SubagentHost;
-}
-
-/** A conversation still called "New conversation" is named after the start of its first message. */
-async function titleFromFirstMessage(db: D1Database, conversationId: string, content: string): Promise<void> {
-  const line = content.trim().split("\n")[0]?.replace(/\s+/g, " ") ?? "";
-  const title = line.length > 60 ? `${line.slice(0, 59).trimEnd()}…` : line;
-  if (!title) return;
-  await db
-    .prepare("UPDATE conversations SET title = ? WHERE id = ? AND title = 'New conversation'")
-    .bind(title, conversationId)
-    .run();
 }
 
 const NO_USAGE = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
@@ -98,9 +91,7 @@ export class TurnRunner {
     await this.launch(
       () => this.userPlan(frame),
       async () => {
-        const first = !this.io.messages().some((m) => m.role === "user");
         await this.io.append({ role: "user", content: frame.content });
-        if (first) await titleFromFirstMessage(this.env.DB, this.meta.conversationId, frame.content);
         for (const draft of await resolveReferences(this.env.DB, this.meta.userId, frame.content))
           await this.io.append(draft);
       },
@@ -155,8 +146,15 @@ export class TurnRunner {
     };
   }
 
+  /** The user's saved config and subscriber toggles, read once per turn (one D1 round trip). */
+  private async settings(): Promise<AgentConfig> {
+    const { config, toggles } = await loadTurnSettings(this.env.DB, this.meta.userId);
+    this.io.toggles.set(toggles);
+    return config;
+  }
+
   private async userPlan(frame: ChatFrame): Promise<TurnPlan> {
-    const saved = await loadAgentConfig(this.env.DB, this.meta.userId);
+    const saved = await this.settings();
     return {
       config: {
         ...saved,
@@ -170,7 +168,7 @@ export class TurnRunner {
 
   /** A subagent's plan: its limits from the parent, its tools a subset, no questions to the user. */
   private async subagentPlan(request: ChildRequest, parent: ParentLink): Promise<TurnPlan> {
-    const saved = await loadAgentConfig(this.env.DB, this.meta.userId);
+    const saved = await this.settings();
     const canDelegate = request.depth < MAX_DEPTH;
     const offered = [...BUILTIN_TOOLS, ...(canDelegate ? [delegateTool] : [])].filter((t) => t.name !== REQUEST_INPUT);
     const tools = request.tools ? offered.filter((t) => request.tools?.includes(t.name)) : offered;
@@ -199,9 +197,12 @@ export class TurnRunner {
       await this.marker.end();
       throw error;
     }
+    // The index learns of the new message (title, preview, search) while the turn runs; the rest at its end.
+    this.io.indexSoon();
     turn.done = this.run(turn, plan).finally(async () => {
       this.current = undefined;
       await this.marker.end();
+      this.io.indexSoon();
     });
     this.ctx.waitUntil(turn.done);
     return turn;
@@ -304,9 +305,14 @@ export class TurnRunner {
               step,
               timeout_s: config.requestInputTimeoutSeconds,
             });
-            return this.pending.ask(question, step, callId, config.requestInputTimeoutSeconds, signal);
+            const outcome = await this.pending.ask(question, step, callId, config.requestInputTimeoutSeconds, signal);
+            this.io.toggles.forget();
+            return outcome;
           },
-          beforeModelRequest: () => this.reminders.beforeRequest(config.taskReminderRequests, this.io.append),
+          beforeModelRequest: () => {
+            this.io.toggles.refresh();
+            return this.reminders.beforeRequest(config.taskReminderRequests, this.io.append);
+          },
         },
         {
           model: languageModel(llmSettings(this.env)),

@@ -5,8 +5,8 @@
 
 import { getKnowledge } from "../../d1/library/knowledge-store";
 import { getWorkflow } from "../../d1/library/workflow-store";
+import { listNotes, NotePathSchema, readNote } from "../../d1/notes";
 import type { MessageDraft, SystemItem } from "../../protocol";
-import { listNotes, NotePathSchema, readNote } from "../agent/tools/vault-store";
 import { parseReferences, type Reference } from "./parse";
 
 export const MAX_ATTACHMENT_CHARS = 8000;

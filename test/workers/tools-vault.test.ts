@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { matchTerms } from "../../durable-objects/agent/tools/fts-query";
+import { matchTerms } from "../../d1/fts-query";
+import { NotePathSchema } from "../../d1/notes";
 import { ToolError } from "../../durable-objects/agent/tools/tool";
 import { vaultTools } from "../../durable-objects/agent/tools/vault";
-import { NotePathSchema } from "../../durable-objects/agent/tools/vault-store";
 
 import { findTool, toolsFor } from "./tool-runner";
 

@@ -6,10 +6,10 @@ import { type Db, nowIso } from "../../d1/client";
 import {
   type ConversationRow,
   createConversation,
+  DEFAULT_TITLE,
   descendantIds,
   findOwnConversation,
   listConversations,
-  messagesAfter,
   toConversation,
 } from "../../d1/conversations";
 import { credentialKey } from "../../d1/credentials";
@@ -33,7 +33,7 @@ conversationRoutes.get("/", async (c) => c.json(await listConversations(c.var.db
 
 conversationRoutes.post("/", async (c) => {
   const { title } = await readJson(c, CreateConversationSchema);
-  const conversation = await createConversation(c.var.db, currentUser(c).id, title || "New conversation");
+  const conversation = await createConversation(c.var.db, currentUser(c).id, title || DEFAULT_TITLE);
   return c.json(conversation, 201);
 });
 
@@ -66,7 +66,9 @@ conversationRoutes.delete("/:id", async (c) => {
 conversationRoutes.get("/:id/messages", async (c) => {
   const row = await ownConversation(c.var.db, currentUser(c).id, c.req.param("id"));
   const { after, limit } = readQuery(c, MessagesQuerySchema);
-  return c.json({ messages: await messagesAfter(c.var.db, row.id, after, limit) });
+  // The log lives in the conversation's object (its own SQLite); ownership was checked above.
+  const messages = await stubFor(c.env, row.id).messages({ conversationId: row.id, userId: row.userId }, after, limit);
+  return c.json({ messages });
 });
 
 conversationRoutes.post("/:id/notify", async (c) => {

@@ -10,7 +10,7 @@ import {
   NotePrefixSchema,
   readNote,
   writeNote,
-} from "../../durable-objects/agent/tools/vault-store";
+} from "../../d1/notes";
 import { notFound } from "../errors";
 import { type AppEnv, currentUser } from "../middleware/identity";
 import { parseWith, readJson, readQuery } from "../validate";

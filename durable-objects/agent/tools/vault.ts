@@ -1,7 +1,6 @@
 // The notes tools (DESIGN.md "The agent"): the model searches, reads, writes and lists the user's
 // vault. The SQL and the path rules live in vault-store.ts, shared with the /api/notes routes.
 import { z } from "zod";
-import { type AgentTool, defineTool, ToolError } from "./tool";
 import {
   listNotes,
   NoteContentSchema,
@@ -10,7 +9,8 @@ import {
   readNote,
   searchNotes,
   writeNote,
-} from "./vault-store";
+} from "../../../d1/notes";
+import { type AgentTool, defineTool, ToolError } from "./tool";
 
 export const vaultSearch = defineTool({
   name: "vault_search",

@@ -1,0 +1,81 @@
+// PROTOCOL.md `GET /api/search`: the user's own conversations whose title or user/agent text matches,
+// newest first. Text hits come from the index the conversation objects keep (message_search_fts),
+// at most a few per conversation so one long chat cannot hide the others; a title hit without a
+// text hit is a result without `seq`.
+import type { SearchResult } from "../protocol";
+import { isFtsQueryError, matchAll, matchPhrase, matchTerms } from "./fts-query";
+
+const HITS_PER_CONVERSATION = 3;
+const MAX_RESULTS = 50;
+/** Around each hit; chosen so they cannot be read as markdown (issue 13 renders answers as markdown). */
+export const HIGHLIGHT = { open: "«", close: "»" } as const;
+
+interface TextHit {
+  conversation_id: string;
+  title: string;
+  updated_at: string;
+  seq: number;
+  snippet: string;
+}
+
+async function textHits(d1: D1Database, userId: string, match: string): Promise<TextHit[]> {
+  // FTS5's snippet() cannot run under a window function, so the per-conversation cap is applied here.
+  const { results } = await d1
+    .prepare(
+      `SELECT s.conversation_id, c.title, c.updated_at, s.seq,
+              snippet(message_search_fts, 0, ?3, ?4, '…', 12) AS snippet
+       FROM message_search_fts
+       JOIN message_search s ON s.id = message_search_fts.rowid
+       JOIN conversations c ON c.id = s.conversation_id
+       WHERE message_search_fts MATCH ?1 AND s.user_id = ?2 AND c.user_id = ?2 AND c.parent_id IS NULL
+       ORDER BY c.updated_at DESC, s.seq DESC LIMIT ?5`,
+    )
+    .bind(match, userId, HIGHLIGHT.open, HIGHLIGHT.close, MAX_RESULTS * HITS_PER_CONVERSATION)
+    .all<TextHit>();
+  const perConversation = new Map<string, number>();
+  return results.filter((hit) => {
+    const n = (perConversation.get(hit.conversation_id) ?? 0) + 1;
+    perConversation.set(hit.conversation_id, n);
+    return n <= HITS_PER_CONVERSATION;
+  });
+}
+
+/** Titles holding every word of the query (case-insensitive; `%` and `_` are literal). */
+async function titleHits(d1: D1Database, userId: string, words: string[]) {
+  const conditions = words.map((_, i) => `instr(lower(title), lower(?${i + 2})) > 0`).join(" AND ");
+  const { results } = await d1
+    .prepare(
+      `SELECT id AS conversation_id, title, updated_at FROM conversations
+       WHERE user_id = ?1 AND parent_id IS NULL AND ${conditions}
+       ORDER BY updated_at DESC LIMIT ${MAX_RESULTS}`,
+    )
+    .bind(userId, ...words)
+    .all<{ conversation_id: string; title: string; updated_at: string }>();
+  return results;
+}
+
+export async function searchConversations(d1: D1Database, userId: string, query: string): Promise<SearchResult[]> {
+  const terms = matchTerms(query);
+  if (!terms.length) return [];
+  const words = terms.map((t) => t.replace(/^"|"\*?$/g, ""));
+  const [text, titles] = await Promise.all([
+    textHits(d1, userId, matchAll(terms)).catch((err) => {
+      if (!isFtsQueryError(err)) throw err;
+      return textHits(d1, userId, matchPhrase(query)).catch(() => []);
+    }),
+    titleHits(d1, userId, words),
+  ]);
+  const withText = new Set(text.map((h) => h.conversation_id));
+  const merged = [
+    ...text.map((h) => ({ ...h, sort: h.updated_at })),
+    ...titles
+      .filter((t) => !withText.has(t.conversation_id))
+      .map((t) => ({ ...t, seq: undefined, snippet: t.title, sort: t.updated_at })),
+  ].sort((a, b) => b.sort.localeCompare(a.sort));
+  return merged.slice(0, MAX_RESULTS).map((r) => ({
+    conversation_id: r.conversation_id,
+    title: r.title,
+    ...(r.seq !== undefined ? { seq: r.seq } : {}),
+    snippet: r.snippet,
+  }));
+}

@@ -1,0 +1,136 @@
+// The conversation's entry in the D1 index (title, updated_at, preview, search text) follows the log
+// through an outbox: the log itself plus a watermark, the last seq the index has. A flush sends what
+// lies past the watermark as one D1 batch (a transaction) and moves the watermark once it landed, so
+// a crash before or after a flush loses nothing and repeats nothing (the statements are idempotent).
+// Flushes stay off the hot path: one as a turn starts (the title and preview show at once), one when
+// it ends, and one soon after anything written while no turn runs. A failed flush is retried: at the
+// next turn, the next wake, or an alarm with backoff.
+import { type IndexUpdate, indexStatements, titleFrom } from "../../d1/conversations";
+import { purgeLegacyMessages } from "../../d1/legacy-messages";
+import { LEGACY_PURGE_PENDING } from "./legacy-import";
+import { deleteState, readState, writeState } from "./local-tables";
+import { PENDING_INPUT_KEY } from "./pending-input";
+
+const WATERMARK = "index_watermark";
+const BATCH_MESSAGES = 200;
+const RETRY_MS = [2_000, 10_000, 60_000, 300_000];
+
+type Row = { seq: number; role: string; created_at: string; payload: string };
+
+export interface OutboxOwner {
+  conversationId: string;
+  userId: string;
+}
+
+export class IndexOutbox {
+  private flushing: Promise<void> | undefined;
+  private failures = 0;
+  private closed = false;
+  /** D1 batches sent so far (benchmarks and tests read it). */
+  batches = 0;
+
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    private readonly d1: D1Database,
+    private readonly owner: OutboxOwner,
+    private readonly keepAlive: (work: Promise<unknown>) => void,
+  ) {}
+
+  private get sql(): SqlStorage {
+    return this.storage.sql;
+  }
+
+  private get watermark(): number {
+    return Number(readState(this.sql, WATERMARK) ?? 0);
+  }
+
+  get pending(): boolean {
+    if (readState(this.sql, LEGACY_PURGE_PENDING)) return true;
+    const last = this.sql.exec<{ seq: number }>("SELECT coalesce(max(seq), 0) AS seq FROM messages").one().seq;
+    return last > this.watermark;
+  }
+
+  /** Flushes in the background; joins a flush already under way (it picks up what was added since). */
+  soon(): void {
+    if (!this.closed) this.keepAlive(this.flush());
+  }
+
+  flush(): Promise<void> {
+    this.flushing ??= this.drain().finally(() => {
+      this.flushing = undefined;
+    });
+    return this.flushing;
+  }
+
+  /** The conversation is being deleted: no flush may start after this resolves. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flushing;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (!this.closed && this.pending) await this.flushOnce();
+      this.failures = 0;
+    } catch (error) {
+      this.failures++;
+      console.warn("index outbox: flush failed, will retry", this.owner.conversationId, error);
+      await this.retryLater();
+    }
+  }
+
+  private async flushOnce(): Promise<void> {
+    const from = this.watermark;
+    const rows = this.sql
+      .exec<Row>(
+        "SELECT seq, role, created_at, payload FROM messages WHERE seq > ? ORDER BY seq LIMIT ?",
+        from,
+        BATCH_MESSAGES,
+      )
+      .toArray();
+    const purge = Boolean(readState(this.sql, LEGACY_PURGE_PENDING));
+    const statements = rows.length ? indexStatements(this.d1, this.update(rows, from)) : [];
+    if (purge) statements.push(purgeLegacyMessages(this.d1, this.owner.conversationId));
+    this.batches++;
+    await this.d1.batch(statements);
+    const through = rows.at(-1)?.seq;
+    if (through !== undefined) writeState(this.sql, WATERMARK, String(through));
+    if (purge) deleteState(this.sql, LEGACY_PURGE_PENDING);
+  }
+
+  private update(rows: Row[], from: number): IndexUpdate {
+    const entries = rows.flatMap((r): IndexUpdate["entries"] => {
+      const role = r.role;
+      if (role !== "user" && role !== "agent") return [];
+      const text = (JSON.parse(r.payload) as { content?: string }).content?.trim();
+      return text ? [{ seq: r.seq, role, text }] : [];
+    });
+    const through = rows.at(-1)?.seq ?? from;
+    // The conversation is named after its first user message, in the flush that carries it.
+    const first = this.sql
+      .exec<{ seq: number; payload: string }>(
+        "SELECT seq, payload FROM messages WHERE role = 'user' ORDER BY seq LIMIT 1",
+      )
+      .toArray()[0];
+    const title =
+      first && first.seq > from && first.seq <= through ? titleFrom(JSON.parse(first.payload).content ?? "") : "";
+    return {
+      ...this.owner,
+      entries,
+      updatedAt: rows.at(-1)?.created_at ?? new Date().toISOString(),
+      ...(entries.length ? { preview: entries.at(-1)?.text } : {}),
+      ...(title ? { title } : {}),
+    };
+  }
+
+  /**
+   * An alarm with backoff, so an evicted object still retries. A pending request_input question owns
+   * the alarm (its deadline); the object then retries when that alarm fires or at its next turn.
+   */
+  private async retryLater(): Promise<void> {
+    if (this.closed || (await this.storage.get(PENDING_INPUT_KEY))) return;
+    const at = Date.now() + (RETRY_MS[Math.min(this.failures, RETRY_MS.length) - 1] ?? 300_000);
+    const current = await this.storage.getAlarm();
+    if (current === null || current > at) await this.storage.setAlarm(at);
+  }
+}
