@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const TEST_FILE = "test/workers/d1-hot-path.bench-test.ts";
+const PROBE_FILE = "test/workers/d1-probe.ts";
 const CONFIG = "bench/vitest.d1.config.ts";
 // Not under node_modules/: Node strips the types of no .ts file there, so the build scripts could not run.
 const WORKTREE = join(tmpdir(), "oracle-bench-baseline");
@@ -103,7 +104,7 @@ function prepareWorktree(commit: string): void {
   removeWorktree();
   git(["worktree", "add", "--detach", WORKTREE, commit]);
   symlinkSync(resolve("node_modules"), join(WORKTREE, "node_modules"), "dir");
-  for (const file of [TEST_FILE, CONFIG]) copyFileSync(file, join(WORKTREE, file));
+  for (const file of [TEST_FILE, PROBE_FILE, CONFIG]) copyFileSync(file, join(WORKTREE, file));
   // The generated modules of `npm run build` (checked in, but regenerated as the build would).
   for (const script of ["scripts/build-prompts.ts", "scripts/build-subscribers.ts"]) {
     if (!existsSync(join(WORKTREE, script))) continue;
@@ -237,6 +238,11 @@ const rows: Row[] = [
     detail: (r) => `of ${r.turn10.delayed.during.median} D1 calls in the turn`,
   },
   {
+    measure: "… of which the object's own (the 9 tool steps each wait on one `vault_list` read of their own)",
+    unit: "count",
+    value: (r) => (r.turn10.delayed.completeMs.median - r.turn10.plain.completeMs.median) / 50 - 9,
+  },
+  {
     measure: "chat frame → the user's `message` frame, every D1 call delayed 50 ms (10-step turns)",
     unit: "ms",
     value: (r) => r.turn10.delayed.userMessageMs.median,
@@ -261,6 +267,10 @@ const NOTE =
 export async function d1HotPath(baseline?: string): Promise<string[]> {
   let before: D1Result | undefined;
   let label = "";
+  if (baseline && !git(["rev-parse", "--verify", "--quiet", `${baseline}^{commit}`], false)) {
+    console.warn(`D1 bench: no commit ${baseline} in this clone, measuring the working tree alone`);
+    baseline = undefined;
+  }
   if (baseline) {
     label = git(["rev-parse", "--short", `${baseline}^{commit}`]);
     prepareWorktree(baseline);

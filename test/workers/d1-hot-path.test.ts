@@ -1,0 +1,33 @@
+// What a turn asks of D1 (DESIGN.md "Data"): the log is the object's, so no message reaches D1; the
+// turn reads the agent config and the subscriber toggles in one batch as it starts; the index is
+// updated in at most two batches per turn; the task reminder reads the open tasks only when one is
+// near. Counted over a 14-step turn (13 vault_list steps, then the answer) by d1-probe.ts.
+import { describe, expect, it } from "vitest";
+import { openConversation, settle, TOOL_LABEL, turn } from "./d1-probe";
+
+const count = (labels: string[], match: (label: string) => boolean) => labels.filter(match).length;
+
+describe("D1 on the hot path of a turn", () => {
+  it("keeps a 14-step turn to one settings batch, no message writes and at most two index batches", async () => {
+    const c = await openConversation();
+    const t = await turn(c, 14);
+    await settle();
+    const labels = [...t.during, ...t.after].map((call) => call.label);
+    expect(count(labels, (l) => l === TOOL_LABEL)).toBe(13);
+    // No message row, and no per-message UPDATE of the conversation, goes to D1.
+    expect(count(labels, (l) => / messages\b/.test(l))).toBe(0);
+    expect(count(labels, (l) => l === "UPDATE conversations")).toBe(0);
+    // The agent config once, in the same batch as the toggles.
+    expect(count(labels, (l) => l.includes("agent_settings"))).toBe(1);
+    expect(labels).toContain("batch(SELECT agent_settings + SELECT subscriber_settings)");
+    // Toggles re-read in the background at most once per later model request.
+    expect(count(labels, (l) => l === "SELECT subscriber_settings")).toBeLessThanOrEqual(13);
+    // The index: one batch as the turn starts, one as it ends.
+    expect(count(labels, (l) => l.startsWith("batch(INSERT message_search"))).toBe(2);
+    // The socket's credential once, for the chat frame.
+    expect(count(labels, (l) => l === "SELECT sessions")).toBe(1);
+    // Task reminders (every 8 requests by default): the open tasks once per reminder window, not per request.
+    expect(count(labels, (l) => l === "SELECT tasks")).toBeLessThanOrEqual(2);
+    c.socket.close();
+  }, 60_000);
+});
