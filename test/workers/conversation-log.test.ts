@@ -6,7 +6,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Conversation, Message } from "../../protocol";
-import { api, connect, createConversation, type Session, signup } from "./helpers";
+import { api, connect, createConversation, eventually, type Session, signup } from "./helpers";
 import { chat, history, scenario } from "./turn-helpers";
 
 const stubOf = (id: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
@@ -29,16 +29,6 @@ const localRows = (conversationId: string) =>
     stubOf(conversationId),
     async (_i, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM messages").one().n,
   );
-
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
-  const until = Date.now() + 5_000;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const conversationRow = (s: Session, id: string) =>
   getJson<Conversation[]>(s, "/api/conversations").then((list) => list.find((c) => c.id === id));

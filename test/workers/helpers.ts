@@ -116,3 +116,14 @@ export async function connect(session: Pick<Session, "headers">, conversationId:
   await socket.next("hello");
   return socket;
 }
+
+/** Reads until `ok` holds (what the object does in the background, such as an index flush), or fails after 5 s. */
+export async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
+  const until = Date.now() + 5_000;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

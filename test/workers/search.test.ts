@@ -2,7 +2,7 @@
 // user and agent text the objects index), newest first; never another user's.
 import { describe, expect, it } from "vitest";
 import type { SearchResult } from "../../protocol";
-import { api, type Session } from "./helpers";
+import { api, eventually, type Session } from "./helpers";
 import { chat, scenario } from "./turn-helpers";
 
 async function search(session: Session, q: string): Promise<SearchResult[]> {
@@ -12,14 +12,12 @@ async function search(session: Session, q: string): Promise<SearchResult[]> {
 }
 
 /** Waits until the background index flush has landed what the test expects. */
-async function searchUntil(session: Session, q: string, count: number): Promise<SearchResult[]> {
-  const until = Date.now() + 5_000;
-  for (;;) {
-    const results = await search(session, q);
-    if (results.length >= count || Date.now() > until) return results;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const searchUntil = (session: Session, q: string, count: number) =>
+  eventually(
+    () => search(session, q),
+    (results) => results.length >= count,
+    `search ${q}`,
+  );
 
 describe("search", () => {
   it("finds only the signed-in user's conversations, with the matching message and a highlighted snippet", async () => {
