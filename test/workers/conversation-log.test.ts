@@ -48,6 +48,21 @@ describe("the log in the conversation's object", () => {
     expect(page.messages).toEqual([log[1]]);
   });
 
+  it("erases the object's log when the conversation is deleted", async () => {
+    const s = await scenario([{ text: "Soon gone." }]);
+    await chat(s, "Delete me afterwards");
+    expect(await localRows(s.conversationId)).toBeGreaterThan(0);
+    const res = await api(`/api/conversations/${s.conversationId}`, { method: "DELETE", headers: s.session.headers });
+    expect(res.status).toBe(204);
+    const tables = await runInDurableObject(stubOf(s.conversationId), async (_i, state) =>
+      state.storage.sql
+        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%'")
+        .toArray()
+        .map((t) => t.name),
+    );
+    expect(tables).toEqual([]);
+  });
+
   it("updates the index (title, preview, updated_at) from the outbox, in the background", async () => {
     const s = await scenario([{ text: "Quokkas live on Rottnest Island." }]);
     const before = await conversationRow(s.session, s.conversationId);

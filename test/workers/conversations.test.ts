@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, connect, createConversation, signup } from "./helpers";
+import { api, connect, createConversation, eventually, signup } from "./helpers";
 
 describe("conversations", () => {
   it("creates, lists newest first, gets, renames and deletes own conversations", async () => {
@@ -38,6 +38,12 @@ describe("conversations", () => {
     }
     const get = async (id: string) =>
       ((await (await api(`/api/conversations/${id}`, { headers: session.headers })).json()) as { title: string }).title;
+    // The index learns the title from the object's outbox, in the background.
+    await eventually(
+      () => get(untitled.id),
+      (title) => title !== "New conversation",
+      "title",
+    );
     expect(await get(untitled.id)).toBe("Plan the launch of the beta in May, with a budget");
     expect(await get(named.id)).toBe("My title");
   });
