@@ -56,8 +56,11 @@ export class IndexOutbox {
   }
 
   flush(): Promise<void> {
-    this.flushing ??= this.drain().finally(() => {
+    this.flushing ??= this.drain().then((drained) => {
       this.flushing = undefined;
+      // A message written after the last check but before this flush let go would wait for the next
+      // turn or wake; send it now (a failed drain waits for its retry instead).
+      if (drained && !this.closed && this.pending) this.soon();
     });
     return this.flushing;
   }
@@ -68,14 +71,17 @@ export class IndexOutbox {
     await this.flushing;
   }
 
-  private async drain(): Promise<void> {
+  /** Flushes until nothing is left; false when a batch failed (a retry is then scheduled). */
+  private async drain(): Promise<boolean> {
     try {
       while (!this.closed && this.pending) await this.flushOnce();
       this.failures = 0;
+      return true;
     } catch (error) {
       this.failures++;
       console.warn("index outbox: flush failed, will retry", this.owner.conversationId, error);
-      await this.retryLater();
+      await this.retryLater().catch(() => undefined);
+      return false;
     }
   }
 
