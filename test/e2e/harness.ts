@@ -83,6 +83,20 @@ function waitExit(p: ChildProcess, ms: number): Promise<boolean> {
 }
 
 export async function startApp(opts: { env?: Record<string, string>; persistTo?: string } = {}): Promise<App> {
+  // A free port can be taken by another process between freePort() and wrangler binding it (CI saw
+  // "Address already in use"); that one failure is retried on fresh ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startAppOnce(opts);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof PortTaken)) throw error;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startAppOnce(opts: { env?: Record<string, string>; persistTo?: string }): Promise<App> {
   ensureClientBuilt();
   const persistDir = opts.persistTo ?? (await mkdtemp(path.join(tmpdir(), "oracle-e2e-")));
   const env = childEnv();
@@ -141,6 +155,7 @@ export async function startApp(opts: { env?: Record<string, string>; persistTo?:
   const deadline = Date.now() + HEALTH_TIMEOUT_MS;
   for (;;) {
     if (proc.exitCode !== null || proc.signalCode !== null) {
+      if (/Address already in use/.test(log)) throw new PortTaken(`wrangler dev: a port was taken:\n${log}`);
       throw new Error(`wrangler dev exited (${proc.exitCode ?? proc.signalCode}) before /api/health answered:\n${log}`);
     }
     try {
