@@ -9,8 +9,9 @@ import { conversations } from "./schema";
 /** What a conversation is called until its first message names it. */
 export const DEFAULT_TITLE = "New conversation";
 
-type Row = typeof conversations.$inferSelect;
-export const toConversation = (row: Row): Conversation => ({
+export type ConversationRow = typeof conversations.$inferSelect;
+
+export const toConversation = (row: ConversationRow): Conversation => ({
   id: row.id,
   title: row.title,
   created_at: row.createdAt,
@@ -18,9 +19,7 @@ export const toConversation = (row: Row): Conversation => ({
   ...(row.preview ? { preview: row.preview } : {}),
 });
 
-export type ConversationRow = Row;
-
-export async function findOwnConversation(db: Db, userId: string, id: string): Promise<Row | undefined> {
+export async function findOwnConversation(db: Db, userId: string, id: string): Promise<ConversationRow | undefined> {
   return (
     await db
       .select()

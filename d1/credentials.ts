@@ -1,5 +1,5 @@
-// What a request was signed in with, as the Worker and each conversation's object know it, and which
-// of those credentials are still live (one D1 query per kind): how revocation reaches open sockets.
+// Credentials as the Worker and each conversation's object share them, and which are still live (one
+// D1 query per kind): how revocation reaches open sockets.
 import { and, gt, inArray } from "drizzle-orm";
 import type { Db } from "./client";
 import { nowIso } from "./client";

@@ -2,6 +2,7 @@
 // shared D1 table. An object moves its conversation's rows out the first time it opens
 // (durable-objects/conversation/legacy-import.ts); these are the two D1 sides of that move.
 
+/** The same envelope columns and JSON payload as the object's own log (local-tables.ts MessageRow). */
 export interface LegacyRow {
   seq: number;
   id: string;

@@ -9,6 +9,7 @@ import { llmSettings, publicModelInfo } from "./agent/llm/config";
 import { parseClientFrame } from "./conversation/client-frames";
 import { IndexOutbox } from "./conversation/index-outbox";
 import { importLegacyMessages } from "./conversation/legacy-import";
+import { ensureLocalTables } from "./conversation/local-tables";
 import { MessageLog } from "./conversation/message-log";
 import { NotifyInbox } from "./conversation/notify-inbox";
 import { recoverInterruptedTurn } from "./conversation/recovery";
@@ -50,9 +51,16 @@ export class ConversationObject extends DurableObject<Env> {
   private async init(meta: SocketMeta): Promise<void> {
     if (this.log) return;
     let turns: TurnRunner | undefined;
+    ensureLocalTables(this.ctx.storage.sql);
     // A conversation from before the log lived here brings its D1 rows along, once (legacy-import.ts).
     await importLegacyMessages(this.ctx.storage, this.env.DB, meta.conversationId);
-    const outbox = new IndexOutbox(this.ctx.storage, this.env.DB, meta, (work) => this.ctx.waitUntil(work));
+    const outbox = new IndexOutbox(
+      this.ctx.storage,
+      this.env.DB,
+      meta,
+      () => log.lastSeq,
+      (work) => this.ctx.waitUntil(work),
+    );
     const log = new MessageLog(this.ctx.storage.sql, (message) => {
       this.broadcast({ type: "message", message });
       turns?.forward({ type: "message", message });

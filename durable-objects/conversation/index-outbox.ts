@@ -33,6 +33,8 @@ export class IndexOutbox {
     private readonly storage: DurableObjectStorage,
     private readonly d1: D1Database,
     private readonly owner: OutboxOwner,
+    /** The log's last seq (message-log.ts keeps it in memory). */
+    private readonly lastSeq: () => number,
     private readonly keepAlive: (work: Promise<unknown>) => void,
   ) {}
 
@@ -45,9 +47,7 @@ export class IndexOutbox {
   }
 
   get pending(): boolean {
-    if (readState(this.sql, LEGACY_PURGE_PENDING)) return true;
-    const last = this.sql.exec<{ seq: number }>("SELECT coalesce(max(seq), 0) AS seq FROM messages").one().seq;
-    return last > this.watermark;
+    return Boolean(readState(this.sql, LEGACY_PURGE_PENDING)) || this.lastSeq() > this.watermark;
   }
 
   /** Flushes in the background; joins a flush already under way (it picks up what was added since). */

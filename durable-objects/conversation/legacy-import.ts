@@ -3,7 +3,7 @@
 // mark that it did, so it happens once and never half; the D1 rows are then deleted through the index
 // outbox (retried until it lands), which also indexes the imported text for search.
 import { legacyMessages } from "../../d1/legacy-messages";
-import { ensureLocalTables, readState, writeState } from "./local-tables";
+import { insertMessage, readState, writeState } from "./local-tables";
 
 const IMPORTED = "legacy_imported";
 export const LEGACY_PURGE_PENDING = "legacy_purge_pending";
@@ -15,7 +15,6 @@ export async function importLegacyMessages(
   conversationId: string,
 ): Promise<number> {
   const sql = storage.sql;
-  ensureLocalTables(sql);
   if (readState(sql, IMPORTED)) return 0;
   const rows = await legacyMessages(d1, conversationId);
   return storage.transactionSync(() => {
@@ -23,16 +22,7 @@ export async function importLegacyMessages(
     // log that already has messages is never merged into.
     const empty = !sql.exec("SELECT 1 FROM messages LIMIT 1").toArray().length;
     const moved = empty ? rows : [];
-    for (const r of moved) {
-      sql.exec(
-        "INSERT INTO messages (seq, id, role, created_at, payload) VALUES (?, ?, ?, ?, ?)",
-        r.seq,
-        r.id,
-        r.role,
-        r.created_at,
-        r.payload,
-      );
-    }
+    for (const row of moved) insertMessage(sql, row);
     writeState(sql, IMPORTED, new Date().toISOString());
     if (moved.length) writeState(sql, LEGACY_PURGE_PENDING, "1");
     return moved.length;

@@ -10,6 +10,20 @@ export function ensureLocalTables(sql: SqlStorage): void {
   sql.exec("CREATE TABLE IF NOT EXISTS local_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
 }
 
+/** A message as the log stores it: its envelope in columns, the rest of it as JSON. */
+export type MessageRow = { seq: number; id: string; role: string; created_at: string; payload: string };
+
+export function insertMessage(sql: SqlStorage, row: MessageRow): void {
+  sql.exec(
+    "INSERT INTO messages (seq, id, role, created_at, payload) VALUES (?, ?, ?, ?, ?)",
+    row.seq,
+    row.id,
+    row.role,
+    row.created_at,
+    row.payload,
+  );
+}
+
 export function readState(sql: SqlStorage, key: string): string | undefined {
   const row = sql.exec<{ value: string }>("SELECT value FROM local_state WHERE key = ?", key).toArray()[0];
   return row?.value;

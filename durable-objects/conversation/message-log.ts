@@ -5,14 +5,13 @@
 // log is loaded only when a turn builds its context (then kept in step with appends).
 import type { Message, MessageDraft } from "../../protocol";
 import { defuseItem } from "../system-items/forgery";
-import { ensureLocalTables } from "./local-tables";
+import { insertMessage, type MessageRow } from "./local-tables";
 
-type Row = { seq: number; id: string; role: string; created_at: string; payload: string };
 const COLUMNS = "seq, id, role, created_at, payload";
 const PAGE = 500;
 
 // Rows are only ever written by `append` from validated drafts, so they are not parsed again here.
-const toMessage = (row: Row): Message =>
+const toMessage = (row: MessageRow): Message =>
   ({ ...JSON.parse(row.payload), seq: row.seq, id: row.id, role: row.role, created_at: row.created_at }) as Message;
 
 export class MessageLog {
@@ -24,7 +23,6 @@ export class MessageLog {
     private readonly sql: SqlStorage,
     private readonly onPersisted: (message: Message) => void,
   ) {
-    ensureLocalTables(sql);
     this.last = this.select<{ seq: number }>("SELECT coalesce(max(seq), 0) AS seq FROM messages")[0]?.seq ?? 0;
   }
 
@@ -39,13 +37,13 @@ export class MessageLog {
 
   /** The whole log, for building a turn's context. */
   all(): readonly Message[] {
-    this.loaded ??= this.select<Row>(`SELECT ${COLUMNS} FROM messages ORDER BY seq`).map(toMessage);
+    this.loaded ??= this.select<MessageRow>(`SELECT ${COLUMNS} FROM messages ORDER BY seq`).map(toMessage);
     return this.loaded;
   }
 
   /** Up to `limit` messages after `after` (and at most `through`), in seq order. */
   page(after: number, limit: number, through = Number.MAX_SAFE_INTEGER): Message[] {
-    return this.select<Row>(
+    return this.select<MessageRow>(
       `SELECT ${COLUMNS} FROM messages WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?`,
       after,
       through,
@@ -88,14 +86,13 @@ export class MessageLog {
     const safe = draft.role === "system" ? { ...draft, item: defuseItem(draft.item) } : draft;
     const { role, ...payload } = safe;
     const message = { ...safe, seq, id: crypto.randomUUID(), created_at: new Date().toISOString() } as Message;
-    this.sql.exec(
-      `INSERT INTO messages (${COLUMNS}) VALUES (?, ?, ?, ?, ?)`,
+    insertMessage(this.sql, {
       seq,
-      message.id,
+      id: message.id,
       role,
-      message.created_at,
-      JSON.stringify(payload),
-    );
+      created_at: message.created_at,
+      payload: JSON.stringify(payload),
+    });
     this.last = seq;
     this.loaded?.push(message);
     this.onPersisted(message);

@@ -5,6 +5,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { ensureLocalTables, insertMessage, writeState } from "../../durable-objects/conversation/local-tables";
 import type { Conversation, Message } from "../../protocol";
 import { api, connect, createConversation, eventually, type Session, signup } from "./helpers";
 import { chat, history, scenario } from "./turn-helpers";
@@ -83,23 +84,15 @@ describe("the log in the conversation's object", () => {
     // A long history, written as the object writes it (and already indexed, so no flush reads it).
     await runInDurableObject(stub, async (_i, state) => {
       const sql = state.storage.sql;
-      sql.exec(
-        "CREATE TABLE IF NOT EXISTS messages (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, role TEXT NOT NULL, created_at TEXT NOT NULL, payload TEXT NOT NULL)",
-      );
-      sql.exec("CREATE TABLE IF NOT EXISTS local_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+      ensureLocalTables(sql);
       const at = new Date().toISOString();
       for (let seq = 1; seq <= 10_000; seq++) {
         const role = seq % 2 ? "user" : "agent";
-        sql.exec(
-          "INSERT INTO messages VALUES (?, ?, ?, ?, ?)",
-          seq,
-          crypto.randomUUID(),
-          role,
-          at,
-          JSON.stringify(role === "user" ? { content: `question ${seq}` } : { content: `answer ${seq}`, step: 1 }),
-        );
+        const payload = role === "user" ? { content: `question ${seq}` } : { content: `answer ${seq}`, step: 1 };
+        insertMessage(sql, { seq, id: crypto.randomUUID(), role, created_at: at, payload: JSON.stringify(payload) });
       }
-      sql.exec("INSERT INTO local_state VALUES ('legacy_imported', ?), ('index_watermark', '10000')", at);
+      writeState(sql, "legacy_imported", at);
+      writeState(sql, "index_watermark", "10000");
     });
     const socket = await connect(session, id);
     expect(socket.frames[0]).toMatchObject({ type: "hello", last_seq: 10_000 });
@@ -125,12 +118,13 @@ describe("the index outbox", () => {
     await connect(session, id).then((s) => s.close());
     // The object died after writing this message and before its flush: the index does not have it.
     await runInDurableObject(stubOf(id), async (instance, state) => {
-      state.storage.sql.exec(
-        "INSERT INTO messages VALUES (1, ?, 'user', ?, ?)",
-        crypto.randomUUID(),
-        new Date().toISOString(),
-        JSON.stringify({ content: "Remember the wombat burrow" }),
-      );
+      insertMessage(state.storage.sql, {
+        seq: 1,
+        id: crypto.randomUUID(),
+        role: "user",
+        created_at: new Date().toISOString(),
+        payload: JSON.stringify({ content: "Remember the wombat burrow" }),
+      });
       // As a fresh instance would find it.
       Object.assign(instance as object, { log: undefined, outbox: undefined, turns: undefined });
     });

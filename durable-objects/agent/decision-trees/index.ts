@@ -2,7 +2,7 @@
 import "./default-tree";
 import "./roa-tree";
 
-import type { AgentConfig, AgentConfigPatch } from "../../../protocol";
+import { type AgentConfig, type AgentConfigPatch, DEFAULT_AGENT_CONFIG } from "../../../protocol";
 import { decisionTreeNames } from "./registry";
 
 export type { DecisionTree } from "./decision-tree";
@@ -10,7 +10,9 @@ export { decisionTree, decisionTreeNames, findDecisionTree, registerDecisionTree
 
 /** A saved config whose tree is no longer registered runs (and shows) the default tree. */
 export function withKnownTree(config: AgentConfig): AgentConfig {
-  return decisionTreeNames().includes(config.decisionTree) ? config : { ...config, decisionTree: "default" };
+  return decisionTreeNames().includes(config.decisionTree)
+    ? config
+    : { ...config, decisionTree: DEFAULT_AGENT_CONFIG.decisionTree };
 }
 
 /** Field errors of a settings patch beyond its schema: the decision tree must be registered. */
