@@ -8,14 +8,14 @@
 import { type IndexUpdate, indexStatements, titleFrom } from "../../d1/conversations";
 import { purgeLegacyMessages } from "../../d1/legacy-messages";
 import { LEGACY_PURGE_PENDING } from "./legacy-import";
-import { deleteState, readState, writeState } from "./local-tables";
+import { deleteState, type MessageRow, readState, writeState } from "./local-tables";
 import { PENDING_INPUT_KEY } from "./pending-input";
 
 const WATERMARK = "index_watermark";
 const BATCH_MESSAGES = 200;
 const RETRY_MS = [2_000, 10_000, 60_000, 300_000];
 
-type Row = { seq: number; role: string; created_at: string; payload: string };
+type Row = Omit<MessageRow, "id">;
 
 export interface OutboxOwner {
   conversationId: string;
@@ -26,8 +26,6 @@ export class IndexOutbox {
   private flushing: Promise<void> | undefined;
   private failures = 0;
   private closed = false;
-  /** D1 batches sent so far (benchmarks and tests read it). */
-  batches = 0;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -97,7 +95,6 @@ export class IndexOutbox {
     const purge = Boolean(readState(this.sql, LEGACY_PURGE_PENDING));
     const statements = rows.length ? indexStatements(this.d1, this.update(rows, from)) : [];
     if (purge) statements.push(purgeLegacyMessages(this.d1, this.owner.conversationId));
-    this.batches++;
     await this.d1.batch(statements);
     const through = rows.at(-1)?.seq;
     if (through !== undefined) writeState(this.sql, WATERMARK, String(through));

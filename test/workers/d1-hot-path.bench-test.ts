@@ -8,15 +8,11 @@
 // the `*.test.ts` glob of `npm test`.
 import { env } from "cloudflare:workers";
 import { afterAll, expect, it } from "vitest";
+import { median } from "../../bench/stats";
 import { calls, type D1Call, openConversation, setD1Delay, TOOL_LABEL, type Turn, turn } from "./d1-probe";
 
 // ---- figures -----------------------------------------------------------------------------------
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] ?? Number.NaN) : ((s[mid - 1] ?? Number.NaN) + (s[mid] ?? Number.NaN)) / 2;
-};
 const range = (xs: number[]) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) });
 
 function histogram(list: D1Call[]): Record<string, number> {
