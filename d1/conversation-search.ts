@@ -3,7 +3,7 @@
 // at most a few per conversation so one long chat cannot hide the others; a title hit without a
 // text hit is a result without `seq`.
 import type { SearchResult } from "../protocol";
-import { isFtsQueryError, matchAll, matchPhrase, matchTerms } from "./fts-query";
+import { isFtsQueryError, matchAll, matchPhrase, matchTerms, matchWords } from "./fts-query";
 
 const HITS_PER_CONVERSATION = 3;
 const MAX_RESULTS = 50;
@@ -57,13 +57,12 @@ async function titleHits(d1: D1Database, userId: string, words: string[]) {
 export async function searchConversations(d1: D1Database, userId: string, query: string): Promise<SearchResult[]> {
   const terms = matchTerms(query);
   if (!terms.length) return [];
-  const words = terms.map((t) => t.replace(/^"|"\*?$/g, ""));
   const [text, titles] = await Promise.all([
     textHits(d1, userId, matchAll(terms)).catch((err) => {
       if (!isFtsQueryError(err)) throw err;
       return textHits(d1, userId, matchPhrase(query)).catch(() => []);
     }),
-    titleHits(d1, userId, words),
+    titleHits(d1, userId, matchWords(query)),
   ]);
   const withText = new Set(text.map((h) => h.conversation_id));
   const merged = [

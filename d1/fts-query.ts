@@ -2,15 +2,21 @@
 // error: every term is quoted, so `AND`, `(`, `NEAR`, `-` and `:` are plain words. A trailing `*`
 // is kept as a prefix search because it is the one operator a searcher clearly means.
 
-/** Quoted terms, or an empty list when nothing in the text could match a token. */
-export function matchTerms(text: string): string[] {
+/** The searchable words of the text, each with whether it ends in a prefix `*`. */
+function words(text: string): { word: string; prefix: boolean }[] {
   return text.split(/\s+/).flatMap((raw) => {
-    const prefix = /[^*]\*+$/.test(raw);
     // Quotes and stars never tokenize (unicode61 treats them as separators), so dropping them loses nothing.
     const word = raw.replace(/["*]/g, "");
-    if (!/[\p{L}\p{N}]/u.test(word)) return [];
-    return [`"${word}"${prefix ? "*" : ""}`];
+    return /[\p{L}\p{N}]/u.test(word) ? [{ word, prefix: /[^*]\*+$/.test(raw) }] : [];
   });
+}
+
+/** The words a match is made of, unquoted (for matching them elsewhere, such as in titles). */
+export const matchWords = (text: string): string[] => words(text).map((w) => w.word);
+
+/** Quoted terms, or an empty list when nothing in the text could match a token. */
+export function matchTerms(text: string): string[] {
+  return words(text).map(({ word, prefix }) => `"${word}"${prefix ? "*" : ""}`);
 }
 
 /** All terms must match (FTS5's implicit AND) or, for the broader retry, any of them. */
