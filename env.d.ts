@@ -9,6 +9,12 @@ interface Env {
   OPENAI_API_STYLE?: string;
   /** Seconds a model stream may stay silent before the call fails (default 60; fractions allowed). */
   OPENAI_STREAM_IDLE_SECONDS?: string;
+  /** The model's context window in tokens (default 128000): no request is larger. */
+  OPENAI_CONTEXT_WINDOW?: string;
+  /** Prices per million tokens, for the token meter's estimated cost (input and output both needed). */
+  OPENAI_PRICE_INPUT?: string;
+  OPENAI_PRICE_CACHED_INPUT?: string;
+  OPENAI_PRICE_OUTPUT?: string;
 }
 declare namespace Cloudflare {
   interface Env extends globalThis.Env {}

@@ -2,7 +2,9 @@
 // stop conditions, warnings, notifications, frames) against a zero-latency scripted model and an
 // in-memory log. Bundled by bench/run.ts with esbuild and run in Node (V8, as workerd).
 import { z } from "zod";
+import { ContextMeter, contextBudget } from "../durable-objects/agent/context-window";
 import { findDecisionTree } from "../durable-objects/agent/decision-trees";
+import { DEFAULT_CONTEXT_WINDOW } from "../durable-objects/agent/llm/config";
 import { runTurn } from "../durable-objects/agent/loop";
 import { defineTool } from "../durable-objects/agent/tools/tool";
 import { BusNotifier } from "../durable-objects/notifications/notifier";
@@ -54,6 +56,7 @@ export async function measureTurn(steps: number): Promise<{ perStepMs: number[];
       tools: [noop],
       toolContext: { db: undefined as unknown as D1Database, userId: "bench", conversationId: "bench" },
       signal: new AbortController().signal,
+      context: { budget: contextBudget(DEFAULT_CONTEXT_WINDOW), meter: new ContextMeter() },
     },
   );
   const totalMs = performance.now() - started;

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { DecisionTreeNameSchema } from "./agent-config";
 import { MessageSchema, TerminationReasonSchema } from "./message";
+import { ModelInfoSchema, UsageSchema } from "./usage";
 
 export const MAX_FRAME_BYTES = 64 * 1024;
 export const MAX_CHAT_CHARS = 32000;
@@ -27,13 +28,6 @@ export const ClientFrameSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("ping") }),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
-
-export const UsageSchema = z.object({
-  input_tokens: z.number(),
-  output_tokens: z.number(),
-  total_tokens: z.number(),
-});
-export type Usage = z.infer<typeof UsageSchema>;
 
 export const PendingInputSchema = z.object({ question: z.string(), step: z.number(), deadline: z.string().optional() });
 
@@ -68,7 +62,7 @@ export const ServerFrameSchema = z.union([
     last_seq: z.number(),
     running: z.boolean(),
     pending_input: PendingInputSchema.optional(),
-    model: z.object({ provider: z.string(), model: z.string() }).optional(),
+    model: ModelInfoSchema.optional(),
   }),
   z.object({ type: z.literal("message"), message: MessageSchema }),
   z.object({ type: z.literal("agent_update") }).and(AgentUpdateSchema),

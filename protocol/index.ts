@@ -12,4 +12,5 @@ export * from "./library";
 export * from "./message";
 export * from "./subscriber";
 export * from "./system-item";
+export * from "./usage";
 export * from "./well-formed";

@@ -1,6 +1,7 @@
 // Message (PROTOCOL.md "Message"): what history and the socket carry, persisted before broadcast.
 import { z } from "zod";
 import { SystemItemSchema } from "./system-item";
+import { UsageSchema } from "./usage";
 
 export const TERMINATION_REASONS = [
   "user_cancelled",
@@ -34,6 +35,8 @@ export const AgentMessageSchema = z.object({
   step: z.number().int().optional(),
   phase: PhaseSchema.optional(),
   termination_reason: TerminationReasonSchema.optional(),
+  /** On a turn's final answer: what the whole turn used (the token meter reads it after a reload). */
+  usage: UsageSchema.optional(),
 });
 export const ToolMessageSchema = z.object({
   ...base,

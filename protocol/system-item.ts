@@ -46,6 +46,16 @@ export const SystemItemSchema = z.discriminatedUnion("kind", [
     body: z.string(),
   }),
   z.object({ kind: z.literal("interrupt"), body: z.string() }),
+  z.object({
+    kind: z.literal("compaction"),
+    /** What the model reads, from now on, in place of every message up to `through_seq`. */
+    body: z.string(),
+    through_seq: z.number().int().nonnegative(),
+    tokens_before: z.number().int().nonnegative(),
+    tokens_after: z.number().int().nonnegative(),
+    /** `summary`: written by the model; `cut`: the deterministic fallback (oldest turns dropped, listed). */
+    method: z.enum(["summary", "cut"]).default("summary"),
+  }),
 ]);
 export type SystemItem = z.infer<typeof SystemItemSchema>;
 export type SystemItemKind = SystemItem["kind"];

@@ -8,6 +8,10 @@ const LLM_VARS = [
   "OPENAI_MODEL",
   "OPENAI_API_STYLE",
   "OPENAI_STREAM_IDLE_SECONDS",
+  "OPENAI_CONTEXT_WINDOW",
+  "OPENAI_PRICE_INPUT",
+  "OPENAI_PRICE_CACHED_INPUT",
+  "OPENAI_PRICE_OUTPUT",
 ] as const;
 const port = process.env.PORT ?? "8787";
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };

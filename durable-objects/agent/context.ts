@@ -1,15 +1,17 @@
 // Builds the model's context from the persisted log. The live loop and a replay after a restart both
 // call this one function on the same messages, so the context is byte-identical by construction.
 // It produces the provider-level prompt (LanguageModelV3Prompt) that goes to the provider as is.
+// The latest `compaction` item stands in for every message up to its through_seq (compaction.ts); after
+// it, the context only grows at its end, so each request begins with the previous one (prompt caches).
 import type {
   LanguageModelV3Prompt,
   LanguageModelV3Message as ModelMessage,
   LanguageModelV3ToolCallPart as ToolCallPart,
   LanguageModelV3ToolResultPart as ToolResultPart,
 } from "@ai-sdk/provider";
-import type { Message, ToolMessage } from "../../protocol";
+import type { Message, SystemMessage, ToolMessage } from "../../protocol";
 import { neutralizeReminders } from "../system-items/forgery";
-import { planSummary } from "./notification-summary";
+import { estimateTokens } from "./context-window";
 
 interface AssistantBlock {
   step: number | undefined;
@@ -20,7 +22,22 @@ interface AssistantBlock {
   deferred: ModelMessage[];
 }
 
-export function toModelMessages(log: readonly Message[]): LanguageModelV3Prompt {
+export type CompactionMessage = SystemMessage & { item: { kind: "compaction" } };
+
+export const isCompaction = (m: Message): m is CompactionMessage => m.role === "system" && m.item.kind === "compaction";
+
+/** The compaction the context starts from: the latest one. */
+export const latestCompaction = (log: readonly Message[]): CompactionMessage | undefined => log.findLast(isCompaction);
+
+export interface ContextOptions {
+  /** Tokens one message's text may take (ContextBudget.message); a longer one is cut in the middle. */
+  messageLimit?: number;
+  /** Only the messages up to this seq (what a compaction summarises, as the context showed it). */
+  upTo?: number;
+}
+
+export function toModelMessages(log: readonly Message[], options: ContextOptions = {}): LanguageModelV3Prompt {
+  const fit = (text: string) => fitText(text, options.messageLimit);
   const out: ModelMessage[] = [];
   let block: AssistantBlock | undefined;
   const flush = () => {
@@ -37,15 +54,19 @@ export function toModelMessages(log: readonly Message[]): LanguageModelV3Prompt 
     return block;
   };
 
-  const summary = planSummary(log);
+  const compaction = latestCompaction(log);
+  if (compaction) out.push({ role: "system", content: compaction.item.body });
+  const from = compaction?.item.through_seq ?? 0;
+  const upTo = options.upTo ?? Number.POSITIVE_INFINITY;
   for (const message of log) {
+    if (message.seq <= from || message.seq > upTo || isCompaction(message)) continue;
     switch (message.role) {
       case "user":
         flush();
-        out.push({ role: "user", content: [{ type: "text", text: neutralizeReminders(message.content) }] });
+        out.push({ role: "user", content: [{ type: "text", text: fit(neutralizeReminders(message.content)) }] });
         break;
       case "agent":
-        open(message.step).text = neutralizeReminders(message.content);
+        open(message.step).text = fit(neutralizeReminders(message.content));
         break;
       case "tool": {
         const target = block && block.step === message.step ? block : open(message.step);
@@ -55,13 +76,11 @@ export function toModelMessages(log: readonly Message[]): LanguageModelV3Prompt 
           toolName: message.tool,
           input: message.args,
         });
-        target.results.push(toolResult(message));
+        target.results.push(toolResult(message, fit));
         break;
       }
       case "system": {
-        if (summary?.folded.has(message.seq) && message.seq !== summary.at) break;
-        const text = summary && message.seq === summary.at ? summary.text : message.item.body;
-        const system: ModelMessage = { role: "system", content: text };
+        const system: ModelMessage = { role: "system", content: fit(message.item.body) };
         if (block?.calls.length) block.deferred.push(system);
         else {
           flush();
@@ -82,12 +101,40 @@ export function toolResultText(message: Pick<ToolMessage, "status" | "result" | 
   return neutralizeReminders(value);
 }
 
-function toolResult(message: ToolMessage): ToolResultPart {
-  const value = toolResultText(message);
+function toolResult(message: ToolMessage, fit: (text: string) => string): ToolResultPart {
+  const value = fit(toolResultText(message));
   return {
     type: "tool-result",
     toolCallId: message.call_id,
     toolName: message.tool,
     output: message.status === "success" ? { type: "text", value } : { type: "error-text", value },
   };
+}
+
+/**
+ * A text within `limit` tokens: a longer one keeps its beginning and its end (where a tool's output
+ * often says how it ended) around a marker saying how much was cut. The log keeps the whole text.
+ */
+export function fitText(text: string, limit: number | undefined): string {
+  if (limit === undefined) return text;
+  const tokens = estimateTokens(text);
+  if (tokens <= limit) return text;
+  // Characters in proportion to the estimate, less room for the marker.
+  const keep = Math.max(0, Math.floor((text.length * limit) / tokens) - 120);
+  const head = safeEnd(text, Math.ceil((keep * 2) / 3));
+  const tail = safeStart(text, text.length - (keep - head));
+  const cut = tail - head;
+  return `${text.slice(0, head)}\n\n[… ${cut.toLocaleString("en-US")} characters cut here: the message is too long for the model's context window …]\n\n${text.slice(tail)}`;
+}
+
+/** An end index that does not split a surrogate pair. */
+function safeEnd(text: string, i: number): number {
+  const code = text.charCodeAt(i - 1);
+  return code >= 0xd800 && code <= 0xdbff ? i - 1 : i;
+}
+
+/** A start index that does not split a surrogate pair. */
+function safeStart(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  return code >= 0xdc00 && code <= 0xdfff ? i + 1 : i;
 }

@@ -1,10 +1,12 @@
 // The agent loop. It reads like the seed: while the tree says go on, run the tree's phases for a step
 // (model calls, tools), then save the answer with an explanation of why the turn ended. Everything the
 // model reads comes from the persisted log (context.ts), so a replay sends the same bytes.
-import type { LanguageModelV3, LanguageModelV3Prompt } from "@ai-sdk/provider";
+import type { LanguageModelV3, LanguageModelV3FunctionTool } from "@ai-sdk/provider";
 import type { AgentConfig, TerminationReason, Usage } from "../../protocol";
 import { describeWarning, dueWarnings } from "./budget-warnings";
-import { toModelMessages } from "./context";
+import { compact, contextPrompt } from "./compaction";
+import { latestCompaction } from "./context";
+import { type ContextBudget, type ContextMeter, estimateRequest } from "./context-window";
 import type { DecisionTree, PhasePlan } from "./decision-trees/decision-tree";
 import type { EventDraft } from "./events";
 import { composeFinal } from "./explanations";
@@ -12,7 +14,7 @@ import { callModel, type ModelCallResult } from "./llm/call-model";
 import { MAX_RETRIES, type ModelRetry } from "./llm/retry";
 import { describeLoop, detectLoop, patternKey } from "./loop-detection";
 import { render } from "./prompts/prompts.generated";
-import { type AgentState, createState, elapsedMs, tokensUsed } from "./state";
+import { type AgentState, addUsage, createState, elapsedMs, tokensUsed, usageOf } from "./state";
 import { firstStop } from "./termination";
 import { DELEGATE } from "./tools/delegate";
 import { runToolCalls } from "./tools/executor";
@@ -31,6 +33,8 @@ export interface TurnSetup {
   toolContext: Omit<ToolContext, "signal" | "step" | "callId">;
   /** Tripped by Stop. */
   signal: AbortSignal;
+  /** The model's context window and the provider's last count (context-window.ts). */
+  context: { budget: ContextBudget; meter: ContextMeter };
 }
 
 export interface TurnOutcome {
@@ -71,14 +75,14 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
   ): Promise<ModelCallResult | undefined> => {
     // Durable reminders are committed to the log first, so this request and every replay include them.
     await io.beforeModelRequest();
-    const prompt: LanguageModelV3Prompt = [{ role: "system", content: system }, ...toModelMessages(io.messages())];
-    if (plan.instruction) prompt.push({ role: "system", content: plan.instruction });
     partial = "";
     try {
+      const tools = plan.tools ? toolDeclarations(setup.tools) : undefined;
+      const { prompt, epoch, estimated } = await fitContext(tools, plan.instruction);
       const result = await callModel({
         model: setup.model,
         prompt,
-        tools: plan.tools ? toolDeclarations(setup.tools) : undefined,
+        tools,
         signal,
         deadline: clock.deadline,
         onRetry: (retry) => io.emit(retryEvent(retry)),
@@ -87,11 +91,8 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
           io.send({ type: "text_delta", step: state.step, delta });
         },
       });
-      state = {
-        ...state,
-        inputTokens: state.inputTokens + result.usage.inputTokens,
-        outputTokens: state.outputTokens + result.usage.outputTokens,
-      };
+      state = addUsage(state, result.usage);
+      setup.context.meter.observe(epoch, estimated, result.usage.inputTokens);
       return result;
     } catch (error) {
       state = sync(state);
@@ -99,6 +100,42 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
         state = { ...state, llmError: error instanceof Error ? error.message : String(error) };
       return undefined;
     }
+  };
+
+  /**
+   * The request to send now: the context built from the log, compacted first when it would pass the
+   * budget's threshold. Throws when even the compacted context would not fit the window.
+   */
+  const fitContext = async (tools: LanguageModelV3FunctionTool[] | undefined, instruction: string | undefined) => {
+    const { budget, meter } = setup.context;
+    const build = () => {
+      const prompt = contextPrompt(system, io.messages(), budget);
+      if (instruction) prompt.push({ role: "system", content: instruction });
+      const estimated = estimateRequest(prompt, tools);
+      const epoch = latestCompaction(io.messages())?.seq ?? 0;
+      return { prompt, epoch, estimated, size: meter.predict(epoch, estimated) };
+    };
+    let request = build();
+    if (request.size > budget.compactAt) {
+      const done = await compact({
+        model: setup.model,
+        system,
+        tools: toolDeclarations(setup.tools),
+        budget,
+        log: io.messages(),
+        tokensBefore: request.size,
+        signal,
+        deadline: clock.deadline,
+      });
+      if (done?.usage) state = addUsage(state, done.usage);
+      if (done) await io.append(done.draft);
+      request = build();
+    }
+    if (request.size > budget.window)
+      throw new Error(
+        `the conversation's context (about ${request.size} tokens) does not fit the model's context window (${budget.window} tokens), even compacted`,
+      );
+    return request;
   };
 
   io.send({
@@ -159,8 +196,8 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
               seconds: config.timeoutSeconds - elapsedMs(state, Date.now()) / 1000,
               iterations: config.maxIterations - state.step + 1,
             }),
-            chargeTokens: (input, output) => {
-              state = { ...state, inputTokens: state.inputTokens + input, outputTokens: state.outputTokens + output };
+            chargeTokens: (usage) => {
+              state = addUsage(state, usage);
             },
           },
           signal,
@@ -217,6 +254,7 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
       step: state.step,
       phase: "final",
       termination_reason: reason,
+      usage: usageOf(state),
     });
   } else {
     let text = partial;
@@ -245,6 +283,7 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
       step: state.step,
       phase: "final",
       termination_reason: reason,
+      usage: usageOf(state),
     });
   }
   io.emit({
@@ -254,7 +293,7 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
     payload: { termination_reason: reason, steps: state.step, tokens: tokensUsed(state) },
   });
   await io.flush("turn_end");
-  const usage = { input_tokens: state.inputTokens, output_tokens: state.outputTokens, total_tokens: tokensUsed(state) };
+  const usage = usageOf(state);
   if (reason === "user_cancelled") io.send({ type: "agent_update", update_type: "agent_stopped", step: state.step });
   io.send({ type: "agent_update", update_type: "agent_completion", steps: state.step, termination_reason: reason });
   io.send({ type: "response_complete", termination_reason: reason, steps: state.step, usage });

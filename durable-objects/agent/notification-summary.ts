@@ -1,9 +1,8 @@
-// Keeps notifications from crowding the model's context (seed 000 edge case): beyond the most recent
-// MAX_VERBATIM_NOTIFICATIONS, older ones are replaced by one summary line ("12 Tool success events").
-// A pure function of the log, so a replay summarises exactly as the live turn did.
+// Keeps notifications from crowding the model's context (seed 000 edge case): when a compaction folds
+// older messages away, the notifications among them become one line of counts ("12 Tool success
+// events"). Only at a compaction: folding on a sliding window would rewrite the start of every request
+// and forfeit the provider's prompt cache.
 import type { Message, SystemMessage } from "../../protocol";
-
-export const MAX_VERBATIM_NOTIFICATIONS = 20;
 
 const isNotification = (m: Message): m is SystemMessage => m.role === "system" && m.item.kind === "notification";
 
@@ -25,15 +24,12 @@ function label(message: SystemMessage): string {
   return match?.[1] ?? message.source;
 }
 
-/** The seqs of notifications to fold into a summary, and the summary text placed at the first of them. */
-export function planSummary(log: readonly Message[]): { folded: Set<number>; at: number; text: string } | undefined {
-  const notifications = log.filter(isNotification);
-  const excess = notifications.length - MAX_VERBATIM_NOTIFICATIONS;
-  if (excess <= 0) return undefined;
-  const older = notifications.slice(0, excess);
+/** One line counting the notifications among `messages` by kind, or undefined when there are none. */
+export function summarizeNotifications(messages: readonly Message[]): string | undefined {
+  const notifications = messages.filter(isNotification);
+  if (!notifications.length) return undefined;
   const counts = new Map<string, number>();
-  for (const m of older) counts.set(label(m), (counts.get(label(m)) ?? 0) + eventCount(m));
+  for (const m of notifications) counts.set(label(m), (counts.get(label(m)) ?? 0) + eventCount(m));
   const parts = [...counts].map(([name, n]) => `${n} ${name} event${n === 1 ? "" : "s"}`);
-  const text = `[Notification summary] ${older.length} earlier notifications, summarised to save context: ${parts.join(", ")}.`;
-  return { folded: new Set(older.map((m) => m.seq)), at: older[0]?.seq ?? 0, text };
+  return `[Notification summary] ${notifications.length} earlier notification${notifications.length === 1 ? "" : "s"}, summarised to save context: ${parts.join(", ")}.`;
 }

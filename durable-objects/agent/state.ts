@@ -1,6 +1,7 @@
 // AgentState: what the loop knows about the running turn. Plain data, so decision trees and stop
 // conditions are pure functions of it (seed 001 "AgentState", FR-015 for `extensions`).
-import type { AgentConfig, TerminationReason } from "../../protocol";
+import type { AgentConfig, TerminationReason, Usage } from "../../protocol";
+import type { ModelUsage } from "./llm/call-model";
 
 /** One tool call as loop detection sees it. */
 export interface ActionRecord {
@@ -19,6 +20,8 @@ export interface AgentState {
   step: number;
   inputTokens: number;
   outputTokens: number;
+  /** Input tokens served from the provider's prompt cache (part of inputTokens); undefined until one is reported. */
+  cachedInputTokens?: number;
   startedAt: number;
   /** Milliseconds spent waiting for the user (request_input), which no time limit counts. */
   pausedMs: number;
@@ -64,7 +67,33 @@ export function createState(config: AgentConfig, now = Date.now()): AgentState {
   };
 }
 
+/**
+ * What the token budget counts: every input token (cached ones too: they are sent, fill the context and
+ * are billed, at a discount) plus every output token, of every model call the turn made.
+ */
 export const tokensUsed = (s: AgentState) => s.inputTokens + s.outputTokens;
+
+/** Adds one model call's (or a subagent's) usage to the turn's. */
+export function addUsage(s: AgentState, usage: ModelUsage): AgentState {
+  const cached =
+    usage.cachedInputTokens === undefined ? s.cachedInputTokens : (s.cachedInputTokens ?? 0) + usage.cachedInputTokens;
+  return {
+    ...s,
+    inputTokens: s.inputTokens + usage.inputTokens,
+    outputTokens: s.outputTokens + usage.outputTokens,
+    ...(cached !== undefined ? { cachedInputTokens: cached } : {}),
+  };
+}
+
+/** The turn's usage as the wire carries it (response_complete, the final answer). */
+export function usageOf(s: AgentState): Usage {
+  return {
+    input_tokens: s.inputTokens,
+    output_tokens: s.outputTokens,
+    total_tokens: tokensUsed(s),
+    ...(s.cachedInputTokens !== undefined ? { cached_input_tokens: s.cachedInputTokens } : {}),
+  };
+}
 /** Time the turn has spent so far, waiting for the user excluded; `now` defaults to the state's clock. */
 export const elapsedMs = (s: AgentState, now = s.now) => now - s.startedAt - s.pausedMs;
 

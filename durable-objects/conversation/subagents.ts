@@ -121,7 +121,11 @@ export class ConversationSubagents implements SubagentHost {
         { task: request.task, tools: request.tools, limits, depth: this.depth + 1, podName },
         link,
       );
-      ctx.chargeTokens?.(outcome.usage.input_tokens, outcome.usage.output_tokens);
+      ctx.chargeTokens?.({
+        inputTokens: outcome.usage.input_tokens,
+        outputTokens: outcome.usage.output_tokens,
+        cachedInputTokens: outcome.usage.cached_input_tokens,
+      });
       return this.report(ctx, child.id, podName, outcome, stopped);
     } finally {
       ctx.signal.removeEventListener("abort", stop);

@@ -6,6 +6,7 @@
 import { type Credential, credentialKey } from "../../d1/credentials";
 import { loadTurnSettings } from "../../d1/user-settings";
 import type { AgentConfig, ChatFrame, Message, MessageDraft, ServerFrame } from "../../protocol";
+import { ContextMeter, contextBudget } from "../agent/context-window";
 import { findDecisionTree } from "../agent/decision-trees";
 import { llmSettings } from "../agent/llm/config";
 import { languageModel } from "../agent/llm/model";
@@ -61,6 +62,8 @@ export class TurnRunner {
   readonly pending: PendingInput;
   readonly marker: TurnMarkerStore;
   private readonly reminders: TaskReminders;
+  /** The provider's count of the last request's tokens, which the next request's size starts from. */
+  private readonly contextMeter = new ContextMeter();
 
   constructor(
     private readonly ctx: DurableObjectState,
@@ -287,6 +290,7 @@ export class TurnRunner {
       const { config, tools, subagents } = await planFor();
       const tree = findDecisionTree(config.decisionTree) ?? findDecisionTree("default");
       if (!tree) throw new Error("no decision tree registered");
+      const llm = llmSettings(this.env);
       turn.outcome = await runTurn(
         {
           messages: this.io.messages,
@@ -315,7 +319,8 @@ export class TurnRunner {
           },
         },
         {
-          model: languageModel(llmSettings(this.env)),
+          model: languageModel(llm),
+          context: { budget: contextBudget(llm.contextWindow), meter: this.contextMeter },
           config,
           tree,
           tools,

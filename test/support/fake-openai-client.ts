@@ -17,8 +17,9 @@ export interface Step {
   tool_calls?: { name: string; arguments: Record<string, unknown> | string; id?: string }[];
   /** Defaults to "tool_calls" when there are tool calls, else "stop". */
   finish_reason?: "stop" | "tool_calls" | "length";
-  /** Defaults to chars/4 of the request messages and of the reply. */
-  usage?: { prompt_tokens: number; completion_tokens: number };
+  /** Defaults to chars/4 of the request messages and of the reply; cached_tokens defaults to chars/4 of the
+   * prompt text the previous request with the same key began with (a prefix cache). */
+  usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
   /** Wait before the first byte (headers included). */
   delay_ms?: number;
   /** Wait between streamed chunks. */
@@ -46,6 +47,8 @@ export interface RecordedRequest {
   aborted: boolean;
   /** The response was sent to its end. */
   completed: boolean;
+  /** The input tokens the fake reported for this request (chars/4 of its messages' text), and how many were cached. */
+  usage?: { prompt_tokens: number; cached_tokens: number };
 }
 
 /** The marker to put in a message (any role) so that the fake answers with KEY's script. */
@@ -60,12 +63,16 @@ async function call(url: string, init?: RequestInit): Promise<unknown> {
   return text ? JSON.parse(text) : null;
 }
 
-/** Registers (or replaces) KEY's script. Past the last step, the last step repeats. */
-export async function scriptModel(llmUrl: string, key: string, steps: Step[]): Promise<void> {
+/**
+ * Registers (or replaces) KEY's script. Past the last step, the last step repeats. A compaction request
+ * (no tools, ending with the Worker's summary instruction) is answered with `compaction` (default: a
+ * one-line summary) and never consumes a step.
+ */
+export async function scriptModel(llmUrl: string, key: string, steps: Step[], compaction?: Step): Promise<void> {
   await call(`${llmUrl}/__script`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ key, steps }),
+    body: JSON.stringify({ key, steps, ...(compaction ? { compaction } : {}) }),
   });
 }
 

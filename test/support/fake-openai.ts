@@ -13,6 +13,8 @@ export interface FakeOpenAI {
 }
 
 const MARKER = /\[\[key:([^\]\s]+)\]\]/;
+/** How the Worker's compaction request begins (durable-objects/agent/prompts/compaction.eta). */
+const COMPACTION_TAG = "[Compaction request]";
 const MAX_BODY = 20 * 1024 * 1024;
 type Json = Record<string, unknown>;
 
@@ -59,11 +61,30 @@ interface Reply {
   chunks: string[];
   calls: { id: string; name: string; args: string }[];
   finish: "stop" | "tool_calls" | "length";
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  usage: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    total_tokens: number;
+    prompt_tokens_details: { cached_tokens: number };
+  };
   step: Step;
 }
 
-function planReply(step: Step, prompt: unknown[]): Reply {
+/** Characters two texts share at their start. */
+function commonPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/** A compaction request: no tools, and it ends with the Worker's summary instruction. */
+function isCompaction(body: Json, prompt: unknown[]): boolean {
+  return !body.tools && strings(prompt.at(-1)).some((t) => t.startsWith(COMPACTION_TAG));
+}
+
+/** `cachedChars`: how much of the prompt's text a prompt cache would already hold (see handleModel). */
+function planReply(step: Step, prompt: unknown[], cachedChars = 0): Reply {
   const chunks = Array.isArray(step.text)
     ? step.text.map(String)
     : step.text
@@ -78,11 +99,17 @@ function planReply(step: Step, prompt: unknown[]): Reply {
   const replyChars = chunks.join("").length + calls.reduce((n, c) => n + c.name.length + c.args.length, 0);
   const prompt_tokens = step.usage?.prompt_tokens ?? tokens(strings(prompt).join("").length);
   const completion_tokens = step.usage?.completion_tokens ?? tokens(replyChars);
+  const cached_tokens = step.usage?.cached_tokens ?? Math.min(prompt_tokens, Math.floor(cachedChars / 4));
   return {
     chunks,
     calls,
     finish,
-    usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens },
+    usage: {
+      prompt_tokens,
+      completion_tokens,
+      total_tokens: prompt_tokens + completion_tokens,
+      prompt_tokens_details: { cached_tokens },
+    },
     step,
   };
 }
@@ -134,7 +161,9 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 }
 
 export async function startFakeOpenAI(): Promise<FakeOpenAI> {
-  const scripts = new Map<string, { steps: Step[]; next: number }>();
+  const scripts = new Map<string, { steps: Step[]; next: number; compaction?: Step }>();
+  /** Per key, the text of the last prompt: what a provider's prompt cache would hold (prefix caching). */
+  const lastPrompt = new Map<string, string>();
   let requests: RecordedRequest[] = [];
   let seq = 0;
 
@@ -241,7 +270,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       output,
       usage: {
         input_tokens: r.usage.prompt_tokens,
-        input_tokens_details: { cached_tokens: 0 },
+        input_tokens_details: { cached_tokens: r.usage.prompt_tokens_details.cached_tokens },
         output_tokens: r.usage.completion_tokens,
         output_tokens_details: { reasoning_tokens: 0 },
         total_tokens: r.usage.total_tokens,
@@ -351,7 +380,10 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
 
     const script = key === null ? undefined : scripts.get(key);
     let step: Step;
-    if (script?.steps.length) {
+    if (isCompaction(body, prompt)) {
+      // Compactions come when the Worker decides; they never consume the conversation's script.
+      step = script?.compaction ?? { text: "Summary: the user and the assistant talked; nothing is left open." };
+    } else if (script?.steps.length) {
       step = script.steps[Math.min(script.next, script.steps.length - 1)] as Step;
       script.next++;
     } else {
@@ -368,7 +400,15 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         retryHeaders(step.error),
       );
 
-    const reply = planReply(step, prompt);
+    // Like a provider's prompt cache: the part of this prompt the previous one (same key) began with.
+    const text = strings(prompt).join("");
+    const cachedChars = key === null ? 0 : commonPrefix(lastPrompt.get(key) ?? "", text);
+    if (key !== null) lastPrompt.set(key, text);
+    const reply = planReply(step, prompt, cachedChars);
+    rec.usage = {
+      prompt_tokens: reply.usage.prompt_tokens,
+      cached_tokens: reply.usage.prompt_tokens_details.cached_tokens,
+    };
     const responses = path === "/v1/responses";
     if (body.stream === true) {
       res.writeHead(200, {
@@ -414,10 +454,15 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         !isObj(parsed) ||
         typeof parsed.key !== "string" ||
         !Array.isArray(parsed.steps) ||
-        !parsed.steps.every(isObj)
+        !parsed.steps.every(isObj) ||
+        (parsed.compaction !== undefined && !isObj(parsed.compaction))
       )
-        return openaiError(res, 400, "expected {key: string, steps: Step[]}");
-      scripts.set(parsed.key, { steps: parsed.steps as Step[], next: 0 });
+        return openaiError(res, 400, "expected {key: string, steps: Step[], compaction?: Step}");
+      scripts.set(parsed.key, {
+        steps: parsed.steps as Step[],
+        next: 0,
+        ...(parsed.compaction ? { compaction: parsed.compaction as Step } : {}),
+      });
       return sendJson(res, 200, { ok: true });
     }
     if (route === "GET /__requests") {

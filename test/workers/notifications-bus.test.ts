@@ -1,7 +1,7 @@
 // The bus and subscriber runtime one unit at a time (seed 000 FR-007…FR-021 and edge cases).
 import { describe, expect, it, vi } from "vitest";
 import { toModelMessages } from "../../durable-objects/agent/context";
-import { MAX_VERBATIM_NOTIFICATIONS, planSummary } from "../../durable-objects/agent/notification-summary";
+import { summarizeNotifications } from "../../durable-objects/agent/notification-summary";
 import type { CompiledSubscriber } from "../../durable-objects/notifications/build-notification";
 import { EventBus } from "../../durable-objects/notifications/bus";
 import {
@@ -191,21 +191,26 @@ describe("notification summary in the context", () => {
     },
   });
 
-  it("keeps the most recent notifications verbatim and folds the older ones into one line", () => {
-    const log: Message[] = [{ seq: 1, id: "1", created_at: "2026-01-01T00:00:00Z", role: "user", content: "hi" }];
-    for (let i = 0; i < MAX_VERBATIM_NOTIFICATIONS + 12; i++)
-      log.push(note(i + 2, i % 2 ? "Tool success" : "Tool failure", 1));
-    const plan = planSummary(log);
-    expect(plan?.folded.size).toBe(12);
-    expect(plan?.text).toBe(
+  const log = (count: number): Message[] => {
+    const out: Message[] = [{ seq: 1, id: "1", created_at: "2026-01-01T00:00:00Z", role: "user", content: "hi" }];
+    for (let i = 0; i < count; i++) out.push(note(i + 2, i % 2 ? "Tool success" : "Tool failure", 1));
+    return out;
+  };
+
+  it("counts the notifications a compaction folds away in one line, by kind", () => {
+    expect(summarizeNotifications(log(12))).toBe(
       "[Notification summary] 12 earlier notifications, summarised to save context: 6 Tool failure events, 6 Tool success events.",
     );
-    const messages = toModelMessages(log);
-    expect(messages.filter((m) => m.role === "system")).toHaveLength(MAX_VERBATIM_NOTIFICATIONS + 1);
-    expect(toModelMessages(log)).toEqual(messages);
+    expect(summarizeNotifications([note(1, "Tool success", 3)])).toBe(
+      "[Notification summary] 1 earlier notification, summarised to save context: 3 Tool success events.",
+    );
+    expect(summarizeNotifications(log(0))).toBeUndefined();
   });
 
-  it("leaves a short history alone", () => {
-    expect(planSummary([note(1, "Tool success", 3)])).toBeUndefined();
+  it("never folds notifications on a sliding window: the context only grows at its end", () => {
+    const before = toModelMessages(log(40));
+    const after = toModelMessages(log(41));
+    expect(before.filter((m) => m.role === "system")).toHaveLength(40);
+    expect(after.slice(0, before.length)).toEqual(before);
   });
 });

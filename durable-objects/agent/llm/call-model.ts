@@ -28,9 +28,16 @@ export interface ModelToolCall {
 export interface ModelCallResult {
   text: string;
   toolCalls: ModelToolCall[];
-  usage: { inputTokens: number; outputTokens: number };
+  usage: ModelUsage;
   /** How the model said it finished; "length" means the answer hit the output limit. */
   finishReason: FinishReason;
+}
+
+/** What one call used; `cachedInputTokens` (part of inputTokens) only when the provider reports it. */
+export interface ModelUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens?: number;
 }
 
 type FinishReason = LanguageModelV3FinishReason["unified"];
@@ -42,6 +49,9 @@ export interface ModelCallOptions extends RetryOptions {
   model: LanguageModelV3;
   prompt: LanguageModelV3Prompt;
   tools?: LanguageModelV3FunctionTool[];
+  /** "none": the tools are declared (the prompt stays as cacheable as the turn's) but may not be called. */
+  toolChoice?: "auto" | "none";
+  maxOutputTokens?: number;
   onTextDelta?: (delta: string) => void;
 }
 
@@ -53,7 +63,8 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallRes
       options.model.doStream({
         prompt: options.prompt,
         tools: options.tools,
-        toolChoice: options.tools?.length ? { type: "auto" } : undefined,
+        toolChoice: options.tools?.length ? { type: options.toolChoice ?? "auto" } : undefined,
+        maxOutputTokens: options.maxOutputTokens,
         abortSignal: options.signal,
       }),
     options,
@@ -92,9 +103,14 @@ function handlePart(part: LanguageModelV3StreamPart, result: ResultSoFar, option
       return;
     case "finish":
       if (isCutOff(part.finishReason)) throw new ModelCallError(CUT_OFF);
+      // @ai-sdk/openai reads cacheRead from prompt_tokens_details.cached_tokens (Chat Completions) and
+      // input_tokens_details.cached_tokens (Responses).
       result.usage = {
         inputTokens: part.usage.inputTokens.total ?? 0,
         outputTokens: part.usage.outputTokens.total ?? 0,
+        ...(part.usage.inputTokens.cacheRead !== undefined
+          ? { cachedInputTokens: part.usage.inputTokens.cacheRead }
+          : {}),
       };
       result.finishReason = part.finishReason.unified;
       return;

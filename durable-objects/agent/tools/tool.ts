@@ -4,6 +4,7 @@
 import type { z } from "zod";
 import type { MessageDraft, ServerFrame, TerminationReason, Usage } from "../../../protocol";
 import type { EventDraft } from "../events";
+import type { ModelUsage } from "../llm/call-model";
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 
@@ -18,7 +19,7 @@ export interface ToolContext {
   /** What is left of the turn's limits, for a tool that spends them (delegate). */
   remaining?: () => TurnBudget;
   /** Charges tokens the tool spent on the turn's budget (a subagent's model calls). */
-  chargeTokens?: (inputTokens: number, outputTokens: number) => void;
+  chargeTokens?: (usage: ModelUsage) => void;
   /** A system item to persist right after this call's result (e.g. a child's lifecycle event). */
   after?: (draft: Extract<MessageDraft, { role: "system" }>) => void;
   /** A live frame to show under this call's card while it runs (a subagent's progress). */

@@ -1,0 +1,95 @@
+// How big a request is, before it is sent. Providers count tokens with tokenizers we do not have (and
+// an OpenAI-compatible server may run any model), so the size is the provider's own count for the last
+// request plus an estimate of what was added since; with no count yet, the estimate of the whole.
+// The estimate errs large: a UTF-8 byte per 3 (English runs ≈4 characters a token, JSON and code ≈3,
+// CJK ≈1 per 3-byte character), plus a few tokens of framing per message.
+import type { LanguageModelV3FunctionTool, LanguageModelV3Prompt } from "@ai-sdk/provider";
+
+const BYTES_PER_TOKEN = 3;
+const MESSAGE_FRAMING = 4;
+const encoder = new TextEncoder();
+
+export function estimateTokens(text: string): number {
+  // Bytes without allocating for pure ASCII, the common case.
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) > 0x7f) {
+      bytes = encoder.encode(text).length;
+      break;
+    }
+  }
+  return Math.ceil(bytes / BYTES_PER_TOKEN);
+}
+
+/** The estimated input tokens of a request: its messages and the tool declarations sent with it. */
+export function estimateRequest(prompt: LanguageModelV3Prompt, tools?: readonly LanguageModelV3FunctionTool[]): number {
+  let total = tools?.length ? estimateTokens(JSON.stringify(tools)) : 0;
+  for (const message of prompt) {
+    total += MESSAGE_FRAMING;
+    if (typeof message.content === "string") total += estimateTokens(message.content);
+    else
+      for (const part of message.content) {
+        if (part.type === "text" || part.type === "reasoning") total += estimateTokens(part.text);
+        else if (part.type === "tool-call") total += estimateTokens(part.toolName + JSON.stringify(part.input));
+        else if (part.type === "tool-result") total += estimateTokens(part.toolName + JSON.stringify(part.output));
+        else total += estimateTokens(JSON.stringify(part));
+      }
+  }
+  return total;
+}
+
+/**
+ * The budget of a conversation's context, all in tokens of a window of `window`:
+ * - compact when a request would pass `compactAt` (the rest is room for the answer);
+ * - keep up to `keep` of the newest messages verbatim after a compaction;
+ * - a summary may take up to `summary`;
+ * - no single message may take more than `message` (a huge tool result is cut, with a marker).
+ */
+export interface ContextBudget {
+  window: number;
+  compactAt: number;
+  keep: number;
+  summary: number;
+  message: number;
+}
+
+export function contextBudget(window: number): ContextBudget {
+  return {
+    window,
+    compactAt: Math.floor(window * 0.75),
+    keep: Math.floor(window * 0.2),
+    summary: Math.min(4_000, Math.floor(window * 0.1)),
+    message: Math.floor(window * 0.2),
+  };
+}
+
+/** What the provider said of the last request: lets the next estimate start from a real count. */
+interface Observation {
+  /** Which compaction the request's context started from (0: none), so a count is not carried across one. */
+  epoch: number;
+  estimated: number;
+  reported: number;
+}
+
+/** Remembers the provider's count for the conversation's last request (one per conversation object). */
+export class ContextMeter {
+  private last: Observation | undefined;
+
+  observe(epoch: number, estimated: number, reported: number): void {
+    if (reported > 0) this.last = { epoch, estimated, reported };
+  }
+
+  /**
+   * The predicted size of a request estimated at `estimated`: the last count plus the estimate of what
+   * was added when the context only grew since; otherwise the estimate, scaled up if the provider's
+   * counts ran above our estimates.
+   */
+  predict(epoch: number, estimated: number): number {
+    const last = this.last;
+    if (!last) return estimated;
+    const scale = Math.max(1, last.reported / last.estimated);
+    if (last.epoch === epoch && estimated >= last.estimated)
+      return last.reported + Math.ceil((estimated - last.estimated) * scale);
+    return Math.ceil(estimated * scale);
+  }
+}
