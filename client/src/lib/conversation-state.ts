@@ -4,7 +4,7 @@
 // A subagent's frames (`subagent_frame`) fold into a state of the same shape, keyed by the delegate
 // call that started it, so nested subagents nest the same way and the run stays visible after the
 // call's result arrives.
-import { type Message, type ServerFrame, ServerFrameSchema } from "../../../protocol";
+import { type Message, type ModelInfo, type ServerFrame, ServerFrameSchema } from "../../../protocol";
 import { applyAgentUpdate, completeTurn, IDLE_TURN, type Turn } from "./turn-state";
 
 export type LiveTool = {
@@ -36,6 +36,8 @@ export type ConversationState = {
   subagents: ReadonlyMap<string, SubagentRun>;
   turn: Turn;
   notice: Notice | null;
+  /** The model as the last `hello` named it; its prices (when set) price the token meters. */
+  model: ModelInfo | null;
 };
 
 export type ConversationAction =
@@ -52,6 +54,7 @@ export const INITIAL_STATE: ConversationState = {
   subagents: new Map(),
   turn: IDLE_TURN,
   notice: null,
+  model: null,
 };
 
 function without<K, V>(map: ReadonlyMap<K, V>, key: K): ReadonlyMap<K, V> {
@@ -123,6 +126,7 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
         liveText: new Map(),
         liveTools: frame.running ? state.liveTools : new Map(),
         subagents: frame.running ? state.subagents : settleAll(state.subagents),
+        model: frame.model ?? state.model,
       };
     }
     case "message":

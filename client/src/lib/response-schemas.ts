@@ -2,15 +2,12 @@
 // Kept here, loose where the server may add fields, until protocol/ exports them. Shapes protocol/
 // does declare (subscribers, messages, AgentConfig, …) are imported from it, never copied here.
 import { z } from "zod";
-import { AgentConfigSchema, ConversationSchema, UserSchema } from "../../../protocol";
+import { AgentConfigSchema, ConversationSchema, ModelInfoSchema, UserSchema } from "../../../protocol";
 
 /** GET /api/me, and the signup and login answers. */
 export const UserResponseSchema = z.object({ user: UserSchema });
 
-export const HealthSchema = z.object({
-  ok: z.boolean(),
-  model: z.object({ provider: z.string(), model: z.string() }),
-});
+export const HealthSchema = z.object({ ok: z.boolean(), model: ModelInfoSchema });
 export type Health = z.infer<typeof HealthSchema>;
 
 /** Accepts the bare array of PROTOCOL.md and a `{key: [...]}` wrapper alike. */

@@ -1,5 +1,5 @@
 // Small text helpers for system items, whose bodies are the exact text the model saw.
-import type { PodEvent } from "../../../protocol";
+import type { PodEvent, SystemItem } from "../../../protocol";
 import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from "../../../protocol";
 
 /** The inside of a `<system-reminder>` block, for display; other text is returned unchanged. */
@@ -39,4 +39,9 @@ export function splitReferenceBody(body: string): { title: string; content: stri
 /** An interrupt's body for display, without the "[Interrupted]" marker the model gets. */
 export function interruptText(body: string): string {
   return body.replace(/^\s*\[Interrupted\]\s*/, "");
+}
+
+/** What a compaction did to the model's context, in one line (the divider's title, a subagent's line). */
+export function compactionTitle(item: Extract<SystemItem, { kind: "compaction" }>): string {
+  return item.method === "cut" ? "Earlier messages shortened to fit the context window" : "Earlier messages summarised";
 }

@@ -1,12 +1,15 @@
 // The agent's persisted text: a left bubble with its loop phase (Reason / Observe / Answer, seed 003),
-// its step, and why the turn stopped when it did not simply complete.
-import type { AgentMessage as Message, Phase } from "../../../../protocol";
+// its step, and why the turn stopped when it did not simply complete. A turn's final answer carries what
+// the turn used, shown as a token meter under the bubble.
+import type { AgentMessage as Message, Phase, Prices } from "../../../../protocol";
+import { metered } from "../../lib/token-usage";
 import { PlainText } from "../plain-text";
+import { TokenMeter } from "../token-meter";
 import style from "./style.module.css";
 
 const PHASE_LABELS: Record<Phase, string> = { reason: "Reason", observe: "Observe", final: "Answer" };
 
-export function AgentMessage({ message }: { message: Message }) {
+export function AgentMessage({ message, prices }: { message: Message; prices?: Prices }) {
   const stopped = message.termination_reason && message.termination_reason !== "completed";
   return (
     <article class={style.row} data-role="agent" data-seq={message.seq} data-phase={message.phase}>
@@ -24,6 +27,7 @@ export function AgentMessage({ message }: { message: Message }) {
           </div>
         )}
       </div>
+      {message.usage && <TokenMeter metered={metered(message.usage, prices)} scope="turn" class={style.meter} />}
     </article>
   );
 }

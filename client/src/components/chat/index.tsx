@@ -1,6 +1,8 @@
-// The chat for /c/:id: title and connection state on top, the message list, the request_input banner,
-// the composer, and a toast for socket errors. All live state comes from useConversationSocket.
+// The chat for /c/:id: title (and what the conversation's answers used so far) and connection state on
+// top, the message list, the request_input banner, the composer, and a toast for socket errors. All
+// live state comes from useConversationSocket.
 import { useEffect, useRef } from "preact/hooks";
+import { conversationTotal } from "../../lib/token-usage";
 import { useConversationDetail } from "../../lib/use-conversation-detail";
 import { useConversationSocket } from "../../lib/use-conversation-socket";
 import { Composer } from "../composer";
@@ -8,6 +10,7 @@ import { ConnectionStatus } from "../connection-status";
 import { MessageList } from "../message-list";
 import { RequestInputBanner } from "../request-input-banner";
 import { Toast } from "../toast";
+import { TokenMeter } from "../token-meter";
 import { TurnStatus } from "../turn-status";
 import style from "./style.module.css";
 
@@ -16,6 +19,7 @@ type Props = { id: string; onTurnEnded: () => void };
 function ChatSession({ id, title, onTurnEnded }: Props & { title: string }) {
   const { state, status, send, answerInput, dismissNotice } = useConversationSocket(id);
   const { turn } = state;
+  const total = conversationTotal(state.messages.values(), state.model?.prices);
 
   // A finished turn may have renamed or reordered conversations; let the sidebar refresh.
   const wasRunning = useRef(false);
@@ -27,7 +31,10 @@ function ChatSession({ id, title, onTurnEnded }: Props & { title: string }) {
   return (
     <section class={style.chat} data-testid="chat" data-conversation-id={id}>
       <header class={style.bar}>
-        <h1 class={style.title}>{title || "Untitled conversation"}</h1>
+        <div class={style.heading}>
+          <h1 class={style.title}>{title || "Untitled conversation"}</h1>
+          {total && <TokenMeter metered={total} scope="conversation" />}
+        </div>
         <TurnStatus turn={turn} />
         <ConnectionStatus status={status} />
       </header>

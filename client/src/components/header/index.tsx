@@ -7,6 +7,13 @@ import style from "./style.module.css";
 
 type Props = { user: User; health: Health | null; onLogOut: () => void };
 
+/** The badge's tooltip: the model, and the prices the token meters' costs come from, when set. */
+function modelTitle({ model }: Health): string {
+  const { prices } = model;
+  if (!prices) return "The model behind the agent";
+  return `The model behind the agent. Prices per million tokens: input ${prices.input}, cached input ${prices.cached_input}, output ${prices.output}`;
+}
+
 export function Header({ user, health, onLogOut }: Props) {
   const demo = health?.model.provider === "demo";
   return (
@@ -15,7 +22,7 @@ export function Header({ user, health, onLogOut }: Props) {
         <span aria-hidden="true">◎</span> Oracle
       </Link>
       {health && (
-        <span class={style.model} data-testid="model-badge" title="The model behind the agent">
+        <span class={style.model} data-testid="model-badge" title={modelTitle(health)}>
           {health.model.provider} · {health.model.model}
         </span>
       )}

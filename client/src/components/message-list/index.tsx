@@ -40,7 +40,7 @@ export function MessageList({ state, footer }: { state: ConversationState; foote
           <p class={style.empty}>No messages yet. Ask the Oracle something below.</p>
         )}
         {messages.map((message) => (
-          <Message key={message.seq} message={message} subagents={state.subagents} />
+          <Message key={message.seq} message={message} subagents={state.subagents} prices={state.model?.prices} />
         ))}
         {liveSteps(state).map((step) => {
           const text = state.liveText.get(step);

@@ -1,7 +1,9 @@
-// Picks the component for a persisted message by its role.
-import type { Message as MessageShape } from "../../../../protocol";
+// Picks the component for a persisted message by its role; a compaction, though a system message, is
+// not something the system told the agent but a mark in the transcript, so it gets its own divider.
+import type { Message as MessageShape, Prices } from "../../../../protocol";
 import type { SubagentRun } from "../../lib/conversation-state";
 import { AgentMessage } from "../agent-message";
+import { CompactionDivider } from "../compaction-divider";
 import { SystemMessage } from "../system-message";
 import { ToolCard } from "../tool-card";
 import { UserMessage } from "../user-message";
@@ -9,19 +11,23 @@ import { UserMessage } from "../user-message";
 export function Message({
   message,
   subagents,
+  prices,
 }: {
   message: MessageShape;
   /** Subagent runs seen live, by delegate call_id, shown under their (now persisted) cards. */
   subagents?: ReadonlyMap<string, SubagentRun>;
+  /** The operator's prices, for the cost on a final answer's token meter. */
+  prices?: Prices;
 }) {
   switch (message.role) {
     case "user":
       return <UserMessage message={message} />;
     case "agent":
-      return <AgentMessage message={message} />;
+      return <AgentMessage message={message} prices={prices} />;
     case "tool":
       return <ToolCard call={message} seq={message.seq} subagent={subagents?.get(message.call_id)} />;
     case "system":
+      if (message.item.kind === "compaction") return <CompactionDivider message={message} item={message.item} />;
       return <SystemMessage message={message} />;
   }
 }

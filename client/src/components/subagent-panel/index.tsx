@@ -10,7 +10,7 @@ import {
   type SubagentRun,
   subagentRunning,
 } from "../../lib/conversation-state";
-import { podEventLine } from "../../lib/system-text";
+import { compactionTitle, podEventLine } from "../../lib/system-text";
 import { Icon } from "../icon";
 import { Link } from "../link";
 import { PlainText } from "../plain-text";
@@ -56,6 +56,8 @@ function systemLine(message: Extract<Message, { role: "system" }>): string {
       return "Task reminder";
     case "interrupt":
       return "Interrupted";
+    case "compaction":
+      return compactionTitle(item);
   }
 }
 

@@ -3,7 +3,7 @@
 // workflows are chips that open to their text, a task reminder reads as a reminder (never with its
 // raw tags), an interrupt is a banner and a pod event one line.
 import type { PodEvent, SystemItem } from "../../../../protocol";
-import { interruptText, splitReferenceBody, unwrapReminder } from "../../lib/system-text";
+import { compactionTitle, interruptText, splitReferenceBody, unwrapReminder } from "../../lib/system-text";
 import { Collapsible } from "../collapsible";
 import { Icon, type IconName } from "../icon";
 import { NotificationBody } from "../notification-body";
@@ -105,5 +105,13 @@ export function SystemItemBody({ item }: { item: SystemItem }) {
       );
     case "pod_event":
       return <PodEventLine event={item.event} />;
+    case "compaction":
+      // The transcript shows a compaction as its own divider (CompactionDivider); this is the fallback.
+      return (
+        <Collapsible>
+          <strong>{compactionTitle(item)}.</strong>
+          <PlainText text={item.body} />
+        </Collapsible>
+      );
   }
 }

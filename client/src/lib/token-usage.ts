@@ -1,0 +1,47 @@
+// Token usage as the meter shows it: figures grouped in the reader's locale, an estimated cost from the
+// operator's prices (protocol usageCost), and a conversation's total over its final answers.
+import { type Message, type Prices, type Usage, usageCost } from "../../../protocol";
+
+/** What the meter shows: a usage, and its cost when the operator configured prices. */
+export type Metered = { usage: Usage; cost?: number };
+
+export function formatTokens(n: number): string {
+  return n.toLocaleString();
+}
+
+/**
+ * An estimate, so marked "≈": cents from $1 up, four decimals below (most turns cost fractions of a
+ * cent), and "< $0.0001" rather than a misleading "$0.0000".
+ */
+export function formatCost(cost: number): string {
+  if (cost === 0) return "$0";
+  if (cost < 0.0001) return "< $0.0001";
+  const digits = cost >= 1 ? 2 : 4;
+  const amount = cost.toLocaleString(undefined, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return `≈ $${amount}`;
+}
+
+export function metered(usage: Usage, prices: Prices | undefined): Metered {
+  return prices ? { usage, cost: usageCost(usage, prices) } : { usage };
+}
+
+/**
+ * The sum over every final answer that carries usage (older ones do not), or null when none does.
+ * Each answer's usage already includes its subagents' (the delegate call charges the turn), so only
+ * this conversation's own messages are summed.
+ */
+export function conversationTotal(messages: Iterable<Message>, prices: Prices | undefined): Metered | null {
+  const usages: Usage[] = [];
+  for (const message of messages) if (message.role === "agent" && message.usage) usages.push(message.usage);
+  if (usages.length === 0) return null;
+  const sum = (pick: (usage: Usage) => number) => usages.reduce((n, usage) => n + pick(usage), 0);
+  // "cached" only when some answer reported it: a provider that never does would show a false 0.
+  const cached = usages.some((usage) => usage.cached_input_tokens !== undefined);
+  const usage: Usage = {
+    input_tokens: sum((u) => u.input_tokens),
+    output_tokens: sum((u) => u.output_tokens),
+    total_tokens: sum((u) => u.total_tokens),
+    ...(cached ? { cached_input_tokens: sum((u) => u.cached_input_tokens ?? 0) } : {}),
+  };
+  return prices ? { usage, cost: sum((u) => usageCost(u, prices)) } : { usage };
+}
