@@ -23,8 +23,9 @@ export interface CompactionRequest {
   tools: LanguageModelV3FunctionTool[] | undefined;
   budget: ContextBudget;
   log: readonly Message[];
-  /** The estimated size of the request that did not fit. */
+  /** The size of the request that did not fit: predicted (from the provider's count) and estimated. */
   tokensBefore: number;
+  estimatedBefore: number;
   signal: AbortSignal;
   deadline: number;
 }
@@ -47,6 +48,9 @@ export function contextPrompt(system: string, log: readonly Message[], budget: C
 /** The compaction to persist, or undefined when there is nothing left to fold (or the turn was stopped). */
 export async function compact(request: CompactionRequest): Promise<Compaction | undefined> {
   const { log, budget } = request;
+  // Sizes in the provider's terms: our estimate, scaled as the prediction of the current request was.
+  const scale = request.tokensBefore / Math.max(1, request.estimatedBefore);
+  const size = (prompt: LanguageModelV3Prompt) => Math.ceil(estimateRequest(prompt, request.tools) * scale);
   const through = planCut(log, budget);
   if (through === undefined) return undefined;
   const summarised = log.filter((m) => m.seq <= through && !isCompaction(m));
@@ -62,7 +66,7 @@ export async function compact(request: CompactionRequest): Promise<Compaction | 
     role: "user",
     content: [{ type: "text", text: render("compaction", { previous: !!previous, words }) }],
   });
-  if (estimateRequest(prompt, request.tools) + budget.summary > budget.window) {
+  if (size(prompt) + budget.summary > budget.window) {
     failure = "the messages to summarise do not fit the context window themselves";
   } else {
     try {
@@ -114,7 +118,7 @@ export async function compact(request: CompactionRequest): Promise<Compaction | 
     severity: "info",
     item,
   };
-  item.tokens_after = estimateRequest(contextPrompt(request.system, [...log, after], budget), request.tools);
+  item.tokens_after = size(contextPrompt(request.system, [...log, after], budget));
   return { draft: { role: "system", source: COMPACTION_SOURCE, severity: "info", item }, usage };
 }
 

@@ -64,19 +64,28 @@ export function contextBudget(window: number): ContextBudget {
 }
 
 /** What the provider said of the last request: lets the next estimate start from a real count. */
-interface Observation {
+export interface Observation {
   /** Which compaction the request's context started from (0: none), so a count is not carried across one. */
   epoch: number;
   estimated: number;
   reported: number;
 }
 
-/** Remembers the provider's count for the conversation's last request (one per conversation object). */
+/**
+ * Remembers the provider's count for the conversation's last request (one per conversation object;
+ * `saved` persists it, so an object woken from hibernation does not fall back to the cruder estimate
+ * and compact early).
+ */
 export class ContextMeter {
-  private last: Observation | undefined;
+  constructor(
+    private last?: Observation,
+    private readonly saved?: (o: Observation) => void,
+  ) {}
 
   observe(epoch: number, estimated: number, reported: number): void {
-    if (reported > 0) this.last = { epoch, estimated, reported };
+    if (reported <= 0) return;
+    this.last = { epoch, estimated, reported };
+    this.saved?.(this.last);
   }
 
   /**

@@ -124,6 +124,7 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
         budget,
         log: io.messages(),
         tokensBefore: request.size,
+        estimatedBefore: request.estimated,
         signal,
         deadline: clock.deadline,
       });

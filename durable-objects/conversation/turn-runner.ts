@@ -6,7 +6,7 @@
 import { type Credential, credentialKey } from "../../d1/credentials";
 import { loadTurnSettings } from "../../d1/user-settings";
 import type { AgentConfig, ChatFrame, Message, MessageDraft, ServerFrame } from "../../protocol";
-import { ContextMeter, contextBudget } from "../agent/context-window";
+import { ContextMeter, contextBudget, type Observation } from "../agent/context-window";
 import { findDecisionTree } from "../agent/decision-trees";
 import { llmSettings } from "../agent/llm/config";
 import { languageModel } from "../agent/llm/model";
@@ -17,6 +17,7 @@ import { REQUEST_INPUT } from "../agent/tools/request-input";
 import type { AgentTool, SubagentHost } from "../agent/tools/tool";
 import type { Notifier } from "../notifications/notifier";
 import { resolveReferences } from "../references/resolve";
+import { readState, writeState } from "./local-tables";
 import { PendingInput } from "./pending-input";
 import type { SocketMeta } from "./socket-hub";
 import { type ChildOutcome, type ChildRequest, ConversationSubagents, MAX_DEPTH, type ParentLink } from "./subagents";
@@ -54,6 +55,19 @@ interface TurnPlan {
   subagents?: SubagentHost;
 }
 
+const CONTEXT_METER_KEY = "context_meter";
+
+/** A meter that keeps its last observation in the object's own SQLite (tables exist: conversation.ts). */
+function contextMeter(sql: SqlStorage): ContextMeter {
+  let last: Observation | undefined;
+  try {
+    last = JSON.parse(readState(sql, CONTEXT_METER_KEY) ?? "null") ?? undefined;
+  } catch {
+    last = undefined;
+  }
+  return new ContextMeter(last, (o) => writeState(sql, CONTEXT_METER_KEY, JSON.stringify(o)));
+}
+
 const NO_USAGE = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
 type Refusal = { code: string; message: string };
 
@@ -63,7 +77,7 @@ export class TurnRunner {
   readonly marker: TurnMarkerStore;
   private readonly reminders: TaskReminders;
   /** The provider's count of the last request's tokens, which the next request's size starts from. */
-  private readonly contextMeter = new ContextMeter();
+  private readonly contextMeter: ContextMeter;
 
   constructor(
     private readonly ctx: DurableObjectState,
@@ -74,6 +88,7 @@ export class TurnRunner {
     this.pending = new PendingInput(ctx.storage);
     this.marker = new TurnMarkerStore(ctx.storage);
     this.reminders = new TaskReminders(ctx.storage, env.DB, meta.userId);
+    this.contextMeter = contextMeter(ctx.storage.sql);
   }
 
   get running(): boolean {

@@ -19,7 +19,7 @@ describe("OPENAI_API_STYLE", async () => {
         const health = (await (await fetch(`${app.url}/api/health`)).json()) as {
           model: { provider: string; model: string };
         };
-        expect(health.model).toEqual({ provider: "openai", model: "m" });
+        expect(health.model).toEqual({ provider: "openai", model: "m", context_window: 128_000 });
         const client = await signUp(app.url);
         const id = await client.createConversation();
         const socket = await openSocket(client, id);

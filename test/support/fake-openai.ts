@@ -78,9 +78,9 @@ function commonPrefix(a: string, b: string): number {
   return i;
 }
 
-/** A compaction request: no tools, and it ends with the Worker's summary instruction. */
-function isCompaction(body: Json, prompt: unknown[]): boolean {
-  return !body.tools && strings(prompt.at(-1)).some((t) => t.startsWith(COMPACTION_TAG));
+/** A compaction request: it ends with the Worker's summary instruction. */
+export function isCompaction(prompt: unknown[]): boolean {
+  return strings(prompt.at(-1)).some((t) => t.startsWith(COMPACTION_TAG));
 }
 
 /** `cachedChars`: how much of the prompt's text a prompt cache would already hold (see handleModel). */
@@ -380,7 +380,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
 
     const script = key === null ? undefined : scripts.get(key);
     let step: Step;
-    if (isCompaction(body, prompt)) {
+    if (isCompaction(prompt)) {
       // Compactions come when the Worker decides; they never consume the conversation's script.
       step = script?.compaction ?? { text: "Summary: the user and the assistant talked; nothing is left open." };
     } else if (script?.steps.length) {

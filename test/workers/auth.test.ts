@@ -231,7 +231,10 @@ describe("API tokens", () => {
 describe("health", () => {
   it("answers without auth and names the model", async () => {
     const res = await api("/api/health");
-    expect(await res.json()).toEqual({ ok: true, model: { provider: "openai", model: "fake-model" } });
+    expect(await res.json()).toEqual({
+      ok: true,
+      model: { provider: "openai", model: "fake-model", context_window: 128_000 },
+    });
   });
 
   it("answers unknown API routes with a JSON 404, never HTML", async () => {
