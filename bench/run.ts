@@ -57,6 +57,46 @@ async function stopLatency() {
   ];
 }
 
+type ContextFigures = {
+  requests: number;
+  compactions: number;
+  inputTokens: number;
+  cachedTokens: number;
+  largest: number;
+  overWindow: number;
+  prefixShares: number[];
+  wholePrefix: number;
+  turnsCompleted: number;
+};
+type ContextBench = { runConversation: (turns: number, window: number, limit?: number) => Promise<ContextFigures> };
+
+/** Issue 12: a 200-turn conversation with a 16,000-token window against the same one sent whole. */
+async function contextCompaction(): Promise<string[]> {
+  const { runConversation } = await load<ContextBench>("context-compaction");
+  const TURNS = 200;
+  const WINDOW = 16_000;
+  const compacted = await runConversation(TURNS, WINDOW);
+  const whole = await runConversation(TURNS, 1e12, WINDOW);
+  const pct = (x: number) => `${fmt(x * 100, 1)} %`;
+  const row = (label: string, f: (c: ContextFigures) => string) => `| ${label} | ${f(whole)} | ${f(compacted)} |`;
+  return [
+    `${TURNS} turns (a tool step every 4th turn, a tool failure every 10th, a task reminder every 6th request), o200k_base tokens of each request's tool declarations and messages; window ${WINDOW.toLocaleString("en-US")} tokens.`,
+    "",
+    "| | whole history (before) | compacted (now) |",
+    "| --- | --- | --- |",
+    row("turns completed", (f) => String(f.turnsCompleted)),
+    row("requests (summary calls included)", (f) => `${f.requests} (${f.compactions} compactions)`),
+    row("input tokens sent, total", (f) => f.inputTokens.toLocaleString("en-US")),
+    row("largest request", (f) => f.largest.toLocaleString("en-US")),
+    row("requests over the window", (f) => String(f.overWindow)),
+    row("input tokens in the previous request's prefix (cacheable)", (f) => pct(f.cachedTokens / f.inputTokens)),
+    row("share of a request that is the previous request's prefix, median", (f) => pct(median(f.prefixShares))),
+    row("requests beginning with the whole previous request", (f) => `${f.wholePrefix} of ${f.requests - 1}`),
+    "",
+    `Input tokens, compacted ÷ whole: ${fmt(compacted.inputTokens / whole.inputTokens, 3)}. The requests that do not begin with the whole previous one are each compaction's summary call and the request after it (2 per compaction).`,
+  ];
+}
+
 const rows = [...(await loopOverhead()), ...(await busThroughput()), ...(await stopLatency())];
 const table = ["| measure | median | tail |", "| --- | --- | --- |", ...rows].join("\n");
 const stamp = `Run on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${(await import("node:os")).cpus().length} cores.`;
@@ -70,7 +110,9 @@ console.log(`\n${tokens.join("\n")}`);
 const BEFORE_LOCAL_LOG = "c4ac8ff";
 const d1 = await d1HotPath(process.env.BENCH_BASELINE ?? BEFORE_LOCAL_LOG);
 console.log(`\n${d1.join("\n")}`);
-const block = `<!-- bench:begin -->\n${stamp}\n\n${table}\n\n### Notification tokens (o200k_base)\n\n${tokens.join("\n")}\n\n### D1 on the hot path of a turn\n\n${d1.join("\n")}\n<!-- bench:end -->`;
+const context = await contextCompaction();
+console.log(`\n${context.join("\n")}`);
+const block = `<!-- bench:begin -->\n${stamp}\n\n${table}\n\n### Context over a long conversation (compaction, prompt caching)\n\n${context.join("\n")}\n\n### Notification tokens (o200k_base)\n\n${tokens.join("\n")}\n\n### D1 on the hot path of a turn\n\n${d1.join("\n")}\n<!-- bench:end -->`;
 writeFileSync("bench/README.md", readme.replace(/<!-- bench:begin -->[\s\S]*<!-- bench:end -->/, block));
 // The tables as `npm test`'s biome check wants them (aligned columns), so a fresh run keeps CI green.
 spawnSync("npx", ["biome", "format", "--write", "bench/README.md"], { stdio: "inherit" });

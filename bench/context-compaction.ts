@@ -1,0 +1,194 @@
+// A 200-turn scripted conversation through the real loop (context building, compaction, tools,
+// notifications), twice: with a context window, and with a window so large that nothing is compacted
+// (every request is the whole history, as before issue 12). The scripted model counts each request with
+// the o200k_base tokenizer over what a Chat Completions request carries (tool declarations, then the
+// messages), and reports the part the previous request began with as cached, like a prefix cache.
+// Bundled by bench/run.ts with esbuild and run in Node.
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { z } from "zod";
+import { ContextMeter, contextBudget } from "../durable-objects/agent/context-window";
+import { findDecisionTree } from "../durable-objects/agent/decision-trees";
+import { runTurn } from "../durable-objects/agent/loop";
+import { defineTool } from "../durable-objects/agent/tools/tool";
+import { BusNotifier } from "../durable-objects/notifications/notifier";
+import { reminderItem } from "../durable-objects/system-items/reminder";
+import { DEFAULT_AGENT_CONFIG, type Message, type MessageDraft } from "../protocol";
+
+const COMPACTION_TAG = "[Compaction request]";
+const words = (seed: number, n: number) =>
+  Array.from(
+    { length: n },
+    (_, i) => ["plan", "launch", "note", "task", "review", "draft", "ship", "May"][(seed * 7 + i * 3) % 8],
+  ).join(" ");
+
+const lookup = defineTool({
+  name: "lookup",
+  description: "Looks something up in the user's notes.",
+  args: z.object({ query: z.string() }),
+  execute: async ({ query }) => `Results for ${query}: ${words(query.length, 140)}`,
+});
+const flaky = defineTool({
+  name: "flaky",
+  description: "A tool that fails.",
+  args: z.object({ id: z.number() }),
+  execute: async ({ id }) => {
+    throw new Error(`service unavailable for ${id}`);
+  },
+});
+
+/** What a request costs and shares: the serialised request, its tokens, the tokens of its cached prefix. */
+interface Sent {
+  text: string;
+  tokens: number;
+  cached: number;
+  compaction: boolean;
+}
+
+function commonPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+function benchModel(turn: () => number, sent: Sent[]): LanguageModelV3 {
+  let inTurn = 0;
+  let lastTurn = -1;
+  return {
+    specificationVersion: "v3",
+    provider: "bench",
+    modelId: "scripted",
+    supportedUrls: {},
+    doGenerate: () => Promise.reject(new Error("stream only")),
+    async doStream(options: LanguageModelV3CallOptions) {
+      const text = JSON.stringify(options.tools ?? []) + options.prompt.map((m) => JSON.stringify(m)).join("");
+      const previous = sent.at(-1)?.text ?? "";
+      const tokens = countTokens(text);
+      const shared = commonPrefix(previous, text);
+      const cached = shared ? countTokens(text.slice(0, shared)) : 0;
+      const compaction = JSON.stringify(options.prompt.at(-1)).includes(COMPACTION_TAG);
+      sent.push({ text, tokens, cached, compaction });
+      const i = turn();
+      if (i !== lastTurn) {
+        lastTurn = i;
+        inTurn = 0;
+      }
+      let reply: { text: string } | { tool: string; args: unknown };
+      if (compaction) reply = { text: `- Goal: ${words(i, 120)}\n- Open: ${words(i + 1, 60)}` };
+      else {
+        const call = inTurn++;
+        if (i % 4 === 1 && call < 2) reply = { tool: "lookup", args: { query: `topic ${i}.${call}` } };
+        else if (i % 10 === 7 && call === 0) reply = { tool: "flaky", args: { id: i } };
+        else reply = { text: `Answer ${i}: ${words(i, 110)}` };
+      }
+      const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+      if ("text" in reply)
+        parts.push(
+          { type: "text-start", id: "t" },
+          { type: "text-delta", id: "t", delta: reply.text },
+          { type: "text-end", id: "t" },
+        );
+      else
+        parts.push({
+          type: "tool-call",
+          toolCallId: `c${sent.length}`,
+          toolName: reply.tool,
+          input: JSON.stringify(reply.args),
+        });
+      const out = countTokens("text" in reply ? reply.text : JSON.stringify(reply.args));
+      parts.push({
+        type: "finish",
+        usage: {
+          inputTokens: { total: tokens, noCache: tokens - cached, cacheRead: cached, cacheWrite: undefined },
+          outputTokens: { total: out, text: out, reasoning: undefined },
+        },
+        finishReason: { unified: "text" in reply ? "stop" : "tool-calls", raw: undefined },
+      });
+      return { stream: new ReadableStream({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) }) };
+    },
+  };
+}
+
+export interface ConversationFigures {
+  requests: number;
+  compactions: number;
+  inputTokens: number;
+  cachedTokens: number;
+  largest: number;
+  overWindow: number;
+  /** Per request: the share of it that is the previous request's prefix. */
+  prefixShares: number[];
+  /** Requests (after the first) that begin with the whole previous request. */
+  wholePrefix: number;
+  turnsCompleted: number;
+}
+
+/** `limit`: the window the sizes are judged against (the baseline runs with no window at all). */
+export async function runConversation(turns: number, window: number, limit = window): Promise<ConversationFigures> {
+  const log: Message[] = [];
+  const append = async (draft: MessageDraft) => {
+    const message = {
+      ...draft,
+      seq: log.length + 1,
+      id: String(log.length + 1),
+      created_at: "2026-11-23T00:00:00Z",
+    } as Message;
+    log.push(message);
+    return message;
+  };
+  const notifier = new BusNotifier({ append, enabledFilter: async () => () => true });
+  const sent: Sent[] = [];
+  let turn = 0;
+  let requests = 0;
+  const model = benchModel(() => turn, sent);
+  const meter = new ContextMeter();
+  const tree = findDecisionTree("default");
+  if (!tree) throw new Error("default tree missing");
+  let completed = 0;
+  for (turn = 0; turn < turns; turn++) {
+    await append({ role: "user", content: `Question ${turn}: ${words(turn + 3, 60)}?` });
+    const outcome = await runTurn(
+      {
+        messages: () => log,
+        append,
+        send: () => {},
+        emit: (e) => notifier.emit(e),
+        flush: (p) => notifier.flush(p),
+        askUser: async () => ({ type: "aborted" }),
+        // A task reminder committed to the log every 6th request, as task-reminders.ts does.
+        beforeModelRequest: async () => {
+          if (++requests % 6 === 0)
+            await append({
+              role: "system",
+              source: "Task Reminders",
+              severity: "info",
+              item: reminderItem("1 open task: Write the launch post"),
+            });
+        },
+      },
+      {
+        model,
+        config: { ...DEFAULT_AGENT_CONFIG, maxIterations: 10, tokenBudget: 200_000, timeoutSeconds: 600 },
+        tree,
+        tools: [lookup, flaky],
+        toolContext: { db: undefined as unknown as D1Database, userId: "bench", conversationId: "bench" },
+        signal: new AbortController().signal,
+        context: { budget: contextBudget(window), meter },
+      },
+    );
+    if (outcome.reason === "completed") completed++;
+  }
+  const shares = sent.slice(1).map((s, i) => commonPrefix((sent[i] as Sent).text, s.text) / s.text.length);
+  return {
+    requests: sent.length,
+    compactions: sent.filter((s) => s.compaction).length,
+    inputTokens: sent.reduce((n, s) => n + s.tokens, 0),
+    cachedTokens: sent.reduce((n, s) => n + s.cached, 0),
+    largest: Math.max(...sent.map((s) => s.tokens)),
+    overWindow: sent.filter((s) => s.tokens > limit).length,
+    prefixShares: shares,
+    wholePrefix: sent.slice(1).filter((s, i) => s.text.startsWith((sent[i] as Sent).text)).length,
+    turnsCompleted: completed,
+  };
+}
