@@ -26,7 +26,7 @@ export const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
 export const DEFAULT_STREAM_IDLE_SECONDS = 60;
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 /** Below this no conversation fits (system prompt, tool declarations, a summary and a message). */
-export const MIN_CONTEXT_WINDOW = 2_000;
+export const MIN_CONTEXT_WINDOW = 4_000;
 
 export function llmSettings(env: Env): LlmSettings {
   const common: Common = { contextWindow: contextWindow(env.OPENAI_CONTEXT_WINDOW), prices: prices(env) };
