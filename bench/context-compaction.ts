@@ -11,9 +11,10 @@ import { ContextMeter, contextBudget } from "../durable-objects/agent/context-wi
 import { findDecisionTree } from "../durable-objects/agent/decision-trees";
 import { runTurn } from "../durable-objects/agent/loop";
 import { defineTool } from "../durable-objects/agent/tools/tool";
-import { BusNotifier } from "../durable-objects/notifications/notifier";
 import { reminderItem } from "../durable-objects/system-items/reminder";
-import { DEFAULT_AGENT_CONFIG, type Message, type MessageDraft } from "../protocol";
+import { DEFAULT_AGENT_CONFIG } from "../protocol";
+import type { ConversationFigures } from "./context-figures";
+import { memoryLog } from "./memory-log";
 
 const COMPACTION_TAG = "[Compaction request]";
 const words = (seed: number, n: number) =>
@@ -110,34 +111,9 @@ function benchModel(turn: () => number, sent: Sent[]): LanguageModelV3 {
   };
 }
 
-export interface ConversationFigures {
-  requests: number;
-  compactions: number;
-  inputTokens: number;
-  cachedTokens: number;
-  largest: number;
-  overWindow: number;
-  /** Per request: the share of it that is the previous request's prefix. */
-  prefixShares: number[];
-  /** Requests (after the first) that begin with the whole previous request. */
-  wholePrefix: number;
-  turnsCompleted: number;
-}
-
 /** `limit`: the window the sizes are judged against (the baseline runs with no window at all). */
 export async function runConversation(turns: number, window: number, limit = window): Promise<ConversationFigures> {
-  const log: Message[] = [];
-  const append = async (draft: MessageDraft) => {
-    const message = {
-      ...draft,
-      seq: log.length + 1,
-      id: String(log.length + 1),
-      created_at: "2026-11-23T00:00:00Z",
-    } as Message;
-    log.push(message);
-    return message;
-  };
-  const notifier = new BusNotifier({ append, enabledFilter: async () => () => true });
+  const { log, append, notifier } = memoryLog();
   const sent: Sent[] = [];
   let turn = 0;
   let requests = 0;

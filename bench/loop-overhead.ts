@@ -7,8 +7,8 @@ import { findDecisionTree } from "../durable-objects/agent/decision-trees";
 import { DEFAULT_CONTEXT_WINDOW } from "../durable-objects/agent/llm/config";
 import { runTurn } from "../durable-objects/agent/loop";
 import { defineTool } from "../durable-objects/agent/tools/tool";
-import { BusNotifier } from "../durable-objects/notifications/notifier";
-import { DEFAULT_AGENT_CONFIG, type Message, type MessageDraft } from "../protocol";
+import { DEFAULT_AGENT_CONFIG } from "../protocol";
+import { memoryLog } from "./memory-log";
 import { scriptedModel } from "./scripted-model";
 
 const noop = defineTool({
@@ -19,18 +19,7 @@ const noop = defineTool({
 });
 
 export async function measureTurn(steps: number): Promise<{ perStepMs: number[]; totalMs: number }> {
-  const log: Message[] = [];
-  const append = async (draft: MessageDraft) => {
-    const message = {
-      ...draft,
-      seq: log.length + 1,
-      id: String(log.length + 1),
-      created_at: new Date().toISOString(),
-    } as Message;
-    log.push(message);
-    return message;
-  };
-  const notifier = new BusNotifier({ append, enabledFilter: async () => () => true });
+  const { log, append, notifier } = memoryLog();
   await append({ role: "user", content: "benchmark the loop" });
   const stepStarts: number[] = [];
   const tree = findDecisionTree("default");

@@ -3,6 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
+import type { ConversationFigures } from "./context-figures.ts";
 import { d1HotPath } from "./d1-hot-path.ts";
 import { measureNotificationTokens } from "./notification-tokens.ts";
 import { fmt, median, quantile } from "./stats.ts";
@@ -57,18 +58,9 @@ async function stopLatency() {
   ];
 }
 
-type ContextFigures = {
-  requests: number;
-  compactions: number;
-  inputTokens: number;
-  cachedTokens: number;
-  largest: number;
-  overWindow: number;
-  prefixShares: number[];
-  wholePrefix: number;
-  turnsCompleted: number;
+type ContextBench = {
+  runConversation: (turns: number, window: number, limit?: number) => Promise<ConversationFigures>;
 };
-type ContextBench = { runConversation: (turns: number, window: number, limit?: number) => Promise<ContextFigures> };
 
 /** Issue 12: a 200-turn conversation with a 16,000-token window against the same one sent whole. */
 async function contextCompaction(): Promise<string[]> {
@@ -78,7 +70,7 @@ async function contextCompaction(): Promise<string[]> {
   const compacted = await runConversation(TURNS, WINDOW);
   const whole = await runConversation(TURNS, 1e12, WINDOW);
   const pct = (x: number) => `${fmt(x * 100, 1)} %`;
-  const row = (label: string, f: (c: ContextFigures) => string) => `| ${label} | ${f(whole)} | ${f(compacted)} |`;
+  const row = (label: string, f: (c: ConversationFigures) => string) => `| ${label} | ${f(whole)} | ${f(compacted)} |`;
   return [
     `${TURNS} turns (a tool step every 4th turn, a tool failure every 10th, a task reminder every 6th request), o200k_base tokens of each request's tool declarations and messages; window ${WINDOW.toLocaleString("en-US")} tokens.`,
     "",
