@@ -69,7 +69,7 @@ async function contextCompaction(): Promise<string[]> {
   const WINDOW = 16_000;
   const compacted = await runConversation(TURNS, WINDOW);
   const whole = await runConversation(TURNS, 1e12, WINDOW);
-  const pct = (x: number) => `${fmt(x * 100, 1)} %`;
+  const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
   const row = (label: string, f: (c: ConversationFigures) => string) => `| ${label} | ${f(whole)} | ${f(compacted)} |`;
   return [
     `${TURNS} turns (a tool step every 4th turn, a tool failure every 10th, a task reminder every 6th request), o200k_base tokens of each request's tool declarations and messages; window ${WINDOW.toLocaleString("en-US")} tokens.`,
@@ -85,7 +85,7 @@ async function contextCompaction(): Promise<string[]> {
     row("share of a request that is the previous request's prefix, median", (f) => pct(median(f.prefixShares))),
     row("requests beginning with the whole previous request", (f) => `${f.wholePrefix} of ${f.requests - 1}`),
     "",
-    `Input tokens, compacted ÷ whole: ${fmt(compacted.inputTokens / whole.inputTokens, 3)}. The requests that do not begin with the whole previous one are each compaction's summary call and the request after it (2 per compaction).`,
+    `Input tokens, compacted ÷ whole: ${(compacted.inputTokens / whole.inputTokens).toFixed(3)}. The requests that do not begin with the whole previous one are each compaction's summary call and the request after it (2 per compaction).`,
   ];
 }
 

@@ -8,30 +8,54 @@ import type { LanguageModelV3FunctionTool, LanguageModelV3Prompt } from "@ai-sdk
 const BYTES_PER_TOKEN = 3;
 const MESSAGE_FRAMING = 4;
 const encoder = new TextEncoder();
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** Byte counts of non-ASCII texts: the log's strings come back at every request of a turn. */
+const utf8Bytes = new Map<string, number>();
+const MAX_CACHED = 4_096;
 
 export function estimateTokens(text: string): number {
-  // Bytes without allocating for pure ASCII, the common case.
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) > 0x7f) {
-      bytes = encoder.encode(text).length;
-      break;
-    }
+  // Pure ASCII (the common case) is one byte a character: no encoding needed.
+  if (!NON_ASCII.test(text)) return Math.ceil(text.length / BYTES_PER_TOKEN);
+  let bytes = utf8Bytes.get(text);
+  if (bytes === undefined) {
+    if (utf8Bytes.size >= MAX_CACHED) utf8Bytes.clear();
+    bytes = encoder.encode(text).length;
+    utf8Bytes.set(text, bytes);
   }
   return Math.ceil(bytes / BYTES_PER_TOKEN);
 }
 
+/** Arguments are the log's own objects, and tool declarations one array per tool set, the same at every
+ * request: each is estimated once. */
+const argumentTokens = new WeakMap<object, number>();
+
+function estimateArguments(input: unknown): number {
+  if (typeof input !== "object" || input === null) return estimateTokens(JSON.stringify(input ?? null));
+  let tokens = argumentTokens.get(input);
+  if (tokens === undefined) {
+    tokens = estimateTokens(JSON.stringify(input));
+    argumentTokens.set(input, tokens);
+  }
+  return tokens;
+}
+
 /** The estimated input tokens of a request: its messages and the tool declarations sent with it. */
 export function estimateRequest(prompt: LanguageModelV3Prompt, tools?: readonly LanguageModelV3FunctionTool[]): number {
-  let total = tools?.length ? estimateTokens(JSON.stringify(tools)) : 0;
+  let total = tools?.length ? estimateArguments(tools) : 0;
   for (const message of prompt) {
     total += MESSAGE_FRAMING;
     if (typeof message.content === "string") total += estimateTokens(message.content);
     else
       for (const part of message.content) {
         if (part.type === "text" || part.type === "reasoning") total += estimateTokens(part.text);
-        else if (part.type === "tool-call") total += estimateTokens(part.toolName + JSON.stringify(part.input));
-        else if (part.type === "tool-result") total += estimateTokens(part.toolName + JSON.stringify(part.output));
+        else if (part.type === "tool-call") total += estimateTokens(part.toolName) + estimateArguments(part.input);
+        else if (part.type === "tool-result")
+          total +=
+            estimateTokens(part.toolName) +
+            (part.output.type === "text" || part.output.type === "error-text"
+              ? estimateTokens(part.output.value)
+              : estimateTokens(JSON.stringify(part.output)));
         else total += estimateTokens(JSON.stringify(part));
       }
   }

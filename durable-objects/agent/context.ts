@@ -59,7 +59,7 @@ export function toModelMessages(log: readonly Message[], options: ContextOptions
   const from = compaction?.item.through_seq ?? 0;
   const upTo = options.upTo ?? Number.POSITIVE_INFINITY;
   for (const message of log) {
-    if (message.seq <= from || message.seq > upTo || isCompaction(message)) continue;
+    if (message.seq <= from || message.seq > upTo) continue;
     switch (message.role) {
       case "user":
         flush();
@@ -80,6 +80,7 @@ export function toModelMessages(log: readonly Message[], options: ContextOptions
         break;
       }
       case "system": {
+        if (message.item.kind === "compaction") break; // the latest one opened the context; older ones are folded
         const system: ModelMessage = { role: "system", content: fit(message.item.body) };
         if (block?.calls.length) block.deferred.push(system);
         else {
@@ -116,7 +117,8 @@ function toolResult(message: ToolMessage, fit: (text: string) => string): ToolRe
  * often says how it ended) around a marker saying how much was cut. The log keeps the whole text.
  */
 export function fitText(text: string, limit: number | undefined): string {
-  if (limit === undefined) return text;
+  // A token is at most a character (3 bytes at most per UTF-16 unit, a token per 3 bytes): a short text fits.
+  if (limit === undefined || text.length <= limit) return text;
   const tokens = estimateTokens(text);
   if (tokens <= limit) return text;
   // Characters in proportion to the estimate, less room for the marker.
