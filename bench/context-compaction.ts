@@ -106,7 +106,14 @@ function benchModel(turn: () => number, sent: Sent[]): LanguageModelV3 {
         },
         finishReason: { unified: "text" in reply ? "stop" : "tool-calls", raw: undefined },
       });
-      return { stream: new ReadableStream({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) }) };
+      return {
+        stream: new ReadableStream({
+          start(controller) {
+            for (const part of parts) controller.enqueue(part);
+            controller.close();
+          },
+        }),
+      };
     },
   };
 }

@@ -8,7 +8,7 @@ import type { LanguageModelV3FunctionTool, LanguageModelV3Prompt } from "@ai-sdk
 const BYTES_PER_TOKEN = 3;
 const MESSAGE_FRAMING = 4;
 const encoder = new TextEncoder();
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** Byte counts of non-ASCII texts: the log's strings come back at every request of a turn. */
 const utf8Bytes = new Map<string, number>();

@@ -205,7 +205,14 @@ function summarizer(reply: string | Error, finish: "stop" | "length" = "stop") {
           finishReason: { unified: finish, raw: finish },
         },
       ];
-      return { stream: new ReadableStream({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) }) };
+      return {
+        stream: new ReadableStream({
+          start(controller) {
+            for (const part of parts) controller.enqueue(part);
+            controller.close();
+          },
+        }),
+      };
     },
   };
   return { model, calls };
