@@ -15,6 +15,7 @@ import { reminderItem } from "../durable-objects/system-items/reminder";
 import { DEFAULT_AGENT_CONFIG } from "../protocol";
 import type { ConversationFigures } from "./context-figures";
 import { memoryLog } from "./memory-log";
+import { streamOf } from "./scripted-model";
 
 const COMPACTION_TAG = "[Compaction request]";
 const words = (seed: number, n: number) =>
@@ -106,14 +107,7 @@ function benchModel(turn: () => number, sent: Sent[]): LanguageModelV3 {
         },
         finishReason: { unified: "text" in reply ? "stop" : "tool-calls", raw: undefined },
       });
-      return {
-        stream: new ReadableStream({
-          start(controller) {
-            for (const part of parts) controller.enqueue(part);
-            controller.close();
-          },
-        }),
-      };
+      return { stream: streamOf(parts) };
     },
   };
 }

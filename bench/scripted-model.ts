@@ -38,14 +38,17 @@ export function scriptedModel(reply: (callIndex: number) => ScriptedReply): Lang
         usage,
         finishReason: { unified: "text" in next ? "stop" : "tool-calls", raw: undefined },
       });
-      return {
-        stream: new ReadableStream({
-          start(controller) {
-            for (const part of parts) controller.enqueue(part);
-            controller.close();
-          },
-        }),
-      };
+      return { stream: streamOf(parts) };
     },
   };
+}
+
+/** A provider stream that plays `parts` at once. */
+export function streamOf(parts: LanguageModelV3StreamPart[]): ReadableStream<LanguageModelV3StreamPart> {
+  return new ReadableStream({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
 }

@@ -150,7 +150,9 @@ function startsBlock(live: readonly Message[], i: number): boolean {
   const m = live[i] as Message;
   if (m.role === "user" || m.role === "agent") return true;
   if (m.role !== "tool") return false;
-  const before = live.slice(0, i).findLast((p) => p.role !== "system");
+  let j = i - 1;
+  while (j >= 0 && live[j]?.role === "system") j--;
+  const before = live[j];
   return !(before?.role === "tool" || before?.role === "agent") || before.step !== m.step;
 }
 

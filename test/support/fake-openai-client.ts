@@ -47,6 +47,8 @@ export interface RecordedRequest {
   aborted: boolean;
   /** The response was sent to its end. */
   completed: boolean;
+  /** The Worker's compaction request (it ends with the summary instruction), answered from `compaction`. */
+  compaction: boolean;
   /** The input tokens the fake reported for this request (chars/4 of its messages' text), and how many were cached. */
   usage?: { prompt_tokens: number; cached_tokens: number };
 }

@@ -79,7 +79,7 @@ function commonPrefix(a: string, b: string): number {
 }
 
 /** A compaction request: it ends with the Worker's summary instruction. */
-export function isCompaction(prompt: unknown[]): boolean {
+function isCompaction(prompt: unknown[]): boolean {
   return strings(prompt.at(-1)).some((t) => t.startsWith(COMPACTION_TAG));
 }
 
@@ -367,6 +367,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       received_at: new Date().toISOString(),
       aborted: false,
       completed: false,
+      compaction: isCompaction(prompt),
     };
     requests.push(rec);
     // "close" fires on an abort and after a normal end; only an unfinished response counts as aborted.
@@ -380,7 +381,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
 
     const script = key === null ? undefined : scripts.get(key);
     let step: Step;
-    if (isCompaction(prompt)) {
+    if (rec.compaction) {
       // Compactions come when the Worker decides; they never consume the conversation's script.
       step = script?.compaction ?? { text: "Summary: the user and the assistant talked; nothing is left open." };
     } else if (script?.steps.length) {

@@ -22,11 +22,9 @@ afterAll(() => {
   delete vars.OPENAI_CONTEXT_WINDOW;
 });
 
-const COMPACTION_TAG = "[Compaction request]";
 type Compaction = Extract<SystemItem, { kind: "compaction" }>;
 
 const messagesOf = (r: RecordedRequest) => r.body.messages as unknown[];
-const isCompactionRequest = (r: RecordedRequest) => JSON.stringify(messagesOf(r).at(-1)).includes(COMPACTION_TAG);
 const compactions = (log: Message[]) =>
   log.flatMap((m) => (m.role === "system" && m.item.kind === "compaction" ? [m.item as Compaction] : []));
 
@@ -78,7 +76,7 @@ describe("a conversation longer than the context window", () => {
     const items = compactions(log);
     expect(items.length).toBeGreaterThanOrEqual(3);
     expect(items.every((c) => c.method === "summary" && c.tokens_after < c.tokens_before)).toBe(true);
-    expect(requests.filter(isCompactionRequest)).toHaveLength(items.length);
+    expect(requests.filter((r) => r.compaction)).toHaveLength(items.length);
     // Every kind of item the issue names was in play.
     const kinds = new Set(log.flatMap((m) => (m.role === "system" ? [m.item.kind] : [])));
     for (const kind of ["notification", "task_reminder", "file_attachment", "compaction"])
@@ -88,7 +86,7 @@ describe("a conversation longer than the context window", () => {
     let checked = 0;
     let previous: RecordedRequest | undefined;
     for (const r of requests) {
-      if (isCompactionRequest(r)) {
+      if (r.compaction) {
         // The summary call itself begins like the turn's requests (same prefix, same tools): cacheable.
         const mine = messagesOf(r).slice(0, -1);
         const last = previous ? messagesOf(previous) : [];
@@ -107,7 +105,7 @@ describe("a conversation longer than the context window", () => {
     // Each eviction was followed by a request that began with the one before it (unless a compaction came).
     const replayed = evictedAfter.filter((n) => {
       const [before, after] = [requests[n - 1], requests[n]];
-      return before && after && !isCompactionRequest(after) && startsWith(messagesOf(after), messagesOf(before));
+      return before && after && !after.compaction && startsWith(messagesOf(after), messagesOf(before));
     });
     expect(replayed.length).toBeGreaterThanOrEqual(2);
     // The provider's prompt cache was reported back: cached tokens in the turn's usage and on the answer.

@@ -43,5 +43,5 @@ export function conversationTotal(messages: Iterable<Message>, prices: Prices | 
     total_tokens: sum((u) => u.total_tokens),
     ...(cached ? { cached_input_tokens: sum((u) => u.cached_input_tokens ?? 0) } : {}),
   };
-  return prices ? { usage, cost: sum((u) => usageCost(u, prices)) } : { usage };
+  return metered(usage, prices);
 }

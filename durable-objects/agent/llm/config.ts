@@ -43,22 +43,25 @@ export function llmSettings(env: Env): LlmSettings {
   };
 }
 
+/** A variable's number; NaN when unset or blank (Number("") would be 0). */
+const numberVar = (value: string | undefined) => Number(value?.trim() || Number.NaN);
+
 /** A number of seconds above zero (fractions allowed), else the default: a typo must not disable the timeout. */
 function positiveSeconds(value: string | undefined, fallback: number): number {
-  const seconds = Number(value?.trim() || Number.NaN);
+  const seconds = numberVar(value);
   return Number.isFinite(seconds) && seconds > 0 ? seconds : fallback;
 }
 
 /** A whole number of tokens, at least MIN_CONTEXT_WINDOW; anything else is the default. */
 function contextWindow(value: string | undefined): number {
-  const tokens = Number(value?.trim() || Number.NaN);
+  const tokens = numberVar(value);
   return Number.isInteger(tokens) && tokens > 0 ? Math.max(MIN_CONTEXT_WINDOW, tokens) : DEFAULT_CONTEXT_WINDOW;
 }
 
 /** The three OPENAI_PRICE_* (per million tokens), or none: a cost shown from half the prices would mislead. */
 function prices(env: Env): Prices | undefined {
   const read = (v: string | undefined) => {
-    const n = Number(v?.trim() || Number.NaN);
+    const n = numberVar(v);
     return Number.isFinite(n) && n >= 0 ? n : undefined;
   };
   const input = read(env.OPENAI_PRICE_INPUT);
