@@ -9,6 +9,8 @@ export type Route =
   | { name: "conversation"; id: string }
   | { name: "settings"; tab: "agent" | "notifications" }
   | { name: "library" }
+  | { name: "notes"; path?: string }
+  | { name: "tasks" }
   | { name: "not_found" };
 
 const listeners = new Set<() => void>();
@@ -34,6 +36,9 @@ export function parseRoute(pathname: string): Route {
   if (path === "/settings" || path === "/settings/agent") return { name: "settings", tab: "agent" };
   if (path === "/settings/notifications") return { name: "settings", tab: "notifications" };
   if (path === "/library") return { name: "library" };
+  if (path === "/notes") return { name: "notes" };
+  if (path.startsWith("/notes/")) return { name: "notes", path: decodeURIComponent(path.slice("/notes/".length)) };
+  if (path === "/tasks") return { name: "tasks" };
   const conversation = /^\/c\/([^/]+)$/.exec(path);
   if (conversation?.[1]) return { name: "conversation", id: decodeURIComponent(conversation[1]) };
   return { name: "not_found" };

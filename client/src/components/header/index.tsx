@@ -32,6 +32,12 @@ export function Header({ user, health, onLogOut }: Props) {
         </span>
       )}
       <span class={style.spacer} />
+      <Link href="/notes" class={style.settings} title="Your notes" data-testid="notes-link">
+        <span aria-hidden="true">✎</span> Notes
+      </Link>
+      <Link href="/tasks" class={style.settings} title="Your tasks" data-testid="tasks-link">
+        <span aria-hidden="true">☑</span> Tasks
+      </Link>
       <Link href="/library" class={style.settings} title="Knowledge entries and workflows" data-testid="library-link">
         <span aria-hidden="true">▤</span> Library
       </Link>

@@ -9,7 +9,9 @@ import { Chat } from "../chat";
 import { ConversationList } from "../conversation-list";
 import { Header } from "../header";
 import { Library } from "../library";
+import { NotesPage } from "../notes-page";
 import { Settings } from "../settings";
+import { TasksPage } from "../tasks-page";
 import style from "./style.module.css";
 
 type Props = { user: User; route: Route; onLogOut: () => void };
@@ -40,6 +42,10 @@ export function Shell({ user, route, onLogOut }: Props) {
         <Settings tab={route.tab} />
       ) : route.name === "library" ? (
         <Library />
+      ) : route.name === "notes" ? (
+        <NotesPage path={route.path} />
+      ) : route.name === "tasks" ? (
+        <TasksPage />
       ) : (
         <div class={style.body}>
           <ConversationList
