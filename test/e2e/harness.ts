@@ -64,9 +64,12 @@ function childEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/** E2E_ASSETS_DIR serves a client built elsewhere (`vite build --outDir`), so parallel runs do not share one dist. */
+const ASSETS_DIR = process.env.E2E_ASSETS_DIR;
+
 /** Builds client/dist once if missing: wrangler serves it as the static assets. */
 export function ensureClientBuilt() {
-  if (existsSync(path.join(ROOT, "client/dist/index.html"))) return;
+  if (existsSync(path.join(ASSETS_DIR ?? path.join(ROOT, "client/dist"), "index.html"))) return;
   const r = spawnSync("npm", ["run", "build"], { cwd: ROOT, env: childEnv(), stdio: "inherit" });
   if (r.status !== 0) throw new Error(`npm run build failed (${r.status ?? r.signal})`);
 }
@@ -126,6 +129,7 @@ async function startAppOnce(opts: { env?: Record<string, string>; persistTo?: st
     String(await freePort()), // not the shared 9229, so runs do not collide
     "--persist-to",
     persistDir,
+    ...(ASSETS_DIR ? ["--assets", ASSETS_DIR] : []),
     "--show-interactive-dev-session=false",
     "--live-reload=false",
     ...Object.entries(opts.env ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
