@@ -25,6 +25,8 @@ export const SubscriberConfigSchema = z
     /** When the notification reaches the model; critical ones are delivered at once whatever this says. */
     injection: InjectionPointSchema.default("after_tool"),
     core: z.boolean().default(false),
+    /** Whether a user who never toggled it gets it (a core one is always on, so this must stay true). */
+    enabled_by_default: z.boolean().default(true),
     /** Events of one batch go out as one notification, tabular when there are several. */
     batch: z
       .object({ window_ms: z.number().int().min(0).max(600_000), max_size: z.number().int().min(1).max(500) })
@@ -47,7 +49,11 @@ export const SubscriberConfigSchema = z
      */
     template: z.string().min(1).max(4000).optional(),
   })
-  .strict();
+  .strict()
+  .refine((c) => !c.core || c.enabled_by_default, {
+    message: "a core subscriber cannot be off by default",
+    path: ["enabled_by_default"],
+  });
 export type SubscriberConfig = z.infer<typeof SubscriberConfigSchema>;
 export type SubscriberConfigInput = z.input<typeof SubscriberConfigSchema>;
 

@@ -13,10 +13,10 @@ export function findSubscriber(id: string): CompiledSubscriber | undefined {
   return subscribers.find((s) => s.config.id === id);
 }
 
-/** Core subscribers are always on, whatever the user stored; the others default to on. */
+/** Core subscribers are always on, whatever the user stored; the others follow the user's toggle, else the file's default. */
 export function isEnabled(subscriber: CompiledSubscriber | undefined, toggles: ReadonlyMap<string, boolean>): boolean {
   if (!subscriber) return true;
-  return subscriber.config.core || (toggles.get(subscriber.config.id) ?? true);
+  return subscriber.config.core || (toggles.get(subscriber.config.id) ?? subscriber.config.enabled_by_default);
 }
 
 export function subscriberInfo(subscriber: CompiledSubscriber, toggles: ReadonlyMap<string, boolean>): SubscriberInfo {

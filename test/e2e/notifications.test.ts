@@ -3,7 +3,8 @@
 // fold, the Notifications tab switches subscribers (core ones locked, with the reason), and history
 // shows each System message once. The app runs the demo model (no OPENAI_API_KEY):
 //   "loop"                      → vault_read fails again and again: "Tool failures" + "Loop detected"
-//   "write a note called x: y"  → one vault_write: a "Tool successes" notification (tool_success)
+//   "write a note called x: y"  → one vault_write: a "Tool successes" notification once tool_success
+//                                 is switched on (it ships off, as does turn_summary)
 //   low budgets + that phrase   → iteration and token warnings due at the same step: one TOON batch
 //                                 of two rows (the demo makes one tool call per step, so tool batches
 //                                 never hold more than one row)
@@ -293,7 +294,7 @@ it("switches subscribers in the Notifications tab within 3 clicks; core ones are
   await page.locator("[data-testid=notification-settings]").waitFor({ timeout: 10_000 });
 
   // Every subscriber the server has, with name, description, event chips and status.
-  const listed = await apiFromPage<{ id: string; name: string; events: string[]; core: boolean }[]>(
+  const listed = await apiFromPage<{ id: string; name: string; events: string[]; core: boolean; enabled: boolean }[]>(
     page,
     "GET",
     "/api/subscribers",
@@ -305,9 +306,13 @@ it("switches subscribers in the Notifications tab within 3 clicks; core ones are
     expect(await row.locator(`[data-testid=subscriber-name-${s.id}]`).textContent()).toBe(s.name);
     expect(await row.locator("[data-testid=subscriber-event]").allTextContents()).toEqual(s.events);
     expect(await row.locator(`[data-testid=subscriber-status-${s.id}]`).textContent()).toBe(
-      s.core ? "Always on" : "On",
+      s.core ? "Always on" : s.enabled ? "On" : "Off",
     );
   }
+  // The two that repeat what the chat already shows ship off.
+  expect(listed.body.filter((s) => !s.enabled).map((s) => s.id)).toEqual(
+    expect.arrayContaining(["tool_success", "turn_summary"]),
+  );
 
   // A core subscriber: locked on, with the reason on hover and in plain text.
   const core = page.locator("[data-testid=subscriber-tool_failure]");
@@ -319,25 +324,25 @@ it("switches subscribers in the Notifications tab within 3 clicks; core ones are
   expect(await note.isVisible()).toBe(true);
   expect(await note.textContent()).toContain(CORE_REASON);
 
-  // Tool successes off: the third click.
+  // Tool successes on: the third click.
   const toggle = page.locator("[data-testid=subscriber-toggle-tool_success]");
   const status = page.locator("[data-testid=subscriber-status-tool_success]");
-  expect(await toggle.isChecked()).toBe(true);
+  expect(await toggle.isChecked()).toBe(false);
   const saved = page.waitForResponse(
     (r) => r.url().endsWith("/api/subscribers/tool_success") && r.request().method() === "PUT",
   );
   await click("[data-testid=subscriber-toggle-tool_success]");
   expect(clicks).toBeLessThanOrEqual(3);
   expect((await saved).status()).toBe(200);
-  expect(await status.textContent()).toBe("Off");
+  expect(await status.textContent()).toBe("On");
 
-  // Still off after a reload, and the server agrees.
+  // Still on after a reload, and the server agrees.
   await page.reload();
   await toggle.waitFor({ timeout: 10_000 });
-  expect(await toggle.isChecked()).toBe(false);
-  expect(await status.textContent()).toBe("Off");
+  expect(await toggle.isChecked()).toBe(true);
+  expect(await status.textContent()).toBe("On");
   const after = await apiFromPage<{ id: string; enabled: boolean }[]>(page, "GET", "/api/subscribers");
-  expect(after.body.find((s) => s.id === "tool_success")?.enabled).toBe(false);
+  expect(after.body.find((s) => s.id === "tool_success")?.enabled).toBe(true);
 
   // A refused change flips back and says why on its row.
   await page.route("**/api/subscribers/turn_summary", (route) =>
@@ -349,15 +354,16 @@ it("switches subscribers in the Notifications tab within 3 clicks; core ones are
   );
   await page.locator("[data-testid=subscriber-toggle-turn_summary]").click();
   await page.locator("[data-testid=subscriber-error-turn_summary]", { hasText: "Refused for the test" }).waitFor();
-  expect(await page.locator("[data-testid=subscriber-toggle-turn_summary]").isChecked()).toBe(true);
-  expect(await page.locator("[data-testid=subscriber-status-turn_summary]").textContent()).toBe("On");
+  expect(await page.locator("[data-testid=subscriber-toggle-turn_summary]").isChecked()).toBe(false);
+  expect(await page.locator("[data-testid=subscriber-status-turn_summary]").textContent()).toBe("Off");
   await page.unroute("**/api/subscribers/turn_summary");
 
-  // It takes effect at once: a successful tool call no longer yields a Tool successes notification.
+  // It takes effect at once: a successful tool call now yields a Tool successes notification, and the
+  // turn summary, still off, none.
   await page.locator("a", { hasText: "Back to chat" }).click();
   const { system } = await demoTurn("write a note called x: y");
-  expect(system.filter((m) => m.item.subscriber === "tool_success")).toEqual([]);
-  expect(system.length).toBeGreaterThan(0); // the turn summary still arrives
+  expect(system.filter((m) => m.item.subscriber === "tool_success")).toHaveLength(1);
+  expect(system.filter((m) => m.item.subscriber === "turn_summary")).toEqual([]);
   expect(pageErrors).toEqual([]);
 });
 

@@ -223,6 +223,7 @@ describe("build-subscribers.ts on a directory with invalid files", () => {
     writeFileSync(join(dir, "unclosed.eta"), "<%= it.count");
     writeFileSync(join(dir, "bad_js.json"), minimal("bad_js", { template: "<%= it.count + %>" }));
     writeFileSync(join(dir, "orphan.eta"), "<%= it.count %>");
+    writeFileSync(join(dir, "core_off.json"), minimal("core_off", { core: true, enabled_by_default: false }));
     const out = join(dir, "out.generated.ts");
 
     const built = build("--dir", dir, "--out", out);
@@ -234,7 +235,16 @@ describe("build-subscribers.ts on a directory with invalid files", () => {
     expect(mod.SUBSCRIBERS.map((s) => s.config.id)).toEqual(["inline", "plain", "thrower", "tool_failure"]);
     const reasons = Object.fromEntries(mod.INVALID_SUBSCRIBERS.map((i) => [i.file, i.reason]));
     expect(Object.keys(reasons).sort()).toEqual(
-      ["bad_event.json", "bad_js.json", "both.json", "broken_json.json", "orphan.eta", "renamed.json", "unclosed.json"]
+      [
+        "bad_event.json",
+        "bad_js.json",
+        "both.json",
+        "broken_json.json",
+        "core_off.json",
+        "orphan.eta",
+        "renamed.json",
+        "unclosed.json",
+      ]
         .map((f) => join(dir, f))
         .sort(),
     );
@@ -244,6 +254,7 @@ describe("build-subscribers.ts on a directory with invalid files", () => {
     expect(reasons[join(dir, "both.json")]).toContain("both an inline");
     expect(reasons[join(dir, "unclosed.json")]).toMatch(/template does not compile: .*unclosed\.eta: unclosed tag/);
     expect(reasons[join(dir, "bad_js.json")]).toContain("template does not compile");
+    expect(reasons[join(dir, "core_off.json")]).toMatch(/^enabled_by_default: a core subscriber cannot be off/);
     expect(reasons[join(dir, "orphan.eta")]).toContain("without a subscriber file orphan.json");
 
     // The valid ones render; a template that throws at render time throws from render().
@@ -262,7 +273,7 @@ describe("build-subscribers.ts on a directory with invalid files", () => {
     expect(check.status).toBe(1);
     expect(check.stdout).toContain(`OK       ${join(dir, "plain.json")}`);
     expect(check.stdout).toContain(`INVALID  ${join(dir, "renamed.json")}: id "other_name" must equal`);
-    expect(check.stdout).toContain("4 valid, 7 invalid");
+    expect(check.stdout).toContain("4 valid, 8 invalid");
     expect(readdirSync(dir)).not.toContain("never.ts");
 
     // Fixing the files makes --check pass; removing a file removes its subscriber at the next build.
@@ -273,6 +284,7 @@ describe("build-subscribers.ts on a directory with invalid files", () => {
       "both.json",
       "unclosed.json",
       "bad_js.json",
+      "core_off.json",
     ]) {
       unlinkSync(join(dir, f));
     }

@@ -215,6 +215,7 @@ describe("HTTP bodies", () => {
   it("subscriber toggle: refuses an unknown field, leaving the toggle as it was", async () => {
     const s = await signup();
     const put = (json: unknown) => api("/api/subscribers/tool_success", { method: "PUT", json, headers: s.headers });
+    expect((await put({ enabled: true })).status).toBe(200);
     await expectRefused(await put({ enabled: false, reason: "noisy" }), { reason: "unknown field" });
     const list = await getJson<{ id: string; enabled: boolean }[]>(s, "/api/subscribers");
     expect(list.find((sub) => sub.id === "tool_success")?.enabled).toBe(true);

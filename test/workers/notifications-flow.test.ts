@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message, SystemMessage } from "../../protocol";
 import { modelRequests } from "../support/fake-openai-client";
+import { api } from "./helpers";
 import { chat, history, llmUrl, requestText, scenario } from "./turn-helpers";
 
 const read = (path: string) => ({ name: "vault_read", arguments: { path } });
@@ -131,6 +132,12 @@ describe("loop detection notifications (US4)", () => {
 describe("injection points", () => {
   it("delivers turn_end notifications before response_complete, and turn_start ones before the step's request", async () => {
     const s = await scenario([{ text: "hi" }]);
+    const on = await api("/api/subscribers/turn_summary", {
+      method: "PUT",
+      json: { enabled: true },
+      headers: s.session.headers,
+    });
+    expect(on.status).toBe(200);
     const { frames } = await chat(s, "hello");
     const summaryIndex = frames.findIndex(
       (f) =>

@@ -17,7 +17,11 @@ describe("subscriber settings", () => {
     for (const core of ["tool_failure", "budget_warning", "budget_exceeded", "loop_detected"]) {
       expect(list.find((s) => s.id === core)).toMatchObject({ core: true, enabled: true });
     }
-    expect(ids).toEqual(expect.arrayContaining(["tool_success", "turn_summary"]));
+    // The two that repeat what the chat already shows ship off (issue 13), still listed to switch on.
+    for (const quiet of ["tool_success", "turn_summary"]) {
+      expect(list.find((s) => s.id === quiet)).toMatchObject({ core: false, enabled: false });
+    }
+    expect(ids).toEqual(expect.arrayContaining(["tool_success", "turn_summary", "llm_retry", "external_notify"]));
     for (const s of list) {
       expect(s.name.length).toBeGreaterThan(0);
       expect(s.description.length).toBeGreaterThan(0);
@@ -48,24 +52,21 @@ describe("subscriber settings", () => {
     expect(bad.status).toBe(400);
   });
 
-  it("generates no tool success notification once disabled, and again once enabled", async () => {
+  it("generates no tool success notification by default, one once enabled, and none once disabled again", async () => {
     const list = { tool_calls: [{ name: "vault_list", arguments: {} }] };
     const s = await scenario([list, { text: "listed" }, list, { text: "listed" }, list, { text: "listed" }]);
+    const toggle = async (enabled: boolean) =>
+      api("/api/subscribers/tool_success", { method: "PUT", json: { enabled }, headers: s.session.headers });
     await chat(s, "list");
-    expect(toolSuccess(await history(s))).toHaveLength(1);
+    expect(toolSuccess(await history(s))).toHaveLength(0);
 
-    const off = await api("/api/subscribers/tool_success", {
-      method: "PUT",
-      json: { enabled: false },
-      headers: s.session.headers,
-    });
-    expect(await off.json()).toMatchObject({ id: "tool_success", enabled: false });
+    expect(await (await toggle(true)).json()).toMatchObject({ id: "tool_success", enabled: true });
     await chat(s, "list again");
     expect(toolSuccess(await history(s))).toHaveLength(1);
 
-    await api("/api/subscribers/tool_success", { method: "PUT", json: { enabled: true }, headers: s.session.headers });
+    expect(await (await toggle(false)).json()).toMatchObject({ id: "tool_success", enabled: false });
     await chat(s, "and again");
-    expect(toolSuccess(await history(s))).toHaveLength(2);
+    expect(toolSuccess(await history(s))).toHaveLength(1);
   });
 
   it("applies a toggle to a turn that is already running", async () => {
@@ -74,6 +75,7 @@ describe("subscriber settings", () => {
       { tool_calls: [{ name: "vault_list", arguments: {} }] },
       { text: "done" },
     ]);
+    await api("/api/subscribers/tool_success", { method: "PUT", json: { enabled: true }, headers: s.session.headers });
     const from = s.socket.frames.length;
     s.socket.send({ type: "chat", content: `start ${marker(s.key)}` });
     await s.socket.next("agent_update", (f) => f.update_type === "agent_request_input", { from });
