@@ -1,0 +1,102 @@
+// Why a turn ended, in plain language: the UI never shows a raw termination code ("user_cancelled") or
+// "after 1 steps". A failed turn (the model could not be reached, too many tool errors) reads as an
+// error with what the user can do about it, derived from the saved answer's text.
+import type { TerminationReason } from "../../../protocol";
+
+const plural = (n: number, one: string) => `${n.toLocaleString("en-US")} ${one}${n === 1 ? "" : "s"}`;
+
+/** One short sentence for how a turn ended, e.g. "You stopped this answer". */
+export function terminationText(reason: TerminationReason, steps?: number): string {
+  switch (reason) {
+    case "completed":
+      return "Answered";
+    case "user_cancelled":
+      return "You stopped this answer";
+    case "max_iterations":
+      return steps ? `Stopped at the step limit (${plural(steps, "step")})` : "Stopped at the step limit";
+    case "token_budget":
+      return "Stopped: the token budget for this answer ran out";
+    case "timeout":
+      return "Stopped: the time limit for this answer was reached";
+    case "no_progress":
+      return "Stopped: the agent kept repeating itself without progress";
+    case "error_limit":
+      return "Stopped after too many tool errors in a row";
+    case "input_timeout":
+      return "Stopped: the question to you was not answered in time";
+    case "llm_error":
+      return "The model could not be reached";
+  }
+}
+
+/** Reasons shown as an error bubble with Retry rather than as a note under the answer. */
+export function isFailure(reason: TerminationReason | undefined): boolean {
+  return reason === "llm_error" || reason === "error_limit";
+}
+
+export type FailureText = {
+  /** The headline, e.g. "The model could not be reached (401 Unauthorized)." */
+  title: string;
+  /** What to do about it, e.g. "Check the API key." */
+  hint: string;
+  /** What the model wrote before the failure, if anything. */
+  partial: string;
+  /** The provider's own message, for whoever wants the detail. */
+  detail: string;
+};
+
+const MODEL_FAILED = /^The model call failed:\s*/i;
+
+/** Splits a saved final answer into the text before its closing explanation ("\n\n— The model call failed: …") and that explanation. */
+function splitAnswer(content: string): { body: string; why: string } {
+  const at = content.lastIndexOf("\n\n— ");
+  if (at >= 0) return { body: content.slice(0, at).trim(), why: content.slice(at + 4).trim() };
+  return { body: "", why: content.trim() };
+}
+
+function modelFailure(detail: string): { title: string; hint: string } {
+  const d = detail.toLowerCase();
+  const status = /\b([45]\d\d)\b/.exec(detail)?.[1];
+  if (status === "401" || /unauthori[sz]ed|api key|api_key|authentication|invalid.*key/.test(d))
+    return { title: "The model could not be reached (401 Unauthorized).", hint: "Check the API key (OPENAI_API_KEY)." };
+  if (status === "403" || /forbidden|permission/.test(d))
+    return {
+      title: "The model refused the request (403 Forbidden).",
+      hint: "Check that the API key may use this model.",
+    };
+  if (status === "404" || /model.*(not found|does not exist)|no such model/.test(d))
+    return { title: "The model was not found.", hint: "Check the model name (OPENAI_MODEL) and the base URL." };
+  if (status === "429" || /rate limit|too many requests|quota/.test(d))
+    return { title: "The model provider is limiting requests.", hint: "Wait a moment, then retry." };
+  if (
+    (status && status.startsWith("5")) ||
+    /after \d+ retries|server error|internal error|overloaded|bad gateway/.test(d)
+  )
+    return {
+      title: "The model service failed.",
+      hint: "It may be a passing problem on the provider's side: retry in a moment.",
+    };
+  if (/cut off|without a finish|ended without|stream/.test(d))
+    return { title: "The model's answer was cut off.", hint: "Retry to get a complete answer." };
+  if (/fetch failed|network|econnrefused|connect|timed? ?out|dns|enotfound/.test(d))
+    return {
+      title: "The model could not be reached (network).",
+      hint: "Check the connection to the provider and its base URL.",
+    };
+  return { title: "The model call failed.", hint: "Retry, or check the model settings." };
+}
+
+/** Plain-language text for a failed turn's saved answer. */
+export function describeFailure(reason: TerminationReason, content: string): FailureText {
+  const { body, why } = splitAnswer(content);
+  if (reason === "error_limit") {
+    return {
+      title: "Stopped after too many tool errors in a row.",
+      hint: "Rephrase the request or retry; the tool results are in the steps above.",
+      partial: body,
+      detail: why,
+    };
+  }
+  const detail = why.replace(MODEL_FAILED, "").replace(/\.$/, "").trim();
+  return { ...modelFailure(detail), partial: body, detail: detail || why };
+}

@@ -1,0 +1,154 @@
+// The conversation as it reads, from its persisted messages in seq order: each user message, then its
+// turn's intermediate work (per-step texts, reason/observe texts, tool calls, routine System messages)
+// gathered into one group shown as a single summary line, then the turn's final answer. What the user
+// must see stays outside the group, in its place: System messages of severity warning and above,
+// high-priority ones (tool failures, loop detections, budget warnings), external triggers, and the
+// items that are part of the conversation itself (attachments, compaction, interrupts). Pure, so it
+// can be unit-tested.
+import type { AgentMessage, Message, Severity, SystemMessage, UserMessage } from "../../../protocol";
+
+export type TurnGroup = {
+  kind: "group";
+  /** Stable across renders: the seq of the group's first step. */
+  key: string;
+  /** The hidden steps, in seq order. */
+  steps: Message[];
+  /** How many model steps the turn took (its final answer's step, else the highest step seen). */
+  stepCount: number;
+  toolCount: number;
+  /** Tool calls that failed or timed out. */
+  failedTools: number;
+  /** What the whole turn used (the final answer's usage), when known. */
+  tokens: number | null;
+  /** The turn's final answer, once it is there. */
+  final: AgentMessage | null;
+  /** True for the group of the turn still running (no final answer yet, and a turn is running). */
+  running: boolean;
+};
+
+export type TranscriptItem =
+  | { kind: "user"; message: UserMessage }
+  | { kind: "system"; message: SystemMessage }
+  | { kind: "answer"; message: AgentMessage }
+  | TurnGroup;
+
+const SEVERITY_RANK: Record<Severity, number> = { debug: 0, info: 1, warning: 2, error: 3, critical: 4 };
+
+/** A System message that is routine bookkeeping of a turn (folded into its group) rather than news. */
+export function isRoutineSystem(message: SystemMessage): boolean {
+  if (SEVERITY_RANK[message.severity] >= SEVERITY_RANK.warning) return false;
+  const { item } = message;
+  if (item.kind === "notification") {
+    if (item.priority === "high" || item.priority === "critical") return false;
+    if (item.trigger_ids?.length || message.source === "External") return false;
+    return true;
+  }
+  if (item.kind === "pod_event") return item.event.type !== "errored";
+  return false;
+}
+
+/** The message that ends a turn: the one with phase "final" or a termination reason. */
+export function isFinalAnswer(message: Message): message is AgentMessage {
+  return message.role === "agent" && (message.phase === "final" || message.termination_reason !== undefined);
+}
+
+function newGroup(first: Message): TurnGroup {
+  return {
+    kind: "group",
+    key: `group-${first.seq}`,
+    steps: [],
+    stepCount: 0,
+    toolCount: 0,
+    failedTools: 0,
+    tokens: null,
+    final: null,
+    running: false,
+  };
+}
+
+function addStep(group: TurnGroup, message: Message): void {
+  group.steps.push(message);
+  if (message.role === "tool") {
+    group.toolCount++;
+    if (message.status !== "success") group.failedTools++;
+  }
+  if ((message.role === "agent" || message.role === "tool") && message.step !== undefined)
+    group.stepCount = Math.max(group.stepCount, message.step);
+}
+
+/**
+ * Messages (in seq order) to what the transcript shows. `running`: a turn is running now, so the last
+ * turn's group (if it has no final answer yet) is marked running.
+ */
+export function buildTranscript(messages: readonly Message[], { running = false } = {}): TranscriptItem[] {
+  const items: TranscriptItem[] = [];
+  let group: TurnGroup | null = null;
+  let final: AgentMessage | null = null;
+
+  const closeTurn = () => {
+    if (group && final) {
+      group.final = final;
+      group.tokens = final.usage ? final.usage.total_tokens : null;
+      if (final.step !== undefined) group.stepCount = Math.max(group.stepCount, final.step);
+    }
+    group = null;
+    final = null;
+  };
+
+  for (const message of messages) {
+    if (message.role === "user") {
+      closeTurn();
+      items.push({ kind: "user", message });
+      continue;
+    }
+    if (message.role === "system" && !isRoutineSystem(message)) {
+      items.push({ kind: "system", message });
+      continue;
+    }
+    if (isFinalAnswer(message)) {
+      final = message;
+      items.push({ kind: "answer", message });
+      continue;
+    }
+    if (!group) {
+      group = newGroup(message);
+      items.push(group);
+    }
+    addStep(group, message);
+  }
+  const last = group as TurnGroup | null;
+  if (last && !final) last.running = running;
+  closeTurn();
+  return items;
+}
+
+/** "Worked for 3 steps · 4 tools · 1,968 tokens" (parts that are zero or unknown are left out). */
+export function groupSummary(
+  group: Pick<TurnGroup, "stepCount" | "toolCount" | "tokens" | "failedTools" | "running">,
+): string {
+  const n = (value: number, one: string) => `${value.toLocaleString("en-US")} ${one}${value === 1 ? "" : "s"}`;
+  const parts = [
+    group.stepCount > 0
+      ? `${group.running ? "Working" : "Worked"} for ${n(group.stepCount, "step")}`
+      : group.running
+        ? "Working"
+        : "Worked",
+  ];
+  if (group.toolCount > 0) parts.push(n(group.toolCount, "tool"));
+  if (group.failedTools > 0) parts.push(`${group.failedTools.toLocaleString("en-US")} failed`);
+  if (group.tokens) parts.push(n(group.tokens, "token"));
+  return parts.join(" · ");
+}
+
+/** The last user message and the last final answer, which carry the Edit and Regenerate actions. */
+export function lastExchange(messages: readonly Message[]): { user: UserMessage | null; answer: AgentMessage | null } {
+  let user: UserMessage | null = null;
+  let answer: AgentMessage | null = null;
+  for (const message of messages) {
+    if (message.role === "user") {
+      user = message;
+      answer = null;
+    } else if (isFinalAnswer(message)) answer = message;
+  }
+  return { user, answer };
+}

@@ -1,0 +1,142 @@
+// The transcript's grouping (client/src/lib/transcript.ts) and the plain-language termination texts
+// (client/src/lib/termination.ts): pure functions, tested without a browser.
+import { describe, expect, it } from "vitest";
+import { describeFailure, isFailure, terminationText } from "../../client/src/lib/termination";
+import { buildTranscript, groupSummary, isRoutineSystem, lastExchange } from "../../client/src/lib/transcript";
+import type { Message } from "../../protocol";
+import { TERMINATION_REASONS } from "../../protocol";
+
+let seq = 0;
+const at = "2025-01-01T10:00:00.000Z";
+const user = (content: string): Message => ({ seq: ++seq, id: `m${seq}`, created_at: at, role: "user", content });
+const agent = (content: string, extra: Partial<Extract<Message, { role: "agent" }>> = {}): Message => ({
+  seq: ++seq,
+  id: `m${seq}`,
+  created_at: at,
+  role: "agent",
+  content,
+  ...extra,
+});
+const tool = (name: string, step: number, status: "success" | "error" | "timeout" = "success"): Message => ({
+  seq: ++seq,
+  id: `m${seq}`,
+  created_at: at,
+  role: "tool",
+  call_id: `c${seq}`,
+  tool: name,
+  args: { q: "x" },
+  status,
+  result: status === "success" ? { ok: true } : undefined,
+  error: status === "success" ? undefined : "boom",
+  step,
+  duration_ms: 12,
+});
+const system = (
+  severity: "debug" | "info" | "warning" | "error" | "critical",
+  priority: "low" | "normal" | "high" | "critical" = "low",
+  source = "Tool Executor",
+): Message => ({
+  seq: ++seq,
+  id: `m${seq}`,
+  created_at: at,
+  role: "system",
+  source,
+  severity,
+  item: { kind: "notification", message: "m", body: "b", format: "text", priority },
+});
+const final = (content: string, step: number, total = 1968): Message =>
+  agent(content, {
+    phase: "final",
+    step,
+    termination_reason: "completed",
+    usage: { input_tokens: 1200, output_tokens: total - 1200, total_tokens: total },
+  });
+
+describe("buildTranscript", () => {
+  it("folds a turn's steps into one group before its final answer, keeping warnings in place", () => {
+    const messages = [
+      user("q"),
+      agent("looking", { step: 1 }),
+      tool("vault_search", 1),
+      tool("vault_read", 1, "error"),
+      system("error", "high"), // a tool failure: stays visible
+      system("info", "low"), // a tool success summary: routine
+      tool("vault_read", 2),
+      tool("vault_list", 2),
+      final("done", 3),
+      system("info", "low", "Turn Control"), // a turn summary after the answer: routine, same group
+    ];
+    const items = buildTranscript(messages);
+    expect(items.map((i) => i.kind)).toEqual(["user", "group", "system", "answer"]);
+    const group = items[1];
+    if (group?.kind !== "group") throw new Error("no group");
+    expect(group.steps.map((m) => m.role)).toEqual(["agent", "tool", "tool", "system", "tool", "tool", "system"]);
+    expect(group).toMatchObject({ stepCount: 3, toolCount: 4, failedTools: 1, tokens: 1968, running: false });
+    expect(group.final?.content).toBe("done");
+    expect(groupSummary(group)).toBe("Worked for 3 steps · 4 tools · 1 failed · 1,968 tokens");
+  });
+
+  it("shows a simple answer without a group, and marks only the last unfinished turn as running", () => {
+    const done = buildTranscript([user("a"), final("b", 1)]);
+    expect(done.map((i) => i.kind)).toEqual(["user", "answer"]);
+    const running = buildTranscript([user("a"), final("b", 1), user("c"), tool("vault_list", 1)], { running: true });
+    expect(running.map((i) => i.kind)).toEqual(["user", "answer", "user", "group"]);
+    expect(running[3]).toMatchObject({ kind: "group", running: true, final: null });
+    expect(groupSummary(running[3] as Parameters<typeof groupSummary>[0])).toBe("Working for 1 step · 1 tool");
+    const notRunning = buildTranscript([user("c"), tool("vault_list", 1)], { running: false });
+    expect(notRunning[1]).toMatchObject({ kind: "group", running: false });
+  });
+
+  it("keeps external triggers, warnings and the conversation's own items visible", () => {
+    expect(isRoutineSystem(system("info", "normal", "External") as never)).toBe(false);
+    expect(isRoutineSystem(system("warning", "low") as never)).toBe(false);
+    expect(isRoutineSystem(system("info", "high", "Loop Detector") as never)).toBe(false);
+    expect(isRoutineSystem(system("info", "low") as never)).toBe(true);
+    expect(isRoutineSystem(system("debug", "normal", "Turn Control") as never)).toBe(true);
+    const attachment: Message = {
+      seq: ++seq,
+      id: "f",
+      created_at: at,
+      role: "system",
+      source: "Files",
+      severity: "info",
+      item: { kind: "file_attachment", path: "plan.md", body: "x" },
+    };
+    expect(isRoutineSystem(attachment as never)).toBe(false);
+  });
+
+  it("finds the last user message and the last answer", () => {
+    const first = user("one");
+    const answer = final("two", 1);
+    expect(lastExchange([first, answer])).toEqual({ user: first, answer });
+    const second = user("three");
+    expect(lastExchange([first, answer, second])).toEqual({ user: second, answer: null });
+  });
+});
+
+describe("termination texts", () => {
+  it("has plain language for every reason, never the raw code", () => {
+    for (const reason of TERMINATION_REASONS) {
+      const text = terminationText(reason, 1);
+      expect(text).not.toContain("_");
+      expect(text).not.toMatch(/after 1 steps/);
+    }
+    expect(terminationText("user_cancelled")).toBe("You stopped this answer");
+    expect(terminationText("max_iterations", 4)).toBe("Stopped at the step limit (4 steps)");
+  });
+
+  it("describes a model failure from the saved answer", () => {
+    expect(isFailure("llm_error")).toBe(true);
+    expect(isFailure("user_cancelled")).toBe(false);
+    const auth = describeFailure("llm_error", "The model call failed: Incorrect API key provided.");
+    expect(auth.title).toBe("The model could not be reached (401 Unauthorized).");
+    expect(auth.hint).toMatch(/API key/);
+    expect(auth.detail).toBe("Incorrect API key provided");
+    const server = describeFailure(
+      "llm_error",
+      "Half an answer\n\n— The model call failed: Internal Server Error (after 3 retries).",
+    );
+    expect(server.title).toBe("The model service failed.");
+    expect(server.partial).toBe("Half an answer");
+  });
+});
