@@ -6,7 +6,7 @@ import type { AgentConfig, TerminationReason, Usage } from "../../protocol";
 import { describeWarning, dueWarnings } from "./budget-warnings";
 import { compact, contextPrompt } from "./compaction";
 import { latestCompaction } from "./context";
-import { type ContextBudget, type ContextMeter, estimateRequest } from "./context-window";
+import { type ContextBudget, type ContextMeter, estimateRequest, estimateTokens } from "./context-window";
 import type { DecisionTree, PhasePlan } from "./decision-trees/decision-tree";
 import type { EventDraft } from "./events";
 import { composeFinal } from "./explanations";
@@ -76,9 +76,11 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
     // Durable reminders are committed to the log first, so this request and every replay include them.
     await io.beforeModelRequest();
     partial = "";
+    let sentTokens: number | undefined;
     try {
       const tools = plan.tools ? toolDeclarations(setup.tools) : undefined;
-      const { prompt, epoch, estimated } = await fitContext(tools, plan.instruction);
+      const { prompt, epoch, estimated, size } = await fitContext(tools, plan.instruction);
+      sentTokens = size;
       const result = await callModel({
         model: setup.model,
         prompt,
@@ -96,6 +98,12 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
       return result;
     } catch (error) {
       state = sync(state);
+      // A call cut short (Stop, the time limit, a stream that broke after it began) never reports its
+      // usage, yet the provider read the request and wrote what was streamed: count the estimate, so
+      // the budget and the answer's meter do not say 0.
+      const interrupted = state.cancelled || state.timedOut || partial !== "";
+      if (sentTokens !== undefined && interrupted)
+        state = addUsage(state, { inputTokens: sentTokens, outputTokens: estimateTokens(partial) });
       if (!state.cancelled && !state.timedOut)
         state = { ...state, llmError: error instanceof Error ? error.message : String(error) };
       return undefined;

@@ -23,6 +23,11 @@ describe("stop", () => {
     expect(final).toMatchObject({ termination_reason: "user_cancelled" });
     expect(final.content).toContain("Partial thoughts so far");
     expect(final.content).toContain("Stopped by the user.");
+    // The aborted call reported no usage, yet it read the request and wrote the partial answer: its
+    // estimate is counted, in the final answer's usage and response_complete alike (issue 13).
+    expect(final.role === "agent" && final.usage?.input_tokens).toBeGreaterThan(0);
+    expect(final.role === "agent" && final.usage?.output_tokens).toBeGreaterThanOrEqual(4); // "Partial thoughts so far"
+    expect(done.usage).toEqual(final.role === "agent" ? final.usage : undefined);
 
     await scriptModel(llmUrl, s.key, [{ text: "Fresh start." }]);
     const next = await chat(s, "again");
