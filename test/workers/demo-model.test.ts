@@ -300,6 +300,8 @@ describe("planDemoReply: reason → act → observe and wrap-up", () => {
     expect(reply.toolCalls).toEqual([]);
     expect(reply.text).toContain("3 times");
     expect(reply.text).toMatch(/loop/);
+    // It does not name the limit: the explanation appended to the saved answer names the real one.
+    expect(reply.text).not.toMatch(/loop detector|iteration limit/);
     const other = planDemoReply(conversation(user("show my tasks"), wrapUp("the iteration limit is reached.")), TOOLS);
     expect(other.toolCalls).toEqual([]);
   });

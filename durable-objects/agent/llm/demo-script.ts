@@ -529,12 +529,14 @@ function observeReply(decision: Decision, lastStep: ToolOutcome[]): string {
   });
 }
 
+// The wrap-up does not say which limit ended the turn: the explanation the loop appends to the saved
+// answer names the real one (iterations, repeats or errors, whichever came first).
 function wrapUp(intent: Intent, results: ToolOutcome[]): string {
   if (intent.kind === "loop") {
     const reads = results.filter((r) => r.tool === "vault_read");
     const last = reads.at(-1);
     const outcome = last ? describe(last) : "";
-    return `I read ${LOOP_NOTE} ${count(reads.length, "time")} with the same arguments (${outcome.replace(/\.$/, "")}), so repeating it was going nowhere and the loop detector ended the turn. Left undone: nothing, this was the loop demo.`;
+    return `I read ${LOOP_NOTE} ${count(reads.length, "time")} with the same arguments (${outcome.replace(/\.$/, "")}), so repeating it was going nowhere. Left undone: nothing, this was the loop demo.`;
   }
   if (!results.length) return "I have to stop here before doing anything with the tools. Ask again to continue.";
   return `Here is where I got to: ${summarize(results)} Left undone: the final answer; ask me to continue.`;
