@@ -3,7 +3,7 @@
 // the turn used, shown as a token meter under the bubble.
 import type { AgentMessage as Message, Phase, Prices } from "../../../../protocol";
 import { metered } from "../../lib/token-usage";
-import { PlainText } from "../plain-text";
+import { Markdown } from "../markdown";
 import { TokenMeter } from "../token-meter";
 import style from "./style.module.css";
 
@@ -20,7 +20,7 @@ export function AgentMessage({ message, prices }: { message: Message; prices?: P
             {message.step !== undefined && <span class={style.step}>Step {message.step}</span>}
           </div>
         )}
-        <PlainText text={message.content} />
+        <Markdown text={message.content} />
         {stopped && (
           <div class={style.stopped} data-testid="termination-note">
             Stopped: {message.termination_reason}

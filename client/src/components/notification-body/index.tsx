@@ -3,7 +3,7 @@
 // with a visible mark, never dropped.
 import { headlineOf, isLong, type Notification, notificationContent } from "../../lib/notification-content";
 import { Collapsible } from "../collapsible";
-import { PlainText } from "../plain-text";
+import { Markdown } from "../markdown";
 import { StructuredData } from "../structured-data";
 import style from "./style.module.css";
 
@@ -21,7 +21,7 @@ function Content({ item }: { item: Notification }) {
     case "text":
       return (
         <Collapsible long={isLong(content)}>
-          <PlainText text={content.text} />
+          <Markdown text={content.text} />
         </Collapsible>
       );
     case "unparsed":

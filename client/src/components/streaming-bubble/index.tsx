@@ -1,6 +1,6 @@
 // Model text as it streams for one step (`text_delta` frames); not persisted, replaced by the agent
 // message once that arrives.
-import { PlainText } from "../plain-text";
+import { Markdown } from "../markdown";
 import style from "./style.module.css";
 
 export function StreamingBubble({ step, text }: { step: number; text: string }) {
@@ -8,7 +8,7 @@ export function StreamingBubble({ step, text }: { step: number; text: string }) 
     <div class={style.row} data-testid="streaming" data-step={step} aria-live="polite">
       <div class={style.bubble}>
         <div class={style.meta}>Step {step} · writing…</div>
-        <PlainText text={text} />
+        <Markdown text={text} />
         <span class={style.caret} aria-hidden="true" />
       </div>
     </div>

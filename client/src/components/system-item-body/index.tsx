@@ -6,8 +6,8 @@ import type { PodEvent, SystemItem } from "../../../../protocol";
 import { compactionTitle, interruptText, splitReferenceBody, unwrapReminder } from "../../lib/system-text";
 import { Collapsible } from "../collapsible";
 import { Icon, type IconName } from "../icon";
+import { Markdown } from "../markdown";
 import { NotificationBody } from "../notification-body";
-import { PlainText } from "../plain-text";
 import style from "./style.module.css";
 
 function FileCard({ path, body }: { path: string; body: string }) {
@@ -41,7 +41,7 @@ function Chip(props: { testid: string; icon: IconName; label: string; body: stri
         {title && <span class={style.chipTitle}>{title}</span>}
       </summary>
       <div class={style.chipBody} data-testid="chip-body">
-        <PlainText text={content} />
+        <Markdown text={content} />
       </div>
     </details>
   );
@@ -93,7 +93,7 @@ export function SystemItemBody({ item }: { item: SystemItem }) {
             <Icon name="clock" /> Task reminder
           </span>
           <Collapsible>
-            <PlainText text={unwrapReminder(item.body)} />
+            <Markdown text={unwrapReminder(item.body)} />
           </Collapsible>
         </div>
       );
@@ -110,7 +110,7 @@ export function SystemItemBody({ item }: { item: SystemItem }) {
       return (
         <Collapsible>
           <strong>{compactionTitle(item)}.</strong>
-          <PlainText text={item.body} />
+          <Markdown text={item.body} />
         </Collapsible>
       );
   }

@@ -1,0 +1,202 @@
+// Markdown (GFM) to a small tree of allowed nodes, for components/markdown to turn into Preact elements.
+// marked's lexer only tokenises: no HTML string is ever built, so nothing here can become markup. Raw
+// HTML tokens come out as their literal text, only http(s) and mailto links become links, images become
+// links labelled with their alt text (nothing remote is loaded), and link reference definitions vanish.
+import { Lexer, type Token, type Tokens } from "marked";
+
+export type BlockTag = "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "blockquote" | "ul" | "ol" | "li" | "hr";
+export type InlineTag = "strong" | "em" | "del" | "br";
+export type TableTag = "table" | "thead" | "tbody" | "tr" | "th" | "td";
+export type Align = "left" | "center" | "right";
+
+export type MdNode =
+  | { kind: "text"; text: string }
+  | {
+      kind: "element";
+      tag: BlockTag | InlineTag | TableTag;
+      children: MdNode[];
+      /** `ol` only: the number of its first item, when not 1. */
+      start?: number;
+      /** `th`/`td` only. */
+      align?: Align;
+      /** `li` of a task list. */
+      task?: boolean;
+    }
+  | { kind: "code"; text: string; lang: string }
+  | { kind: "codespan"; text: string }
+  | { kind: "link"; href: string; title?: string; children: MdNode[]; image?: boolean }
+  | { kind: "checkbox"; checked: boolean };
+
+const SAFE_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
+
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: "\u00a0",
+};
+
+/**
+ * marked leaves character references as written ("&amp;"); they are decoded for display. Only the common
+ * named ones and numeric ones: the result always goes into a text node or through safeHref.
+ */
+export function decodeEntities(text: string): string {
+  if (!text.includes("&")) return text;
+  return text.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,6});/gi, (whole, ref: string) => {
+    if (ref.startsWith("#")) {
+      const code = ref[1] === "x" || ref[1] === "X" ? Number.parseInt(ref.slice(2), 16) : Number(ref.slice(1));
+      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : whole;
+    }
+    return NAMED_ENTITIES[ref.toLowerCase()] ?? whole;
+  });
+}
+
+/**
+ * The href a link may carry: an absolute http:, https: or mailto: URL, normalised by the URL parser (which
+ * also drops the tabs and newlines a "java\tscript:" trick relies on). Anything else (javascript:, data:,
+ * vbscript:, relative or unparsable) is null, and the link is shown as its text.
+ */
+export function safeHref(raw: string): string | null {
+  const href = decodeEntities(raw).trim();
+  if (href === "") return null;
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return null;
+  }
+  return SAFE_PROTOCOLS.has(url.protocol) ? url.href : null;
+}
+
+const text = (value: string): MdNode => ({ kind: "text", text: value });
+const element = (tag: BlockTag | InlineTag | TableTag, children: MdNode[], extra: object = {}): MdNode => ({
+  kind: "element",
+  tag,
+  children,
+  ...extra,
+});
+
+function inline(tokens: Token[] | undefined): MdNode[] {
+  return (tokens ?? []).flatMap(inlineToken);
+}
+
+function inlineToken(token: Token): MdNode[] {
+  switch (token.type) {
+    case "text": {
+      const t = token as Tokens.Text;
+      return t.tokens?.length ? inline(t.tokens) : [text(decodeEntities(t.text))];
+    }
+    case "escape":
+      return [text((token as Tokens.Escape).text)];
+    case "strong":
+    case "em":
+    case "del":
+      return [element(token.type, inline((token as Tokens.Strong).tokens))];
+    case "br":
+      return [element("br", [])];
+    case "codespan":
+      return [{ kind: "codespan", text: (token as Tokens.Codespan).text }];
+    case "link": {
+      const t = token as Tokens.Link;
+      const children = inline(t.tokens);
+      const href = safeHref(t.href);
+      if (!href) return children.length ? children : [text(t.text)];
+      const title = t.title ? decodeEntities(t.title) : undefined;
+      return [{ kind: "link", href, ...(title ? { title } : {}), children: children.length ? children : [text(href)] }];
+    }
+    case "image": {
+      const t = token as Tokens.Image;
+      const alt = decodeEntities(t.text) || "image";
+      const href = safeHref(t.href);
+      return href ? [{ kind: "link", href, children: [text(alt)], image: true }] : [text(alt)];
+    }
+    case "checkbox":
+      return [{ kind: "checkbox", checked: (token as Tokens.Checkbox).checked }];
+    case "html":
+      // Raw HTML is shown as the text it is.
+      return [text((token as Tokens.HTML).text)];
+    default:
+      // Anything else marked may add: its raw source, as text.
+      return token.raw ? [text(token.raw)] : [];
+  }
+}
+
+const HEADINGS = ["h1", "h2", "h3", "h4", "h5", "h6"] as const;
+
+function blocks(tokens: Token[]): MdNode[] {
+  return tokens.flatMap(blockToken);
+}
+
+function tableCell(cell: Tokens.TableCell): MdNode {
+  return element(cell.header ? "th" : "td", inline(cell.tokens), cell.align ? { align: cell.align } : {});
+}
+
+function blockToken(token: Token): MdNode[] {
+  switch (token.type) {
+    case "space":
+    case "def":
+      return [];
+    case "paragraph":
+      return [element("p", inline((token as Tokens.Paragraph).tokens))];
+    case "heading": {
+      const t = token as Tokens.Heading;
+      return [element(HEADINGS[Math.min(6, Math.max(1, t.depth)) - 1] ?? "h6", inline(t.tokens))];
+    }
+    case "hr":
+      return [element("hr", [])];
+    case "blockquote":
+      return [element("blockquote", blocks((token as Tokens.Blockquote).tokens))];
+    case "code": {
+      const t = token as Tokens.Code;
+      return [{ kind: "code", text: t.text, lang: (t.lang ?? "").trim().split(/\s+/)[0] ?? "" }];
+    }
+    case "list": {
+      const t = token as Tokens.List;
+      const items = t.items.map((item) =>
+        // A tight item holds `text` tokens (inline), a loose one paragraphs; both are handled per token.
+        element("li", blocks(item.tokens), item.task ? { task: true } : {}),
+      );
+      const start = t.ordered && typeof t.start === "number" && t.start !== 1 ? { start: t.start } : {};
+      return [element(t.ordered ? "ol" : "ul", items, start)];
+    }
+    case "table": {
+      const t = token as Tokens.Table;
+      return [
+        element("table", [
+          element("thead", [element("tr", t.header.map(tableCell))]),
+          element(
+            "tbody",
+            t.rows.map((row) => element("tr", row.map(tableCell))),
+          ),
+        ]),
+      ];
+    }
+    case "html":
+      return [element("p", [text((token as Tokens.HTML).text)])];
+    case "text": {
+      // Block-level text: the body of a tight list item, inline tokens inside.
+      const t = token as Tokens.Text;
+      return t.tokens?.length ? inline(t.tokens) : [text(decodeEntities(t.text))];
+    }
+    case "checkbox":
+      return inlineToken(token);
+    default:
+      return token.raw ? [element("p", [text(token.raw)])] : [];
+  }
+}
+
+/**
+ * The tree of a Markdown text. Partial text (a stream) parses too: an unclosed fence is a code block.
+ * Single line breaks are kept (`breaks`), as people and models write chat text. Fresh options per call:
+ * the lexer stores its tokenizer on the object it is given.
+ */
+export function parseMarkdown(source: string): MdNode[] {
+  try {
+    return blocks(Lexer.lex(source, { gfm: true, breaks: true }));
+  } catch {
+    // The lexer gave up (it throws on input it cannot advance through): the text as it is.
+    return [element("p", [text(source)])];
+  }
+}
