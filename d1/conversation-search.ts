@@ -3,12 +3,10 @@
 // at most a few per conversation so one long chat cannot hide the others; a title hit without a
 // text hit is a result without `seq`.
 import type { SearchResult } from "../protocol";
-import { isFtsQueryError, matchAll, matchPhrase, matchTerms, matchWords } from "./fts-query";
+import { HIGHLIGHT, isFtsQueryError, matchAll, matchPhrase, matchTerms, matchWords } from "./fts-query";
 
 const HITS_PER_CONVERSATION = 3;
 const MAX_RESULTS = 50;
-/** Around each hit; chosen so they cannot be read as markdown (issue 13 renders answers as markdown). */
-export const HIGHLIGHT = { open: "«", close: "»" } as const;
 
 interface TextHit {
   conversation_id: string;

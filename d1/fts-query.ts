@@ -29,3 +29,9 @@ export const matchPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 /** D1 reports FTS5 problems as plain errors; only these are the query's fault, not the database's. */
 export const isFtsQueryError = (err: unknown) =>
   err instanceof Error && /fts5|syntax error|unterminated string|malformed MATCH|no such column/i.test(err.message);
+
+/**
+ * Around each hit in a search snippet (notes and conversations alike): characters markdown gives no
+ * meaning, so a snippet rendered as markdown, or read by the model, never collides with `**bold**`.
+ */
+export const HIGHLIGHT = { open: "«", close: "»" } as const;

@@ -2,7 +2,7 @@
 // and the path rules exist once. Every statement is scoped by user id: another user's note is
 // indistinguishable from a missing one. Raw D1 statements because the search needs FTS5 anyway.
 import { z } from "zod";
-import { isFtsQueryError, matchAll, matchAny, matchPhrase, matchTerms } from "./fts-query";
+import { HIGHLIGHT, isFtsQueryError, matchAll, matchAny, matchPhrase, matchTerms } from "./fts-query";
 
 export const MAX_NOTE_PATH = 200;
 export const MAX_NOTE_CONTENT = 100_000;
@@ -139,12 +139,12 @@ export async function searchNotes(db: D1Database, userId: string, query: string,
 async function runMatch(db: D1Database, userId: string, match: string, limit: number): Promise<SearchHit[]> {
   const { results } = await db
     .prepare(
-      `SELECT notes.path AS path, snippet(notes_fts, 1, '**', '**', '…', 16) AS snippet
+      `SELECT notes.path AS path, snippet(notes_fts, 1, ?4, ?5, '…', 16) AS snippet
        FROM notes_fts JOIN notes ON notes.id = notes_fts.rowid
        WHERE notes_fts MATCH ?1 AND notes.user_id = ?2
        ORDER BY bm25(notes_fts, 2.0, 1.0) LIMIT ?3`,
     )
-    .bind(match, userId, limit)
+    .bind(match, userId, limit, HIGHLIGHT.open, HIGHLIGHT.close)
     .all<SearchHit>();
   return results;
 }

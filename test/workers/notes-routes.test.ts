@@ -54,7 +54,7 @@ describe("notes routes", () => {
     };
     const search = vaultTools.find((t) => t.name === "vault_search");
     expect(await search?.execute(search.args.parse({ query: "penguin" }), ctx)).toEqual({
-      results: [{ path: "shared.md", snippet: "written over HTTP about **penguins**" }],
+      results: [{ path: "shared.md", snippet: "written over HTTP about «penguins»" }],
     });
   });
 

@@ -104,7 +104,7 @@ describe("vault tools", () => {
     await run("vault_write", { path: "other.md", content: "nothing striped here" });
     const { results } = (await run("vault_search", { query: "zebra" })) as { results: Hit[] };
     expect(results.map((r) => r.path)).toEqual(["zoo/many.md", "zoo/one.md"]);
-    expect(results[0]?.snippet).toContain("**zebra**");
+    expect(results[0]?.snippet).toContain("«zebra»");
     expect(results[1]?.snippet).toMatch(/…/);
 
     // Stemming (porter), prefix search, path hits and the limit.
