@@ -16,7 +16,7 @@ export const vaultSearch = defineTool({
   name: "vault_search",
   description:
     "Full-text search over the user's notes. Returns the best-matching note paths with a short snippet " +
-    "(matches marked **like this**). Use vault_read to see a whole note.",
+    "(matches marked «like this»). Use vault_read to see a whole note.",
   args: z.object({
     query: z
       .string()
