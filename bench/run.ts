@@ -3,6 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
+import { clientSizeRows, measureClient } from "./client-size.ts";
 import type { ConversationFigures } from "./context-figures.ts";
 import { d1HotPath } from "./d1-hot-path.ts";
 import { measureNotificationTokens } from "./notification-tokens.ts";
@@ -89,7 +90,12 @@ async function contextCompaction(): Promise<string[]> {
   ];
 }
 
-const rows = [...(await loopOverhead()), ...(await busThroughput()), ...(await stopLatency())];
+const rows = [
+  ...(await loopOverhead()),
+  ...(await busThroughput()),
+  ...(await stopLatency()),
+  ...clientSizeRows(measureClient()),
+];
 const table = ["| measure | median | tail |", "| --- | --- | --- |", ...rows].join("\n");
 const stamp = `Run on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${(await import("node:os")).cpus().length} cores.`;
 console.log(`${stamp}\n${table}`);
