@@ -1,0 +1,62 @@
+// `npm run screenshots`: the README's pictures of the chat, made from the real app as `npm start` runs
+// it offline (the demo model, fresh local state) in headless Chromium, at 1280 px and on a 390 px
+// phone. Writes docs/screenshots/chat-1280.png and chat-390.png; rerun after a UI change.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import {
+  apiFromPage,
+  launchBrowser,
+  newConversationInBrowser,
+  ROOT,
+  sendChat,
+  signUpInBrowser,
+  startApp,
+  waitTurnEnded,
+} from "../test/e2e/harness.ts";
+
+const OUT = path.join(ROOT, "docs/screenshots");
+
+const NOTES: Record<string, string> = {
+  "projects/budget.md":
+    "# Budget\n\nWe decided to **cap cloud spend at $400 a month** and to review it every quarter.\n\n- hosting: $220\n- model calls: $150\n- backups: $30",
+  "projects/launch.md": "# Launch\n\nThe beta opens on the 1st; the budget review comes first.",
+};
+
+mkdirSync(OUT, { recursive: true });
+const [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+try {
+  const desktop = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 800 } });
+  const page = await desktop.newPage();
+  await signUpInBrowser(page, "ada");
+  for (const [notePath, content] of Object.entries(NOTES)) {
+    const saved = await apiFromPage(page, "PUT", `/api/notes/${notePath}`, { content });
+    if (saved.status !== 200) throw new Error(`could not save ${notePath}: ${saved.status}`);
+  }
+  await apiFromPage(page, "POST", "/api/tasks", { title: "Review the cloud budget" });
+  const id = await newConversationInBrowser(page);
+  for (const prompt of ["search my notes for budget", "show my tasks"]) {
+    await sendChat(page, prompt);
+    await page.locator("[data-role=user]", { hasText: prompt }).waitFor();
+    await waitTurnEnded(page, id);
+  }
+  await page.waitForTimeout(500); // the last frames and the sidebar's refreshed title
+  await page.screenshot({ path: path.join(OUT, "chat-1280.png") });
+
+  const phone = await browser.newContext({
+    baseURL: app.url,
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    storageState: await desktop.storageState(),
+  });
+  const mobile = await phone.newPage();
+  await mobile.goto(`/c/${encodeURIComponent(id)}`);
+  await mobile.locator("[data-role=agent]").last().waitFor();
+  await mobile.waitForTimeout(500);
+  await mobile.screenshot({ path: path.join(OUT, "chat-390.png") });
+  console.log(`wrote ${path.relative(ROOT, OUT)}/chat-1280.png and chat-390.png`);
+} finally {
+  await browser.close();
+  await app.stop();
+}
