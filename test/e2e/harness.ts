@@ -228,8 +228,13 @@ export async function signUpInBrowser(page: Page, username = uniqueUsername()): 
   await page.locator("[data-testid=auth-username]").fill(username);
   await page.locator("[data-testid=auth-password]").fill(E2E_PASSWORD);
   await page.locator("[data-testid=auth-submit]").click();
-  await page.locator("[data-testid=current-user]").waitFor({ timeout: 15_000 });
+  await signedInShell(page, username);
   return username;
+}
+
+/** The signed-in app, on any viewport (the header hides the username on a phone; the shell names it). */
+async function signedInShell(page: Page, username: string): Promise<void> {
+  await page.locator(`[data-testid=shell][data-user=${JSON.stringify(username)}]`).waitFor({ timeout: 15_000 });
 }
 
 /** Signs an existing user in through /login (e.g. on a restarted app's new origin). */
@@ -238,14 +243,31 @@ export async function logInInBrowser(page: Page, username: string, password = E2
   await page.locator("[data-testid=auth-username]").fill(username);
   await page.locator("[data-testid=auth-password]").fill(password);
   await page.locator("[data-testid=auth-submit]").click();
-  await page.locator("[data-testid=current-user]").waitFor({ timeout: 15_000 });
+  await signedInShell(page, username);
 }
 
-/** Starts a conversation from the sidebar, waits until its chat is shown and connected, returns its id. */
+/**
+ * Starts a conversation from the sidebar (the drawer on a phone), waits until its chat is shown and
+ * connected, returns its id. An empty newest conversation is reused rather than a new one made.
+ */
 export async function newConversationInBrowser(page: Page): Promise<string> {
-  const before = page.url();
-  await page.locator("[data-testid=new-conversation]").click();
-  await page.waitForURL((url) => url.pathname.startsWith("/c/") && url.href !== before, { timeout: 15_000 });
+  const button = page.locator("[data-testid=new-conversation]");
+  await page.locator("[data-testid=shell]").waitFor({ timeout: 15_000 });
+  if (!(await button.isVisible())) {
+    // On a phone the sidebar is a drawer: open it. On a wide screen it is beside home and the chats.
+    const menu = page.locator("[data-testid=menu-button]");
+    if (await menu.isVisible()) await menu.click();
+    else await page.locator("[data-testid=brand]").click();
+    await button.waitFor({ state: "visible", timeout: 15_000 });
+  }
+  // "New" reuses the newest conversation when it is still empty, maybe the one already open (the URL
+  // does not change then): the button counts what it opened.
+  const opened = Number((await button.getAttribute("data-opened")) ?? 0);
+  await button.click();
+  await page
+    .locator(`[data-testid=new-conversation][data-opened="${opened + 1}"]`)
+    .waitFor({ state: "attached", timeout: 15_000 });
+  await page.waitForURL((url) => url.pathname.startsWith("/c/"), { timeout: 15_000 });
   const id = decodeURIComponent(new URL(page.url()).pathname.slice("/c/".length));
   const chat = page.locator(`[data-testid=chat][data-conversation-id=${JSON.stringify(id)}]`);
   await chat.locator("[data-testid=connection-status][data-status=connected]").waitFor({ timeout: 15_000 });

@@ -7,7 +7,7 @@ import { ErrorBodySchema } from "../../../protocol";
 export type ApiError = { status: number; code: string; message: string; fields: Record<string, string> };
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ApiError };
 
-type Method = "GET" | "POST" | "PUT" | "DELETE";
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 const unauthorizedListeners = new Set<() => void>();
 

@@ -22,7 +22,7 @@ function notify(): void {
 if (typeof window !== "undefined") window.addEventListener("popstate", notify);
 
 export function navigate(path: string, options: { replace?: boolean } = {}): void {
-  if (path === location.pathname) return;
+  if (path === location.pathname + location.search) return;
   if (options.replace) history.replaceState(null, "", path);
   else history.pushState(null, "", path);
   notify();
@@ -42,6 +42,37 @@ export function parseRoute(pathname: string): Route {
   const conversation = /^\/c\/([^/]+)$/.exec(path);
   if (conversation?.[1]) return { name: "conversation", id: decodeURIComponent(conversation[1]) };
   return { name: "not_found" };
+}
+
+/**
+ * A `next` path to return to after signing in, or null when it is not one of ours: only a same-origin
+ * path (a single leading "/", not "//", no backslash, scheme or control character) is followed, so a
+ * crafted /login?next=//evil.example link cannot send the user elsewhere.
+ */
+export function safeNext(next: string | null | undefined): string | null {
+  if (!next || next.length > 2000 || !next.startsWith("/")) return null;
+  if (next.startsWith("//") || next.includes("\\")) return null;
+  for (const char of next) if (char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f) return null;
+  try {
+    const url = new URL(next, location.origin);
+    if (url.origin !== location.origin) return null;
+    const { name } = parseRoute(url.pathname);
+    return name === "login" || name === "signup" ? null : url.pathname + url.search + url.hash;
+  } catch {
+    return null;
+  }
+}
+
+/** Where a signed-out visit to `path` goes: the login page, remembering the way back. */
+export function loginPathFor(path: string): string {
+  const next = safeNext(path);
+  if (!next || next === "/") return "/login";
+  return `/login?next=${encodeURIComponent(next).replace(/%2F/gi, "/")}`;
+}
+
+/** The `next` of the current URL, when it is safe to follow. */
+export function nextFromLocation(): string | null {
+  return safeNext(new URLSearchParams(location.search).get("next"));
 }
 
 /** The current route; re-renders the caller whenever the URL changes. */

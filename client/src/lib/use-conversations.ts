@@ -1,18 +1,38 @@
-// The signed-in user's conversations for the sidebar: list, create, delete. Errors are kept for display
-// rather than thrown, so a failing request never blanks the list.
-import { useCallback, useEffect, useState } from "preact/hooks";
+// The signed-in user's conversations for the sidebar: list, create (or reuse an empty one), rename, and
+// delete with Undo. Errors are kept for display rather than thrown, so a failing request never blanks
+// the list.
+//
+// Delete is deferred: the conversation leaves the list at once, but DELETE is sent only when the Undo
+// window closes, another delete comes, or the page is left (pagehide, with keepalive), so Undo needs no
+// server support: nothing was deleted yet.
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { z } from "zod";
 import { type Conversation, ConversationSchema } from "../../../protocol";
 import { requestEmpty, requestJson } from "./api";
 import { ConversationListSchema } from "./response-schemas";
 
+/** How long "Deleted … · Undo" stays before the DELETE is sent. */
+export const UNDO_MS = 6_000;
+/** The server's title for a conversation nothing was said in yet (d1/conversations.ts DEFAULT_TITLE). */
+const DEFAULT_TITLE = "New conversation";
+
+const MessagesPageSchema = z.object({ messages: z.array(z.unknown()) });
+
+export type PendingDelete = { id: string; title: string };
+
+const conversationPath = (id: string) => `/api/conversations/${encodeURIComponent(id)}`;
+
 export function useConversations() {
-  const [conversations, setConversations] = useState<Conversation[] | null>(null);
+  const [all, setAll] = useState<Conversation[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState<PendingDelete | null>(null);
+  const pendingRef = useRef<PendingDelete | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const refresh = useCallback(async () => {
     const result = await requestJson("/api/conversations", ConversationListSchema);
     if (result.ok) {
-      setConversations(result.data);
+      setAll(result.data);
       setError(null);
     } else setError(result.error.message);
   }, []);
@@ -21,25 +41,106 @@ export function useConversations() {
     void refresh();
   }, [refresh]);
 
+  /** The newest conversation when nothing was said in it yet (so "New" can reuse it), else null. */
+  const emptyNewest = useCallback(async (list: Conversation[]): Promise<Conversation | null> => {
+    const newest = list[0];
+    if (!newest || (newest.title !== DEFAULT_TITLE && newest.title !== "") || newest.preview) return null;
+    const result = await requestJson(`${conversationPath(newest.id)}/messages?limit=1`, MessagesPageSchema);
+    return result.ok && result.data.messages.length === 0 ? newest : null;
+  }, []);
+
+  /** Opens a fresh conversation: the newest one if it is still empty, else a new one. */
   const create = useCallback(async (): Promise<Conversation | null> => {
+    const list = (all ?? []).filter((c) => c.id !== pendingRef.current?.id);
+    const reusable = await emptyNewest(list);
+    if (reusable) return reusable;
     const result = await requestJson("/api/conversations", ConversationSchema, "POST", {});
     if (!result.ok) {
       setError(result.error.message);
       return null;
     }
-    setConversations((list) => [result.data, ...(list ?? []).filter((c) => c.id !== result.data.id)]);
+    setAll((current) => [result.data, ...(current ?? []).filter((c) => c.id !== result.data.id)]);
     return result.data;
-  }, []);
+  }, [all, emptyNewest]);
 
-  const remove = useCallback(async (id: string): Promise<boolean> => {
-    const result = await requestEmpty(`/api/conversations/${encodeURIComponent(id)}`, "DELETE");
-    if (!result.ok && result.error.status !== 404) {
+  const rename = useCallback(async (id: string, title: string): Promise<boolean> => {
+    const result = await requestJson(conversationPath(id), ConversationSchema, "PATCH", { title });
+    if (!result.ok) {
       setError(result.error.message);
       return false;
     }
-    setConversations((list) => (list ?? []).filter((c) => c.id !== id));
+    setError(null);
+    setAll((list) => (list ?? []).map((c) => (c.id === id ? { ...c, title: result.data.title } : c)));
     return true;
   }, []);
 
-  return { conversations, error, refresh, create, remove };
+  const sendDelete = useCallback(
+    async (id: string) => {
+      const result = await requestEmpty(conversationPath(id), "DELETE");
+      if (!result.ok && result.error.status !== 404) {
+        setError(`Could not delete the conversation: ${result.error.message}`);
+        void refresh();
+        return;
+      }
+      setAll((list) => (list ?? []).filter((c) => c.id !== id));
+    },
+    [refresh],
+  );
+
+  /** Sends the DELETE that was waiting for the Undo window to close (now, whatever is left of it). */
+  const commitDelete = useCallback(() => {
+    clearTimeout(timer.current);
+    const current = pendingRef.current;
+    pendingRef.current = null;
+    setPending(null);
+    if (current) void sendDelete(current.id);
+  }, [sendDelete]);
+
+  /** Hides the conversation now; it is deleted when the Undo window closes. */
+  const scheduleDelete = useCallback(
+    (conversation: Conversation) => {
+      if (pendingRef.current) commitDelete(); // one Undo at a time: the previous one is final now
+      const next = { id: conversation.id, title: conversation.title };
+      pendingRef.current = next;
+      setPending(next);
+      timer.current = setTimeout(commitDelete, UNDO_MS);
+    },
+    [commitDelete],
+  );
+
+  const undoDelete = useCallback(() => {
+    clearTimeout(timer.current);
+    pendingRef.current = null;
+    setPending(null);
+  }, []);
+
+  // Leaving the page (or the app unmounting on log out) must not lose the delete the user asked for.
+  useEffect(() => {
+    const onPageHide = () => {
+      const current = pendingRef.current;
+      if (!current) return;
+      pendingRef.current = null;
+      clearTimeout(timer.current);
+      void fetch(conversationPath(current.id), { method: "DELETE", credentials: "same-origin", keepalive: true });
+    };
+    window.addEventListener("pagehide", onPageHide);
+    return () => {
+      window.removeEventListener("pagehide", onPageHide);
+      onPageHide();
+    };
+  }, []);
+
+  const conversations = useMemo(() => (all && pending ? all.filter((c) => c.id !== pending.id) : all), [all, pending]);
+
+  return {
+    conversations,
+    error,
+    refresh,
+    create,
+    rename,
+    scheduleDelete,
+    undoDelete,
+    commitDelete,
+    pendingDelete: pending,
+  };
 }

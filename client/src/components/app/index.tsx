@@ -1,7 +1,8 @@
 // The root: asks who is signed in, then shows the auth pages or the app, and keeps the URL honest
-// (signed-out visitors land on /login, signed-in ones never see it).
+// (signed-out visitors land on /login, remembering where they were going in ?next=; signed-in ones never
+// see it, and go back there once signed in, when that is a path of ours).
 import { useEffect } from "preact/hooks";
-import { navigate, useRoute } from "../../lib/router";
+import { loginPathFor, navigate, nextFromLocation, useRoute } from "../../lib/router";
 import { useSession } from "../../lib/use-session";
 import { AuthForm } from "../auth-form";
 import { Shell } from "../shell";
@@ -13,9 +14,20 @@ export function App() {
   const onAuthPage = route.name === "login" || route.name === "signup";
 
   useEffect(() => {
-    if (session.status === "signed_out" && !onAuthPage) navigate("/login", { replace: true });
-    if (session.status === "signed_in" && onAuthPage) navigate("/", { replace: true });
+    if (session.status === "signed_out" && !onAuthPage)
+      navigate(loginPathFor(location.pathname + location.search), { replace: true });
+    if (session.status === "signed_in" && onAuthPage) navigate(nextFromLocation() ?? "/", { replace: true });
   }, [session.status, onAuthPage]);
+
+  useEffect(() => {
+    if (session.status === "signed_out") document.title = `${route.name === "signup" ? "Sign up" : "Log in"} · Oracle`;
+    else if (session.status !== "signed_in") document.title = "Oracle";
+  }, [session.status, route.name]);
+
+  const onLogOut = async () => {
+    await logOut();
+    navigate("/login"); // a deliberate log out does not come back here (no ?next=)
+  };
 
   switch (session.status) {
     case "loading":
@@ -32,6 +44,6 @@ export function App() {
     case "signed_out":
       return <AuthForm mode={route.name === "signup" ? "signup" : "login"} onSignedIn={signedIn} />;
     case "signed_in":
-      return <Shell user={session.user} route={route} onLogOut={() => void logOut()} />;
+      return <Shell user={session.user} route={route} onLogOut={() => void onLogOut()} />;
   }
 }

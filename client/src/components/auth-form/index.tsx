@@ -4,6 +4,7 @@ import { useState } from "preact/hooks";
 import { CredentialsSchema, fieldErrors, type User } from "../../../../protocol";
 import { requestJson } from "../../lib/api";
 import { UserResponseSchema } from "../../lib/response-schemas";
+import { nextFromLocation } from "../../lib/router";
 import { Link } from "../link";
 import style from "./style.module.css";
 
@@ -16,6 +17,9 @@ export function AuthForm({ mode, onSignedIn }: Props) {
   const [fields, setFields] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const signup = mode === "signup";
+  // Switching between log in and sign up keeps the way back (?next=) the visitor arrived with.
+  const next = nextFromLocation();
+  const keepNext = next ? `?next=${encodeURIComponent(next).replace(/%2F/gi, "/")}` : "";
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -80,7 +84,7 @@ export function AuthForm({ mode, onSignedIn }: Props) {
         </button>
         <p class={style.switch}>
           {signup ? "Already have an account? " : "New here? "}
-          <Link href={signup ? "/login" : "/signup"}>{signup ? "Log in" : "Create an account"}</Link>
+          <Link href={`${signup ? "/login" : "/signup"}${keepNext}`}>{signup ? "Log in" : "Create an account"}</Link>
         </p>
       </form>
     </main>

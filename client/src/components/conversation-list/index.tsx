@@ -1,6 +1,10 @@
-// The sidebar: the user's conversations, newest first, with "New conversation", delete, and the open
-// one highlighted.
+// The sidebar: "New conversation", a search over every conversation's words, and the conversations,
+// newest first, the open one highlighted. Each row renames inline (double-click the title or ✎: Enter
+// saves, Esc cancels) and deletes with × (the Shell offers Undo). Focus lands somewhere sensible after
+// each: back on the renamed row, on the next row (or "New") after a delete.
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { Conversation } from "../../../../protocol";
+import { ConversationSearch } from "../conversation-search";
 import { Link } from "../link";
 import style from "./style.module.css";
 
@@ -8,56 +12,172 @@ type Props = {
   conversations: Conversation[] | null;
   activeId: string | null;
   error: string | null;
+  /** Bumped each time "New" opened a conversation (new or reused): tests and tools can wait on it. */
+  opened: number;
+  creating: boolean;
   onCreate: () => void;
-  onDelete: (id: string) => void;
+  onDelete: (conversation: Conversation) => void;
+  onRename: (id: string, title: string) => Promise<boolean>;
 };
 
-export function ConversationList({ conversations, activeId, error, onCreate, onDelete }: Props) {
+const titleOf = (conversation: Conversation) => conversation.title || "Untitled conversation";
+
+function focusRow(list: HTMLElement | null, target: string | "new") {
+  if (!list) return;
+  const selector =
+    target === "new"
+      ? "[data-testid=new-conversation]"
+      : `[data-testid=conversation-item][data-id=${JSON.stringify(target)}] [data-testid=conversation-link]`;
+  list.querySelector<HTMLElement>(selector)?.focus();
+}
+
+export function ConversationList(props: Props) {
+  const { conversations, activeId, error, opened, creating, onCreate, onDelete, onRename } = props;
+  const [editing, setEditing] = useState<string | null>(null);
+  const [query, setQuery] = useState("");
+  const root = useRef<HTMLElement>(null);
+  /** Where focus goes once the list has re-rendered (after a delete or a rename). */
+  const focusNext = useRef<string | "new" | null>(null);
+
+  useEffect(() => {
+    if (focusNext.current === null) return;
+    focusRow(root.current, focusNext.current);
+    focusNext.current = null;
+  });
+
+  const remove = (conversation: Conversation, index: number) => {
+    const list = conversations ?? [];
+    const neighbour = list[index + 1] ?? list[index - 1];
+    focusNext.current = neighbour ? neighbour.id : "new";
+    onDelete(conversation);
+  };
+
+  const finishRename = async (conversation: Conversation, title: string | null) => {
+    const trimmed = title?.trim() ?? "";
+    focusNext.current = conversation.id;
+    setEditing(null);
+    if (trimmed && trimmed !== conversation.title) await onRename(conversation.id, trimmed);
+  };
+
+  const searching = query.trim() !== "";
+
   return (
-    <nav class={style.sidebar} aria-label="Conversations" data-testid="conversation-list">
-      <button type="button" class={style.create} onClick={onCreate} data-testid="new-conversation">
+    <nav ref={root} class={style.sidebar} aria-label="Conversations" data-testid="conversation-list">
+      <button
+        type="button"
+        class={style.create}
+        onClick={onCreate}
+        disabled={creating}
+        data-testid="new-conversation"
+        data-opened={opened}
+      >
         + New conversation
       </button>
+      <ConversationSearch query={query} onQuery={setQuery} />
       {error && (
         <p class={style.error} role="alert">
           {error}
         </p>
       )}
-      {conversations === null && <p class={style.muted}>Loading…</p>}
-      {conversations?.length === 0 && <p class={style.muted}>No conversations yet.</p>}
-      <ul class={style.list}>
-        {conversations?.map((conversation) => {
-          const active = conversation.id === activeId;
-          return (
-            <li
-              key={conversation.id}
-              class={`${style.item} ${active ? style.active : ""}`}
-              data-testid="conversation-item"
-              data-id={conversation.id}
-              data-active={active ? "true" : "false"}
-            >
-              <Link
-                href={`/c/${encodeURIComponent(conversation.id)}`}
-                class={style.link}
-                aria-current={active ? "page" : undefined}
+      {!searching && conversations === null && <p class={style.muted}>Loading…</p>}
+      {!searching && conversations?.length === 0 && <p class={style.muted}>No conversations yet.</p>}
+      {!searching && (
+        <ul class={style.list}>
+          {conversations?.map((conversation, index) => {
+            const active = conversation.id === activeId;
+            return (
+              <li
+                key={conversation.id}
+                class={`${style.item} ${active ? style.active : ""}`}
+                data-testid="conversation-item"
+                data-id={conversation.id}
+                data-active={active ? "true" : "false"}
               >
-                <span class={style.title}>{conversation.title || "Untitled conversation"}</span>
-                <span class={style.date}>{new Date(conversation.updated_at).toLocaleDateString()}</span>
-              </Link>
-              <button
-                type="button"
-                class={style.delete}
-                title="Delete conversation"
-                aria-label="Delete conversation"
-                onClick={() => onDelete(conversation.id)}
-                data-testid="delete-conversation"
-              >
-                ×
-              </button>
-            </li>
-          );
-        })}
-      </ul>
+                {editing === conversation.id ? (
+                  <RenameInput
+                    initial={conversation.title}
+                    onDone={(title) => void finishRename(conversation, title)}
+                  />
+                ) : (
+                  <>
+                    <Link
+                      href={`/c/${encodeURIComponent(conversation.id)}`}
+                      class={style.link}
+                      aria-current={active ? "page" : undefined}
+                      data-testid="conversation-link"
+                      onDblClick={(event) => {
+                        event.preventDefault();
+                        setEditing(conversation.id);
+                      }}
+                    >
+                      <span class={style.title}>{titleOf(conversation)}</span>
+                      <span class={style.date}>{new Date(conversation.updated_at).toLocaleDateString()}</span>
+                    </Link>
+                    <button
+                      type="button"
+                      class={style.action}
+                      title={`Rename “${titleOf(conversation)}”`}
+                      aria-label="Rename conversation"
+                      onClick={() => setEditing(conversation.id)}
+                      data-testid="rename-conversation"
+                    >
+                      <span aria-hidden="true">✎</span>
+                    </button>
+                    <button
+                      type="button"
+                      class={style.action}
+                      title={`Delete “${titleOf(conversation)}”`}
+                      aria-label="Delete conversation"
+                      onClick={() => remove(conversation, index)}
+                      data-testid="delete-conversation"
+                    >
+                      <span aria-hidden="true">×</span>
+                    </button>
+                  </>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
     </nav>
+  );
+}
+
+/** The title as a text field: Enter or leaving it saves, Esc cancels (onDone(null)). */
+function RenameInput({ initial, onDone }: { initial: string; onDone: (title: string | null) => void }) {
+  const input = useRef<HTMLInputElement>(null);
+  const done = useRef(false);
+  const finish = (title: string | null) => {
+    if (done.current) return;
+    done.current = true;
+    onDone(title);
+  };
+  useEffect(() => {
+    const field = input.current;
+    if (!field) return;
+    field.value = initial; // uncontrolled: a re-render of the list must not reset what is being typed
+    field.focus();
+    field.select();
+  }, [initial]);
+  return (
+    <input
+      ref={input}
+      class={style.rename}
+      maxLength={200}
+      aria-label="Conversation title"
+      data-testid="rename-input"
+      onKeyDown={(event) => {
+        if (event.key === "Enter" && !event.isComposing) {
+          event.preventDefault();
+          finish(event.currentTarget.value);
+        } else if (event.key === "Escape") {
+          event.preventDefault();
+          event.stopPropagation(); // Esc here cancels the rename, it does not also close the drawer
+          finish(null);
+        }
+      }}
+      onBlur={(event) => finish(event.currentTarget.value)}
+    />
   );
 }

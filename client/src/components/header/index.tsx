@@ -1,11 +1,21 @@
 // The top bar: brand, the model answering (a loud badge when it is the offline demo), the Library and
-// Settings one click away, and the signed-in user with Log out.
+// Settings one click away, and the signed-in user with Log out. On a phone it is one row: the menu
+// button (which opens the drawer holding the conversations and these links), the brand and a short
+// demo badge.
+import type { Ref } from "preact";
 import type { User } from "../../../../protocol";
 import type { Health } from "../../lib/response-schemas";
 import { Link } from "../link";
 import style from "./style.module.css";
 
-type Props = { user: User; health: Health | null; onLogOut: () => void };
+type Props = {
+  user: User;
+  health: Health | null;
+  onLogOut: () => void;
+  menuOpen: boolean;
+  onMenu: () => void;
+  menuButton?: Ref<HTMLButtonElement>;
+};
 
 /** The badge's tooltip: the model, and the prices the token meters' costs come from, when set. */
 function modelTitle({ model }: Health): string {
@@ -14,11 +24,33 @@ function modelTitle({ model }: Health): string {
   return `The model behind the agent. Prices per million tokens: input ${prices.input}, cached input ${prices.cached_input}, output ${prices.output}`;
 }
 
-export function Header({ user, health, onLogOut }: Props) {
+/** The pages besides the chat; the header shows them on a wide screen, the drawer on a phone. */
+export const PAGES = [
+  { href: "/notes", label: "Notes", icon: "✎", title: "Your notes", testid: "notes-link" },
+  { href: "/tasks", label: "Tasks", icon: "☑", title: "Your tasks", testid: "tasks-link" },
+  { href: "/library", label: "Library", icon: "▤", title: "Knowledge entries and workflows", testid: "library-link" },
+  { href: "/settings/agent", label: "Settings", icon: "⚙", title: "Settings", testid: "settings-link" },
+] as const;
+
+export function Header({ user, health, onLogOut, menuOpen, onMenu, menuButton }: Props) {
   const demo = health?.model.provider === "demo";
   return (
     <header class={style.header}>
-      <Link href="/" class={style.brand}>
+      <button
+        ref={menuButton}
+        type="button"
+        class={style.menu}
+        aria-label="Menu"
+        aria-expanded={menuOpen ? "true" : "false"}
+        aria-controls="drawer"
+        onClick={onMenu}
+        data-testid="menu-button"
+      >
+        <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor">
+          <path d="M4 7h16M4 12h16M4 17h16" stroke-width="2" stroke-linecap="round" />
+        </svg>
+      </button>
+      <Link href="/" class={style.brand} data-testid="brand">
         <span aria-hidden="true">◎</span> Oracle
       </Link>
       {health && (
@@ -27,27 +59,23 @@ export function Header({ user, health, onLogOut }: Props) {
         </span>
       )}
       {demo && (
-        <span class={style.demo} data-testid="demo-badge">
-          Demo model (offline)
+        <span class={style.demo} data-testid="demo-badge" title="Demo model (offline)">
+          <span class={style.long}>Demo model (offline)</span>
+          <span class={style.short}>Demo</span>
         </span>
       )}
       <span class={style.spacer} />
-      <Link href="/notes" class={style.settings} title="Your notes" data-testid="notes-link">
-        <span aria-hidden="true">✎</span> Notes
-      </Link>
-      <Link href="/tasks" class={style.settings} title="Your tasks" data-testid="tasks-link">
-        <span aria-hidden="true">☑</span> Tasks
-      </Link>
-      <Link href="/library" class={style.settings} title="Knowledge entries and workflows" data-testid="library-link">
-        <span aria-hidden="true">▤</span> Library
-      </Link>
-      <Link href="/settings/agent" class={style.settings} title="Settings" data-testid="settings-link">
-        <span aria-hidden="true">⚙</span> Settings
-      </Link>
+      <nav class={style.pages} aria-label="Pages">
+        {PAGES.map((page) => (
+          <Link key={page.href} href={page.href} class={style.settings} title={page.title} data-testid={page.testid}>
+            <span aria-hidden="true">{page.icon}</span> {page.label}
+          </Link>
+        ))}
+      </nav>
       <span class={style.user} data-testid="current-user">
         {user.username}
       </span>
-      <button type="button" onClick={onLogOut} data-testid="logout">
+      <button type="button" class={style.logout} onClick={onLogOut} data-testid="logout">
         Log out
       </button>
     </header>

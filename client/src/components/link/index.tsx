@@ -7,8 +7,11 @@ type Props = {
   href: string;
   class?: string;
   title?: string;
+  id?: string;
   "data-testid"?: string;
   "aria-current"?: "page" | undefined;
+  "aria-label"?: string;
+  onDblClick?: (event: MouseEvent) => void;
   children: ComponentChildren;
 };
 

@@ -15,7 +15,7 @@ const TABS: { tab: Tab; label: string }[] = [
 
 export function Settings({ tab }: { tab: Tab }) {
   return (
-    <main class={style.page}>
+    <div class={style.page}>
       <div class={style.inner}>
         <div class={style.top}>
           <Link href="/" class={style.back}>
@@ -38,6 +38,6 @@ export function Settings({ tab }: { tab: Tab }) {
         </nav>
         <div class={style.panel}>{tab === "agent" ? <AgentSettings /> : <NotificationSettings />}</div>
       </div>
-    </main>
+    </div>
   );
 }

@@ -1,80 +1,242 @@
-// The signed-in app: header on top; below it either Settings, the Library, or the sidebar with the chat
-// (/c/:id) or an empty state (/).
-import { useCallback } from "preact/hooks";
-import type { User } from "../../../../protocol";
+// The signed-in app: a skip link, the header, then the page: home (/) or a chat (/c/:id) beside the
+// conversations (a column on a wide screen, a drawer on a phone), or Settings, the Library, Notes or
+// Tasks, which are loaded on first visit (lazyPage) to keep the initial bundle small. The Shell also
+// owns the tab title, "New conversation" (reusing an empty one), and delete with Undo.
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import type { Conversation, User } from "../../../../protocol";
+import { queueFirstMessage } from "../../lib/outbox";
 import { navigate, type Route } from "../../lib/router";
 import { useConversations } from "../../lib/use-conversations";
 import { useHealth } from "../../lib/use-health";
 import { Chat } from "../chat";
 import { ConversationList } from "../conversation-list";
-import { Header } from "../header";
-import { Library } from "../library";
-import { NotesPage } from "../notes-page";
-import { Settings } from "../settings";
-import { TasksPage } from "../tasks-page";
+import { Drawer } from "../drawer";
+import { Header, PAGES } from "../header";
+import { Home } from "../home";
+import { Link } from "../link";
+import { lazyPage } from "./lazy";
 import style from "./style.module.css";
+
+const Settings = lazyPage(() => import("../settings").then((m) => m.Settings));
+const Library = lazyPage(() => import("../library").then((m) => m.Library));
+const NotesPage = lazyPage(() => import("../notes-page").then((m) => m.NotesPage));
+const TasksPage = lazyPage(() => import("../tasks-page").then((m) => m.TasksPage));
 
 type Props = { user: User; route: Route; onLogOut: () => void };
 
+const PAGE_TITLES: Partial<Record<Route["name"], string>> = {
+  settings: "Settings",
+  library: "Library",
+  notes: "Notes",
+  tasks: "Tasks",
+  not_found: "Not found",
+};
+
+/** One string per distinct page, so effects can run "on navigation". */
+function routeKey(route: Route): string {
+  switch (route.name) {
+    case "conversation":
+      return `c:${route.id}`;
+    case "settings":
+      return `settings:${route.tab}`;
+    case "notes":
+      return `notes:${route.path ?? ""}`;
+    default:
+      return route.name;
+  }
+}
+
+/** Moves focus to the page's main region (or the composer in it), as the skip link does. */
+function skipToMain(event: MouseEvent) {
+  event.preventDefault();
+  const main = document.getElementById("main");
+  const target = main?.querySelector<HTMLElement>("[data-testid=composer-input]") ?? main;
+  target?.focus();
+}
+
 export function Shell({ user, route, onLogOut }: Props) {
   const health = useHealth();
-  const { conversations, error, refresh, create, remove } = useConversations();
+  const list = useConversations();
+  const { conversations, refresh, create, commitDelete } = list;
   const activeId = route.name === "conversation" ? route.id : null;
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [creating, setCreating] = useState(false);
+  const [opened, setOpened] = useState(0);
+  const creatingRef = useRef(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const key = routeKey(route);
+  const activeTitle = activeId ? conversations?.find((c) => c.id === activeId)?.title : undefined;
 
-  const onCreate = useCallback(async () => {
-    const conversation = await create();
-    if (conversation) navigate(`/c/${encodeURIComponent(conversation.id)}`);
-  }, [create]);
+  // Navigation closes the drawer (focus stays where the new page puts it, e.g. the chat's composer).
+  useEffect(() => setDrawerOpen(false), [key]);
 
-  const onDelete = useCallback(
-    async (id: string) => {
-      if ((await remove(id)) && id === activeId) navigate("/");
+  useEffect(() => {
+    const page = activeId ? activeTitle || "Conversation" : PAGE_TITLES[route.name];
+    document.title = page ? `${page} · Oracle` : "Oracle";
+  }, [route.name, activeId, activeTitle]);
+
+  /** "New conversation", or a first message from home: open (or reuse) one and go there. */
+  const open = useCallback(
+    async (content?: string) => {
+      if (creatingRef.current) return;
+      creatingRef.current = true;
+      setCreating(true);
+      const conversation = await create();
+      creatingRef.current = false;
+      setCreating(false);
+      if (!conversation) return;
+      if (content) queueFirstMessage(conversation.id, content);
+      const path = `/c/${encodeURIComponent(conversation.id)}`;
+      const already = location.pathname === path;
+      setOpened((n) => n + 1);
+      navigate(path);
+      // Reusing the chat already open: nothing re-mounts, so put the cursor in its composer here.
+      if (already) document.querySelector<HTMLElement>("#main [data-testid=composer-input]")?.focus();
     },
-    [remove, activeId],
+    [create],
   );
 
-  const onTurnEnded = useCallback(() => void refresh(), [refresh]);
+  const onDelete = useCallback(
+    (conversation: Conversation) => {
+      list.scheduleDelete(conversation);
+      if (conversation.id === activeId) navigate("/");
+    },
+    [list.scheduleDelete, activeId],
+  );
+
+  // A turn starting names a new conversation (its first message) and one ending may rename or reorder
+  // them; the index behind the list catches up a moment later, so ask again shortly after as well.
+  const refreshSoon = useCallback(() => {
+    void refresh();
+    setTimeout(() => void refresh(), 1_500);
+  }, [refresh]);
+  const turnCallbacks = { onTurnStarted: refreshSoon, onTurnEnded: refreshSoon };
+
+  const logOut = useCallback(() => {
+    commitDelete(); // a pending delete is final once the user leaves
+    onLogOut();
+  }, [commitDelete, onLogOut]);
+
+  const withSidebar = route.name === "home" || route.name === "conversation" || route.name === "not_found";
+  // Library, Notes and Tasks render their own <main>; every other page gets the Shell's.
+  const ownsMain = route.name === "library" || route.name === "notes" || route.name === "tasks";
+
+  let page: preact.ComponentChild;
+  switch (route.name) {
+    case "settings":
+      page = <Settings tab={route.tab} />;
+      break;
+    case "library":
+      page = <Library />;
+      break;
+    case "notes":
+      page = <NotesPage path={route.path} />;
+      break;
+    case "tasks":
+      page = <TasksPage />;
+      break;
+    case "conversation":
+      page = <Chat id={route.id} title={activeTitle} {...turnCallbacks} />;
+      break;
+    case "home":
+      page = creating ? (
+        <div class={style.empty} aria-busy="true">
+          Opening a conversation…
+        </div>
+      ) : (
+        <Home busy={creating} onStart={(content) => void open(content)} />
+      );
+      break;
+    default:
+      page = (
+        <div class={style.empty} data-testid="page-not-found">
+          <p>There is no page here.</p>
+          <Link href="/" class={style.start}>
+            Go home
+          </Link>
+        </div>
+      );
+  }
 
   return (
-    <div class={style.shell}>
-      <Header user={user} health={health} onLogOut={onLogOut} />
-      {route.name === "settings" ? (
-        <Settings tab={route.tab} />
-      ) : route.name === "library" ? (
-        <Library />
-      ) : route.name === "notes" ? (
-        <NotesPage path={route.path} />
-      ) : route.name === "tasks" ? (
-        <TasksPage />
-      ) : (
-        <div class={style.body}>
+    <div class={style.shell} data-testid="shell" data-user={user.username}>
+      {/* biome-ignore lint/a11y/useValidAnchor: a skip link is a link to #main; the handler only keeps "#main" out of the URL */}
+      <a href="#main" class={style.skip} onClick={skipToMain} data-testid="skip-link">
+        {route.name === "conversation" ? "Skip to chat" : "Skip to content"}
+      </a>
+      <Header
+        user={user}
+        health={health}
+        onLogOut={logOut}
+        menuOpen={drawerOpen}
+        onMenu={() => setDrawerOpen((isOpen) => !isOpen)}
+        menuButton={menuButton}
+      />
+      <div class={style.body} data-sidebar={withSidebar ? "true" : "false"}>
+        <Drawer open={drawerOpen} column={withSidebar} onClose={() => setDrawerOpen(false)} menuButton={menuButton}>
           <ConversationList
             conversations={conversations}
             activeId={activeId}
-            error={error}
-            onCreate={() => void onCreate()}
-            onDelete={(id) => void onDelete(id)}
+            error={list.error}
+            opened={opened}
+            creating={creating}
+            onCreate={() => void open()}
+            onDelete={onDelete}
+            onRename={list.rename}
           />
-          <main class={style.main}>
-            {activeId ? (
-              <Chat
-                id={activeId}
-                title={conversations?.find((c) => c.id === activeId)?.title}
-                onTurnEnded={onTurnEnded}
-              />
-            ) : (
-              <div class={style.empty} data-testid={route.name === "not_found" ? "page-not-found" : "home"}>
-                <p>
-                  {route.name === "not_found" ? "There is no page here." : "Pick a conversation or start a new one."}
-                </p>
-                <button type="button" class={style.start} onClick={() => void onCreate()}>
-                  Start a conversation
-                </button>
-              </div>
-            )}
+          <nav class={style.drawerPages} aria-label="Pages">
+            {PAGES.map((p) => (
+              <Link key={p.href} href={p.href} class={style.drawerLink} data-testid={`drawer-${p.testid}`}>
+                <span aria-hidden="true">{p.icon}</span> {p.label}
+              </Link>
+            ))}
+            <div class={style.drawerUser}>
+              <span data-testid="drawer-current-user">{user.username}</span>
+              <button type="button" onClick={logOut} data-testid="drawer-logout">
+                Log out
+              </button>
+            </div>
+          </nav>
+        </Drawer>
+        {ownsMain ? (
+          <div id="main" class={style.main} tabIndex={-1}>
+            {page}
+          </div>
+        ) : (
+          <main id="main" class={style.main} tabIndex={-1}>
+            {page}
           </main>
-        </div>
+        )}
+      </div>
+      {list.pendingDelete && (
+        <UndoToast
+          key={list.pendingDelete.id}
+          title={list.pendingDelete.title}
+          onUndo={() => {
+            const id = list.pendingDelete?.id;
+            list.undoDelete();
+            // Back on the row that came back.
+            setTimeout(() => {
+              if (!id) return;
+              const selector = `[data-testid=conversation-item][data-id=${JSON.stringify(id)}] a`;
+              document.querySelector<HTMLElement>(selector)?.focus();
+            });
+          }}
+        />
       )}
+    </div>
+  );
+}
+
+/** "Deleted “title” · Undo", for as long as the delete can still be undone. */
+function UndoToast({ title, onUndo }: { title: string; onUndo: () => void }) {
+  return (
+    <div class={style.toast} role="status" data-testid="delete-toast">
+      <span class={style.toastText}>Deleted “{title || "Untitled conversation"}”</span>
+      <span aria-hidden="true">·</span>
+      <button type="button" class={style.undo} onClick={onUndo} data-testid="undo-delete">
+        Undo
+      </button>
     </div>
   );
 }
