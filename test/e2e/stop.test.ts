@@ -54,12 +54,16 @@ it("stops a running turn with the Stop button, then takes and completes a new me
     await page.locator("[data-testid=streaming]", { hasText: "Chapter 1" }).waitFor({ timeout: 15_000 });
     await stop.click();
 
-    // The turn ends: no Stop button, a termination note, the partial story kept with "Stopped by the user".
+    // The turn ends: no Stop button, a termination note in plain words (never the raw code), the
+    // partial story kept with "Stopped by the user".
     await stop.waitFor({ state: "detached", timeout: 15_000 });
     const note = page.locator("[data-testid=termination-note]");
     await note.waitFor({ timeout: 15_000 });
-    expect(await note.textContent()).toMatch(/stopped/i);
-    expect(await note.textContent()).toMatch(/user_cancelled/);
+    expect(await note.getAttribute("data-reason")).toBe("user_cancelled");
+    expect(await note.textContent()).toBe("You stopped this answer");
+    const status = page.locator("[data-testid=turn-status][data-running=false]");
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe("You stopped this answer");
+    expect(await page.locator("[data-testid=chat]").textContent()).not.toMatch(/user_cancelled|after \d+ steps/);
     await waitTurnEnded(page, conversationId);
     const [stopped] = await agentTexts(page);
     expect(stopped).toContain("Chapter 1");

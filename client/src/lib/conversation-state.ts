@@ -38,6 +38,10 @@ export type ConversationState = {
   notice: Notice | null;
   /** The model as the last `hello` named it; its prices (when set) price the token meters. */
   model: ModelInfo | null;
+  /** The history up to the first `hello`'s last_seq is in: before that, an empty list means "loading", not "empty". */
+  loaded: boolean;
+  /** The last_seq the first `hello` announced (null before any hello). */
+  helloSeq: number | null;
 };
 
 export type ConversationAction =
@@ -55,6 +59,8 @@ export const INITIAL_STATE: ConversationState = {
   turn: IDLE_TURN,
   notice: null,
   model: null,
+  loaded: false,
+  helloSeq: null,
 };
 
 function without<K, V>(map: ReadonlyMap<K, V>, key: K): ReadonlyMap<K, V> {
@@ -68,8 +74,12 @@ function withEntry<K, V>(map: ReadonlyMap<K, V>, key: K, value: V): ReadonlyMap<
   return new Map(map).set(key, value);
 }
 
-function addMessage(state: ConversationState, message: Message): ConversationState {
-  if (state.messages.has(message.seq)) return state;
+function addMessage(current: ConversationState, message: Message): ConversationState {
+  if (current.messages.has(message.seq)) return current;
+  const state =
+    !current.loaded && current.helloSeq !== null && message.seq >= current.helloSeq
+      ? { ...current, loaded: true }
+      : current;
   const messages = withEntry(state.messages, message.seq, message);
   if (message.role === "agent") {
     const liveText = message.step === undefined ? new Map() : without(state.liveText, message.step);
@@ -127,6 +137,8 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
         liveTools: frame.running ? state.liveTools : new Map(),
         subagents: frame.running ? state.subagents : settleAll(state.subagents),
         model: frame.model ?? state.model,
+        helloSeq: state.helloSeq ?? frame.last_seq,
+        loaded: state.loaded || highestSeq(state) >= frame.last_seq,
       };
     }
     case "message":
@@ -217,6 +229,12 @@ export function conversationReducer(state: ConversationState, action: Conversati
     case "reset":
       return INITIAL_STATE;
   }
+}
+
+function highestSeq(state: ConversationState): number {
+  let highest = 0;
+  for (const seq of state.messages.keys()) highest = Math.max(highest, seq);
+  return highest;
 }
 
 /** Persisted messages in `seq` order. */

@@ -68,10 +68,7 @@ function modelFailure(detail: string): { title: string; hint: string } {
     return { title: "The model was not found.", hint: "Check the model name (OPENAI_MODEL) and the base URL." };
   if (status === "429" || /rate limit|too many requests|quota/.test(d))
     return { title: "The model provider is limiting requests.", hint: "Wait a moment, then retry." };
-  if (
-    (status && status.startsWith("5")) ||
-    /after \d+ retries|server error|internal error|overloaded|bad gateway/.test(d)
-  )
+  if (status?.startsWith("5") || /after \d+ retries|server error|internal error|overloaded|bad gateway/.test(d))
     return {
       title: "The model service failed.",
       hint: "It may be a passing problem on the provider's side: retry in a moment.",

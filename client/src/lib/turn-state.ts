@@ -2,12 +2,20 @@
 // step, the phase, and a pending request_input question. Pure, so the socket hook stays thin.
 import type { AgentUpdate, TerminationReason } from "../../../protocol";
 
-export type PendingInput = { question: string; step: number; timeout_s?: number };
+export type PendingInput = {
+  question: string;
+  step: number;
+  timeout_s?: number;
+  /** When the question times out (ISO): from the hello after a reload, or now + timeout_s when asked. */
+  deadline?: string;
+};
 
 export type Turn = {
   running: boolean;
   step: number | null;
   maxSteps: number | null;
+  /** The decision tree this turn runs ("default", "roa"): only "roa" has reason/observe phases. */
+  tree: string | null;
   phase: "reason" | "act" | "observe" | null;
   stopping: boolean;
   pendingInput: PendingInput | null;
@@ -18,6 +26,7 @@ export const IDLE_TURN: Turn = {
   running: false,
   step: null,
   maxSteps: null,
+  tree: null,
   phase: null,
   stopping: false,
   pendingInput: null,
@@ -27,7 +36,7 @@ export const IDLE_TURN: Turn = {
 export function applyAgentUpdate(turn: Turn, update: AgentUpdate): Turn {
   switch (update.update_type) {
     case "agent_start":
-      return { ...IDLE_TURN, running: true, maxSteps: update.max_steps };
+      return { ...IDLE_TURN, running: true, maxSteps: update.max_steps, tree: update.decision_tree };
     case "agent_turn_start":
       return { ...turn, running: true, step: update.step, phase: "reason" };
     case "agent_reason":
@@ -38,7 +47,12 @@ export function applyAgentUpdate(turn: Turn, update: AgentUpdate): Turn {
       return {
         ...turn,
         step: update.step,
-        pendingInput: { question: update.question, step: update.step, timeout_s: update.timeout_s },
+        pendingInput: {
+          question: update.question,
+          step: update.step,
+          timeout_s: update.timeout_s,
+          deadline: new Date(Date.now() + update.timeout_s * 1000).toISOString(),
+        },
       };
     case "agent_request_input_timeout":
       return { ...turn, pendingInput: null };
@@ -56,4 +70,29 @@ export function applyAgentUpdate(turn: Turn, update: AgentUpdate): Turn {
 /** `response_complete` is the last frame of every turn, whatever ended it. */
 export function completeTurn(outcome: { termination_reason: TerminationReason; steps: number }): Turn {
   return { ...IDLE_TURN, lastOutcome: outcome };
+}
+
+export type Activity = {
+  kind: "starting" | "thinking" | "reasoning" | "observing" | "writing" | "tool" | "waiting" | "stopping";
+  label: string;
+};
+
+/**
+ * What the running turn is doing now, in words, from its agent_update state and what is live: a tool
+ * running, text streaming, a question waiting. Null when no turn runs. The default tree has no
+ * reason/observe phases, so it never says "reasoning".
+ */
+export function turnActivity(turn: Turn, live: { writing: boolean; runningTools: readonly string[] }): Activity | null {
+  if (!turn.running) return null;
+  if (turn.stopping) return { kind: "stopping", label: "Stopping…" };
+  if (turn.pendingInput) return { kind: "waiting", label: "Waiting for your answer" };
+  if (live.runningTools.length) {
+    const names = [...new Set(live.runningTools)];
+    return { kind: "tool", label: `Running ${names.join(", ")}…` };
+  }
+  if (live.writing) return { kind: "writing", label: "Writing…" };
+  if (turn.step === null) return { kind: "starting", label: "Starting…" };
+  if (turn.tree === "roa" && turn.phase === "reason") return { kind: "reasoning", label: "Reasoning…" };
+  if (turn.tree === "roa" && turn.phase === "observe") return { kind: "observing", label: "Looking at the results…" };
+  return { kind: "thinking", label: "Thinking…" };
 }

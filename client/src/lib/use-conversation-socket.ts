@@ -6,9 +6,27 @@ import { type ClientFrame, ServerFrameSchema } from "../../../protocol";
 import { REVOKED_CLOSE_CODE } from "../../../protocol/socket-close";
 import { signalUnauthorized } from "./api";
 import { conversationReducer, INITIAL_STATE } from "./conversation-state";
+import { takeQueuedMessage } from "./outbox";
 import { reconnectDelay } from "./reconnect-backoff";
 
 export type ConnectionStatus = "connecting" | "connected" | "reconnecting";
+
+/** Why the socket is down and when it tries again, for the reconnect banner. */
+export type ConnectionProblem = {
+  /** Reconnect attempts so far since the last good connection. */
+  attempt: number;
+  /** The close reason in plain words ("the connection dropped", "you are offline"). */
+  reason: string;
+  /** Epoch ms of the next attempt. */
+  retryAt: number;
+};
+
+function closeReason(event: CloseEvent): string {
+  if (!navigator.onLine) return "you are offline";
+  if (event.reason) return `the server closed the connection (${event.reason})`;
+  if (event.code === 1006) return "the connection dropped";
+  return `the connection closed (code ${event.code})`;
+}
 
 const PING_INTERVAL_MS = 25_000;
 
@@ -35,7 +53,9 @@ function parseFrame(data: unknown) {
 export function useConversationSocket(conversationId: string) {
   const [state, dispatch] = useReducer(conversationReducer, INITIAL_STATE);
   const [status, setStatus] = useState<ConnectionStatus>("connecting");
+  const [problem, setProblem] = useState<ConnectionProblem | null>(null);
   const socketRef = useRef<WebSocket | null>(null);
+  const retryNowRef = useRef<() => void>(() => {});
   // Kept outside the reducer because the socket handlers need it synchronously for `resume`.
   const highestSeq = useRef(0);
 
@@ -43,7 +63,9 @@ export function useConversationSocket(conversationId: string) {
     dispatch({ type: "reset" });
     highestSeq.current = 0;
     setStatus("connecting");
+    setProblem(null);
     let disposed = false;
+    let greeted = false;
     let attempt = 0;
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
     let pingTimer: ReturnType<typeof setInterval> | undefined;
@@ -54,6 +76,7 @@ export function useConversationSocket(conversationId: string) {
       socket.onopen = () => {
         attempt = 0;
         setStatus("connected");
+        setProblem(null);
         pingTimer = setInterval(
           () => socket.send(JSON.stringify({ type: "ping" } satisfies ClientFrame)),
           PING_INTERVAL_MS,
@@ -68,6 +91,13 @@ export function useConversationSocket(conversationId: string) {
           // seq) and it is what puts the socket back on the live stream.
           const resume = { type: "resume", after_seq: highestSeq.current } satisfies ClientFrame;
           socket.send(JSON.stringify(resume));
+          // The home page's first message, queued while the conversation was being created: sent
+          // once, on this chat's first connection.
+          if (!greeted) {
+            greeted = true;
+            const queued = takeQueuedMessage(conversationId);
+            if (queued) socket.send(JSON.stringify({ type: "chat", content: queued } satisfies ClientFrame));
+          }
         }
         if (frame.type === "message") highestSeq.current = Math.max(highestSeq.current, frame.message.seq);
         dispatch({ type: "frame", frame });
@@ -79,7 +109,9 @@ export function useConversationSocket(conversationId: string) {
         // Signed out elsewhere (logout, a deleted token): reconnecting would only be refused.
         if (event.code === REVOKED_CLOSE_CODE) return signalUnauthorized();
         setStatus("reconnecting");
-        retryTimer = setTimeout(connect, reconnectDelay(attempt++));
+        const delay = reconnectDelay(attempt++);
+        setProblem({ attempt, reason: closeReason(event), retryAt: Date.now() + delay });
+        retryTimer = setTimeout(connect, delay);
       };
     };
 
@@ -90,6 +122,7 @@ export function useConversationSocket(conversationId: string) {
       connect();
     };
 
+    retryNowRef.current = reconnectNow;
     connect();
     window.addEventListener("online", reconnectNow);
     return () => {
@@ -122,5 +155,8 @@ export function useConversationSocket(conversationId: string) {
 
   const dismissNotice = useCallback(() => dispatch({ type: "dismiss_notice" }), []);
 
-  return { state, status, send, answerInput, dismissNotice };
+  /** Reconnects at once instead of waiting out the backoff. */
+  const retryNow = useCallback(() => retryNowRef.current(), []);
+
+  return { state, status, problem, send, answerInput, dismissNotice, retryNow };
 }

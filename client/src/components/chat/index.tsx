@@ -1,12 +1,15 @@
-// The chat for /c/:id: title (and what the conversation's answers used so far) and connection state on
-// top, the message list, the request_input banner, the composer, and a toast for socket errors. All
-// live state comes from useConversationSocket.
-import { useEffect, useRef } from "preact/hooks";
+// The chat for /c/:id: title (and what the conversation's answers used so far), what the turn is doing
+// and the connection state on top, the message list, the request_input banner, a reconnect banner
+// while the socket is down, the composer, and a toast for socket errors. All live state comes from
+// useConversationSocket. Esc stops a running turn; the composer has the focus when the chat opens,
+// after a message is sent, after Stop and when an answer arrives.
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { conversationTotal } from "../../lib/token-usage";
+import { turnActivity } from "../../lib/turn-state";
 import { useConversationDetail } from "../../lib/use-conversation-detail";
 import { useConversationSocket } from "../../lib/use-conversation-socket";
 import { Composer } from "../composer";
-import { ConnectionStatus } from "../connection-status";
+import { ConnectionStatus, ReconnectBanner } from "../connection-status";
 import { MessageList } from "../message-list";
 import { RequestInputBanner } from "../request-input-banner";
 import { Toast } from "../toast";
@@ -14,45 +17,116 @@ import { TokenMeter } from "../token-meter";
 import { TurnStatus } from "../turn-status";
 import style from "./style.module.css";
 
-type Props = { id: string; onTurnEnded: () => void };
+type Props = {
+  id: string;
+  /** A turn ended (the sidebar refreshes: titles and order may have changed). */
+  onTurnEnded: () => void;
+  /** A turn started (the sidebar refreshes, so a new conversation's title shows at once). */
+  onTurnStarted?: () => void;
+};
 
-function ChatSession({ id, title, onTurnEnded }: Props & { title: string }) {
-  const { state, status, send, answerInput, dismissNotice } = useConversationSocket(id);
+/** Whether focus may be moved to the composer without taking it from something the user is using. */
+function mayTakeFocus(section: HTMLElement | null): boolean {
+  const active = document.activeElement;
+  if (!active || active === document.body) return true;
+  if (!section?.contains(active)) return false;
+  return (
+    !(active instanceof HTMLTextAreaElement || active instanceof HTMLInputElement) ||
+    active.dataset.testid === "composer-input"
+  );
+}
+
+function ChatSession({ id, title, onTurnEnded, onTurnStarted }: Props & { title: string }) {
+  const { state, status, problem, send, answerInput, dismissNotice, retryNow } = useConversationSocket(id);
   const { turn } = state;
   const total = conversationTotal(state.messages.values(), state.model?.prices);
+  const section = useRef<HTMLElement>(null);
+  const composerInput = useRef<HTMLTextAreaElement>(null);
+  const [editing, setEditing] = useState(false);
+  const connected = status === "connected";
 
-  // A finished turn may have renamed or reordered conversations; let the sidebar refresh.
+  const runningTools: string[] = [];
+  for (const tool of state.liveTools.values()) if (tool.status === "running") runningTools.push(tool.tool);
+  const activity = turnActivity(turn, { writing: state.liveText.size > 0, runningTools });
+
+  const focusComposer = useCallback(() => {
+    if (mayTakeFocus(section.current)) composerInput.current?.focus();
+  }, []);
+
+  // The composer is ready as soon as the chat opens.
+  useEffect(() => {
+    composerInput.current?.focus();
+  }, []);
+
+  // A turn's start and end may rename or reorder conversations: let the sidebar refresh. When it ends,
+  // the composer gets the focus back.
   const wasRunning = useRef(false);
   useEffect(() => {
-    if (wasRunning.current && !turn.running) onTurnEnded();
+    if (!wasRunning.current && turn.running) onTurnStarted?.();
+    if (wasRunning.current && !turn.running) {
+      onTurnEnded();
+      focusComposer();
+    }
     wasRunning.current = turn.running;
-  }, [turn.running, onTurnEnded]);
+  }, [turn.running, onTurnEnded, onTurnStarted, focusComposer]);
+
+  const stop = useCallback(() => {
+    send({ type: "agent_control", action: "stop" });
+    composerInput.current?.focus();
+  }, [send]);
+
+  const resend = useCallback(
+    (content: string) => {
+      const sent = send({ type: "chat", content });
+      if (sent) composerInput.current?.focus();
+      return sent;
+    },
+    [send],
+  );
+
+  // Esc anywhere in the chat stops the running turn, unless something closer used it (the completion
+  // popup, an inline editor).
+  const escStops = useRef(false);
+  escStops.current = turn.running && !turn.stopping && !editing;
+  useEffect(() => {
+    const element = section.current;
+    if (!element) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.defaultPrevented || !escStops.current) return;
+      event.preventDefault();
+      stop();
+    };
+    element.addEventListener("keydown", onKeyDown);
+    return () => element.removeEventListener("keydown", onKeyDown);
+  }, [stop]);
 
   return (
-    <section class={style.chat} data-testid="chat" data-conversation-id={id}>
+    <section class={style.chat} data-testid="chat" data-conversation-id={id} ref={section}>
       <header class={style.bar}>
         <div class={style.heading}>
           <h1 class={style.title}>{title || "Untitled conversation"}</h1>
           {total && <TokenMeter metered={total} scope="conversation" />}
         </div>
-        <TurnStatus turn={turn} />
+        <TurnStatus turn={turn} activity={activity} />
         <ConnectionStatus status={status} />
       </header>
-      <MessageList state={state} />
-      {turn.pendingInput && <RequestInputBanner pending={turn.pendingInput} onAnswer={answerInput} />}
-      <Composer
-        running={turn.running}
-        connected={status === "connected"}
-        onSend={send}
-        onStop={() => send({ type: "agent_control", action: "stop" })}
+      <MessageList
+        state={state}
+        connected={connected}
+        activity={activity}
+        onResend={resend}
+        onEditingChange={setEditing}
       />
+      {turn.pendingInput && <RequestInputBanner pending={turn.pendingInput} onAnswer={answerInput} />}
+      {status === "reconnecting" && problem && <ReconnectBanner problem={problem} onRetry={retryNow} />}
+      <Composer running={turn.running} connected={connected} onSend={send} onStop={stop} inputRef={composerInput} />
       <Toast notice={state.notice} onDismiss={dismissNotice} />
     </section>
   );
 }
 
 /** `title` comes from the sidebar's list when it has the conversation, so a rename shows at once. */
-export function Chat({ id, title, onTurnEnded }: Props & { title?: string }) {
+export function Chat({ id, title, onTurnEnded, onTurnStarted }: Props & { title?: string }) {
   const detail = useConversationDetail(id);
   if (detail.status === "not_found") {
     return (
@@ -62,5 +136,5 @@ export function Chat({ id, title, onTurnEnded }: Props & { title?: string }) {
     );
   }
   const shown = title ?? (detail.status === "found" ? detail.title : "");
-  return <ChatSession key={id} id={id} title={shown} onTurnEnded={onTurnEnded} />;
+  return <ChatSession key={id} id={id} title={shown} onTurnEnded={onTurnEnded} onTurnStarted={onTurnStarted} />;
 }

@@ -16,6 +16,8 @@ type Props = {
   connected: boolean;
   onSend: (frame: ChatFrame) => boolean;
   onStop: () => void;
+  /** The message box, for the chat to focus (on open, after Stop, after an answer). */
+  inputRef?: { current: HTMLTextAreaElement | null };
 };
 
 function buildFrame(content: string, maxSteps: string, decisionTree: string) {
@@ -27,12 +29,13 @@ function buildFrame(content: string, maxSteps: string, decisionTree: string) {
   });
 }
 
-export function Composer({ running, connected, onSend, onStop }: Props) {
+export function Composer({ running, connected, onSend, onStop, inputRef }: Props) {
   const [text, setText] = useState("");
   const [maxSteps, setMaxSteps] = useState("");
   const [decisionTree, setDecisionTree] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
-  const textarea = useRef<HTMLTextAreaElement>(null);
+  const ownTextarea = useRef<HTMLTextAreaElement>(null);
+  const textarea = inputRef ?? ownTextarea;
   const completion = useCompletion({ text, textarea, setText });
   const canSend = connected && !running && text.trim() !== "";
 
@@ -47,6 +50,8 @@ export function Composer({ running, connected, onSend, onStop }: Props) {
     }
     setProblem(null);
     if (onSend(frame.data)) setText("");
+    // After a click on Send, the focus goes back to the message box, ready for the next one.
+    textarea.current?.focus();
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
@@ -131,11 +136,23 @@ export function Composer({ running, connected, onSend, onStop }: Props) {
         )}
         <span class={style.spacer} />
         {running && (
-          <button type="button" class={style.stop} onClick={onStop} data-testid="stop">
+          <button type="button" class={style.stop} onClick={onStop} title="Stop (Esc)" data-testid="stop">
             ■ Stop
           </button>
         )}
-        <button type="submit" class={style.send} disabled={!canSend} data-testid="send">
+        <button
+          type="submit"
+          class={style.send}
+          disabled={!canSend}
+          title={
+            !connected
+              ? "Send is disabled until the connection is back"
+              : running
+                ? "Wait for the answer, or press Stop (Esc)"
+                : undefined
+          }
+          data-testid="send"
+        >
           Send
         </button>
       </div>

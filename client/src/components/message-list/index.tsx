@@ -1,12 +1,23 @@
-// The conversation as it reads: persisted messages in seq order, then what is still live (streamed text
-// and running tool cards, step by step). Stays pinned to the bottom while the reader is there, and
-// leaves them alone when they have scrolled up to read.
+// The conversation as it reads (lib/transcript.ts): each question, its turn's steps folded into one
+// line, warnings in their place, the answer (or an error bubble). Then what is live: streamed text,
+// running tool cards, and a working indicator so the thread is never silent while a turn runs. Stays
+// pinned to the bottom while the reader is there; when they have scrolled up and something new comes
+// in, a "Jump to latest" button appears. The persisted part is a polite live region (role=log), so
+// screen readers announce new answers; the live part is not, so they do not hear every streamed word.
 import type { ComponentChildren } from "preact";
-import { useLayoutEffect, useRef } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { type ConversationState, type LiveTool, orderedMessages } from "../../lib/conversation-state";
+import { isFailure } from "../../lib/termination";
+import { buildTranscript, lastExchange, type TranscriptItem } from "../../lib/transcript";
+import type { Activity } from "../../lib/turn-state";
+import { AgentMessage } from "../agent-message";
+import { ErrorBubble } from "../error-bubble";
 import { Message } from "../message";
 import { StreamingBubble } from "../streaming-bubble";
 import { ToolCard } from "../tool-card";
+import { TurnGroup } from "../turn-group";
+import { UserMessage } from "../user-message";
+import { WorkingIndicator } from "../working-indicator";
 import style from "./style.module.css";
 
 const PINNED_SLACK_PX = 80;
@@ -17,46 +28,136 @@ function liveSteps(state: ConversationState): number[] {
   return [...steps].sort((a, b) => a - b);
 }
 
-export function MessageList({ state, footer }: { state: ConversationState; footer?: ComponentChildren }) {
+type Props = {
+  state: ConversationState;
+  /** The socket is open: actions that send (Retry, Regenerate, Edit) are offered. */
+  connected: boolean;
+  activity: Activity | null;
+  /** Starts a new turn with this text (Retry, Regenerate, Edit & send); true when sent. */
+  onResend?: (content: string) => boolean;
+  onEditingChange?: (editing: boolean) => void;
+  footer?: ComponentChildren;
+};
+
+export function MessageList({ state, connected, activity, onResend, onEditingChange, footer }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
+  const [behind, setBehind] = useState(false);
   const messages = orderedMessages(state);
   const tools: LiveTool[] = [...state.liveTools.values()];
+  const running = state.turn.running;
+  const items = buildTranscript(messages, { running });
+  const { user: lastUser, answer: lastAnswer } = lastExchange(messages);
+  const canResend = !running && connected && onResend !== undefined;
+  const resendLast = lastUser && canResend ? () => void onResend(lastUser.content) : undefined;
+
+  // What changes when something new arrives: a persisted message, streamed text, a tool card.
+  let liveChars = 0;
+  for (const text of state.liveText.values()) liveChars += text.length;
+  const content = `${messages.length}:${liveChars}:${tools.length}:${activity?.kind ?? ""}`;
+  const lastContent = useRef(content);
 
   useLayoutEffect(() => {
     const element = scroller.current;
-    if (element && pinned.current) element.scrollTop = element.scrollHeight;
+    if (!element) return;
+    if (pinned.current) element.scrollTop = element.scrollHeight;
+    else if (content !== lastContent.current) setBehind(true);
+    lastContent.current = content;
   });
 
   const onScroll = () => {
     const element = scroller.current;
-    if (element) pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < PINNED_SLACK_PX;
+    if (!element) return;
+    pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < PINNED_SLACK_PX;
+    if (pinned.current) setBehind(false);
   };
+
+  const jump = () => {
+    const element = scroller.current;
+    if (!element) return;
+    pinned.current = true;
+    element.scrollTop = element.scrollHeight;
+    setBehind(false);
+  };
+
+  const renderItem = (item: TranscriptItem) => {
+    switch (item.kind) {
+      case "user":
+        return (
+          <UserMessage
+            key={item.message.seq}
+            message={item.message}
+            onResend={item.message === lastUser && canResend ? onResend : undefined}
+            onEditingChange={onEditingChange}
+          />
+        );
+      case "system":
+        return <Message key={item.message.seq} message={item.message} prices={state.model?.prices} />;
+      case "group":
+        return <TurnGroup key={item.key} group={item} subagents={state.subagents} prices={state.model?.prices} />;
+      case "answer": {
+        const isLast = item.message === lastAnswer;
+        return isFailure(item.message.termination_reason) ? (
+          <ErrorBubble
+            key={item.message.seq}
+            message={item.message}
+            prices={state.model?.prices}
+            onRetry={isLast ? resendLast : undefined}
+          />
+        ) : (
+          <AgentMessage
+            key={item.message.seq}
+            message={item.message}
+            prices={state.model?.prices}
+            onRegenerate={isLast ? resendLast : undefined}
+          />
+        );
+      }
+    }
+  };
+
+  const live = liveSteps(state);
+  const empty = messages.length === 0 && live.length === 0 && !running;
 
   return (
     <div class={style.scroller} ref={scroller} onScroll={onScroll} data-testid="message-list">
-      <div class={style.list}>
-        {messages.length === 0 && state.liveText.size === 0 && (
-          <p class={style.empty}>No messages yet. Ask the Oracle something below.</p>
-        )}
-        {messages.map((message) => (
-          <Message key={message.seq} message={message} subagents={state.subagents} prices={state.model?.prices} />
-        ))}
-        {liveSteps(state).map((step) => {
-          const text = state.liveText.get(step);
-          return (
-            <div key={`live-${step}`} class={style.live}>
-              {text !== undefined && <StreamingBubble step={step} text={text} />}
-              {tools
-                .filter((tool) => tool.step === step)
-                .map((tool) => (
-                  <ToolCard key={tool.call_id} call={tool} subagent={state.subagents.get(tool.call_id)} />
-                ))}
-            </div>
-          );
-        })}
+      <div class={style.column}>
+        {empty &&
+          (state.loaded ? (
+            <p class={style.empty} data-testid="empty-conversation">
+              No messages yet. Ask the Oracle something below.
+            </p>
+          ) : (
+            <p class={style.empty} data-testid="history-loading" aria-busy="true">
+              {connected ? "Loading the conversation…" : "Waiting for the connection to load the conversation…"}
+            </p>
+          ))}
+        <div class={style.list} role="log" aria-live="polite" aria-relevant="additions" aria-label="Conversation">
+          {items.map(renderItem)}
+        </div>
+        <div class={style.live} aria-live="off">
+          {live.map((step) => {
+            const text = state.liveText.get(step);
+            return (
+              <div key={`live-${step}`} class={style.live}>
+                {text !== undefined && <StreamingBubble step={step} text={text} />}
+                {tools
+                  .filter((tool) => tool.step === step)
+                  .map((tool) => (
+                    <ToolCard key={tool.call_id} call={tool} subagent={state.subagents.get(tool.call_id)} compact />
+                  ))}
+              </div>
+            );
+          })}
+          {activity && <WorkingIndicator activity={activity} />}
+        </div>
         {footer}
       </div>
+      {behind && (
+        <button type="button" class={style.jump} onClick={jump} data-testid="jump-to-latest">
+          Jump to latest ↓
+        </button>
+      )}
     </div>
   );
 }

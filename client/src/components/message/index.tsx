@@ -12,22 +12,25 @@ export function Message({
   message,
   subagents,
   prices,
+  compact,
 }: {
   message: MessageShape;
   /** Subagent runs seen live, by delegate call_id, shown under their (now persisted) cards. */
   subagents?: ReadonlyMap<string, SubagentRun>;
   /** The operator's prices, for the cost on a final answer's token meter. */
   prices?: Prices;
+  /** Inside a turn group: tool cards start as one line, step texts carry no action row. */
+  compact?: boolean;
 }) {
   switch (message.role) {
     case "user":
       return <UserMessage message={message} />;
     case "agent":
-      return <AgentMessage message={message} prices={prices} />;
+      return <AgentMessage message={message} prices={prices} compact={compact} />;
     case "tool":
-      return <ToolCard call={message} seq={message.seq} subagent={subagents?.get(message.call_id)} />;
+      return <ToolCard call={message} seq={message.seq} subagent={subagents?.get(message.call_id)} compact={compact} />;
     case "system":
       if (message.item.kind === "compaction") return <CompactionDivider message={message} item={message.item} />;
-      return <SystemMessage message={message} />;
+      return <SystemMessage message={message} compact={compact} />;
   }
 }

@@ -1,10 +1,47 @@
 // The agent paused to ask the user something (seed 003 request_input): a softly flashing banner with
-// the question and a focused answer box. Sending the answer, a timeout or the end of the turn hides it.
+// the question, its deadline (kept across a reload: the socket's hello carries it) with the time left,
+// and a focused answer box. Sending the answer, a timeout or the end of the turn hides it.
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { PendingInput } from "../../lib/turn-state";
 import style from "./style.module.css";
 
 type Props = { pending: PendingInput; onAnswer: (content: string) => void };
+
+function useSecondsLeft(deadline: string | undefined): number | null {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!deadline) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [deadline]);
+  if (!deadline) return null;
+  const end = Date.parse(deadline);
+  return Number.isNaN(end) ? null : Math.max(0, Math.round((end - now) / 1000));
+}
+
+function Deadline({ pending }: { pending: PendingInput }) {
+  const left = useSecondsLeft(pending.deadline);
+  if (pending.deadline && left !== null) {
+    const at = new Date(pending.deadline);
+    return (
+      <span class={style.timeout} data-testid="request-input-deadline" data-deadline={pending.deadline}>
+        {" "}
+        · answer by{" "}
+        <time dateTime={pending.deadline} title={at.toLocaleString()}>
+          {at.toLocaleTimeString()}
+        </time>{" "}
+        ({left} s left)
+      </span>
+    );
+  }
+  if (pending.timeout_s === undefined) return null;
+  return (
+    <span class={style.timeout} data-testid="request-input-deadline">
+      {" "}
+      · answer within {pending.timeout_s} s
+    </span>
+  );
+}
 
 export function RequestInputBanner({ pending, onAnswer }: Props) {
   const [answer, setAnswer] = useState("");
@@ -28,7 +65,7 @@ export function RequestInputBanner({ pending, onAnswer }: Props) {
     <form class={style.banner} onSubmit={submit} data-testid="request-input">
       <div class={style.label}>
         The Oracle asks (step {pending.step})
-        {pending.timeout_s !== undefined && <span class={style.timeout}> · answer within {pending.timeout_s} s</span>}
+        <Deadline pending={pending} />
       </div>
       <p class={style.question} aria-live="assertive">
         {pending.question}

@@ -5,7 +5,7 @@ import style from "./style.module.css";
 
 export function StreamingBubble({ step, text }: { step: number; text: string }) {
   return (
-    <div class={style.row} data-testid="streaming" data-step={step} aria-live="polite">
+    <div class={style.row} data-testid="streaming" data-step={step} aria-live="off">
       <div class={style.bubble}>
         <div class={style.meta}>Step {step} · writing…</div>
         <Markdown text={text} />

@@ -2,6 +2,7 @@
 // user and agent turns (its own card, a "System" label, the source, a severity color). Read-only by
 // design: it records what happened, so it has no reply or edit actions.
 import type { SystemMessage as Message, Severity } from "../../../../protocol";
+import { MessageActions } from "../message-actions";
 import { SystemItemBody } from "../system-item-body";
 import style from "./style.module.css";
 
@@ -13,35 +14,39 @@ const SEVERITY_ICONS: Record<Severity, string> = {
   critical: "‼",
 };
 
-export function SystemMessage({ message }: { message: Message }) {
+export function SystemMessage({ message, compact }: { message: Message; compact?: boolean }) {
   const { item } = message;
   const priority = item.kind === "notification" && item.priority !== "normal" ? item.priority : null;
+  const copyText = item.kind === "notification" ? `${item.message}\n\n${item.body}` : item.body;
   return (
-    <article
-      class={`${style.card} ${style[message.severity]}`}
-      data-role="system"
-      data-seq={message.seq}
-      data-kind={item.kind}
-      data-severity={message.severity}
-      data-source={message.source}
-      aria-label={`System message from ${message.source} (${message.severity})`}
-    >
-      <header class={style.header}>
-        <span class={style.icon} aria-hidden="true">
-          {SEVERITY_ICONS[message.severity]}
-        </span>
-        <span class={style.label}>System</span>
-        <span class={style.source} data-testid="system-source">
-          {message.source}
-        </span>
-        {priority && <span class={style.tag}>{priority}</span>}
-        <span class={style.severity} data-testid="system-severity">
-          {message.severity}
-        </span>
-      </header>
-      <div class={style.body}>
-        <SystemItemBody item={item} />
-      </div>
-    </article>
+    <div class={style.wrap}>
+      <article
+        class={`${style.card} ${style[message.severity]}`}
+        data-role="system"
+        data-seq={message.seq}
+        data-kind={item.kind}
+        data-severity={message.severity}
+        data-source={message.source}
+        aria-label={`System message from ${message.source} (${message.severity})`}
+      >
+        <header class={style.header}>
+          <span class={style.icon} aria-hidden="true">
+            {SEVERITY_ICONS[message.severity]}
+          </span>
+          <span class={style.label}>System</span>
+          <span class={style.source} data-testid="system-source">
+            {message.source}
+          </span>
+          {priority && <span class={style.tag}>{priority}</span>}
+          <span class={style.severity} data-testid="system-severity">
+            {message.severity}
+          </span>
+        </header>
+        <div class={style.body}>
+          <SystemItemBody item={item} />
+        </div>
+      </article>
+      {!compact && <MessageActions createdAt={message.created_at} copyText={copyText} />}
+    </div>
   );
 }

@@ -1,6 +1,6 @@
 // One tool call: name, status, duration, then its arguments and result or error. Persisted tool
 // messages and live ones (from `tool_start`, still running) share this card; a large card starts
-// collapsed so it does not push the conversation off screen.
+// collapsed so it does not push the conversation off screen, and so does every card of a turn group.
 import type { LiveTool, SubagentRun } from "../../lib/conversation-state";
 import { DelegateCard } from "../delegate-card";
 import { Icon } from "../icon";
@@ -14,6 +14,8 @@ export type ToolCardProps = {
   seq?: number;
   /** The subagent a `delegate` call started, when this session saw it run. */
   subagent?: SubagentRun;
+  /** In a turn group or the live list: starts as one line (name, status, duration), openable. */
+  compact?: boolean;
 };
 
 const LARGE_CHARS = 600;
@@ -27,7 +29,7 @@ function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-export function ToolCard({ call, seq, subagent }: ToolCardProps) {
+export function ToolCard({ call, seq, subagent, compact }: ToolCardProps) {
   if (call.tool === "delegate") return <DelegateCard call={call} seq={seq} subagent={subagent} />;
   const args = formatJson(call.args);
   const result = formatJson(call.result);
@@ -36,12 +38,13 @@ export function ToolCard({ call, seq, subagent }: ToolCardProps) {
   return (
     <details
       class={`${style.card} ${style[call.status]}`}
-      open={!large}
+      open={!compact && !large}
       data-role={persisted ? "tool" : undefined}
       data-seq={seq}
       data-testid={persisted ? undefined : "live-tool"}
       data-call-id={call.call_id}
       data-status={call.status}
+      data-tool={call.tool}
     >
       <summary class={style.summary}>
         <span class={style.icon}>

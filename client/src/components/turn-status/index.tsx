@@ -1,26 +1,26 @@
-// One line on what the running turn is doing ("Step 2 of 15 · acting"), or how the last one ended.
-import type { Turn } from "../../lib/turn-state";
+// One line on what the running turn is doing ("Step 2 of 15 · Running vault_search…"), or, in plain
+// words, how the last one ended when it did not simply complete ("You stopped this answer").
+import { terminationText } from "../../lib/termination";
+import type { Activity, Turn } from "../../lib/turn-state";
 import { Spinner } from "../spinner";
 import style from "./style.module.css";
 
-const PHASES = { reason: "reasoning", act: "acting", observe: "observing" } as const;
-
-export function TurnStatus({ turn }: { turn: Turn }) {
+export function TurnStatus({ turn, activity }: { turn: Turn; activity: Activity | null }) {
   if (turn.running) {
-    const step = turn.step === null ? "Starting" : `Step ${turn.step}${turn.maxSteps ? ` of ${turn.maxSteps}` : ""}`;
-    const doing = turn.stopping ? "stopping…" : turn.phase ? PHASES[turn.phase] : "working…";
+    const step = turn.step === null ? null : `Step ${turn.step}${turn.maxSteps ? ` of ${turn.maxSteps}` : ""}`;
+    const doing = activity?.label ?? "Working…";
     return (
-      <span class={style.status} data-testid="turn-status" data-running="true">
+      <span class={style.status} data-testid="turn-status" data-running="true" data-activity={activity?.kind}>
         <Spinner />
-        {step} · {doing}
+        {step ? `${step} · ${doing}` : doing}
       </span>
     );
   }
   const outcome = turn.lastOutcome;
   if (!outcome || outcome.termination_reason === "completed") return null;
   return (
-    <span class={style.status} data-testid="turn-status" data-running="false">
-      Last turn stopped: {outcome.termination_reason} after {outcome.steps} steps
+    <span class={style.status} data-testid="turn-status" data-running="false" data-reason={outcome.termination_reason}>
+      {terminationText(outcome.termination_reason, outcome.steps)}
     </span>
   );
 }

@@ -1,14 +1,88 @@
-// The user's own message: a right-aligned bubble.
+// The user's own message: a right-aligned bubble, its time and Copy; the last one can be edited and
+// sent again (a new turn with the edited text; the original stays in the log).
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { UserMessage as Message } from "../../../../protocol";
+import { ActionButton, MessageActions } from "../message-actions";
 import { PlainText } from "../plain-text";
 import style from "./style.module.css";
 
-export function UserMessage({ message }: { message: Message }) {
+type Props = {
+  message: Message;
+  /** Set on the last user message while it may be resent: sends the edited text, true when sent. */
+  onResend?: (content: string) => boolean;
+  /** Told when the inline editor opens or closes (Esc then cancels the edit, not the turn). */
+  onEditingChange?: (editing: boolean) => void;
+};
+
+export function UserMessage({ message, onResend, onEditingChange }: Props) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const editor = useRef<HTMLTextAreaElement>(null);
+  const editing = draft !== null && onResend !== undefined;
+
+  useEffect(() => {
+    onEditingChange?.(editing);
+    if (editing) editor.current?.focus();
+  }, [editing, onEditingChange]);
+  useEffect(() => () => onEditingChange?.(false), [onEditingChange]);
+
+  const save = () => {
+    const content = draft?.trim();
+    if (content && onResend?.(content)) setDraft(null);
+  };
+
   return (
-    <article class={style.row} data-role="user" data-seq={message.seq}>
-      <div class={style.bubble} title={new Date(message.created_at).toLocaleString()}>
-        <PlainText text={message.content} />
-      </div>
-    </article>
+    <div class={style.row}>
+      <article class={style.message} data-role="user" data-seq={message.seq}>
+        {editing ? (
+          <form
+            class={style.editor}
+            data-testid="edit-form"
+            onSubmit={(event) => {
+              event.preventDefault();
+              save();
+            }}
+          >
+            <textarea
+              ref={editor}
+              class={style.input}
+              rows={3}
+              value={draft ?? ""}
+              aria-label="Edit your message"
+              onInput={(event) => setDraft(event.currentTarget.value)}
+              onKeyDown={(event) => {
+                if (event.key === "Escape") {
+                  event.preventDefault();
+                  event.stopPropagation();
+                  setDraft(null);
+                } else if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+                  event.preventDefault();
+                  save();
+                }
+              }}
+              data-testid="edit-input"
+            />
+            <div class={style.editorButtons}>
+              <button type="button" class={style.cancel} onClick={() => setDraft(null)} data-testid="edit-cancel">
+                Cancel
+              </button>
+              <button type="submit" class={style.save} disabled={!draft?.trim()} data-testid="edit-save">
+                Save &amp; send
+              </button>
+            </div>
+          </form>
+        ) : (
+          <div class={style.bubble} title={new Date(message.created_at).toLocaleString()}>
+            <PlainText text={message.content} />
+          </div>
+        )}
+      </article>
+      <MessageActions createdAt={message.created_at} copyText={message.content} align="end">
+        {onResend && !editing && (
+          <ActionButton onClick={() => setDraft(message.content)} testid="edit-message" label="Edit and resend">
+            Edit
+          </ActionButton>
+        )}
+      </MessageActions>
+    </div>
   );
 }

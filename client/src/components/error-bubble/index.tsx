@@ -1,0 +1,62 @@
+// A turn that failed (the model could not be reached, too many tool errors): not an answer but an
+// error, said plainly with what to do, the provider's own words folded away, and Retry, which asks
+// the same question again as a new turn.
+import type { AgentMessage, Prices } from "../../../../protocol";
+import { describeFailure } from "../../lib/termination";
+import { metered } from "../../lib/token-usage";
+import { MessageActions } from "../message-actions";
+import { PlainText } from "../plain-text";
+import { TokenMeter } from "../token-meter";
+import style from "./style.module.css";
+
+type Props = { message: AgentMessage; prices?: Prices; onRetry?: () => void };
+
+export function ErrorBubble({ message, prices, onRetry }: Props) {
+  const failure = describeFailure(message.termination_reason ?? "llm_error", message.content);
+  return (
+    <div class={style.wrap}>
+      <div
+        class={style.row}
+        data-role="agent"
+        data-seq={message.seq}
+        data-phase={message.phase}
+        data-testid="error-bubble"
+        data-reason={message.termination_reason}
+        role="alert"
+      >
+        <div class={style.bubble}>
+          <p class={style.title} data-testid="error-title">
+            <span class={style.icon} aria-hidden="true">
+              ✖
+            </span>{" "}
+            {failure.title}
+          </p>
+          <p class={style.hint} data-testid="error-hint">
+            {failure.hint}
+          </p>
+          {failure.partial && (
+            <div class={style.partial} data-testid="error-partial">
+              <div class={style.label}>What was written before it failed</div>
+              <PlainText text={failure.partial} />
+            </div>
+          )}
+          {failure.detail && (
+            <details class={style.detail}>
+              <summary>Details</summary>
+              <p data-testid="error-detail">{failure.detail}</p>
+            </details>
+          )}
+          {onRetry && (
+            <button type="button" class={style.retry} onClick={onRetry} data-testid="retry">
+              Retry
+            </button>
+          )}
+        </div>
+        {message.usage && message.usage.total_tokens > 0 && (
+          <TokenMeter metered={metered(message.usage, prices)} scope="turn" class={style.meter} />
+        )}
+      </div>
+      <MessageActions createdAt={message.created_at} copyText={message.content} />
+    </div>
+  );
+}

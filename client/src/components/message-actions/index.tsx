@@ -1,0 +1,92 @@
+// The small row under a message: when it was written (short local time, the full date on hover) and
+// what can be done with it (Copy always; Edit, Regenerate or Retry where the caller offers them).
+import type { ComponentChildren } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import style from "./style.module.css";
+
+function sameDay(a: Date, b: Date): boolean {
+  return a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+}
+
+/** "14:03" today, "12 Mar, 14:03" on another day; the full date and time in the tooltip. */
+export function Timestamp({ iso }: { iso: string }) {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return null;
+  const time = date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  const short = sameDay(date, new Date())
+    ? time
+    : `${date.toLocaleDateString(undefined, { day: "numeric", month: "short" })}, ${time}`;
+  return (
+    <time class={style.time} dateTime={iso} title={date.toLocaleString()} data-testid="message-time">
+      {short}
+    </time>
+  );
+}
+
+export function CopyButton({ text }: { text: string }) {
+  const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(null), 1500);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  const copy = () => {
+    navigator.clipboard?.writeText(text).then(
+      () => setCopied("yes"),
+      () => setCopied("failed"),
+    ) ?? setCopied("failed");
+  };
+  return (
+    <button type="button" class={style.action} onClick={copy} data-testid="copy-message" aria-label="Copy message">
+      {copied === "yes" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy"}
+    </button>
+  );
+}
+
+export function MessageActions({
+  createdAt,
+  copyText,
+  align = "start",
+  children,
+}: {
+  createdAt: string;
+  copyText: string;
+  align?: "start" | "end";
+  children?: ComponentChildren;
+}) {
+  return (
+    <div class={`${style.actions} ${align === "end" ? style.end : ""}`} data-testid="message-actions">
+      <Timestamp iso={createdAt} />
+      <CopyButton text={copyText} />
+      {children}
+    </div>
+  );
+}
+
+/** An extra action button in the row, styled like Copy. */
+export function ActionButton({
+  onClick,
+  disabled,
+  children,
+  testid,
+  label,
+}: {
+  onClick: () => void;
+  disabled?: boolean;
+  children: ComponentChildren;
+  testid: string;
+  label?: string;
+}) {
+  return (
+    <button
+      type="button"
+      class={style.action}
+      onClick={onClick}
+      disabled={disabled}
+      data-testid={testid}
+      aria-label={label}
+    >
+      {children}
+    </button>
+  );
+}

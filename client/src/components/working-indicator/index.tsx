@@ -1,0 +1,19 @@
+// The thread's own "still working" line at the end of a running turn, so it is never silent while the
+// model thinks or a tool runs: "Thinking…", "Running vault_search…", "Waiting for your answer".
+import type { Activity } from "../../lib/turn-state";
+import { Spinner } from "../spinner";
+import style from "./style.module.css";
+
+export function WorkingIndicator({ activity }: { activity: Activity }) {
+  return (
+    <div class={style.indicator} role="status" data-testid="working-indicator" data-kind={activity.kind}>
+      {activity.kind !== "waiting" && <Spinner small />}
+      {activity.kind === "waiting" && (
+        <span class={style.dot} aria-hidden="true">
+          ?
+        </span>
+      )}
+      <span>{activity.label}</span>
+    </div>
+  );
+}
