@@ -1,0 +1,136 @@
+// Errors as errors (issue 13): a turn whose model call failed shows as an error bubble in plain words
+// with what to do, never a raw code, and Retry asks the same question again as a new turn. While the
+// model is slow to answer, the thread says it is thinking. The model is the fake OpenAI server.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
+import { marker, scriptModel } from "../support/fake-openai-client";
+import {
+  type App,
+  apiFromPage,
+  launchBrowser,
+  leaveEvidence,
+  newConversationInBrowser,
+  sendChat,
+  signUpInBrowser,
+  startApp,
+  waitTurnEnded,
+} from "./harness.ts";
+
+let llm: FakeOpenAI;
+let app: App;
+let browser: Browser;
+
+beforeAll(async () => {
+  llm = await startFakeOpenAI();
+  [app, browser] = await Promise.all([
+    startApp({ env: { OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_MODEL: "m" } }),
+    launchBrowser(),
+  ]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  await llm?.close();
+});
+
+async function inConversation(name: string, run: (page: Page, id: string) => Promise<void>) {
+  const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  try {
+    await signUpInBrowser(page);
+    await run(page, await newConversationInBrowser(page));
+    expect(pageErrors).toEqual([]);
+  } catch (error) {
+    await leaveEvidence(page, app, name, pageErrors);
+    throw error;
+  } finally {
+    await context.close();
+  }
+}
+
+type Row = { role: string; content?: string; termination_reason?: string };
+async function messages(page: Page, id: string): Promise<Row[]> {
+  const res = await apiFromPage<{ messages: Row[] }>(page, "GET", `/api/conversations/${id}/messages`);
+  expect(res.status).toBe(200);
+  return res.body.messages;
+}
+
+const squash = (s: string | null) => (s ?? "").replace(/\s+/g, " ").trim();
+
+it("shows a refused API key as an error bubble in plain words, and Retry starts a new turn that succeeds", async () => {
+  await inConversation("errors-401", async (page, id) => {
+    const key = `e401-${Date.now().toString(36)}`;
+    await scriptModel(llm.url, key, [
+      { error: { status: 401, message: "Incorrect API key provided: k." } },
+      { text: "Back in business." },
+    ]);
+    const question = `Are you there? ${marker(key)}`;
+    await sendChat(page, question);
+
+    const bubble = page.locator("[data-testid=error-bubble]");
+    await bubble.waitFor({ timeout: 30_000 });
+    await waitTurnEnded(page, id);
+    expect(await bubble.getAttribute("role")).toBe("alert");
+    expect(squash(await bubble.locator("[data-testid=error-title]").textContent())).toContain(
+      "The model could not be reached (401 Unauthorized).",
+    );
+    expect(await bubble.locator("[data-testid=error-hint]").textContent()).toContain("Check the API key");
+    // The provider's own words are there for whoever opens Details; no raw code anywhere.
+    expect(await bubble.locator("[data-testid=error-detail]").textContent()).toContain("Incorrect API key provided");
+    const chatText = (await page.locator("[data-testid=chat]").textContent()) ?? "";
+    expect(chatText).not.toMatch(/llm_error|after \d+ steps/);
+    await expect
+      .poll(() => page.locator("[data-testid=turn-status]").textContent(), { timeout: 10_000 })
+      .toBe("The model could not be reached");
+
+    // Retry: the same question again, a new turn, and this time an answer. The failed one stays.
+    await page.locator("[data-testid=retry]").click();
+    const answer = page.locator("[data-role=agent][data-phase=final]:not([data-testid=error-bubble])");
+    await answer.waitFor({ timeout: 30_000 });
+    await waitTurnEnded(page, id);
+    expect(await answer.textContent()).toContain("Back in business.");
+    expect(await bubble.count()).toBe(1);
+    expect(await page.locator("[data-testid=retry]").count()).toBe(0); // only the last failed turn offers it
+    const log = await messages(page, id);
+    expect(log.filter((m) => m.role === "user").map((m) => m.content)).toEqual([question, question]);
+    expect(log.filter((m) => m.role === "agent").map((m) => m.termination_reason)).toEqual(["llm_error", "completed"]);
+  });
+});
+
+it("says the model service failed after its retries, in plain words", async () => {
+  await inConversation("errors-500", async (page, id) => {
+    const key = `e500-${Date.now().toString(36)}`;
+    const failing = { error: { status: 500, message: "The server had an error", retry_after_ms: 100 } };
+    await scriptModel(llm.url, key, [failing, failing, failing, failing, { text: "unused" }]);
+    await sendChat(page, `Hello ${marker(key)}`);
+    const bubble = page.locator("[data-testid=error-bubble]");
+    await bubble.waitFor({ timeout: 45_000 });
+    await waitTurnEnded(page, id);
+    expect(squash(await bubble.locator("[data-testid=error-title]").textContent())).toContain(
+      "The model service failed.",
+    );
+    expect(await bubble.locator("[data-testid=retry]").count()).toBe(1);
+    expect((await page.locator("[data-testid=chat]").textContent()) ?? "").not.toContain("llm_error");
+  });
+});
+
+it("keeps the thread from going silent while the model is slow: a working indicator until the answer", async () => {
+  await inConversation("errors-slow", async (page, id) => {
+    const key = `slow-${Date.now().toString(36)}`;
+    await scriptModel(llm.url, key, [{ text: "Worth the wait.", delay_ms: 3000 }]);
+    await sendChat(page, `Take your time ${marker(key)}`);
+    const indicator = page.locator("[data-testid=working-indicator]");
+    await indicator.waitFor({ timeout: 10_000 });
+    await expect.poll(() => indicator.textContent(), { timeout: 5_000 }).toBe("Thinking…");
+    expect(await indicator.getAttribute("role")).toBe("status");
+    const status = (await page.locator("[data-testid=turn-status]").textContent()) ?? "";
+    expect(status).toMatch(/Thinking…/);
+    expect(status).not.toMatch(/reasoning/i);
+    await page.locator("[data-role=agent][data-phase=final]").waitFor({ timeout: 30_000 });
+    await waitTurnEnded(page, id);
+    await expect.poll(() => indicator.count(), { timeout: 5_000 }).toBe(0);
+  });
+});
