@@ -20,3 +20,22 @@ export const ConversationDetailSchema = ConversationSchema.extend({ running: z.b
 
 /** Reads a saved config leniently: unknown fields are dropped and missing ones fall back to defaults. */
 export const AgentConfigResponseSchema = z.object(AgentConfigSchema.shape).partial();
+
+/** GET /api/notes lists summaries; GET and PUT /api/notes/<path> answer one note (d1/notes.ts). */
+export const NoteSummarySchema = z.object({ path: z.string(), bytes: z.number(), updated_at: z.string() });
+export type NoteSummary = z.infer<typeof NoteSummarySchema>;
+export const NoteListSchema = listOf(NoteSummarySchema, "notes");
+export const NoteSchema = NoteSummarySchema.extend({ content: z.string(), created_at: z.string() });
+export type Note = z.infer<typeof NoteSchema>;
+
+/** GET /api/tasks lists tasks, newest first; POST and PATCH answer one (d1/tasks.ts). */
+export const TaskSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: z.enum(["open", "in_progress", "done"]),
+  details: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Task = z.infer<typeof TaskSchema>;
+export const TaskListSchema = listOf(TaskSchema, "tasks");

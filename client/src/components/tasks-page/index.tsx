@@ -1,4 +1,268 @@
-// The user's tasks (/tasks): list, add, complete and delete over the REST routes.
+// The user's tasks (/tasks): the same list the agent keeps with its task_* tools, over the REST routes
+// (lib/use-tasks.ts). Add one by title; a checkbox marks it done or reopens it; delete has an Undo. Open
+// tasks (and those in progress) come first, done ones below; a filter shows one group only.
+import { useEffect, useRef, useState } from "preact/hooks";
+import { explainTaskError, type Task, useTasks } from "../../lib/use-tasks";
+import { Link } from "../link";
+import style from "./style.module.css";
+
+type Filter = "all" | "open" | "done";
+type Status = { text: string; error?: boolean; undo?: Task };
+
+const FILTERS: { value: Filter; label: string }[] = [
+  { value: "all", label: "All" },
+  { value: "open", label: "Open" },
+  { value: "done", label: "Done" },
+];
+
+const MAX_TITLE = 200;
+
 export function TasksPage() {
-  return <main data-testid="tasks-page" />;
+  const { list, reload, add, setStatus, remove, restore } = useTasks();
+  const [title, setTitle] = useState("");
+  const [adding, setAdding] = useState(false);
+  const [inputError, setInputError] = useState<string | null>(null);
+  const [status, setStatusLine] = useState<Status | null>(null);
+  const [filter, setFilter] = useState<Filter>("all");
+  const input = useRef<HTMLInputElement>(null);
+  const undoButton = useRef<HTMLButtonElement>(null);
+  const focusUndo = useRef(false);
+
+  useEffect(() => {
+    if (focusUndo.current) undoButton.current?.focus();
+    focusUndo.current = false;
+  }, [status]);
+
+  const tasks = list.status === "ready" ? list.tasks : [];
+  const open = tasks.filter((t) => t.status !== "done");
+  const done = tasks.filter((t) => t.status === "done");
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const text = title.trim();
+    if (adding) return;
+    if (text === "") {
+      setInputError("Write what the task is first.");
+      input.current?.focus();
+      return;
+    }
+    if (text.length > MAX_TITLE) {
+      setInputError(`A title may be up to ${MAX_TITLE} characters (this one has ${text.length}).`);
+      input.current?.focus();
+      return;
+    }
+    setAdding(true);
+    const result = await add(text);
+    setAdding(false);
+    if (result.ok) {
+      setTitle("");
+      setInputError(null);
+      setStatusLine({ text: `✓ Added “${result.data.title}”` });
+      if (filter === "done") setFilter("all");
+    } else setInputError(explainTaskError(result.error, "add the task"));
+    input.current?.focus();
+  };
+
+  const toggle = async (task: Task) => {
+    const next = task.status === "done" ? "open" : "done";
+    const result = await setStatus(task, next);
+    if (!result.ok)
+      setStatusLine({
+        text: explainTaskError(result.error, next === "done" ? "complete it" : "reopen it"),
+        error: true,
+      });
+  };
+
+  const onDelete = async (task: Task) => {
+    const result = await remove(task);
+    if (result.ok || result.error.status === 404) {
+      focusUndo.current = true;
+      setStatusLine({ text: `Deleted “${task.title}”`, undo: task });
+    } else setStatusLine({ text: explainTaskError(result.error, "delete the task"), error: true });
+  };
+
+  const onUndo = async (task: Task) => {
+    const result = await restore(task);
+    setStatusLine(
+      result.ok
+        ? { text: `✓ Restored “${task.title}”` }
+        : { text: explainTaskError(result.error, "restore the task"), error: true },
+    );
+  };
+
+  const groups: { key: "open" | "done"; title: string; tasks: Task[]; none: string }[] = [
+    { key: "open", title: "Open", tasks: open, none: "Nothing open. Well done." },
+    { key: "done", title: "Done", tasks: done, none: "Nothing done yet." },
+  ];
+
+  return (
+    <main class={style.page} data-testid="tasks-page">
+      <div class={style.inner}>
+        <div class={style.top}>
+          <Link href="/" class={style.back}>
+            ← Back to chat
+          </Link>
+          <h1 class={style.title}>Tasks</h1>
+        </div>
+        <p class={style.intro}>Your to-do list. The agent sees your open tasks and can add, update and close them.</p>
+
+        <form class={style.add} onSubmit={(event) => void submit(event)} data-testid="task-form">
+          <label class={style.visuallyHidden} for="task-new-title">
+            New task
+          </label>
+          <input
+            id="task-new-title"
+            ref={input}
+            value={title}
+            placeholder="Add a task…"
+            autoComplete="off"
+            maxLength={MAX_TITLE + 50}
+            aria-invalid={inputError ? true : undefined}
+            aria-describedby={inputError ? "task-new-error" : undefined}
+            onInput={(event) => {
+              setTitle(event.currentTarget.value);
+              setInputError(null);
+            }}
+            disabled={list.status !== "ready"}
+            data-testid="task-input"
+          />
+          <button
+            type="submit"
+            class={style.primary}
+            disabled={adding || list.status !== "ready"}
+            data-testid="task-add"
+          >
+            {adding ? "Adding…" : "Add"}
+          </button>
+        </form>
+        {inputError && (
+          <p id="task-new-error" class={style.statusError} role="alert" data-testid="task-error">
+            {inputError}
+          </p>
+        )}
+        {status && (
+          <p
+            class={status.error ? style.statusError : style.status}
+            role={status.error ? "alert" : "status"}
+            data-testid="tasks-status"
+          >
+            <span>{status.text}</span>
+            {status.undo && (
+              <button
+                type="button"
+                ref={undoButton}
+                class={style.undo}
+                onClick={() => status.undo && void onUndo(status.undo)}
+                data-testid="task-undo"
+              >
+                Undo
+              </button>
+            )}
+          </p>
+        )}
+
+        {list.status === "loading" && (
+          <p class={style.muted} role="status">
+            Loading your tasks…
+          </p>
+        )}
+        {list.status === "failed" && (
+          <p class={style.statusError} role="alert" data-testid="tasks-error">
+            {list.message}{" "}
+            <button type="button" onClick={() => void reload()}>
+              Try again
+            </button>
+          </p>
+        )}
+        {list.status === "ready" && tasks.length === 0 && (
+          <p class={style.empty} data-testid="tasks-empty">
+            No tasks yet. Add one above, or ask the agent to keep track of something.
+          </p>
+        )}
+        {list.status === "ready" && tasks.length > 0 && (
+          <>
+            <fieldset class={style.filters} data-testid="task-filters">
+              <legend class={style.visuallyHidden}>Show</legend>
+              {FILTERS.map((f) => {
+                const count = f.value === "all" ? tasks.length : f.value === "open" ? open.length : done.length;
+                return (
+                  <button
+                    key={f.value}
+                    type="button"
+                    aria-pressed={filter === f.value}
+                    class={filter === f.value ? style.filterOn : undefined}
+                    onClick={() => setFilter(f.value)}
+                    data-testid={`task-filter-${f.value}`}
+                  >
+                    {f.label} <span class={style.count}>{count}</span>
+                  </button>
+                );
+              })}
+            </fieldset>
+            {groups
+              .filter((g) => filter === "all" || filter === g.key)
+              .map((group) => (
+                <section
+                  key={group.key}
+                  class={style.group}
+                  aria-labelledby={`tasks-${group.key}-title`}
+                  data-testid={`tasks-${group.key}`}
+                >
+                  <h2 id={`tasks-${group.key}-title`} class={style.groupTitle}>
+                    {group.title} <span class={style.count}>{group.tasks.length}</span>
+                  </h2>
+                  {group.tasks.length === 0 ? (
+                    <p class={style.muted}>{group.none}</p>
+                  ) : (
+                    <ul class={style.list}>
+                      {group.tasks.map((task) => (
+                        <TaskRow
+                          key={task.id}
+                          task={task}
+                          onToggle={() => void toggle(task)}
+                          onDelete={() => void onDelete(task)}
+                        />
+                      ))}
+                    </ul>
+                  )}
+                </section>
+              ))}
+          </>
+        )}
+      </div>
+    </main>
+  );
+}
+
+function TaskRow({ task, onToggle, onDelete }: { task: Task; onToggle: () => void; onDelete: () => void }) {
+  const done = task.status === "done";
+  const id = `task-${task.id}`;
+  return (
+    <li class={`${style.task} ${done ? style.done : ""}`} data-testid="task-item" data-status={task.status}>
+      <input
+        id={id}
+        type="checkbox"
+        checked={done}
+        onChange={onToggle}
+        aria-label={done ? `Reopen “${task.title}”` : `Mark “${task.title}” done`}
+        data-testid="task-toggle"
+      />
+      <label for={id} class={style.taskText}>
+        <span class={style.taskTitle} data-testid="task-title">
+          {task.title}
+        </span>
+        {task.status === "in_progress" && <span class={style.badge}>in progress</span>}
+        {task.details && <span class={style.details}>{task.details}</span>}
+      </label>
+      <button
+        type="button"
+        class={style.delete}
+        onClick={onDelete}
+        aria-label={`Delete “${task.title}”`}
+        data-testid="task-delete"
+      >
+        Delete
+      </button>
+    </li>
+  );
 }
