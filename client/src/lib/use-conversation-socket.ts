@@ -74,9 +74,6 @@ export function useConversationSocket(conversationId: string) {
       const socket = new WebSocket(socketUrl(conversationId));
       socketRef.current = socket;
       socket.onopen = () => {
-        attempt = 0;
-        setStatus("connected");
-        setProblem(null);
         pingTimer = setInterval(
           () => socket.send(JSON.stringify({ type: "ping" } satisfies ClientFrame)),
           PING_INTERVAL_MS,
@@ -87,6 +84,10 @@ export function useConversationSocket(conversationId: string) {
         const frame = parseFrame(event.data);
         if (!frame) return;
         if (frame.type === "hello") {
+          // Connected means greeted by the conversation, not merely an open socket.
+          attempt = 0;
+          setStatus("connected");
+          setProblem(null);
           // Always resume, even when last_seq looks equal: it is idempotent (messages are keyed by
           // seq) and it is what puts the socket back on the live stream.
           const resume = { type: "resume", after_seq: highestSeq.current } satisfies ClientFrame;

@@ -8,11 +8,7 @@ export function WorkingIndicator({ activity }: { activity: Activity }) {
   return (
     <div class={style.indicator} role="status" data-testid="working-indicator" data-kind={activity.kind}>
       {activity.kind !== "waiting" && <Spinner small />}
-      {activity.kind === "waiting" && (
-        <span class={style.dot} aria-hidden="true">
-          ?
-        </span>
-      )}
+      {activity.kind === "waiting" && <span class={style.dot} aria-hidden="true" />}
       <span>{activity.label}</span>
     </div>
   );
