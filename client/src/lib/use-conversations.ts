@@ -51,7 +51,13 @@ export function useConversations() {
 
   /** Opens a fresh conversation: the newest one if it is still empty, else a new one. */
   const create = useCallback(async (): Promise<Conversation | null> => {
-    const list = (all ?? []).filter((c) => c.id !== pendingRef.current?.id);
+    let current = all;
+    if (current === null) {
+      // Not listed yet (a click right after the page opened): ask, rather than assume there is none.
+      const listed = await requestJson("/api/conversations", ConversationListSchema);
+      current = listed.ok ? listed.data : [];
+    }
+    const list = current.filter((c) => c.id !== pendingRef.current?.id);
     const reusable = await emptyNewest(list);
     if (reusable) return reusable;
     const result = await requestJson("/api/conversations", ConversationSchema, "POST", {});

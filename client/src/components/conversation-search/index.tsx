@@ -98,14 +98,18 @@ export function ConversationSearch({ query, onQuery }: Props) {
           )}
           {found.status === "done" && found.results.length > 0 && (
             <ul class={style.list} data-testid="search-results">
-              {found.results.map((result) => (
+              {found.results.map((result, index) => (
                 <li key={`${result.conversation_id}:${result.seq ?? "title"}`}>
                   <Link
                     href={`/c/${encodeURIComponent(result.conversation_id)}`}
                     class={style.result}
+                    title={result.title}
                     data-testid="search-result"
                   >
-                    <span class={style.title}>{result.title || "Untitled conversation"}</span>
+                    {/* A conversation's further hits follow its first one, under the same title. */}
+                    {found.results[index - 1]?.conversation_id !== result.conversation_id && (
+                      <span class={style.title}>{result.title || "Untitled conversation"}</span>
+                    )}
                     <span class={style.snippet}>
                       <Snippet text={result.snippet} />
                     </span>

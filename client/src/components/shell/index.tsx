@@ -96,9 +96,12 @@ export function Shell({ user, route, onLogOut }: Props) {
     [create],
   );
 
+  /** The open conversation was the one deleted: Undo goes back to it. */
+  const deletedOpen = useRef<string | null>(null);
   const onDelete = useCallback(
     (conversation: Conversation) => {
       list.scheduleDelete(conversation);
+      deletedOpen.current = conversation.id === activeId ? conversation.id : null;
       if (conversation.id === activeId) navigate("/");
     },
     [list.scheduleDelete, activeId],
@@ -215,6 +218,8 @@ export function Shell({ user, route, onLogOut }: Props) {
           onUndo={() => {
             const id = list.pendingDelete?.id;
             list.undoDelete();
+            if (id && id === deletedOpen.current && location.pathname === "/")
+              navigate(`/c/${encodeURIComponent(id)}`);
             // Back on the row that came back.
             setTimeout(() => {
               if (!id) return;

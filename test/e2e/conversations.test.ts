@@ -1,0 +1,197 @@
+// Issue 13, the sidebar as a person uses it: rename a conversation inline (Enter saves, Esc cancels),
+// search every conversation's words (hits marked), delete with Undo (nothing is deleted until the
+// toast is gone or the page is left), "New conversation" reusing an empty one, and a new conversation
+// named after its first message without a reload. The offline demo model answers (no OPENAI_API_KEY).
+import type { BrowserContext, Page } from "playwright-core";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import {
+  apiFromPage,
+  appAndBrowserForFile,
+  leaveEvidence,
+  newConversationInBrowser,
+  sendChat,
+  signUpInBrowser,
+  waitTurnEnded,
+} from "./harness.ts";
+
+const live = appAndBrowserForFile();
+
+let context: BrowserContext;
+let page: Page;
+let pageErrors: string[];
+
+beforeEach(async () => {
+  context = await live.browser.newContext({ baseURL: live.app.url, viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
+  pageErrors = [];
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  await signUpInBrowser(page);
+});
+
+afterEach(async (test) => {
+  if (test.task.result?.state === "fail")
+    await leaveEvidence(page, live.app, `conversations-${Date.now()}`, pageErrors);
+  await context.close();
+});
+
+const row = (id: string) => page.locator(`[data-testid=conversation-item][data-id=${JSON.stringify(id)}]`);
+const rowTitle = (id: string) => row(id).locator("[data-testid=conversation-link] span").first().textContent();
+const activeTestId = () => page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? null);
+const activeRowId = () =>
+  page.evaluate(() => document.activeElement?.closest("[data-testid=conversation-item]")?.getAttribute("data-id"));
+
+async function titleFromApi(id: string): Promise<string> {
+  const res = await apiFromPage<{ title: string }>(page, "GET", `/api/conversations/${encodeURIComponent(id)}`);
+  expect(res.status).toBe(200);
+  return res.body.title;
+}
+
+/** Conversations made through the API (titled, so "New" will not reuse them), then shown by a reload. */
+async function makeConversations(...titles: string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const title of titles) {
+    const res = await apiFromPage<{ id: string }>(page, "POST", "/api/conversations", { title });
+    expect(res.status).toBe(201);
+    ids.push(res.body.id);
+  }
+  await page.reload();
+  await page.locator("[data-testid=conversation-item]").first().waitFor({ timeout: 15_000 });
+  return ids;
+}
+
+it("renames a conversation inline: Enter saves (after a reload too), Esc cancels, focus back on the row", async () => {
+  const id = await newConversationInBrowser(page);
+  await row(id).locator("[data-testid=rename-conversation]").click();
+  const input = row(id).locator("[data-testid=rename-input]");
+  expect(await input.inputValue()).toBe("New conversation");
+  await input.fill("Trip to Lisbon");
+  await input.press("Enter");
+  await expect.poll(() => rowTitle(id)).toBe("Trip to Lisbon");
+  expect(await activeTestId()).toBe("conversation-link");
+  expect(await activeRowId()).toBe(id);
+  await expect.poll(() => titleFromApi(id)).toBe("Trip to Lisbon");
+  await expect.poll(() => page.title()).toBe("Trip to Lisbon · Oracle");
+
+  // Double-click the title, type, then Esc: nothing changes.
+  await row(id).locator("[data-testid=conversation-link]").dblclick();
+  await input.fill("Not this");
+  await input.press("Escape");
+  expect(await input.count()).toBe(0);
+  expect(await rowTitle(id)).toBe("Trip to Lisbon");
+  expect(await activeRowId()).toBe(id);
+
+  await page.reload();
+  await expect.poll(() => rowTitle(id), { timeout: 15_000 }).toBe("Trip to Lisbon");
+  expect(await titleFromApi(id)).toBe("Trip to Lisbon");
+  expect(pageErrors).toEqual([]);
+});
+
+it("finds a conversation by a word in its messages, with the hit marked, and opens it", async () => {
+  const word = `zanzibar${Date.now().toString(36)}`;
+  const id = await newConversationInBrowser(page);
+  await sendChat(page, `Tell me about ${word} please`);
+  await waitTurnEnded(page, id);
+  // The search index follows the log a moment later.
+  await expect
+    .poll(
+      async () =>
+        (await apiFromPage<{ results: unknown[] }>(page, "GET", `/api/search?q=${word}`)).body.results?.length ?? 0,
+      { timeout: 15_000 },
+    )
+    .toBeGreaterThan(0);
+  await page.goto("/");
+
+  const search = page.locator("[data-testid=search-input]");
+  await search.fill(word);
+  const result = page.locator("[data-testid=search-result]").first();
+  await result.waitFor({ timeout: 10_000 });
+  expect((await result.locator("mark").first().textContent())?.toLowerCase()).toBe(word);
+  expect(await result.textContent()).not.toContain("«");
+  // While searching, the results replace the list.
+  expect(await page.locator("[data-testid=conversation-item]").count()).toBe(0);
+  await result.click();
+  await page.waitForURL((url) => url.pathname === `/c/${id}`);
+
+  await search.fill(`nothing${word}`);
+  await page.locator("[data-testid=search-empty]").waitFor({ timeout: 10_000 });
+  expect(await page.locator("[data-testid=search-empty]").textContent()).toBe("No matches");
+  await page.locator("[data-testid=search-clear]").click();
+  expect(await search.inputValue()).toBe("");
+  await row(id).waitFor();
+  expect(pageErrors).toEqual([]);
+});
+
+it("deletes with Undo: gone from the list at once, restored by Undo, deleted when the toast expires", async () => {
+  const [alpha = "", beta = ""] = await makeConversations("Alpha", "Beta");
+  const toast = page.locator("[data-testid=delete-toast]");
+
+  // Beta is newest (first); deleting it moves focus to the next row, Alpha.
+  await row(beta).locator("[data-testid=delete-conversation]").click();
+  await row(beta).waitFor({ state: "detached" });
+  expect((await toast.textContent())?.replace(/\s+/g, " ")).toContain("Deleted “Beta”");
+  expect(await activeRowId()).toBe(alpha);
+  await page.locator("[data-testid=undo-delete]").click();
+  await row(beta).waitFor();
+  expect(await toast.count()).toBe(0);
+  // Nothing was sent: the server still has it, long after the toast would have expired.
+  await page.waitForTimeout(7_000);
+  expect((await apiFromPage(page, "GET", `/api/conversations/${beta}`)).status).toBe(200);
+  expect(await row(beta).count()).toBe(1);
+
+  // Delete the bottom row: focus goes to the row above. Until the toast expires, nothing is deleted.
+  await row(alpha).locator("[data-testid=delete-conversation]").click();
+  await row(alpha).waitFor({ state: "detached" });
+  expect(await activeRowId()).toBe(beta);
+  expect((await apiFromPage(page, "GET", `/api/conversations/${alpha}`)).status).toBe(200);
+  await toast.waitFor({ state: "detached", timeout: 10_000 });
+  await expect.poll(async () => (await apiFromPage(page, "GET", `/api/conversations/${alpha}`)).status).toBe(404);
+  expect(await row(alpha).count()).toBe(0);
+
+  // The only row left: focus goes to "New conversation".
+  await row(beta).locator("[data-testid=delete-conversation]").click();
+  await row(beta).waitFor({ state: "detached" });
+  expect(await activeTestId()).toBe("new-conversation");
+  expect(pageErrors).toEqual([]);
+});
+
+it("deletes a conversation whose Undo is still showing when the page is left", async () => {
+  const [gamma = ""] = await makeConversations("Gamma");
+  await page.goto(`/c/${gamma}`);
+  await row(gamma).locator("[data-testid=delete-conversation]").click();
+  // Deleting the open conversation leaves it for home.
+  await page.waitForURL((url) => url.pathname === "/");
+  await page.locator("[data-testid=delete-toast]").waitFor();
+  await page.reload(); // pagehide sends the DELETE (keepalive)
+  await expect
+    .poll(async () => (await apiFromPage(page, "GET", `/api/conversations/${gamma}`)).status, { timeout: 10_000 })
+    .toBe(404);
+  expect(await row(gamma).count()).toBe(0);
+  expect(pageErrors).toEqual([]);
+});
+
+it("reuses an empty newest conversation for New conversation instead of making another", async () => {
+  const first = await newConversationInBrowser(page);
+  expect(await newConversationInBrowser(page)).toBe(first);
+  await page.goto("/");
+  await page.locator("[data-testid=home]").waitFor();
+  expect(await newConversationInBrowser(page)).toBe(first);
+  const list = await apiFromPage<{ id: string }[]>(page, "GET", "/api/conversations");
+  expect(list.body.map((c) => c.id)).toEqual([first]);
+
+  // Once something was said in it, New makes a fresh one.
+  await sendChat(page, "hello there");
+  await waitTurnEnded(page, first);
+  const second = await newConversationInBrowser(page);
+  expect(second).not.toBe(first);
+  expect(pageErrors).toEqual([]);
+});
+
+it("names a new conversation after its first message in the sidebar and the tab, without a reload", async () => {
+  const id = await newConversationInBrowser(page);
+  expect(await rowTitle(id)).toBe("New conversation");
+  await sendChat(page, "Plan the garden party for Saturday");
+  await expect.poll(() => rowTitle(id), { timeout: 20_000 }).toBe("Plan the garden party for Saturday");
+  await expect.poll(() => page.title()).toBe("Plan the garden party for Saturday · Oracle");
+  await waitTurnEnded(page, id);
+  expect(pageErrors).toEqual([]);
+});

@@ -1,0 +1,172 @@
+// Issue 13, the page frame on a desktop and on two phones: nothing scrolls sideways on any page, the
+// header is one row, and on a phone the conversations live in a drawer (menu button, Escape, backdrop
+// and navigation close it) while the chat takes the whole height.
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
+import {
+  appAndBrowserForFile,
+  leaveEvidence,
+  newConversationInBrowser,
+  sendChat,
+  signUpInBrowser,
+  waitTurnEnded,
+} from "./harness.ts";
+
+const live = appAndBrowserForFile();
+
+const VIEWPORTS = [
+  { name: "desktop", width: 1280, height: 800, phone: false },
+  { name: "phone 390", width: 390, height: 844, phone: true },
+  { name: "phone 360", width: 360, height: 740, phone: true },
+] as const;
+
+/** Each page and what shows it has rendered. */
+const PAGES = [
+  { path: "/", ready: "[data-testid=home]" },
+  { path: "/settings/agent", ready: "[data-testid=tab-agent]" },
+  { path: "/settings/notifications", ready: "[data-testid=tab-notifications]" },
+  { path: "/library", ready: "[data-testid=library]" },
+  { path: "/notes", ready: "[data-testid=notes-page]" },
+  { path: "/tasks", ready: "[data-testid=tasks-page]" },
+];
+
+/** What is wider than the window: the page itself, or the main region. */
+const overflow = (page: Page) =>
+  page.evaluate(() => {
+    const found: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > window.innerWidth) found.push(`page ${root.scrollWidth} > ${window.innerWidth}`);
+    const main = document.getElementById("main");
+    if (main && main.scrollWidth > main.clientWidth + 1) found.push(`main ${main.scrollWidth} > ${main.clientWidth}`);
+    const header = document.querySelector("header");
+    if (header && header.scrollWidth > header.clientWidth + 1)
+      found.push(`header ${header.scrollWidth} > ${header.clientWidth}`);
+    return found;
+  });
+
+const headerHeight = (page: Page) =>
+  page.evaluate(() => document.querySelector("body > #app header")?.getBoundingClientRect().height ?? 0);
+
+for (const viewport of VIEWPORTS) {
+  it(`fits ${viewport.width}×${viewport.height} (${viewport.name}) without sideways scrolling`, async () => {
+    const context = await live.browser.newContext({
+      baseURL: live.app.url,
+      viewport: { width: viewport.width, height: viewport.height },
+      hasTouch: viewport.phone,
+      isMobile: viewport.phone,
+    });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on("pageerror", (e) => pageErrors.push(String(e)));
+    try {
+      await signUpInBrowser(page);
+      const id = await newConversationInBrowser(page);
+      await sendChat(
+        page,
+        "What tasks are open? Tell me about a_very_long_unbroken_word_that_should_wrap_nicely_anywhere",
+      );
+      await waitTurnEnded(page, id);
+      await page.locator("[data-role=agent]").first().waitFor({ timeout: 15_000 });
+      expect(await overflow(page)).toEqual([]);
+      expect(await headerHeight(page)).toBeLessThan(70);
+
+      // The chat starts near the top and its composer is in view without scrolling.
+      const chat = await page.locator("[data-testid=chat]").boundingBox();
+      const composer = await page.locator("[data-testid=composer-input]").boundingBox();
+      expect(chat?.y ?? 999).toBeLessThan(70);
+      expect((composer?.y ?? 9999) + (composer?.height ?? 0)).toBeLessThanOrEqual(viewport.height);
+
+      for (const { path, ready } of PAGES) {
+        await page.goto(path);
+        await page.locator(ready).first().waitFor({ timeout: 15_000 });
+        await page.waitForTimeout(300); // let the page's data arrive
+        expect({ path, overflow: await overflow(page) }).toEqual({ path, overflow: [] });
+        expect(await headerHeight(page)).toBeLessThan(70);
+      }
+      expect(pageErrors).toEqual([]);
+    } catch (error) {
+      await leaveEvidence(page, live.app, `layout-${viewport.width}`, pageErrors);
+      throw error;
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+it("keeps the conversations in a drawer on a phone: the menu opens it, Escape, the backdrop and navigation close it", async () => {
+  const context = await live.browser.newContext({ baseURL: live.app.url, viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  try {
+    const username = await signUpInBrowser(page);
+    const menu = page.locator("[data-testid=menu-button]");
+    const newButton = page.locator("[data-testid=new-conversation]");
+    const expanded = () => menu.getAttribute("aria-expanded");
+
+    // Closed: the header is one row with the menu; the list, the pages and Log out are out of sight.
+    expect(await menu.isVisible()).toBe(true);
+    expect(await expanded()).toBe("false");
+    expect(await newButton.isVisible()).toBe(false);
+    expect(await page.locator("[data-testid=settings-link]").isVisible()).toBe(false);
+    expect(await page.locator("[data-testid=current-user]").isVisible()).toBe(false);
+
+    await menu.click();
+    expect(await expanded()).toBe("true");
+    await newButton.waitFor({ state: "visible" });
+    expect(await page.locator("[data-testid=drawer-current-user]").textContent()).toBe(username);
+    expect(await page.locator("[data-testid=drawer-logout]").isVisible()).toBe(true);
+    await page.keyboard.press("Escape");
+    await newButton.waitFor({ state: "hidden" });
+    expect(await expanded()).toBe("false");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("menu-button");
+
+    await menu.click();
+    await newButton.waitFor({ state: "visible" });
+    await page.locator("[data-testid=drawer-backdrop]").click({ position: { x: 370, y: 400 } });
+    await newButton.waitFor({ state: "hidden" });
+    expect(await expanded()).toBe("false");
+
+    // A page link in the drawer navigates and closes it.
+    await menu.click();
+    await page.locator("[data-testid=drawer-settings-link]").click();
+    await page.waitForURL((url) => url.pathname === "/settings/agent");
+    await newButton.waitFor({ state: "hidden" });
+    expect(await expanded()).toBe("false");
+
+    // So does opening a conversation: the chat then has the whole height.
+    const id = await newConversationInBrowser(page);
+    await newButton.waitFor({ state: "hidden" });
+    expect(await expanded()).toBe("false");
+    const chat = await page.locator(`[data-testid=chat][data-conversation-id="${id}"]`).boundingBox();
+    expect(chat?.x).toBe(0);
+    expect(chat?.width).toBe(390);
+    expect((chat?.y ?? 0) + (chat?.height ?? 0)).toBeGreaterThan(844 - 2);
+    expect(pageErrors).toEqual([]);
+  } catch (error) {
+    await leaveEvidence(page, live.app, "layout-drawer", pageErrors);
+    throw error;
+  } finally {
+    await context.close();
+  }
+});
+
+it("shows the sidebar beside the chat on a desktop, with no menu button", async () => {
+  const context = await live.browser.newContext({ baseURL: live.app.url, viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  try {
+    await signUpInBrowser(page);
+    expect(await page.locator("[data-testid=menu-button]").isVisible()).toBe(false);
+    expect(await page.locator("[data-testid=new-conversation]").isVisible()).toBe(true);
+    expect(await page.locator("[data-testid=current-user]").isVisible()).toBe(true);
+    expect(await page.locator("[data-testid=drawer-logout]").isVisible()).toBe(false);
+    // One main landmark on every page.
+    for (const { path, ready } of PAGES) {
+      await page.goto(path);
+      await page.locator(ready).first().waitFor({ timeout: 15_000 });
+      expect({ path, mains: await page.locator("main").count() }).toEqual({ path, mains: 1 });
+    }
+  } finally {
+    await context.close();
+  }
+});
