@@ -70,7 +70,12 @@ it("shows the subagent's progress under the delegate card, then its answer, and 
     expect(seen).toMatchObject({ panel: true, expanded: true, running: true, tool: true, text: true });
     expect(String(seen.link)).toMatch(/^\/c\/.+/);
 
-    // Done: the persisted card shows the answer; the panel is still there, collapsed.
+    // Done: the turn's steps fold into one line; opened, the persisted card shows the answer and the
+    // panel is still there, collapsed.
+    const group = page.locator("[data-testid=turn-group]");
+    await expect.poll(() => group.getAttribute("data-expanded"), { timeout: 10_000 }).toBe("false");
+    expect(await page.locator("[data-role=tool][data-tool=delegate]").count()).toBe(0);
+    await group.locator("[data-testid=turn-group-toggle]").click();
     const card = page.locator("[data-role=tool][data-tool=delegate]");
     await expect.poll(() => card.count(), { timeout: 10_000 }).toBe(1);
     await expect.poll(() => card.getAttribute("data-status")).toBe("success");
@@ -95,7 +100,8 @@ it("shows the subagent's progress under the delegate card, then its answer, and 
 
     // The parent's answer quotes the subagent's; a pod event line names the pod.
     const answer = page.locator("[data-role=agent]").last();
-    expect(await answer.textContent()).toContain("> - plan.md");
+    // (rendered as markdown: a quote holding a list)
+    expect(await answer.locator("blockquote li").allTextContents()).toContain("plan.md");
     const event = page.locator("[data-testid=pod-event][data-event=turn_ended]");
     expect(await event.count()).toBe(1);
     expect(await event.textContent()).toContain(pod);
@@ -109,6 +115,7 @@ it("shows the subagent's progress under the delegate card, then its answer, and 
     await page.waitForURL((url) => url.pathname === href);
     const child = page.locator(`[data-testid=chat][data-conversation-id=${JSON.stringify(childId)}]`);
     await child.locator("[data-role=user]", { hasText: TASK }).waitFor({ timeout: 15_000 });
+    await child.locator("[data-testid=turn-group-toggle]").click(); // its steps, folded like any turn's
     await child.locator("[data-role=tool]", { hasText: "vault_list" }).waitFor();
     await expect
       .poll(async () => (await child.locator("[data-role=agent]").allTextContents()).join("\n"))
@@ -120,6 +127,7 @@ it("shows the subagent's progress under the delegate card, then its answer, and 
     await page.waitForURL((url) => url.pathname === `/c/${encodeURIComponent(id)}`);
     await page.reload();
     const reloaded = page.locator("[data-role=tool][data-tool=delegate]");
+    await page.locator("[data-testid=turn-group-toggle]").click({ timeout: 15_000 });
     await reloaded.waitFor({ timeout: 15_000 });
     expect(await reloaded.locator("[data-testid=subagent-answer]").textContent()).toContain("plan.md");
     expect(await reloaded.locator("[data-testid=subagent-conversation-link]").getAttribute("href")).toBe(href);
