@@ -78,8 +78,18 @@ async function demoTurn(phrase: string): Promise<{ id: string; system: SystemMes
   await page.locator("[data-role=user]", { hasText: phrase }).waitFor({ timeout: 15_000 });
   await waitTurnEnded(page, id);
   const system = await systemMessages(id);
+  await openTurnGroups(page);
   await expect.poll(() => page.locator("[data-role=system]").count(), { timeout: 10_000 }).toBe(system.length);
   return { id, system };
+}
+
+/** Routine System messages (a tool success summary) fold into their turn's group: open every group. */
+async function openTurnGroups(p: Page) {
+  await expect
+    .poll(() => p.locator("[data-testid=turn-group][data-running=true]").count(), { timeout: 10_000 })
+    .toBe(0);
+  const closed = p.locator("[data-testid=turn-group-toggle][aria-expanded=false]");
+  while ((await closed.count()) > 0) await closed.first().click();
 }
 
 const systemTexts = (p: Page) =>
@@ -363,6 +373,10 @@ it("switches subscribers in the Notifications tab within 3 clicks; core ones are
   await page.locator("a", { hasText: "Back to chat" }).click();
   const { system } = await demoTurn("write a note called x: y");
   expect(system.filter((m) => m.item.subscriber === "tool_success")).toHaveLength(1);
+  // A success is routine: it sits in the turn's folded steps, not in the thread.
+  expect(await page.locator("[data-testid=turn-group] [data-role=system][data-source='Tool Executor']").count()).toBe(
+    1,
+  );
   expect(system.filter((m) => m.item.subscriber === "turn_summary")).toEqual([]);
   expect(pageErrors).toEqual([]);
 });
@@ -375,6 +389,7 @@ it("shows the same System messages exactly once after a reload, without re-trigg
 
   await page.reload();
   await page.locator("[data-role=user]", { hasText: "loop" }).waitFor({ timeout: 15_000 });
+  await openTurnGroups(page);
   await expect.poll(() => systemTexts(page), { timeout: 10_000 }).toEqual(before);
   await page.waitForTimeout(1000); // a late resume replay would show up as duplicates now
   const after = await systemTexts(page);
