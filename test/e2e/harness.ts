@@ -253,13 +253,13 @@ export async function logInInBrowser(page: Page, username: string, password = E2
 export async function newConversationInBrowser(page: Page): Promise<string> {
   const button = page.locator("[data-testid=new-conversation]");
   await page.locator("[data-testid=shell]").waitFor({ timeout: 15_000 });
-  if (!(await button.isVisible())) {
-    // On a phone the sidebar is a drawer: open it. On a wide screen it is beside home and the chats.
-    const menu = page.locator("[data-testid=menu-button]");
-    if (await menu.isVisible()) await menu.click();
-    else await page.locator("[data-testid=brand]").click();
-    await button.waitFor({ state: "visible", timeout: 15_000 });
-  }
+  // On a phone (the menu button shows) the sidebar is a drawer: open it. On a wide screen the sidebar
+  // is beside home and the chats, not the other pages: go home first.
+  const menu = page.locator("[data-testid=menu-button]");
+  if (await menu.isVisible()) {
+    if ((await menu.getAttribute("aria-expanded")) !== "true") await menu.click();
+  } else if (!(await button.isVisible())) await page.locator("[data-testid=brand]").click();
+  await button.waitFor({ state: "visible", timeout: 15_000 });
   // "New" reuses the newest conversation when it is still empty, maybe the one already open (the URL
   // does not change then): the button counts what it opened.
   const opened = Number((await button.getAttribute("data-opened")) ?? 0);

@@ -218,8 +218,7 @@ export function Shell({ user, route, onLogOut }: Props) {
           onUndo={() => {
             const id = list.pendingDelete?.id;
             list.undoDelete();
-            if (id && id === deletedOpen.current && location.pathname === "/")
-              navigate(`/c/${encodeURIComponent(id)}`);
+            if (id && id === deletedOpen.current && location.pathname === "/") navigate(`/c/${encodeURIComponent(id)}`);
             // Back on the row that came back.
             setTimeout(() => {
               if (!id) return;
