@@ -1,8 +1,29 @@
 // The client's Markdown mapping (client/src/lib/markdown.ts) without a browser: which tokens become which
 // nodes, that raw HTML stays text, and which hrefs may become links. The browser side (elements, no
 // script runs, Copy) is test/e2e/markdown.test.ts.
-import { describe, expect, it } from "vitest";
-import { decodeEntities, type MdNode, parseMarkdown, safeHref } from "../../client/src/lib/markdown.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  decodeEntities,
+  loadMarkdown,
+  type MdNode,
+  markdownReady,
+  parseMarkdown,
+  safeHref,
+} from "../../client/src/lib/markdown.ts";
+
+beforeAll(async () => {
+  // marked is loaded on demand (its own chunk in the client): nothing parses before it is there.
+  expect(markdownReady()).toBe(false);
+  expect(parseMarkdown("**x**")).toBeNull();
+  await loadMarkdown();
+  expect(markdownReady()).toBe(true);
+});
+
+function parse(source: string): MdNode[] {
+  const tree = parseMarkdown(source);
+  if (!tree) throw new Error("marked is not loaded");
+  return tree;
+}
 
 /** Every node of a tree, depth first. */
 function all(nodes: MdNode[]): MdNode[] {
@@ -56,7 +77,7 @@ describe("decodeEntities", () => {
 
 describe("parseMarkdown", () => {
   it("maps the GFM blocks and inlines to their elements", () => {
-    const tree = parseMarkdown(
+    const tree = parse(
       [
         "# Title",
         "",
@@ -101,11 +122,11 @@ describe("parseMarkdown", () => {
   });
 
   it("keeps single line breaks", () => {
-    expect(tags(parseMarkdown("one\ntwo"))).toEqual(["p", "br"]);
+    expect(tags(parse("one\ntwo"))).toEqual(["p", "br"]);
   });
 
   it("shows raw HTML as its text, block or inline, in a table cell too", () => {
-    const tree = parseMarkdown(
+    const tree = parse(
       "<script>alert(1)</script>\n\nHi <img src=x onerror=alert(1)> there\n\n| a |\n|---|\n| <b onclick=x>c</b> |",
     );
     expect(texts(tree)).toContain("<script>alert(1)</script>");
@@ -116,7 +137,7 @@ describe("parseMarkdown", () => {
   });
 
   it("makes links only of safe hrefs; an unsafe link is its text", () => {
-    const tree = parseMarkdown(
+    const tree = parse(
       "[ok](https://example.com) [bad](javascript:alert(1)) [data](data:text/html,x) <https://auto.example> [rel](/x)",
     );
     expect(links(tree)).toEqual([
@@ -129,22 +150,22 @@ describe("parseMarkdown", () => {
   });
 
   it("turns an image into a link labelled with its alt text, or just the text when its URL is unsafe", () => {
-    expect(links(parseMarkdown("![a cat](https://img.example/cat.png)"))).toEqual([
+    expect(links(parse("![a cat](https://img.example/cat.png)"))).toEqual([
       { kind: "link", href: "https://img.example/cat.png", image: true, children: [{ kind: "text", text: "a cat" }] },
     ]);
-    const unsafe = parseMarkdown("![x](javascript:alert(1))");
+    const unsafe = parse("![x](javascript:alert(1))");
     expect(links(unsafe)).toEqual([]);
     expect(texts(unsafe)).toBe("x");
   });
 
   it("renders partial (streaming) text: an unclosed fence is a code block, unclosed emphasis is text", () => {
-    const fence = parseMarkdown("Here:\n\n```py\nprint(1)\n");
+    const fence = parse("Here:\n\n```py\nprint(1)\n");
     expect(all(fence).find((n) => n.kind === "code")).toEqual({ kind: "code", lang: "py", text: "print(1)" });
-    expect(texts(parseMarkdown("some **bol"))).toBe("some **bol");
-    expect(parseMarkdown("")).toEqual([]);
+    expect(texts(parse("some **bol"))).toBe("some **bol");
+    expect(parse("")).toEqual([]);
   });
 
   it("decodes character references in text but not in code", () => {
-    expect(texts(parseMarkdown("a &amp; b `&amp;`"))).toBe("a & b &amp;");
+    expect(texts(parse("a &amp; b `&amp;`"))).toBe("a & b &amp;");
   });
 });

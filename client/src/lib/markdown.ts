@@ -2,7 +2,9 @@
 // marked's lexer only tokenises: no HTML string is ever built, so nothing here can become markup. Raw
 // HTML tokens come out as their literal text, only http(s) and mailto links become links, images become
 // links labelled with their alt text (nothing remote is loaded), and link reference definitions vanish.
-import { Lexer, type Token, type Tokens } from "marked";
+// marked is loaded as its own chunk (loadMarkdown, started when the Markdown component is first
+// imported) so it stays out of the initial bundle; until it is there, parseMarkdown answers null.
+import type { Lexer as MarkedLexer, Token, Tokens } from "marked";
 
 export type BlockTag = "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "blockquote" | "ul" | "ol" | "li" | "hr";
 export type InlineTag = "strong" | "em" | "del" | "br";
@@ -187,14 +189,35 @@ function blockToken(token: Token): MdNode[] {
   }
 }
 
+let lexer: typeof MarkedLexer | undefined;
+let loading: Promise<void> | undefined;
+
+/** Loads marked once; a failed load (e.g. offline after a deploy) is retried on the next call. */
+export function loadMarkdown(): Promise<void> {
+  loading ??= import("marked").then(
+    (marked) => {
+      lexer = marked.Lexer;
+    },
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** Whether parseMarkdown can parse yet. */
+export const markdownReady = () => lexer !== undefined;
+
 /**
- * The tree of a Markdown text. Partial text (a stream) parses too: an unclosed fence is a code block.
+ * The tree of a Markdown text, or null while marked is still loading. Partial text (a stream) parses too: an unclosed fence is a code block.
  * Single line breaks are kept (`breaks`), as people and models write chat text. Fresh options per call:
  * the lexer stores its tokenizer on the object it is given.
  */
-export function parseMarkdown(source: string): MdNode[] {
+export function parseMarkdown(source: string): MdNode[] | null {
+  if (!lexer) return null;
   try {
-    return blocks(Lexer.lex(source, { gfm: true, breaks: true }));
+    return blocks(lexer.lex(source, { gfm: true, breaks: true }));
   } catch {
     // The lexer gave up (it throws on input it cannot advance through): the text as it is.
     return [element("p", [text(source)])];

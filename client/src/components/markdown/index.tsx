@@ -2,10 +2,13 @@
 // Why marked: it is well kept (frequent releases, wide use), its lexer alone turns text into tokens, so
 // no HTML string is ever produced and there is no innerHTML to sanitise (lib/markdown.ts maps the tokens
 // to a closed set of nodes, and this file to elements), and it is small (about 12 KB gzip, no
-// dependencies). markdown-it and micromark are larger or render to HTML strings.
+// dependencies). markdown-it and micromark are larger or render to HTML strings. marked is its own
+// chunk, fetched as soon as this module is imported (at start-up); until it has arrived, the text is
+// shown plain (PlainText), then re-rendered as Markdown.
 import { type ComponentChildren, h } from "preact";
-import { useMemo } from "preact/hooks";
-import { type MdNode, parseMarkdown } from "../../lib/markdown";
+import { useEffect, useMemo, useState } from "preact/hooks";
+import { loadMarkdown, type MdNode, markdownReady, parseMarkdown } from "../../lib/markdown";
+import { PlainText } from "../plain-text";
 import { CodeBlock } from "./code-block";
 import style from "./style.module.css";
 
@@ -38,7 +41,7 @@ function renderNode(node: MdNode, key: number): ComponentChildren {
           class={node.image ? style.imageLink : undefined}
           data-image={node.image ? "" : undefined}
         >
-          {node.image && <span aria-hidden="true">🖼 </span>}
+          {node.image && <span class={style.imageLabel}>Image: </span>}
           {render(node.children)}
         </a>
       );
@@ -60,8 +63,36 @@ function renderNode(node: MdNode, key: number): ComponentChildren {
   }
 }
 
+// Start fetching marked at once, so it is there by the time the first message is shown.
+loadMarkdown().catch(() => {
+  // Shown plain until a Markdown component retries the load.
+});
+
+function useMarkdownReady(): boolean {
+  const [ready, setReady] = useState(markdownReady);
+  useEffect(() => {
+    if (ready) return;
+    let live = true;
+    loadMarkdown().then(
+      () => live && setReady(true),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [ready]);
+  return ready;
+}
+
 export function Markdown({ text, class: className }: { text: string; class?: string }) {
-  const nodes = useMemo(() => parseMarkdown(text), [text]);
+  const ready = useMarkdownReady();
+  const nodes = useMemo(() => (ready ? parseMarkdown(text) : null), [ready, text]);
+  if (!nodes)
+    return (
+      <div class={className} data-testid="markdown" data-pending="">
+        <PlainText text={text} />
+      </div>
+    );
   return (
     <div class={`${style.markdown} ${className ?? ""}`} data-testid="markdown">
       {render(nodes)}
