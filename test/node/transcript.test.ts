@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { describeFailure, isFailure, terminationText } from "../../client/src/lib/termination";
 import { buildTranscript, groupSummary, isRoutineSystem, lastExchange } from "../../client/src/lib/transcript";
+import { applyAgentUpdate, IDLE_TURN, turnActivity } from "../../client/src/lib/turn-state";
 import type { Message } from "../../protocol";
 import { TERMINATION_REASONS } from "../../protocol";
 
@@ -138,5 +139,39 @@ describe("termination texts", () => {
     );
     expect(server.title).toBe("The model service failed.");
     expect(server.partial).toBe("Half an answer");
+  });
+});
+
+describe("turnActivity", () => {
+  const started = applyAgentUpdate(IDLE_TURN, { update_type: "agent_start", max_steps: 10, decision_tree: "default" });
+  const stepping = applyAgentUpdate(started, { update_type: "agent_turn_start", step: 1 });
+  const idle = { writing: false, runningTools: [] as string[] };
+
+  it("says what the turn does, and never 'reasoning' in the default tree", () => {
+    expect(turnActivity(IDLE_TURN, idle)).toBeNull();
+    expect(turnActivity(started, idle)?.label).toBe("Starting…");
+    expect(turnActivity(stepping, idle)?.label).toBe("Thinking…");
+    expect(turnActivity(stepping, { writing: true, runningTools: [] })?.label).toBe("Writing…");
+    expect(turnActivity(stepping, { writing: true, runningTools: ["vault_search"] })?.label).toBe(
+      "Running vault_search…",
+    );
+    const asking = applyAgentUpdate(stepping, {
+      update_type: "agent_request_input",
+      question: "?",
+      step: 1,
+      timeout_s: 60,
+    });
+    expect(turnActivity(asking, idle)?.label).toBe("Waiting for your answer");
+    expect(asking.pendingInput?.deadline).toBeDefined();
+    const stopping = applyAgentUpdate(stepping, { update_type: "agent_stopped", step: 1 });
+    expect(turnActivity(stopping, idle)?.label).toBe("Stopping…");
+  });
+
+  it("says 'reasoning' only in the reason phase of the roa tree", () => {
+    const roa = applyAgentUpdate(
+      applyAgentUpdate(IDLE_TURN, { update_type: "agent_start", max_steps: 10, decision_tree: "roa" }),
+      { update_type: "agent_turn_start", step: 1 },
+    );
+    expect(turnActivity(roa, idle)?.label).toBe("Reasoning…");
   });
 });
