@@ -3,7 +3,7 @@
 // the tool cards (one line each, openable to their arguments and results). A tool failure's System
 // message stays visible outside the group. While the turn runs, the group is open and a working
 // indicator says what is going on. The model is the fake OpenAI server, scripted step by step.
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
 import { marker, scriptModel } from "../support/fake-openai-client";
