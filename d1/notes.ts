@@ -97,6 +97,23 @@ export async function writeNote(
   return { note, created: !before?.results.length };
 }
 
+/** Writes a new note only: undefined when the path is taken, decided by the one statement (no race). */
+export async function createNote(
+  db: D1Database,
+  userId: string,
+  path: string,
+  content: string,
+): Promise<Note | undefined> {
+  const row = await db
+    .prepare(
+      `INSERT INTO notes (user_id, path, content) VALUES (?, ?, ?) ON CONFLICT (user_id, path) DO NOTHING
+       RETURNING path, content, ${BYTES} AS bytes, created_at, updated_at`,
+    )
+    .bind(userId, path, content)
+    .first<Note>();
+  return row ?? undefined;
+}
+
 export async function deleteNote(db: D1Database, userId: string, path: string): Promise<boolean> {
   const result = await db.prepare("DELETE FROM notes WHERE user_id = ? AND path = ?").bind(userId, path).run();
   return result.meta.changes > 0;

@@ -41,6 +41,25 @@ describe("notes routes", () => {
     expect((await call(session, "/api/notes/inbox.md", "DELETE")).status).toBe(404);
   });
 
+  it("creates only with If-None-Match: *, answering 409 and keeping the note when the path is taken", async () => {
+    const session = await signup();
+    const create = (content: string) =>
+      api("/api/notes/ideas.md", {
+        method: "PUT",
+        headers: { ...session.headers, "Content-Type": "application/json", "If-None-Match": "*" },
+        body: JSON.stringify({ content }),
+      });
+    const [first, second] = await Promise.all([create("mine"), create("theirs")]);
+    expect([first.status, second.status].sort()).toEqual([201, 409]);
+    const loser = first.status === 409 ? first : second;
+    expect(await loser.json()).toEqual({
+      error: { code: "conflict", message: "A note already exists at ideas.md" },
+    });
+    const winner = ((await (first.status === 201 ? first : second).json()) as { content: string }).content;
+    expect(((await (await call(session, "/api/notes/ideas.md")).json()) as { content: string }).content).toBe(winner);
+    expect((await call(session, "/api/notes/ideas.md", "PUT", { content: "replaced" })).status).toBe(200);
+  });
+
   it("shares the vault with the agent's tools", async () => {
     const session = await signup();
     await call(session, "/api/notes/shared.md", "PUT", { content: "written over HTTP about penguins" });

@@ -3,6 +3,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import {
+  createNote,
   deleteNote,
   listNotes,
   NoteContentSchema,
@@ -11,7 +12,7 @@ import {
   readNote,
   writeNote,
 } from "../../d1/notes";
-import { notFound } from "../errors";
+import { ApiError, notFound } from "../errors";
 import { type AppEnv, currentUser } from "../middleware/identity";
 import { parseWith, readJson, readQuery } from "../validate";
 
@@ -36,9 +37,16 @@ noteRoutes.get("/:path{.+}", async (c) => {
   return c.json(note);
 });
 
+// `If-None-Match: *` (HTTP's create-only condition): a new note or 409, never an overwrite, so two
+// tabs creating the same path cannot replace each other's text.
 noteRoutes.put("/:path{.+}", async (c) => {
   const path = notePath(c.req.param("path"));
   const { content } = await readJson(c, WriteNoteSchema);
+  if (c.req.header("If-None-Match")?.trim() === "*") {
+    const created = await createNote(c.env.DB, currentUser(c).id, path, content);
+    if (!created) throw new ApiError(409, "conflict", `A note already exists at ${path}`);
+    return c.json(created, 201);
+  }
   const { note } = await writeNote(c.env.DB, currentUser(c).id, path, content);
   return c.json(note);
 });
