@@ -22,12 +22,17 @@ export function signalUnauthorized(): void {
   for (const listener of unauthorizedListeners) listener();
 }
 
-async function send(path: string, method: Method, body?: unknown): Promise<Response | ApiError> {
+async function send(
+  path: string,
+  method: Method,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response | ApiError> {
   try {
     return await fetch(path, {
       method,
       credentials: "same-origin",
-      headers: body === undefined ? {} : { "content-type": "application/json" },
+      headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
@@ -54,8 +59,9 @@ export async function requestJson<T>(
   schema: z.ZodType<T>,
   method: Method = "GET",
   body?: unknown,
+  headers?: Record<string, string>,
 ): Promise<ApiResult<T>> {
-  const response = await send(path, method, body);
+  const response = await send(path, method, body, headers);
   if (!(response instanceof Response)) return { ok: false, error: response };
   if (!response.ok) return { ok: false, error: await readError(response) };
   const parsed = schema.safeParse(await response.json().catch(() => undefined));

@@ -1,7 +1,7 @@
 // The Notes page's data over /api/notes (worker/routes/notes.ts): the list of notes (path, size, last
 // change), one note by path, and create / save / delete. The list is updated from the server's answers,
-// so what is shown is what was saved. The API upserts on PUT, so "create" first asks whether the path
-// is taken and refuses to overwrite an existing note.
+// so what is shown is what was saved. A plain PUT upserts, so "create" sends If-None-Match: *, which the
+// server refuses with 409 when the path is taken: it never overwrites an existing note.
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { type ApiError, type ApiResult, requestEmpty, requestJson } from "./api";
 import { type Note, NoteListSchema, NoteSchema, type NoteSummary } from "./response-schemas";
@@ -80,24 +80,19 @@ export function useNotes() {
     [remember],
   );
 
-  /** Creates a note only where none is: an existing path is refused with a 409-like error. */
+  /** Creates a note only where none is (If-None-Match: *): a taken path is the server's 409, in plain words. */
   const create = useCallback(
     async (path: string, content: string): Promise<ApiResult<Note>> => {
-      const existing = await requestJson(noteApiPath(path), NoteSchema);
-      if (existing.ok)
+      const result = await requestJson(noteApiPath(path), NoteSchema, "PUT", { content }, { "If-None-Match": "*" });
+      if (result.ok) remember(result.data);
+      else if (result.error.status === 409)
         return {
           ok: false,
-          error: {
-            status: 409,
-            code: "conflict",
-            message: `a note at ${existing.data.path} already exists. Open it to edit it instead`,
-            fields: {},
-          },
+          error: { ...result.error, message: `a note at ${path} already exists. Open it to edit it instead` },
         };
-      if (existing.error.status !== 404) return existing;
-      return save(path, content);
+      return result;
     },
-    [save],
+    [remember],
   );
 
   const remove = useCallback(
