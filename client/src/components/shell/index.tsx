@@ -113,7 +113,6 @@ export function Shell({ user, route, onLogOut }: Props) {
     void refresh();
     setTimeout(() => void refresh(), 1_500);
   }, [refresh]);
-  const turnCallbacks = { onTurnStarted: refreshSoon, onTurnEnded: refreshSoon };
 
   const logOut = useCallback(() => {
     commitDelete(); // a pending delete is final once the user leaves
@@ -139,7 +138,7 @@ export function Shell({ user, route, onLogOut }: Props) {
       page = <TasksPage />;
       break;
     case "conversation":
-      page = <Chat id={route.id} title={activeTitle} {...turnCallbacks} />;
+      page = <Chat id={route.id} title={activeTitle} onTurnStarted={refreshSoon} onTurnEnded={refreshSoon} />;
       break;
     case "home":
       page = creating ? (
@@ -202,11 +201,12 @@ export function Shell({ user, route, onLogOut }: Props) {
           </nav>
         </Drawer>
         {ownsMain ? (
-          <div id="main" class={style.main} tabIndex={-1}>
+          <div id="main" class={style.main} tabIndex={-1} inert={drawerOpen}>
             {page}
           </div>
         ) : (
-          <main id="main" class={style.main} tabIndex={-1}>
+          // While the drawer is open (a phone), the page behind it is out of reach (inert).
+          <main id="main" class={style.main} tabIndex={-1} inert={drawerOpen}>
             {page}
           </main>
         )}
