@@ -105,6 +105,7 @@ it("serves a favicon, not the app's HTML", async () => {
     expect(ico.status()).toBe(200);
     expect(ico.headers()["content-type"]).toMatch(/^image\/(x-icon|vnd\.microsoft\.icon)/);
     expect([...(await ico.body()).subarray(0, 4)]).toEqual([0, 0, 1, 0]); // the ICO header
+    expect(ico.headers()["cache-control"]).toContain("max-age=86400"); // client/public/_headers
     const svg = await page.request.get("/favicon.svg");
     expect(svg.status()).toBe(200);
     expect(svg.headers()["content-type"]).toMatch(/^image\/svg\+xml/);
