@@ -116,12 +116,12 @@ it("keeps the conversations in a drawer on a phone: the menu opens it, Escape, t
     await newButton.waitFor({ state: "visible" });
     expect(await page.locator("[data-testid=drawer-current-user]").textContent()).toBe(username);
     expect(await page.locator("[data-testid=drawer-logout]").isVisible()).toBe(true);
-    expect(await page.locator("#main").evaluate((el) => el.inert)).toBe(true); // the page behind is out of reach
+    expect(await page.locator("#main").evaluate((el) => (el as HTMLElement).inert)).toBe(true); // the page behind is out of reach
     await page.keyboard.press("Escape");
     await newButton.waitFor({ state: "hidden" });
     expect(await expanded()).toBe("false");
     expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("menu-button");
-    expect(await page.locator("#main").evaluate((el) => el.inert)).toBe(false);
+    expect(await page.locator("#main").evaluate((el) => (el as HTMLElement).inert)).toBe(false);
 
     await menu.click();
     await newButton.waitFor({ state: "visible" });
