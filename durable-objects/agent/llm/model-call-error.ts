@@ -8,7 +8,21 @@ export class ModelCallError extends Error {
 export function asModelError(error: unknown): Error {
   if (error instanceof ModelCallError) return error;
   if (error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError")) return error;
-  return new ModelCallError(messageOf(error), { cause: error });
+  return new ModelCallError(messageWithStatus(error), { cause: error });
+}
+
+/** The error's message led by its HTTP status, so the UI can say "check the API key" for a 401 whatever words the provider chose. */
+export function messageWithStatus(error: unknown): string {
+  const status = statusOf(error);
+  const message = messageOf(error);
+  return status && !message.includes(String(status)) ? `HTTP ${status}: ${message}` : message;
+}
+
+/** The HTTP status of a provider's refusal (@ai-sdk/provider's APICallError carries it as statusCode). */
+function statusOf(error: unknown): number | undefined {
+  const status =
+    typeof error === "object" && error !== null ? (error as { statusCode?: unknown }).statusCode : undefined;
+  return typeof status === "number" && status >= 400 && status <= 599 ? status : undefined;
 }
 
 /** An Error's message, a string, or the `message` of an error object a stream sent (OpenAI's `{error: {message}}`). */

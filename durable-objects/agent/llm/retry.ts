@@ -4,7 +4,7 @@
 // so the user and the model see it. Stop cuts a wait short. Only the start of a stream is retried:
 // once text has reached the user, a failure is the call's.
 import { APICallError } from "@ai-sdk/provider";
-import { asModelError, ModelCallError } from "./model-call-error";
+import { asModelError, ModelCallError, messageWithStatus } from "./model-call-error";
 import { retryAfterMs } from "./retry-after";
 
 export const MAX_RETRIES = 3;
@@ -37,7 +37,7 @@ export async function withRetries<T>(request: () => PromiseLike<T>, options: Ret
       options.signal.throwIfAborted();
       if (!APICallError.isInstance(error) || !error.isRetryable) throw asModelError(error);
       if (attempt > MAX_RETRIES)
-        throw new ModelCallError(`${error.message} (after ${MAX_RETRIES} retries)`, { cause: error });
+        throw new ModelCallError(`${messageWithStatus(error)} (after ${MAX_RETRIES} retries)`, { cause: error });
       const asked = retryAfterMs(error.responseHeaders);
       const waitMs = asked ?? backoffMs(attempt);
       if (Date.now() + waitMs > options.deadline) throw noTimeToWait(error, asked);
@@ -54,7 +54,7 @@ function noTimeToWait(error: APICallError, askedMs: number | undefined): ModelCa
     askedMs === undefined
       ? "no time is left in the turn to retry"
       : `the provider asked to wait ${Math.ceil(askedMs / 1000)} s, longer than the turn has left`;
-  return new ModelCallError(`${error.message}; ${why}`, { cause: error });
+  return new ModelCallError(`${messageWithStatus(error)}; ${why}`, { cause: error });
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it trips. */
