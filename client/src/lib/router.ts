@@ -28,6 +28,15 @@ export function navigate(path: string, options: { replace?: boolean } = {}): voi
   notify();
 }
 
+/** A URL segment decoded, or undefined when it is not valid percent-encoding (/notes/%E0 must not throw). */
+function decoded(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
 export function parseRoute(pathname: string): Route {
   const path = pathname.replace(/\/+$/, "") || "/";
   if (path === "/") return { name: "home" };
@@ -37,10 +46,12 @@ export function parseRoute(pathname: string): Route {
   if (path === "/settings/notifications") return { name: "settings", tab: "notifications" };
   if (path === "/library") return { name: "library" };
   if (path === "/notes") return { name: "notes" };
-  if (path.startsWith("/notes/")) return { name: "notes", path: decodeURIComponent(path.slice("/notes/".length)) };
   if (path === "/tasks") return { name: "tasks" };
+  const note = path.startsWith("/notes/") ? decoded(path.slice("/notes/".length)) : undefined;
+  if (note) return { name: "notes", path: note };
   const conversation = /^\/c\/([^/]+)$/.exec(path);
-  if (conversation?.[1]) return { name: "conversation", id: decodeURIComponent(conversation[1]) };
+  const id = conversation?.[1] ? decoded(conversation[1]) : undefined;
+  if (id) return { name: "conversation", id };
   return { name: "not_found" };
 }
 

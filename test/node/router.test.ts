@@ -1,0 +1,38 @@
+// The client's routes (client/src/lib/router.ts): every page a link or a typed URL can name, a bad
+// percent-encoding answered as "no such page" instead of a crash, and only our own paths followed after
+// signing in.
+import { expect, it, vi } from "vitest";
+import { parseRoute, safeNext } from "../../client/src/lib/router.ts";
+
+it("names every page, decoding ids and note paths", () => {
+  expect(parseRoute("/")).toEqual({ name: "home" });
+  expect(parseRoute("/c/abc%20d/")).toEqual({ name: "conversation", id: "abc d" });
+  expect(parseRoute("/notes")).toEqual({ name: "notes" });
+  expect(parseRoute("/notes/projects/plan%20B.md")).toEqual({ name: "notes", path: "projects/plan B.md" });
+  expect(parseRoute("/tasks")).toEqual({ name: "tasks" });
+  expect(parseRoute("/settings/notifications")).toEqual({ name: "settings", tab: "notifications" });
+  expect(parseRoute("/nowhere")).toEqual({ name: "not_found" });
+});
+
+it("answers a malformed percent-encoding with not_found instead of throwing", () => {
+  expect(parseRoute("/notes/%E0")).toEqual({ name: "not_found" });
+  expect(parseRoute("/c/%")).toEqual({ name: "not_found" });
+});
+
+it("follows only same-origin paths after signing in", () => {
+  vi.stubGlobal("location", new URL("http://127.0.0.1:8787/login"));
+  expect(safeNext("/c/abc?x=1")).toBe("/c/abc?x=1");
+  for (const bad of [
+    "//evil.example",
+    "/\\evil.example",
+    "https://evil.example",
+    "javascript:alert(1)",
+    "c/abc",
+    "/c/\u0000x",
+    "",
+  ])
+    expect(safeNext(bad)).toBeNull();
+  expect(safeNext(null)).toBeNull();
+  expect(safeNext("/login?next=/c/x")).toBeNull(); // never back to the sign-in page itself
+  vi.unstubAllGlobals();
+});
