@@ -82,7 +82,7 @@ export function Library() {
   };
 
   return (
-    <main class={style.page} data-testid="library">
+    <section class={style.page} data-testid="library">
       <div class={style.inner}>
         <div class={style.top}>
           <Link href="/" class={style.back}>
@@ -112,7 +112,7 @@ export function Library() {
           />
         ))}
       </div>
-    </main>
+    </section>
   );
 }
 

@@ -25,7 +25,7 @@ export function NotesPage({ path }: { path?: string }) {
   const notes = useNotes();
   const [status, setStatus] = useState<Status | null>(null);
   return (
-    <main class={style.page} data-testid="notes-page" data-path={path}>
+    <section class={style.page} data-testid="notes-page" data-path={path}>
       <div class={style.inner}>
         <div class={style.top}>
           {path === undefined ? (
@@ -54,7 +54,7 @@ export function NotesPage({ path }: { path?: string }) {
           <NoteView key={path} path={path} notes={notes} onStatus={setStatus} />
         )}
       </div>
-    </main>
+    </section>
   );
 }
 

@@ -120,8 +120,6 @@ export function Shell({ user, route, onLogOut }: Props) {
   }, [commitDelete, onLogOut]);
 
   const withSidebar = route.name === "home" || route.name === "conversation" || route.name === "not_found";
-  // Library, Notes and Tasks render their own <main>; every other page gets the Shell's.
-  const ownsMain = route.name === "library" || route.name === "notes" || route.name === "tasks";
 
   let page: preact.ComponentChild;
   switch (route.name) {
@@ -200,16 +198,10 @@ export function Shell({ user, route, onLogOut }: Props) {
             </div>
           </nav>
         </Drawer>
-        {ownsMain ? (
-          <div id="main" class={style.main} tabIndex={-1} inert={drawerOpen}>
-            {page}
-          </div>
-        ) : (
-          // While the drawer is open (a phone), the page behind it is out of reach (inert).
-          <main id="main" class={style.main} tabIndex={-1} inert={drawerOpen}>
-            {page}
-          </main>
-        )}
+        {/* While the drawer is open (a phone), the page behind it is out of reach (inert). */}
+        <main id="main" class={style.main} tabIndex={-1} inert={drawerOpen}>
+          {page}
+        </main>
       </div>
       {list.pendingDelete && (
         <UndoToast

@@ -96,7 +96,7 @@ export function TasksPage() {
   ];
 
   return (
-    <main class={style.page} data-testid="tasks-page">
+    <section class={style.page} data-testid="tasks-page">
       <div class={style.inner}>
         <div class={style.top}>
           <Link href="/" class={style.back}>
@@ -230,7 +230,7 @@ export function TasksPage() {
           </>
         )}
       </div>
-    </main>
+    </section>
   );
 }
 
