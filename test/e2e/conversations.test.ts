@@ -63,12 +63,12 @@ it("renames a conversation inline: Enter saves (after a reload too), Esc cancels
   const id = await newConversationInBrowser(page);
   await row(id).locator("[data-testid=rename-conversation]").click();
   const input = row(id).locator("[data-testid=rename-input]");
-  expect(await input.inputValue()).toBe("New conversation");
+  await expect.poll(() => input.inputValue()).toBe("New conversation");
   await input.fill("Trip to Lisbon");
   await input.press("Enter");
   await expect.poll(() => rowTitle(id)).toBe("Trip to Lisbon");
-  expect(await activeTestId()).toBe("conversation-link");
-  expect(await activeRowId()).toBe(id);
+  await expect.poll(() => activeTestId()).toBe("conversation-link");
+  await expect.poll(() => activeRowId()).toBe(id);
   await expect.poll(() => titleFromApi(id)).toBe("Trip to Lisbon");
   await expect.poll(() => page.title()).toBe("Trip to Lisbon · Oracle");
 
@@ -78,7 +78,7 @@ it("renames a conversation inline: Enter saves (after a reload too), Esc cancels
   await input.press("Escape");
   expect(await input.count()).toBe(0);
   expect(await rowTitle(id)).toBe("Trip to Lisbon");
-  expect(await activeRowId()).toBe(id);
+  await expect.poll(() => activeRowId()).toBe(id);
 
   await page.reload();
   await expect.poll(() => rowTitle(id), { timeout: 15_000 }).toBe("Trip to Lisbon");
@@ -129,7 +129,7 @@ it("deletes with Undo: gone from the list at once, restored by Undo, deleted whe
   await row(beta).locator("[data-testid=delete-conversation]").click();
   await row(beta).waitFor({ state: "detached" });
   expect((await toast.textContent())?.replace(/\s+/g, " ")).toContain("Deleted “Beta”");
-  expect(await activeRowId()).toBe(alpha);
+  await expect.poll(() => activeRowId()).toBe(alpha);
   await page.locator("[data-testid=undo-delete]").click();
   await row(beta).waitFor();
   expect(await toast.count()).toBe(0);
@@ -141,7 +141,7 @@ it("deletes with Undo: gone from the list at once, restored by Undo, deleted whe
   // Delete the bottom row: focus goes to the row above. Until the toast expires, nothing is deleted.
   await row(alpha).locator("[data-testid=delete-conversation]").click();
   await row(alpha).waitFor({ state: "detached" });
-  expect(await activeRowId()).toBe(beta);
+  await expect.poll(() => activeRowId()).toBe(beta);
   expect((await apiFromPage(page, "GET", `/api/conversations/${alpha}`)).status).toBe(200);
   await toast.waitFor({ state: "detached", timeout: 10_000 });
   await expect.poll(async () => (await apiFromPage(page, "GET", `/api/conversations/${alpha}`)).status).toBe(404);
@@ -150,7 +150,7 @@ it("deletes with Undo: gone from the list at once, restored by Undo, deleted whe
   // The only row left: focus goes to "New conversation".
   await row(beta).locator("[data-testid=delete-conversation]").click();
   await row(beta).waitFor({ state: "detached" });
-  expect(await activeTestId()).toBe("new-conversation");
+  await expect.poll(() => activeTestId()).toBe("new-conversation");
   expect(pageErrors).toEqual([]);
 });
 

@@ -41,7 +41,7 @@ it("starts a conversation from an example prompt, and the demo model answers it"
     await signUpInBrowser(page);
     await page.locator("[data-testid=home]").waitFor();
     expect(await page.title()).toBe("Oracle");
-    expect(await focusedTestId(page)).toBe("composer-input"); // ready to type
+    await expect.poll(() => focusedTestId(page)).toBe("composer-input"); // ready to type
 
     await page.locator("[data-testid=example-prompt]", { hasText: "What tasks are open?" }).click();
     await page.waitForURL((url) => url.pathname.startsWith("/c/"), { timeout: 15_000 });
@@ -179,13 +179,13 @@ it("puts a skip link first in the tab order, and it moves focus to the page", as
     await page.goto("/settings/agent");
     await page.locator("[data-testid=tab-agent]").waitFor();
     await page.keyboard.press("Tab");
-    expect(await focusedTestId(page)).toBe("skip-link");
+    await expect.poll(() => focusedTestId(page)).toBe("skip-link");
     const skip = page.locator("[data-testid=skip-link]");
     expect(await skip.textContent()).toBe("Skip to content");
     const box = await skip.boundingBox();
     expect(box && box.y >= 0 && box.height > 0).toBe(true); // shown while focused
     await page.keyboard.press("Enter");
-    expect(await focusedTestId(page)).toBe("main");
+    await expect.poll(() => focusedTestId(page)).toBe("main");
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("MAIN");
     await page.keyboard.press("Tab"); // on into the page, past the header
     expect(await page.evaluate(() => Boolean(document.activeElement?.closest("#main")))).toBe(true);
@@ -202,6 +202,6 @@ it("puts a skip link first in the tab order, and it moves focus to the page", as
     expect(first).toBe("skip-link");
     await skip.focus();
     await page.keyboard.press("Enter");
-    expect(await focusedTestId(page)).toBe("composer-input");
+    await expect.poll(() => focusedTestId(page)).toBe("composer-input");
   });
 });

@@ -69,7 +69,7 @@ it("regenerates the last answer and edits-and-resends the last question as new t
     await signUpInBrowser(page);
     const id = await newConversationInBrowser(page);
     // The chat opens with the composer focused.
-    expect(await focusedTestId(page)).toBe("composer-input");
+    await expect.poll(() => focusedTestId(page)).toBe("composer-input");
     const key = `regen-${Date.now().toString(36)}`;
     await scriptModel(llm.url, key, [
       { text: "First answer." },
@@ -133,7 +133,7 @@ it("stops a running turn with Esc and gives the composer the focus back; says so
     await scriptModel(llm.url, key, [{ text: "This answer goes on and on and on", hang: true }]);
     await sendChat(page, `Talk forever ${marker(key)}`);
     await page.locator("[data-testid=streaming]", { hasText: "on and on" }).waitFor({ timeout: 15_000 });
-    expect(await focusedTestId(page)).toBe("composer-input");
+    await expect.poll(() => focusedTestId(page)).toBe("composer-input");
     await page.locator("[data-testid=composer-input]").press("Escape");
     await page.locator("[data-testid=stop]").waitFor({ state: "detached", timeout: 15_000 });
     await waitTurnEnded(page, id);

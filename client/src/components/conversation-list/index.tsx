@@ -154,15 +154,15 @@ function RenameInput({ initial, onDone }: { initial: string; onDone: (title: str
     onDone(title);
   };
   useEffect(() => {
-    const field = input.current;
-    if (!field) return;
-    field.value = initial; // uncontrolled: a re-render of the list must not reset what is being typed
-    field.focus();
-    field.select();
-  }, [initial]);
+    input.current?.focus();
+    input.current?.select();
+  }, []);
   return (
     <input
       ref={input}
+      // Uncontrolled, with the title there from the first paint: a re-render of the list must not reset
+      // what is being typed.
+      defaultValue={initial}
       class={style.rename}
       maxLength={200}
       aria-label="Conversation title"
