@@ -132,13 +132,14 @@ describe("planDemoReply: after tool results", () => {
     const afterRead = [
       ...afterSearch,
       called("c2", "vault_read", { path: "work/budget.md" }),
-      result("c2", "vault_read", { path: "work/budget.md", content: "Budget for Q3: 12k." }),
+      result("c2", "vault_read", { path: "work/budget.md", content: "# Budget\n\nQ3: 12k.\n- rent" }),
     ];
     const answer = planDemoReply(afterRead, TOOLS);
     expect(answer.toolCalls).toEqual([]);
     expect(answer.text).toContain("2 notes");
     expect(answer.text).toContain("work/budget.md");
-    expect(answer.text).toContain("Budget for Q3: 12k.");
+    // Quoted line by line, so the note's own markdown (a heading, a list) still reads as such.
+    expect(answer.text).toContain("says:\n> # Budget\n>\n> Q3: 12k.\n> - rent");
   });
 
   it("says so when the search finds nothing", () => {

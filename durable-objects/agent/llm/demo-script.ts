@@ -271,6 +271,13 @@ const clean = (s: string) =>
     .trim();
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
+/** Text as a markdown block quote, line by line, so the quoted note's own markdown still reads as such. */
+const blockQuote = (text: string) =>
+  text
+    .split("\n")
+    .map((line) => (line.trim() ? `> ${line}` : ">"))
+    .join("\n");
+
 /** "search my notes for budget", "notes about 'q3 plan'", "search oracle" → the words to look for. */
 function searchQuery(message: string): string {
   // @note, #knowledge and /workflow references attach things; they are not words to look for.
@@ -338,11 +345,9 @@ function decide(intent: Intent, results: ToolOutcome[], offered: ReadonlySet<str
       const answer = String(field(done.value, "answer") ?? "").trim();
       const pod = String(field(done.value, "pod_name") ?? "the subagent");
       if (!answer) return { answer: `The subagent ${pod} finished without an answer.` };
-      const quoted = answer
-        .split("\n")
-        .map((line) => `> ${line}`)
-        .join("\n");
-      return { answer: `The subagent ${pod} did it in its own conversation and answered:\n${quoted}` };
+      return {
+        answer: `The subagent ${pod} did it in its own conversation and answered:\n${blockQuote(answer)}`,
+      };
     }
     case "ask": {
       const reply = last("request_input");
@@ -440,7 +445,7 @@ function decide(intent: Intent, results: ToolOutcome[], offered: ReadonlySet<str
       const content = read?.ok ? field(read.value, "content") : undefined;
       const quote =
         typeof content === "string" && content.trim()
-          ? `\n\n${top} says:\n> ${clip(content.trim().replace(/\s*\n\s*/g, " "), 300)}`
+          ? `\n\n${top} says:\n${blockQuote(clip(content.trim(), 300))}`
           : "";
       return { answer: `${foundList(intent.query, hits)}${quote}` };
     }

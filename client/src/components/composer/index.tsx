@@ -99,9 +99,11 @@ export function Composer({ running, connected, onSend, onStop, inputRef }: Props
           data-testid="composer-input"
         />
       </div>
-      <div class={style.controls}>
+      <div class={style.controls} data-running={running ? "true" : "false"}>
         <label class={style.control}>
-          Max steps
+          <span>
+            <span class={style.wide}>Max </span>steps
+          </span>
           <input
             type="number"
             min={1}
