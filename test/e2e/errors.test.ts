@@ -1,55 +1,24 @@
 // Errors as errors (issue 13): a turn whose model call failed shows as an error bubble in plain words
 // with what to do, never a raw code, and Retry asks the same question again as a new turn. While the
 // model is slow to answer, the thread says it is thinking. The model is the fake OpenAI server.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
 import { marker, scriptModel } from "../support/fake-openai-client";
 import {
-  type App,
   apiFromPage,
-  launchBrowser,
-  leaveEvidence,
+  asNewUser,
+  fakeModelAppForFile,
   newConversationInBrowser,
   sendChat,
-  signUpInBrowser,
-  startApp,
   waitTurnEnded,
 } from "./harness.ts";
 
-let llm: FakeOpenAI;
-let app: App;
-let browser: Browser;
+const live = fakeModelAppForFile();
 
-beforeAll(async () => {
-  llm = await startFakeOpenAI();
-  [app, browser] = await Promise.all([
-    startApp({ env: { OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_MODEL: "m" } }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  await llm?.close();
-});
-
-async function inConversation(name: string, run: (page: Page, id: string) => Promise<void>) {
-  const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  try {
-    await signUpInBrowser(page);
-    await run(page, await newConversationInBrowser(page));
-    expect(pageErrors).toEqual([]);
-  } catch (error) {
-    await leaveEvidence(page, app, name, pageErrors);
-    throw error;
-  } finally {
-    await context.close();
-  }
-}
+const inConversation = (name: string, run: (page: Page, id: string) => Promise<void>) =>
+  asNewUser(live, name, { viewport: { width: 1200, height: 900 } }, async (page) =>
+    run(page, await newConversationInBrowser(page)),
+  );
 
 type Row = { role: string; content?: string; termination_reason?: string };
 async function messages(page: Page, id: string): Promise<Row[]> {
@@ -63,7 +32,7 @@ const squash = (s: string | null) => (s ?? "").replace(/\s+/g, " ").trim();
 it("shows a refused API key as an error bubble in plain words, and Retry starts a new turn that succeeds", async () => {
   await inConversation("errors-401", async (page, id) => {
     const key = `e401-${Date.now().toString(36)}`;
-    await scriptModel(llm.url, key, [
+    await scriptModel(live.llm.url, key, [
       { error: { status: 401, message: "Incorrect API key provided: k." } },
       { text: "Back in business." },
     ]);
@@ -104,7 +73,7 @@ it("says the model service failed after its retries, in plain words", async () =
   await inConversation("errors-500", async (page, id) => {
     const key = `e500-${Date.now().toString(36)}`;
     const failing = { error: { status: 500, message: "The server had an error", retry_after_ms: 100 } };
-    await scriptModel(llm.url, key, [failing, failing, failing, failing, { text: "unused" }]);
+    await scriptModel(live.llm.url, key, [failing, failing, failing, failing, { text: "unused" }]);
     await sendChat(page, `Hello ${marker(key)}`);
     const bubble = page.locator("[data-testid=error-bubble]");
     await bubble.waitFor({ timeout: 45_000 });
@@ -120,7 +89,7 @@ it("says the model service failed after its retries, in plain words", async () =
 it("keeps the thread from going silent while the model is slow: a working indicator until the answer", async () => {
   await inConversation("errors-slow", async (page, id) => {
     const key = `slow-${Date.now().toString(36)}`;
-    await scriptModel(llm.url, key, [{ text: "Worth the wait.", delay_ms: 3000 }]);
+    await scriptModel(live.llm.url, key, [{ text: "Worth the wait.", delay_ms: 3000 }]);
     await sendChat(page, `Take your time ${marker(key)}`);
     const indicator = page.locator("[data-testid=working-indicator]");
     await indicator.waitFor({ timeout: 10_000 });

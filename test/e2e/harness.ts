@@ -1,14 +1,16 @@
 // Runs the real app as a user would: `wrangler dev` on loopback with its own fresh local state
-// (D1 migrated by wrangler itself), plus headless Chromium. Used by test/e2e/*.test.ts.
+// (D1 migrated by wrangler itself), plus headless Chromium, optionally on the fake OpenAI server, and
+// one page per test (withPage, asNewUser). Used by test/e2e/*.test.ts.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
+import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, expect } from "vitest";
 import { findChromium } from "../support/chromium.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 // Run wrangler's JS with this very Node (22), whatever `node` comes first on PATH.
@@ -179,21 +181,90 @@ async function startAppOnce(opts: { env?: Record<string, string>; persistTo?: st
   return { url, persistDir, output: () => log, stop, kill };
 }
 
+/** What a test file shares: the app and one browser (appAndBrowserForFile, fakeModelAppForFile). */
+export interface AppAndBrowser {
+  app: App;
+  browser: Browser;
+}
+
 /**
  * One app and one browser for a test file: both started (in parallel) before its tests, stopped after
  * them. Read `.app` and `.browser` inside tests and hooks; each test isolates itself by its own user
- * in its own browser context.
+ * in its own browser context (withPage, asNewUser).
  */
-export function appAndBrowserForFile(opts?: Parameters<typeof startApp>[0]): { app: App; browser: Browser } {
-  const shared = {} as { app: App; browser: Browser };
+export function appAndBrowserForFile(opts?: Parameters<typeof startApp>[0]): AppAndBrowser {
+  return forFile({} as AppAndBrowser, () => opts);
+}
+
+/** The --vars that point the app at a fake OpenAI server (model "m"), plus any `extra` (prices, style…). */
+export function fakeModelEnv(llm: FakeOpenAI, extra: Record<string, string> = {}): Record<string, string> {
+  return { OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_MODEL: "m", ...extra };
+}
+
+/**
+ * appAndBrowserForFile with the app talking to a fake OpenAI server of the file's own (`.llm`, for
+ * scriptModel and modelRequests), started before the app and closed after it; `env` adds --vars.
+ */
+export function fakeModelAppForFile(env: Record<string, string> = {}): AppAndBrowser & { llm: FakeOpenAI } {
+  const shared = {} as AppAndBrowser & { llm: FakeOpenAI };
   beforeAll(async () => {
-    [shared.app, shared.browser] = await Promise.all([startApp(opts), launchBrowser()]);
+    shared.llm = await startFakeOpenAI();
+  });
+  afterAll(async () => {
+    await shared.llm?.close();
+  });
+  return forFile(shared, () => ({ env: fakeModelEnv(shared.llm, env) }));
+}
+
+function forFile<T extends AppAndBrowser>(shared: T, appOptions: () => Parameters<typeof startApp>[0]): T {
+  beforeAll(async () => {
+    [shared.app, shared.browser] = await Promise.all([startApp(appOptions()), launchBrowser()]);
   });
   afterAll(async () => {
     await shared.browser?.close();
     await shared.app?.stop();
   });
   return shared;
+}
+
+/** withPage's options: the browser context's (viewport, locale…; Playwright's defaults where not given), and clipboard access. */
+export type PageOptions = Omit<BrowserContextOptions, "baseURL"> & { clipboard?: boolean };
+
+/**
+ * Runs one test's `run` on a page of its own (a new browser context, own cookies) on the shared app.
+ * The page must raise no errors; on any failure the evidence is left under `name`; the context is
+ * closed afterwards either way.
+ */
+export async function withPage(
+  { app, browser }: AppAndBrowser,
+  name: string,
+  { clipboard = false, ...options }: PageOptions,
+  run: (page: Page) => Promise<void>,
+): Promise<void> {
+  const context = await browser.newContext({ ...options, baseURL: app.url });
+  if (clipboard) await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url });
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  try {
+    await run(page);
+    expect(pageErrors).toEqual([]);
+  } catch (error) {
+    await leaveEvidence(page, app, name, pageErrors);
+    throw error;
+  } finally {
+    await context.close();
+  }
+}
+
+/** withPage, signed up first as a new user (signUpInBrowser, on the context's viewport); `run` gets the username. */
+export async function asNewUser(
+  shared: AppAndBrowser,
+  name: string,
+  options: PageOptions,
+  run: (page: Page, username: string) => Promise<void>,
+): Promise<void> {
+  await withPage(shared, name, options, async (page) => run(page, await signUpInBrowser(page)));
 }
 
 /** Headless Chromium: CHROMIUM_PATH, Debian's, or the one an npm package carries (test/support/chromium.ts). */

@@ -5,37 +5,19 @@
 // XSS payloads a model (or a prompt injection) could write are inert: no script runs, no dialog opens,
 // no <img>/<script> element is created, and javascript:/data: links are not links.
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
+import { expect, it } from "vitest";
 import { marker, scriptModel } from "../support/fake-openai-client";
 import {
-  type App,
   apiFromPage,
-  launchBrowser,
-  leaveEvidence,
+  fakeModelAppForFile,
   newConversationInBrowser,
   sendChat,
   signUpInBrowser,
-  startApp,
   waitTurnEnded,
+  withPage,
 } from "./harness.ts";
 
-let llm: FakeOpenAI;
-let app: App;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-
-beforeAll(async () => {
-  llm = await startFakeOpenAI();
-  [app, browser] = await Promise.all([
-    startApp({ env: { OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_MODEL: "m" } }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  await llm?.close();
-});
+const live = fakeModelAppForFile();
 
 const CODE = 'const greeting = "hi";\nif (1 < 2 && 3 > 2) console.log(greeting);';
 
@@ -76,27 +58,23 @@ const ANSWER = [
   'Inline <svg onload="window.__xss=\'svg\'"></svg> and <iframe src="javascript:alert(1)"></iframe> end.',
 ].join("\n");
 
-async function openPage(): Promise<{ page: Page; pageErrors: string[]; dialogs: string[] }> {
-  const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1200, height: 900 } });
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url });
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  const dialogs: string[] = [];
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  page.on("dialog", (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
+/** A new user on a page of their own (1200×900, with the clipboard) whose dialogs are dismissed and recorded. */
+const asNewUserRecordingDialogs = (name: string, run: (page: Page, dialogs: string[]) => Promise<void>) =>
+  withPage(live, name, { viewport: { width: 1200, height: 900 }, clipboard: true }, async (page) => {
+    const dialogs: string[] = [];
+    page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await signUpInBrowser(page);
+    await run(page, dialogs);
   });
-  return { page, pageErrors, dialogs };
-}
 
 it("renders a model answer's Markdown as elements, with every XSS payload inert", async () => {
-  const { page, pageErrors, dialogs } = await openPage();
-  try {
-    await signUpInBrowser(page);
+  await asNewUserRecordingDialogs("markdown-answer", async (page, dialogs) => {
     const id = await newConversationInBrowser(page);
     const key = `md-${Date.now().toString(36)}`;
-    await scriptModel(llm.url, key, [{ text: ANSWER }]);
+    await scriptModel(live.llm.url, key, [{ text: ANSWER }]);
     await sendChat(page, `Show me **literal** markdown ${marker(key)}`);
     const answer = page.locator("[data-role=agent][data-phase=final]").first();
     await answer.waitFor({ timeout: 30_000 });
@@ -185,22 +163,14 @@ it("renders a model answer's Markdown as elements, with every XSS payload inert"
     expect(await again.locator("img, script, svg, iframe").count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __xss?: string }).__xss)).toBeUndefined();
     expect(dialogs).toEqual([]);
-    expect(pageErrors).toEqual([]);
-  } catch (error) {
-    await leaveEvidence(page, app, "markdown-answer", pageErrors);
-    throw error;
-  } finally {
-    await page.context().close();
-  }
+  });
 });
 
 it("renders streamed text as Markdown while it streams: an unclosed fence is already a code block", async () => {
-  const { page, pageErrors } = await openPage();
-  try {
-    await signUpInBrowser(page);
+  await asNewUserRecordingDialogs("markdown-stream", async (page) => {
     const id = await newConversationInBrowser(page);
     const key = `md-stream-${Date.now().toString(36)}`;
-    await scriptModel(llm.url, key, [
+    await scriptModel(live.llm.url, key, [
       {
         text: ["Here is **the code**:\n\n", "```py\n", "print('one')\n", "print('two')\n", "```\n\nDone."],
         chunk_delay_ms: 700,
@@ -218,19 +188,11 @@ it("renders streamed text as Markdown while it streams: an unclosed fence is alr
     await answer.waitFor({ timeout: 15_000 });
     expect(await answer.locator("pre code").textContent()).toBe("print('one')\nprint('two')");
     expect(await answer.locator("p").last().textContent()).toBe("Done.");
-    expect(pageErrors).toEqual([]);
-  } catch (error) {
-    await leaveEvidence(page, app, "markdown-stream", pageErrors);
-    throw error;
-  } finally {
-    await page.context().close();
-  }
+  });
 });
 
 it("renders a system item's text (a knowledge entry) as Markdown, its HTML as text", async () => {
-  const { page, pageErrors, dialogs } = await openPage();
-  try {
-    await signUpInBrowser(page);
+  await asNewUserRecordingDialogs("markdown-chip", async (page, dialogs) => {
     const saved = await apiFromPage(page, "PUT", "/api/knowledge/md-style", {
       title: "Markdown style",
       body: "Use **bold** for key terms.\n\n- one\n- two\n\n<img src=x onerror=\"window.__xss='chip'\">",
@@ -238,7 +200,7 @@ it("renders a system item's text (a knowledge entry) as Markdown, its HTML as te
     expect(saved.status).toBeLessThan(300);
     const id = await newConversationInBrowser(page);
     const key = `md-chip-${Date.now().toString(36)}`;
-    await scriptModel(llm.url, key, [{ text: "Noted." }]);
+    await scriptModel(live.llm.url, key, [{ text: "Noted." }]);
     await sendChat(page, `Follow #md-style please ${marker(key)}`);
     await waitTurnEnded(page, id);
     const chip = page.locator("[data-role=system][data-kind=knowledge] [data-testid=knowledge-chip]");
@@ -252,11 +214,5 @@ it("renders a system item's text (a knowledge entry) as Markdown, its HTML as te
     expect(await body.locator("img").count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __xss?: string }).__xss)).toBeUndefined();
     expect(dialogs).toEqual([]);
-    expect(pageErrors).toEqual([]);
-  } catch (error) {
-    await leaveEvidence(page, app, "markdown-chip", pageErrors);
-    throw error;
-  } finally {
-    await page.context().close();
-  }
+  });
 });

@@ -4,55 +4,24 @@
 // after Stop and after an answer, a pending question survives a reload with its deadline, a dropped
 // socket shows a reconnect banner with Send disabled, "Jump to latest" appears for a reader who
 // scrolled up, and the home page's first message is sent once the chat connects. Fake OpenAI model.
-import type { Browser, Page, WebSocketRoute } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
+import type { Page, WebSocketRoute } from "playwright-core";
+import { expect, it } from "vitest";
 import { marker, scriptModel } from "../support/fake-openai-client";
 import {
-  type App,
   apiFromPage,
-  launchBrowser,
-  leaveEvidence,
+  asNewUser,
+  fakeModelAppForFile,
   newConversationInBrowser,
+  type PageOptions,
   sendChat,
   signUpInBrowser,
-  startApp,
   waitTurnEnded,
+  withPage,
 } from "./harness.ts";
 
-let llm: FakeOpenAI;
-let app: App;
-let browser: Browser;
+const live = fakeModelAppForFile();
 
-beforeAll(async () => {
-  llm = await startFakeOpenAI();
-  [app, browser] = await Promise.all([
-    startApp({ env: { OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_MODEL: "m" } }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  await llm?.close();
-});
-
-async function withPage(name: string, run: (page: Page) => Promise<void>) {
-  const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1200, height: 800 } });
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url });
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  try {
-    await run(page);
-    expect(pageErrors).toEqual([]);
-  } catch (error) {
-    await leaveEvidence(page, app, name, pageErrors);
-    throw error;
-  } finally {
-    await context.close();
-  }
-}
+const PAGE: PageOptions = { viewport: { width: 1200, height: 800 }, clipboard: true };
 
 type Row = { role: string; content?: string; phase?: string };
 async function messages(page: Page, id: string): Promise<Row[]> {
@@ -65,13 +34,12 @@ const focusedTestId = (page: Page) => page.evaluate(() => document.activeElement
 const finals = (page: Page) => page.locator("[data-role=agent][data-phase=final]");
 
 it("regenerates the last answer and edits-and-resends the last question as new turns; copies; shows times", async () => {
-  await withPage("actions-regenerate", async (page) => {
-    await signUpInBrowser(page);
+  await asNewUser(live, "actions-regenerate", PAGE, async (page) => {
     const id = await newConversationInBrowser(page);
     // The chat opens with the composer focused.
     await expect.poll(() => focusedTestId(page)).toBe("composer-input");
     const key = `regen-${Date.now().toString(36)}`;
-    await scriptModel(llm.url, key, [
+    await scriptModel(live.llm.url, key, [
       { text: "First answer." },
       { text: "Second answer." },
       { text: "Answer to the edit." },
@@ -126,11 +94,10 @@ it("regenerates the last answer and edits-and-resends the last question as new t
 });
 
 it("stops a running turn with Esc and gives the composer the focus back; says so in plain words", async () => {
-  await withPage("actions-esc", async (page) => {
-    await signUpInBrowser(page);
+  await asNewUser(live, "actions-esc", PAGE, async (page) => {
     const id = await newConversationInBrowser(page);
     const key = `esc-${Date.now().toString(36)}`;
-    await scriptModel(llm.url, key, [{ text: "This answer goes on and on and on", hang: true }]);
+    await scriptModel(live.llm.url, key, [{ text: "This answer goes on and on and on", hang: true }]);
     await sendChat(page, `Talk forever ${marker(key)}`);
     await page.locator("[data-testid=streaming]", { hasText: "on and on" }).waitFor({ timeout: 15_000 });
     await expect.poll(() => focusedTestId(page)).toBe("composer-input");
@@ -145,11 +112,10 @@ it("stops a running turn with Esc and gives the composer the focus back; says so
 });
 
 it("keeps a pending question and its deadline across a reload, and says it is waiting for the user", async () => {
-  await withPage("actions-pending", async (page) => {
-    await signUpInBrowser(page);
+  await asNewUser(live, "actions-pending", PAGE, async (page) => {
     const id = await newConversationInBrowser(page);
     const key = `ask-${Date.now().toString(36)}`;
-    await scriptModel(llm.url, key, [
+    await scriptModel(live.llm.url, key, [
       { tool_calls: [{ name: "request_input", arguments: { question: "Which colour do you like?" } }] },
       { text: "Blue it is." },
     ]);
@@ -181,7 +147,7 @@ it("keeps a pending question and its deadline across a reload, and says it is wa
 });
 
 it("shows a reconnect banner when the socket drops, keeps typing possible but Send disabled, and Retry now reconnects", async () => {
-  await withPage("actions-offline", async (page) => {
+  await withPage(live, "actions-offline", PAGE, async (page) => {
     let refuse = false;
     const open: WebSocketRoute[] = [];
     await page.routeWebSocket(/\/ws$/, (ws) => {
@@ -195,7 +161,7 @@ it("shows a reconnect banner when the socket drops, keeps typing possible but Se
     await signUpInBrowser(page);
     const id = await newConversationInBrowser(page);
     const key = `offline-${Date.now().toString(36)}`;
-    await scriptModel(llm.url, key, [{ text: "Connected again." }]);
+    await scriptModel(live.llm.url, key, [{ text: "Connected again." }]);
 
     refuse = true;
     for (const ws of open.splice(0)) await ws.close({ code: 1012, reason: "test restart" });
@@ -229,12 +195,11 @@ it("shows a reconnect banner when the socket drops, keeps typing possible but Se
 });
 
 it("offers Jump to latest to a reader who scrolled up when something new arrives", async () => {
-  await withPage("actions-jump", async (page) => {
-    await signUpInBrowser(page);
+  await asNewUser(live, "actions-jump", PAGE, async (page) => {
     const id = await newConversationInBrowser(page);
     const key = `jump-${Date.now().toString(36)}`;
     const long = Array.from({ length: 80 }, (_, i) => `Paragraph ${i + 1} of a long answer.`).join("\n\n");
-    await scriptModel(llm.url, key, [{ text: long }, { text: "Short second answer.", delay_ms: 1500 }]);
+    await scriptModel(live.llm.url, key, [{ text: long }, { text: "Short second answer.", delay_ms: 1500 }]);
     await sendChat(page, `Write a lot ${marker(key)}`);
     await finals(page).first().waitFor({ timeout: 30_000 });
     await waitTurnEnded(page, id);
@@ -258,10 +223,9 @@ it("offers Jump to latest to a reader who scrolled up when something new arrives
 });
 
 it("sends the home page's first message once the new chat connects", async () => {
-  await withPage("actions-home", async (page) => {
-    await signUpInBrowser(page);
+  await asNewUser(live, "actions-home", PAGE, async (page) => {
     const key = `home-${Date.now().toString(36)}`;
-    await scriptModel(llm.url, key, [{ text: "Hello from the new chat." }]);
+    await scriptModel(live.llm.url, key, [{ text: "Hello from the new chat." }]);
     await page.goto("/");
     const text = `First words ${marker(key)}`;
     await page.locator("[data-testid=home] [data-testid=composer-input]").fill(text);

@@ -3,51 +3,20 @@
 // the tool cards (one line each, openable to their arguments and results). A tool failure's System
 // message stays visible outside the group. While the turn runs, the group is open and a working
 // indicator says what is going on. The model is the fake OpenAI server, scripted step by step.
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
+import { expect, it } from "vitest";
 import { marker, scriptModel } from "../support/fake-openai-client";
-import {
-  type App,
-  launchBrowser,
-  leaveEvidence,
-  newConversationInBrowser,
-  sendChat,
-  signUpInBrowser,
-  startApp,
-  waitTurnEnded,
-} from "./harness.ts";
+import { asNewUser, fakeModelAppForFile, newConversationInBrowser, sendChat, waitTurnEnded } from "./harness.ts";
 
-let llm: FakeOpenAI;
-let app: App;
-let browser: Browser;
-
-beforeAll(async () => {
-  llm = await startFakeOpenAI();
-  [app, browser] = await Promise.all([
-    startApp({ env: { OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_MODEL: "m" } }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  await llm?.close();
-});
+const live = fakeModelAppForFile();
 
 const squash = (s: string | null) => (s ?? "").replace(/\s+/g, " ").trim();
 const USAGE = { prompt_tokens: 500, completion_tokens: 156, cached_tokens: 0 }; // 656 per call, 1,968 for three
 
 it("folds a turn's steps into one summary line, keeps a tool failure visible, and expands to the tool cards", async () => {
-  const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  try {
-    await signUpInBrowser(page);
+  await asNewUser(live, "transcript", { viewport: { width: 1200, height: 900 } }, async (page) => {
     const id = await newConversationInBrowser(page);
     const key = `transcript-${Date.now().toString(36)}`;
-    await scriptModel(llm.url, key, [
+    await scriptModel(live.llm.url, key, [
       {
         text: "Let me look through your notes.",
         tool_calls: [
@@ -130,24 +99,15 @@ it("folds a turn's steps into one summary line, keeps a tool failure visible, an
     expect(squash(await summary.textContent())).toBe("Worked for 3 steps · 3 tools · 1 failed · 1,968 tokens");
     expect(await page.locator("[data-role=tool]").count()).toBe(0);
     expect(await failure.count()).toBeGreaterThan(0);
-    expect(pageErrors).toEqual([]);
-  } catch (error) {
-    await leaveEvidence(page, app, "transcript", pageErrors);
-    throw error;
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 it("shows a simple answer without a group, and the empty state only for a conversation that is really empty", async () => {
-  const context = await browser.newContext({ baseURL: app.url });
-  const page = await context.newPage();
-  try {
-    await signUpInBrowser(page);
+  await asNewUser(live, "transcript-simple", {}, async (page) => {
     const id = await newConversationInBrowser(page);
     await page.locator("[data-testid=empty-conversation]").waitFor({ timeout: 10_000 });
     const key = `simple-${Date.now().toString(36)}`;
-    await scriptModel(llm.url, key, [{ text: "Just an answer." }]);
+    await scriptModel(live.llm.url, key, [{ text: "Just an answer." }]);
     await sendChat(page, `Hi ${marker(key)}`);
     await page.locator("[data-role=agent][data-phase=final]").waitFor({ timeout: 30_000 });
     await waitTurnEnded(page, id);
@@ -168,7 +128,5 @@ it("shows a simple answer without a group, and the empty state only for a conver
     await page.reload();
     await page.locator("[data-role=agent][data-phase=final]").waitFor({ timeout: 15_000 });
     expect(await page.evaluate(() => (window as unknown as { __sawEmpty: boolean }).__sawEmpty)).toBe(false);
-  } finally {
-    await context.close();
-  }
+  });
 });
