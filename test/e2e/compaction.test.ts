@@ -2,55 +2,30 @@
 // like `npm start` passes it) talks to the fake OpenAI server; long messages push the conversation past
 // the window, the model writes a summary, and the chat shows a divider that opens to that summary while
 // every earlier message stays on screen. The model's next request starts with the summary.
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
+import { expect, it } from "vitest";
 import { marker, modelRequests, scriptModel } from "../support/fake-openai-client";
 import {
-  type App,
-  launchBrowser,
-  leaveEvidence,
+  fakeModelAppForFile,
   newConversationInBrowser,
   sendChat,
   signUpInBrowser,
-  startApp,
   waitTurnEnded,
+  withPage,
 } from "./harness.ts";
 
 const SUMMARY = "- Goal: plan the launch.\n- Decided: ship in May.";
 
-let llm: FakeOpenAI;
-let app: App;
-let browser: Browser;
-
-beforeAll(async () => {
-  llm = await startFakeOpenAI();
-  [app, browser] = await Promise.all([
-    startApp({
-      env: { OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_MODEL: "m", OPENAI_CONTEXT_WINDOW: "4000" },
-    }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  await llm?.close();
-});
+const live = fakeModelAppForFile({ OPENAI_CONTEXT_WINDOW: "4000" });
 
 it("shows a compaction as a divider that opens to the summary, keeping every message", async () => {
-  const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  try {
+  await withPage(live, "compaction", { viewport: { width: 1280, height: 800 } }, async (page) => {
     expect(((await (await page.request.get("/api/health")).json()) as { model: unknown }).model).toMatchObject({
       context_window: 4000,
     });
     await signUpInBrowser(page);
     const id = await newConversationInBrowser(page);
     const key = `compaction-${Date.now().toString(36)}`;
-    await scriptModel(llm.url, key, [{ text: `Noted. ${"detail ".repeat(150)}` }], { text: SUMMARY });
+    await scriptModel(live.llm.url, key, [{ text: `Noted. ${"detail ".repeat(150)}` }], { text: SUMMARY });
     for (let i = 0; i < 8; i++) {
       await sendChat(page, `Part ${i} of the plan: ${"launch ".repeat(200)} ${marker(key)}`);
       await waitTurnEnded(page, id);
@@ -66,16 +41,10 @@ it("shows a compaction as a divider that opens to the summary, keeping every mes
     // Every message is still in the chat.
     expect(await page.locator("[data-role=user]").count()).toBe(8);
     // The model read the summary in place of the early messages, never more than the window.
-    const requests = await modelRequests(llm.url, key);
+    const requests = await modelRequests(live.llm.url, key);
     const last = requests.at(-1);
     expect(JSON.stringify(last?.body.messages)).toContain("Decided: ship in May.");
     expect(JSON.stringify(last?.body.messages)).not.toContain("Part 0 of the plan");
     for (const r of requests) expect(r.usage?.prompt_tokens).toBeLessThanOrEqual(4000);
-    expect(pageErrors).toEqual([]);
-  } catch (error) {
-    await leaveEvidence(page, app, "compaction", pageErrors);
-    throw error;
-  } finally {
-    await context.close();
-  }
+  });
 });

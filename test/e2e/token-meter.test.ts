@@ -2,19 +2,16 @@
 // (OPENAI_PRICE_*), two scripted turns report exact usage, and each final answer shows its tokens
 // (input, the cached part, output) and cost, while the chat header shows their sum, updated live and
 // again after a reload. On a desktop and on a phone (390 and 360 wide), with no horizontal scroll.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
 import { marker, modelRequests, scriptModel } from "../support/fake-openai-client";
 import {
-  type App,
-  launchBrowser,
-  leaveEvidence,
+  fakeModelAppForFile,
   newConversationInBrowser,
   sendChat,
   signUpInBrowser,
-  startApp,
   waitTurnEnded,
+  withPage,
 } from "./harness.ts";
 
 const PRICES = { OPENAI_PRICE_INPUT: "2.5", OPENAI_PRICE_CACHED_INPUT: "1.25", OPENAI_PRICE_OUTPUT: "10" };
@@ -36,24 +33,7 @@ const TURNS = [
 const FIRST_TOTAL = "Total 1,968 tokens · 1,200 in (1,000 cached) · 768 out · ≈ $0.0094";
 const TOTAL = "Total 4,900 tokens · 3,700 in (3,000 cached) · 1,200 out · ≈ $0.0175";
 
-let llm: FakeOpenAI;
-let app: App;
-let browser: Browser;
-
-beforeAll(async () => {
-  llm = await startFakeOpenAI();
-  [app, browser] = await Promise.all([
-    startApp({
-      env: { OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_MODEL: "m", ...PRICES },
-    }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  await llm?.close();
-});
+const live = fakeModelAppForFile(PRICES);
 
 /** Text as it reads on screen, whitespace collapsed. */
 const text = async (page: Page, selector: string) =>
@@ -84,15 +64,8 @@ const viewports = [
 
 for (const viewport of viewports) {
   it(`shows each answer's tokens and cost, and the conversation's total (${viewport.name})`, async () => {
-    const context = await browser.newContext({
-      baseURL: app.url,
-      viewport: { width: viewport.width, height: viewport.height },
-      locale: "en-US",
-    });
-    const page = await context.newPage();
-    const pageErrors: string[] = [];
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    try {
+    const options = { viewport: { width: viewport.width, height: viewport.height }, locale: "en-US" };
+    await withPage(live, `token-meter-${viewport.name}`, options, async (page) => {
       // /api/health carries the prices the meters use.
       const health = (await (await page.request.get("/api/health")).json()) as { model: unknown };
       expect(health.model).toMatchObject({
@@ -108,7 +81,7 @@ for (const viewport of viewports) {
       const id = await newConversationInBrowser(page);
       const key = `meter-${viewport.name}-${Date.now().toString(36)}`;
       await scriptModel(
-        llm.url,
+        live.llm.url,
         key,
         TURNS.map((t) => ({ text: t.answer, usage: t.usage })),
       );
@@ -120,14 +93,14 @@ for (const viewport of viewports) {
       await sendChat(page, `First question ${marker(key)}`);
       await answers.first().waitFor({ timeout: 30_000 });
       await waitTurnEnded(page, id);
-      expect(await modelRequests(llm.url, key)).toHaveLength(1); // one model call: the turn is that call's usage
+      expect(await modelRequests(live.llm.url, key)).toHaveLength(1); // one model call: the turn is that call's usage
       await expect.poll(() => text(page, "[data-testid=token-meter]"), { timeout: 10_000 }).toEqual([TURNS[0]?.meter]);
       await expect.poll(() => text(page, "[data-testid=conversation-usage]")).toEqual([FIRST_TOTAL]);
 
       await sendChat(page, `Second question ${marker(key)}`);
       await answers.nth(1).waitFor({ timeout: 30_000 });
       await waitTurnEnded(page, id);
-      expect(await modelRequests(llm.url, key)).toHaveLength(2);
+      expect(await modelRequests(live.llm.url, key)).toHaveLength(2);
       // The total follows the new answer without a reload.
       await expect.poll(() => text(page, "[data-testid=conversation-usage]"), { timeout: 10_000 }).toEqual([TOTAL]);
       const meters = TURNS.map((t) => t.meter);
@@ -161,12 +134,6 @@ for (const viewport of viewports) {
       } else {
         expect(await horizontalOverflow(page)).toEqual([]);
       }
-      expect(pageErrors).toEqual([]);
-    } catch (error) {
-      await leaveEvidence(page, app, `token-meter-${viewport.name}`, pageErrors);
-      throw error;
-    } finally {
-      await context.close();
-    }
+    });
   });
 }
