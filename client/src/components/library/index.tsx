@@ -12,7 +12,7 @@ import {
 } from "../../../../protocol/library";
 import type { ApiResult } from "../../lib/api";
 import { KINDS, type LibraryKind, type LibraryListState, useLibrary } from "../../lib/use-library";
-import { Link } from "../link";
+import { PageFrame, pageStyle as page } from "../page-frame";
 import style from "./style.module.css";
 
 const SECTIONS: Record<
@@ -82,37 +82,29 @@ export function Library() {
   };
 
   return (
-    <section class={style.page} data-testid="library">
-      <div class={style.inner}>
-        <div class={style.top}>
-          <Link href="/" class={style.back}>
-            ← Back to chat
-          </Link>
-          <h1 class={style.title}>Library</h1>
-        </div>
-        {KINDS.map((kind) => (
-          <Section
-            key={kind}
-            kind={kind}
-            list={lists[kind]}
-            editing={editing?.kind === kind ? editing.slug : undefined}
-            status={status?.kind === kind ? status : null}
-            onNew={() => {
-              setEditing({ kind, slug: null });
-              setStatus(null);
-            }}
-            onEdit={(slug) => {
-              setEditing({ kind, slug });
-              setStatus(null);
-            }}
-            onCancel={() => setEditing(null)}
-            onSave={(slug, input) => onSave(kind, slug, input)}
-            onDelete={(entry) => void onDelete(kind, entry)}
-            onUndo={(undo) => void onUndo(kind, undo)}
-          />
-        ))}
-      </div>
-    </section>
+    <PageFrame title="Library" testid="library">
+      {KINDS.map((kind) => (
+        <Section
+          key={kind}
+          kind={kind}
+          list={lists[kind]}
+          editing={editing?.kind === kind ? editing.slug : undefined}
+          status={status?.kind === kind ? status : null}
+          onNew={() => {
+            setEditing({ kind, slug: null });
+            setStatus(null);
+          }}
+          onEdit={(slug) => {
+            setEditing({ kind, slug });
+            setStatus(null);
+          }}
+          onCancel={() => setEditing(null)}
+          onSave={(slug, input) => onSave(kind, slug, input)}
+          onDelete={(entry) => void onDelete(kind, entry)}
+          onUndo={(undo) => void onUndo(kind, undo)}
+        />
+      ))}
+    </PageFrame>
   );
 }
 
@@ -157,7 +149,7 @@ function Section({ kind, list, editing, status, onNew, onEdit, onCancel, onSave,
       <p class={style.intro}>{spec.intro}</p>
       {status && (
         <p
-          class={status.error ? style.statusError : style.status}
+          class={status.error ? page.statusError : page.status}
           role={status.error ? "alert" : "status"}
           data-testid="library-status"
         >
@@ -165,7 +157,7 @@ function Section({ kind, list, editing, status, onNew, onEdit, onCancel, onSave,
           {status.undo && (
             <button
               type="button"
-              class={style.undo}
+              class={page.undo}
               onClick={() => status.undo && onUndo(status.undo)}
               data-testid="library-undo"
             >
@@ -175,14 +167,14 @@ function Section({ kind, list, editing, status, onNew, onEdit, onCancel, onSave,
         </p>
       )}
       {editing === null && editor()}
-      {list.status === "loading" && <p class={style.muted}>Loading…</p>}
+      {list.status === "loading" && <p class={page.muted}>Loading…</p>}
       {list.status === "failed" && (
-        <p class={style.statusError} role="alert">
+        <p class={page.statusError} role="alert">
           Could not load the {spec.title.toLowerCase()}: {list.message}
         </p>
       )}
       {list.status === "ready" && entries.length === 0 && editing !== null && (
-        <p class={style.muted}>Nothing here yet.</p>
+        <p class={page.muted}>Nothing here yet.</p>
       )}
       <ul class={style.list}>
         {entries.map((entry) => (
@@ -203,7 +195,7 @@ function Section({ kind, list, editing, status, onNew, onEdit, onCancel, onSave,
                   </button>
                   <button
                     type="button"
-                    class={style.delete}
+                    class={page.danger}
                     onClick={() => onDelete(entry)}
                     aria-label={`Delete ${spec.sigil}${entry.slug}`}
                     data-testid={`library-delete-${entry.slug}`}
@@ -292,7 +284,11 @@ function Editor({ kind, entry, taken, onSave, onCancel }: EditorProps) {
   };
 
   return (
-    <form class={style.editor} onSubmit={(event) => void submit(event)} data-testid="library-editor">
+    <form
+      class={`${page.editor} ${style.editor}`}
+      onSubmit={(event) => void submit(event)}
+      data-testid="library-editor"
+    >
       <div class={style.row}>
         <label class={style.field} for={id("slug")}>
           <span class={style.label}>Slug</span>
@@ -365,7 +361,7 @@ function Editor({ kind, entry, taken, onSave, onCancel }: EditorProps) {
         <button type="button" onClick={onCancel} data-testid="library-cancel">
           Cancel
         </button>
-        <button type="submit" class={style.save} disabled={saving} data-testid="library-save">
+        <button type="submit" class={page.primary} disabled={saving} data-testid="library-save">
           {saving ? "Saving…" : "Save"}
         </button>
       </div>

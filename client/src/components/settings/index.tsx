@@ -4,6 +4,7 @@
 import { AgentSettings } from "../agent-settings";
 import { Link } from "../link";
 import { NotificationSettings } from "../notification-settings";
+import { PageFrame } from "../page-frame";
 import style from "./style.module.css";
 
 type Tab = "agent" | "notifications";
@@ -15,29 +16,21 @@ const TABS: { tab: Tab; label: string }[] = [
 
 export function Settings({ tab }: { tab: Tab }) {
   return (
-    <div class={style.page}>
-      <div class={style.inner}>
-        <div class={style.top}>
-          <Link href="/" class={style.back}>
-            ← Back to chat
+    <PageFrame title="Settings" width="medium">
+      <nav class={style.tabs} aria-label="Settings sections">
+        {TABS.map(({ tab: name, label }) => (
+          <Link
+            key={name}
+            href={`/settings/${name}`}
+            class={`${style.tab} ${name === tab ? style.active : ""}`}
+            aria-current={name === tab ? "page" : undefined}
+            data-testid={`tab-${name}`}
+          >
+            {label}
           </Link>
-          <h1 class={style.title}>Settings</h1>
-        </div>
-        <nav class={style.tabs} aria-label="Settings sections">
-          {TABS.map(({ tab: name, label }) => (
-            <Link
-              key={name}
-              href={`/settings/${name}`}
-              class={`${style.tab} ${name === tab ? style.active : ""}`}
-              aria-current={name === tab ? "page" : undefined}
-              data-testid={`tab-${name}`}
-            >
-              {label}
-            </Link>
-          ))}
-        </nav>
-        <div class={style.panel}>{tab === "agent" ? <AgentSettings /> : <NotificationSettings />}</div>
-      </div>
-    </div>
+        ))}
+      </nav>
+      <div class={style.panel}>{tab === "agent" ? <AgentSettings /> : <NotificationSettings />}</div>
+    </PageFrame>
   );
 }

@@ -3,7 +3,7 @@
 // tasks (and those in progress) come first, done ones below; a filter shows one group only.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { explainTaskError, type Task, useTasks } from "../../lib/use-tasks";
-import { Link } from "../link";
+import { PageFrame, pageStyle as page } from "../page-frame";
 import style from "./style.module.css";
 
 type Filter = "all" | "open" | "done";
@@ -96,141 +96,131 @@ export function TasksPage() {
   ];
 
   return (
-    <section class={style.page} data-testid="tasks-page">
-      <div class={style.inner}>
-        <div class={style.top}>
-          <Link href="/" class={style.back}>
-            ← Back to chat
-          </Link>
-          <h1 class={style.title}>Tasks</h1>
-        </div>
-        <p class={style.intro}>Your to-do list. The agent sees your open tasks and can add, update and close them.</p>
-
-        <form class={style.add} onSubmit={(event) => void submit(event)} data-testid="task-form">
-          <label class={style.visuallyHidden} for="task-new-title">
-            New task
-          </label>
-          <input
-            id="task-new-title"
-            ref={input}
-            value={title}
-            placeholder="Add a task…"
-            autoComplete="off"
-            maxLength={MAX_TITLE + 50}
-            aria-invalid={inputError ? true : undefined}
-            aria-describedby={inputError ? "task-new-error" : undefined}
-            onInput={(event) => {
-              setTitle(event.currentTarget.value);
-              setInputError(null);
-            }}
-            disabled={list.status !== "ready"}
-            data-testid="task-input"
-          />
-          <button
-            type="submit"
-            class={style.primary}
-            disabled={adding || list.status !== "ready"}
-            data-testid="task-add"
-          >
-            {adding ? "Adding…" : "Add"}
-          </button>
-        </form>
-        {inputError && (
-          <p id="task-new-error" class={style.statusError} role="alert" data-testid="task-error">
-            {inputError}
-          </p>
-        )}
-        {status && (
-          <p
-            class={status.error ? style.statusError : style.status}
-            role={status.error ? "alert" : "status"}
-            data-testid="tasks-status"
-          >
-            <span>{status.text}</span>
-            {status.undo && (
-              <button
-                type="button"
-                ref={undoButton}
-                class={style.undo}
-                onClick={() => status.undo && void onUndo(status.undo)}
-                data-testid="task-undo"
-              >
-                Undo
-              </button>
-            )}
-          </p>
-        )}
-
-        {list.status === "loading" && (
-          <p class={style.muted} role="status">
-            Loading your tasks…
-          </p>
-        )}
-        {list.status === "failed" && (
-          <p class={style.statusError} role="alert" data-testid="tasks-error">
-            {list.message}{" "}
-            <button type="button" onClick={() => void reload()}>
-              Try again
+    <PageFrame
+      title="Tasks"
+      intro="Your to-do list. The agent sees your open tasks and can add, update and close them."
+      width="narrow"
+      testid="tasks-page"
+    >
+      <form class={style.add} onSubmit={(event) => void submit(event)} data-testid="task-form">
+        <label class={page.visuallyHidden} for="task-new-title">
+          New task
+        </label>
+        <input
+          id="task-new-title"
+          ref={input}
+          value={title}
+          placeholder="Add a task…"
+          autoComplete="off"
+          maxLength={MAX_TITLE + 50}
+          aria-invalid={inputError ? true : undefined}
+          aria-describedby={inputError ? "task-new-error" : undefined}
+          onInput={(event) => {
+            setTitle(event.currentTarget.value);
+            setInputError(null);
+          }}
+          disabled={list.status !== "ready"}
+          data-testid="task-input"
+        />
+        <button type="submit" class={page.primary} disabled={adding || list.status !== "ready"} data-testid="task-add">
+          {adding ? "Adding…" : "Add"}
+        </button>
+      </form>
+      {inputError && (
+        <p id="task-new-error" class={page.statusError} role="alert" data-testid="task-error">
+          {inputError}
+        </p>
+      )}
+      {status && (
+        <p
+          class={status.error ? page.statusError : page.status}
+          role={status.error ? "alert" : "status"}
+          data-testid="tasks-status"
+        >
+          <span>{status.text}</span>
+          {status.undo && (
+            <button
+              type="button"
+              ref={undoButton}
+              class={page.undo}
+              onClick={() => status.undo && void onUndo(status.undo)}
+              data-testid="task-undo"
+            >
+              Undo
             </button>
-          </p>
-        )}
-        {list.status === "ready" && tasks.length === 0 && (
-          <p class={style.empty} data-testid="tasks-empty">
-            No tasks yet. Add one above, or ask the agent to keep track of something.
-          </p>
-        )}
-        {list.status === "ready" && tasks.length > 0 && (
-          <>
-            <fieldset class={style.filters} data-testid="task-filters">
-              <legend class={style.visuallyHidden}>Show</legend>
-              {FILTERS.map((f) => {
-                const count = f.value === "all" ? tasks.length : f.value === "open" ? open.length : done.length;
-                return (
-                  <button
-                    key={f.value}
-                    type="button"
-                    aria-pressed={filter === f.value}
-                    class={filter === f.value ? style.filterOn : undefined}
-                    onClick={() => setFilter(f.value)}
-                    data-testid={`task-filter-${f.value}`}
-                  >
-                    {f.label} <span class={style.count}>{count}</span>
-                  </button>
-                );
-              })}
-            </fieldset>
-            {groups
-              .filter((g) => filter === "all" || filter === g.key)
-              .map((group) => (
-                <section
-                  key={group.key}
-                  class={style.group}
-                  aria-labelledby={`tasks-${group.key}-title`}
-                  data-testid={`tasks-${group.key}`}
+          )}
+        </p>
+      )}
+
+      {list.status === "loading" && (
+        <p class={page.muted} role="status">
+          Loading your tasks…
+        </p>
+      )}
+      {list.status === "failed" && (
+        <p class={page.statusError} role="alert" data-testid="tasks-error">
+          {list.message}{" "}
+          <button type="button" onClick={() => void reload()}>
+            Try again
+          </button>
+        </p>
+      )}
+      {list.status === "ready" && tasks.length === 0 && (
+        <p class={page.empty} data-testid="tasks-empty">
+          No tasks yet. Add one above, or ask the agent to keep track of something.
+        </p>
+      )}
+      {list.status === "ready" && tasks.length > 0 && (
+        <>
+          <fieldset class={style.filters} data-testid="task-filters">
+            <legend class={page.visuallyHidden}>Show</legend>
+            {FILTERS.map((f) => {
+              const count = f.value === "all" ? tasks.length : f.value === "open" ? open.length : done.length;
+              return (
+                <button
+                  key={f.value}
+                  type="button"
+                  aria-pressed={filter === f.value}
+                  class={filter === f.value ? page.pressed : undefined}
+                  onClick={() => setFilter(f.value)}
+                  data-testid={`task-filter-${f.value}`}
                 >
-                  <h2 id={`tasks-${group.key}-title`} class={style.groupTitle}>
-                    {group.title} <span class={style.count}>{group.tasks.length}</span>
-                  </h2>
-                  {group.tasks.length === 0 ? (
-                    <p class={style.muted}>{group.none}</p>
-                  ) : (
-                    <ul class={style.list}>
-                      {group.tasks.map((task) => (
-                        <TaskRow
-                          key={task.id}
-                          task={task}
-                          onToggle={() => void toggle(task)}
-                          onDelete={() => void onDelete(task)}
-                        />
-                      ))}
-                    </ul>
-                  )}
-                </section>
-              ))}
-          </>
-        )}
-      </div>
-    </section>
+                  {f.label} <span class={style.count}>{count}</span>
+                </button>
+              );
+            })}
+          </fieldset>
+          {groups
+            .filter((g) => filter === "all" || filter === g.key)
+            .map((group) => (
+              <section
+                key={group.key}
+                class={style.group}
+                aria-labelledby={`tasks-${group.key}-title`}
+                data-testid={`tasks-${group.key}`}
+              >
+                <h2 id={`tasks-${group.key}-title`} class={style.groupTitle}>
+                  {group.title} <span class={style.count}>{group.tasks.length}</span>
+                </h2>
+                {group.tasks.length === 0 ? (
+                  <p class={page.muted}>{group.none}</p>
+                ) : (
+                  <ul class={page.list}>
+                    {group.tasks.map((task) => (
+                      <TaskRow
+                        key={task.id}
+                        task={task}
+                        onToggle={() => void toggle(task)}
+                        onDelete={() => void onDelete(task)}
+                      />
+                    ))}
+                  </ul>
+                )}
+              </section>
+            ))}
+        </>
+      )}
+    </PageFrame>
   );
 }
 
@@ -256,7 +246,7 @@ function TaskRow({ task, onToggle, onDelete }: { task: Task; onToggle: () => voi
       </label>
       <button
         type="button"
-        class={style.delete}
+        class={`${page.danger} ${style.delete}`}
         onClick={onDelete}
         aria-label={`Delete “${task.title}”`}
         data-testid="task-delete"
