@@ -3,11 +3,9 @@
 // Lenient on wording, strict on behaviour. Selectors are the ones the client promises:
 // /signup inputs `username`/`password` + a submit button, a "New conversation" button,
 // [data-testid=composer-input], [data-testid=send], messages with [data-role=user|agent].
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import { appAndBrowserForFile, ROOT } from "./harness.ts";
+import { appAndBrowserForFile, withPage } from "./harness.ts";
 
 const live = appAndBrowserForFile();
 
@@ -35,11 +33,7 @@ async function waitTurnEnded(page: Page) {
 }
 
 it("signs up, chats with the demo model, and gets the same history back after a reload", async () => {
-  const context = await live.browser.newContext({ baseURL: live.app.url });
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  try {
+  await withPage(live, "chat", {}, async (page) => {
     await page.goto("/signup");
     const username = `e2e_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     await page.locator("input[name=username]").fill(username);
@@ -70,17 +64,5 @@ it("signs up, chats with the demo model, and gets the same history back after a 
     await page.waitForTimeout(1000); // a late resume replay would show up as duplicates now
     expect(await texts(page, "user")).toEqual(userBefore);
     expect(await texts(page, "agent")).toEqual(agentBefore);
-    expect(pageErrors).toEqual([]);
-  } catch (err) {
-    // Leave evidence for whoever reads the CI log: a screenshot and wrangler's output.
-    const dir = path.join(ROOT, "test-results");
-    mkdirSync(dir, { recursive: true });
-    await page.screenshot({ path: path.join(dir, "chat-failure.png"), fullPage: true }).catch(() => {});
-    console.error(
-      `page errors: ${JSON.stringify(pageErrors)}\nwrangler output (tail):\n${live.app.output().slice(-5000)}`,
-    );
-    throw err;
-  } finally {
-    await context.close();
-  }
+  });
 });

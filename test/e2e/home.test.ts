@@ -1,44 +1,29 @@
 // Issue 13, arriving: the home page's composer is ready to type in and its example prompts start a
 // conversation the offline demo model answers; the tab says where one is; the favicon is an icon; a
 // signed-out deep link survives the login (never to another site); the skip link comes first.
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import {
   appAndBrowserForFile,
+  asNewUser,
   E2E_PASSWORD,
-  leaveEvidence,
   newConversationInBrowser,
   signUpInBrowser,
   uniqueUsername,
   waitTurnEnded,
+  withPage,
 } from "./harness.ts";
 
 const live = appAndBrowserForFile();
 
-/** A page of its own (own cookies), with page errors collected and evidence left on failure. */
-async function withPage(name: string, run: (page: Page) => Promise<void>, browser: Browser = live.browser) {
-  const context = await browser.newContext({ baseURL: live.app.url, viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  try {
-    await run(page);
-    expect(pageErrors).toEqual([]);
-  } catch (error) {
-    await leaveEvidence(page, live.app, `home-${name}`, pageErrors);
-    throw error;
-  } finally {
-    await context.close();
-  }
-}
+const PAGE = { viewport: { width: 1280, height: 800 } };
 
 const focusedTestId = (page: Page) =>
   page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? document.activeElement?.id ?? null);
 const conversationIdOf = (page: Page) => decodeURIComponent(new URL(page.url()).pathname.slice("/c/".length));
 
 it("starts a conversation from an example prompt, and the demo model answers it", async () => {
-  await withPage("example", async (page) => {
-    await signUpInBrowser(page);
+  await asNewUser(live, "home-example", PAGE, async (page) => {
     await page.locator("[data-testid=home]").waitFor();
     expect(await page.title()).toBe("Oracle");
     await expect.poll(() => focusedTestId(page)).toBe("composer-input"); // ready to type
@@ -59,8 +44,7 @@ it("starts a conversation from an example prompt, and the demo model answers it"
 });
 
 it("sends what is typed on the home page into a new conversation", async () => {
-  await withPage("typed", async (page) => {
-    await signUpInBrowser(page);
+  await asNewUser(live, "home-typed", PAGE, async (page) => {
     const input = page.locator("[data-testid=home] [data-testid=composer-input]");
     await input.fill("Add a task: buy oat milk");
     await input.press("Enter");
@@ -79,7 +63,7 @@ it("sends what is typed on the home page into a new conversation", async () => {
 });
 
 it("names each page in the tab title", async () => {
-  await withPage("titles", async (page) => {
+  await withPage(live, "home-titles", PAGE, async (page) => {
     await page.goto("/login");
     await expect.poll(() => page.title()).toBe("Log in · Oracle");
     await signUpInBrowser(page);
@@ -100,7 +84,7 @@ it("names each page in the tab title", async () => {
 });
 
 it("serves a favicon, not the app's HTML", async () => {
-  await withPage("favicon", async (page) => {
+  await withPage(live, "home-favicon", PAGE, async (page) => {
     const ico = await page.request.get("/favicon.ico");
     expect(ico.status()).toBe(200);
     expect(ico.headers()["content-type"]).toMatch(/^image\/(x-icon|vnd\.microsoft\.icon)/);
@@ -117,8 +101,7 @@ it("serves a favicon, not the app's HTML", async () => {
 });
 
 it("keeps a deep link through log in and sign up", async () => {
-  await withPage("deep-link", async (page) => {
-    const username = await signUpInBrowser(page);
+  await asNewUser(live, "home-deep-link", PAGE, async (page, username) => {
     const id = await newConversationInBrowser(page);
     await page.locator("[data-testid=logout]").click();
     await page.waitForURL((url) => url.pathname === "/login");
@@ -150,8 +133,7 @@ it("keeps a deep link through log in and sign up", async () => {
 });
 
 it("refuses to follow ?next= anywhere but a path of its own", async () => {
-  await withPage("open-redirect", async (page) => {
-    const username = await signUpInBrowser(page);
+  await asNewUser(live, "home-open-redirect", PAGE, async (page, username) => {
     const origin = new URL(live.app.url).origin;
     for (const next of [
       "//evil.example/steal",
@@ -174,8 +156,7 @@ it("refuses to follow ?next= anywhere but a path of its own", async () => {
 });
 
 it("puts a skip link first in the tab order, and it moves focus to the page", async () => {
-  await withPage("skip-link", async (page) => {
-    await signUpInBrowser(page);
+  await asNewUser(live, "home-skip-link", PAGE, async (page) => {
     await page.goto("/settings/agent");
     await page.locator("[data-testid=tab-agent]").waitFor();
     await page.keyboard.press("Tab");

@@ -3,14 +3,7 @@
 // and navigation close it) while the chat takes the whole height.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import {
-  appAndBrowserForFile,
-  leaveEvidence,
-  newConversationInBrowser,
-  sendChat,
-  signUpInBrowser,
-  waitTurnEnded,
-} from "./harness.ts";
+import { appAndBrowserForFile, asNewUser, newConversationInBrowser, sendChat, waitTurnEnded } from "./harness.ts";
 
 const live = appAndBrowserForFile();
 
@@ -49,17 +42,12 @@ const headerHeight = (page: Page) =>
 
 for (const viewport of VIEWPORTS) {
   it(`fits ${viewport.width}×${viewport.height} (${viewport.name}) without sideways scrolling`, async () => {
-    const context = await live.browser.newContext({
-      baseURL: live.app.url,
+    const options = {
       viewport: { width: viewport.width, height: viewport.height },
       hasTouch: viewport.phone,
       isMobile: viewport.phone,
-    });
-    const page = await context.newPage();
-    const pageErrors: string[] = [];
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    try {
-      await signUpInBrowser(page);
+    };
+    await asNewUser(live, `layout-${viewport.width}`, options, async (page) => {
       const id = await newConversationInBrowser(page);
       await sendChat(
         page,
@@ -83,23 +71,12 @@ for (const viewport of VIEWPORTS) {
         expect({ path, overflow: await overflow(page) }).toEqual({ path, overflow: [] });
         expect(await headerHeight(page)).toBeLessThan(70);
       }
-      expect(pageErrors).toEqual([]);
-    } catch (error) {
-      await leaveEvidence(page, live.app, `layout-${viewport.width}`, pageErrors);
-      throw error;
-    } finally {
-      await context.close();
-    }
+    });
   });
 }
 
 it("keeps the conversations in a drawer on a phone: the menu opens it, Escape, the backdrop and navigation close it", async () => {
-  const context = await live.browser.newContext({ baseURL: live.app.url, viewport: { width: 390, height: 844 } });
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  try {
-    const username = await signUpInBrowser(page);
+  await asNewUser(live, "layout-drawer", { viewport: { width: 390, height: 844 } }, async (page, username) => {
     const menu = page.locator("[data-testid=menu-button]");
     const newButton = page.locator("[data-testid=new-conversation]");
     const expanded = () => menu.getAttribute("aria-expanded");
@@ -144,20 +121,11 @@ it("keeps the conversations in a drawer on a phone: the menu opens it, Escape, t
     expect(chat?.x).toBe(0);
     expect(chat?.width).toBe(390);
     expect((chat?.y ?? 0) + (chat?.height ?? 0)).toBeGreaterThan(844 - 2);
-    expect(pageErrors).toEqual([]);
-  } catch (error) {
-    await leaveEvidence(page, live.app, "layout-drawer", pageErrors);
-    throw error;
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 it("shows the sidebar beside the chat on a desktop, with no menu button", async () => {
-  const context = await live.browser.newContext({ baseURL: live.app.url, viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  try {
-    await signUpInBrowser(page);
+  await asNewUser(live, "layout-desktop", { viewport: { width: 1280, height: 800 } }, async (page) => {
     expect(await page.locator("[data-testid=menu-button]").isVisible()).toBe(false);
     expect(await page.locator("[data-testid=new-conversation]").isVisible()).toBe(true);
     expect(await page.locator("[data-testid=current-user]").isVisible()).toBe(true);
@@ -168,7 +136,5 @@ it("shows the sidebar beside the chat on a desktop, with no menu button", async 
       await page.locator(ready).first().waitFor({ timeout: 15_000 });
       expect({ path, mains: await page.locator("main").count() }).toEqual({ path, mains: 1 });
     }
-  } finally {
-    await context.close();
-  }
+  });
 });

@@ -4,7 +4,7 @@
 // through the API too, and no page scrolls sideways.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import { apiFromPage, appAndBrowserForFile, leaveEvidence, signUpInBrowser } from "./harness.ts";
+import { apiFromPage, appAndBrowserForFile, asNewUser } from "./harness.ts";
 
 const live = appAndBrowserForFile();
 
@@ -18,19 +18,12 @@ const noHorizontalScroll = async (page: Page) =>
 
 const activeTestId = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute("data-testid"));
 
-async function signedInPhone(name: string) {
-  const context = await live.browser.newContext({ baseURL: live.app.url, viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  // signUpInBrowser waits for the username, which the header may hide on a phone: sign up wide.
-  await signUpInBrowser(page, `${name}_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`);
-  return { page, pageErrors };
-}
+// signUpInBrowser waits for the username, which the header may hide on a phone: sign up wide, then
+// each test narrows the window to PHONE.
+const WIDE = { viewport: { width: 1280, height: 800 } };
 
 it("creates, reads, edits and deletes a note on a phone", async () => {
-  const { page, pageErrors } = await signedInPhone("notes");
-  try {
+  await asNewUser(live, "notes", WIDE, async (page) => {
     // The header's Notes link leads to the page.
     await page.locator("[data-testid=notes-link]").first().click();
     await page.waitForURL((url) => url.pathname === "/notes");
@@ -147,21 +140,14 @@ it("creates, reads, edits and deletes a note on a phone", async () => {
     await noHorizontalScroll(page);
 
     expect(await page.evaluate(() => (window as unknown as { __xss?: string }).__xss)).toBeUndefined();
-    expect(pageErrors).toEqual([]);
-  } catch (error) {
-    await leaveEvidence(page, live.app, "notes", pageErrors);
-    throw error;
-  } finally {
-    await page.context().close();
-  }
+  });
 });
 
 it("adds, completes, reopens and deletes tasks on a phone", async () => {
-  const { page, pageErrors } = await signedInPhone("tasks");
-  type TaskRow = { id: string; title: string; status: string };
-  const apiTasks = async () =>
-    (await apiFromPage<{ tasks: TaskRow[] }>(page, "GET", "/api/tasks")).body.tasks.map((t) => [t.title, t.status]);
-  try {
+  await asNewUser(live, "tasks", WIDE, async (page) => {
+    type TaskRow = { id: string; title: string; status: string };
+    const apiTasks = async () =>
+      (await apiFromPage<{ tasks: TaskRow[] }>(page, "GET", "/api/tasks")).body.tasks.map((t) => [t.title, t.status]);
     await page.locator("[data-testid=tasks-link]").first().click();
     await page.waitForURL((url) => url.pathname === "/tasks");
     await page.setViewportSize(PHONE);
@@ -238,11 +224,5 @@ it("adds, completes, reopens and deletes tasks on a phone", async () => {
     await milk().waitFor({ timeout: 15_000 });
     expect(await page.locator("[data-testid=task-item]").count()).toBe(1);
     expect(await milk().locator("[data-testid=task-toggle]").isChecked()).toBe(true);
-    expect(pageErrors).toEqual([]);
-  } catch (error) {
-    await leaveEvidence(page, live.app, "tasks", pageErrors);
-    throw error;
-  } finally {
-    await page.context().close();
-  }
+  });
 });

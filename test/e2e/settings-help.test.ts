@@ -4,7 +4,7 @@
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { AGENT_CONFIG_FIELDS, DEFAULT_AGENT_CONFIG } from "../../protocol";
-import { appAndBrowserForFile, leaveEvidence, signUpInBrowser } from "./harness.ts";
+import { appAndBrowserForFile, signUpInBrowser, withPage } from "./harness.ts";
 
 const live = appAndBrowserForFile();
 
@@ -17,11 +17,7 @@ const saved = async (page: Page) => {
 const activeTestId = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute("data-testid"));
 
 it("explains every agent setting and resets them all to their defaults", async () => {
-  const context = await live.browser.newContext({ baseURL: live.app.url, viewport: { width: 390, height: 844 } });
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  try {
+  await withPage(live, "settings-help", { viewport: { width: 390, height: 844 } }, async (page) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await signUpInBrowser(page);
     await page.setViewportSize({ width: 390, height: 844 });
@@ -85,11 +81,5 @@ it("explains every agent setting and resets them all to their defaults", async (
     expect(await page.locator("[data-testid=agent-field-maxIterations]").inputValue()).toBe(
       String(DEFAULT_AGENT_CONFIG.maxIterations),
     );
-    expect(pageErrors).toEqual([]);
-  } catch (err) {
-    await leaveEvidence(page, live.app, "settings-help", pageErrors);
-    throw err;
-  } finally {
-    await context.close();
-  }
+  });
 });

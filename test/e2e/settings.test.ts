@@ -3,7 +3,7 @@
 // tab is one click away.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import { appAndBrowserForFile, leaveEvidence, signUpInBrowser } from "./harness.ts";
+import { appAndBrowserForFile, asNewUser } from "./harness.ts";
 
 const live = appAndBrowserForFile();
 
@@ -14,12 +14,7 @@ const savedMaxIterations = async (page: Page) => {
 };
 
 it("saves Max iterations, keeps it across a reload, refuses out-of-range values inline", async () => {
-  const context = await live.browser.newContext({ baseURL: live.app.url });
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  try {
-    await signUpInBrowser(page);
+  await asNewUser(live, "settings", {}, async (page) => {
     await page.locator("[data-testid=settings-link]").click();
     await page.locator("[data-testid=tab-agent]").click();
     expect(new URL(page.url()).pathname).toBe("/settings/agent");
@@ -62,11 +57,5 @@ it("saves Max iterations, keeps it across a reload, refuses out-of-range values 
       .locator("[data-testid=notification-settings], [data-testid=notifications-unavailable]")
       .first()
       .waitFor({ timeout: 10_000 });
-    expect(pageErrors).toEqual([]);
-  } catch (err) {
-    await leaveEvidence(page, live.app, "settings", pageErrors);
-    throw err;
-  } finally {
-    await context.close();
-  }
+  });
 });

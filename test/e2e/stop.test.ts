@@ -4,13 +4,7 @@
 // long enough to press Stop while it runs.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import {
-  appAndBrowserForFile,
-  leaveEvidence,
-  newConversationInBrowser,
-  signUpInBrowser,
-  waitTurnEnded,
-} from "./harness.ts";
+import { appAndBrowserForFile, asNewUser, newConversationInBrowser, waitTurnEnded } from "./harness.ts";
 
 const live = appAndBrowserForFile();
 
@@ -27,22 +21,8 @@ async function send(page: Page, text: string) {
 }
 
 /** A fresh browser context with a signed-up user in a new conversation. */
-async function inNewConversation(run: (page: Page, conversationId: string) => Promise<void>, name: string) {
-  const context = await live.browser.newContext({ baseURL: live.app.url });
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  try {
-    await signUpInBrowser(page);
-    await run(page, await newConversationInBrowser(page));
-    expect(pageErrors).toEqual([]);
-  } catch (err) {
-    await leaveEvidence(page, live.app, name, pageErrors);
-    throw err;
-  } finally {
-    await context.close();
-  }
-}
+const inNewConversation = (run: (page: Page, conversationId: string) => Promise<void>, name: string) =>
+  asNewUser(live, name, {}, async (page) => run(page, await newConversationInBrowser(page)));
 
 it("stops a running turn with the Stop button, then takes and completes a new message", async () => {
   await inNewConversation(async (page, conversationId) => {

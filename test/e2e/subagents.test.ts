@@ -10,10 +10,9 @@ import { expect, it } from "vitest";
 import {
   apiFromPage,
   appAndBrowserForFile,
-  leaveEvidence,
+  asNewUser,
   newConversationInBrowser,
   sendChat,
-  signUpInBrowser,
   waitTurnEnded,
 } from "./harness.ts";
 
@@ -49,12 +48,7 @@ async function recordLivePanel(page: Page): Promise<void> {
 }
 
 it("shows the subagent's progress under the delegate card, then its answer, and links to its conversation", async () => {
-  const context = await live.browser.newContext({ baseURL: live.app.url, viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  try {
-    await signUpInBrowser(page);
+  await asNewUser(live, "subagents", { viewport: { width: 1200, height: 900 } }, async (page) => {
     const note = await apiFromPage(page, "PUT", "/api/notes/plan.md", { content: "Ship the subagent panel." });
     expect(note.status).toBeLessThan(300);
     const id = await newConversationInBrowser(page);
@@ -136,11 +130,5 @@ it("shows the subagent's progress under the delegate card, then its answer, and 
     expect(await page.locator("[data-role=tool][data-tool=delegate]").count()).toBe(1);
     expect(await page.locator("[data-testid=pod-event]").count()).toBe(1);
     expect(await page.locator("[data-role=user]").count()).toBe(1);
-    expect(pageErrors).toEqual([]);
-  } catch (err) {
-    await leaveEvidence(page, live.app, "subagents", pageErrors);
-    throw err;
-  } finally {
-    await context.close();
-  }
+  });
 });
