@@ -9,17 +9,15 @@
 //                                 of two rows (the demo makes one tool call per step, so tool batches
 //                                 never hold more than one row)
 //   POST …/notify               → an "External" notification, here long enough to fold
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import {
-  type App,
   apiFromPage,
-  launchBrowser,
+  appAndBrowserForFile,
   leaveEvidence,
   newConversationInBrowser,
   sendChat,
   signUpInBrowser,
-  startApp,
   waitTurnEnded,
 } from "./harness.ts";
 
@@ -32,24 +30,16 @@ type SystemMessage = {
   item: { kind: string; subscriber?: string; format?: string; data?: unknown };
 };
 
-let browser: Browser;
-let app: App;
-let page: Page;
-let pageErrors: string[];
-
 // One app for the file, as in the other e2e files (a fresh app takes ~7 s; one per test made the file
 // take 53–57 s on a busy 2-core machine); each test is isolated by its own user, whose settings,
 // subscriber toggles and conversations are its own, in its own browser context.
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const live = appAndBrowserForFile();
+
+let page: Page;
+let pageErrors: string[];
 
 beforeEach(async () => {
-  const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1200, height: 900 } });
+  const context = await live.browser.newContext({ baseURL: live.app.url, viewport: { width: 1200, height: 900 } });
   page = await context.newPage();
   pageErrors = [];
   page.on("pageerror", (e) => pageErrors.push(String(e)));
@@ -57,7 +47,7 @@ beforeEach(async () => {
 });
 afterEach(async (ctx) => {
   const failed = ctx.task.result?.state === "fail" || (ctx.task.result?.errors?.length ?? 0) > 0;
-  if (failed) await leaveEvidence(page, app, `notifications-${ctx.task.name.slice(0, 40)}`, pageErrors);
+  if (failed) await leaveEvidence(page, live.app, `notifications-${ctx.task.name.slice(0, 40)}`, pageErrors);
   await page?.context().close();
 });
 

@@ -6,12 +6,11 @@
 //   a turn killed with the app  → after a restart, an interrupt banner and a conversation that is
 //                                 not running
 // Each history is reloaded to check that every item shows exactly once, as it occurred.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import {
-  type App,
   apiFromPage,
-  launchBrowser,
+  appAndBrowserForFile,
   leaveEvidence,
   logInInBrowser,
   newConversationInBrowser,
@@ -21,22 +20,14 @@ import {
   waitTurnEnded,
 } from "./harness.ts";
 
-let app: App;
-let browser: Browser;
+const live = appAndBrowserForFile(); // the last test restarts live.app on the same state
+
 let page: Page;
 let username: string;
 let pageErrors: string[];
 
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-
 async function openPage(baseURL: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1200, height: 900 } });
+  const context = await live.browser.newContext({ baseURL, viewport: { width: 1200, height: 900 } });
   const opened = await context.newPage();
   opened.on("pageerror", (e) => pageErrors.push(String(e)));
   return opened;
@@ -44,12 +35,12 @@ async function openPage(baseURL: string): Promise<Page> {
 
 beforeEach(async () => {
   pageErrors = [];
-  page = await openPage(app.url);
+  page = await openPage(live.app.url);
   username = await signUpInBrowser(page);
 });
 afterEach(async (ctx) => {
   const failed = ctx.task.result?.state === "fail" || (ctx.task.result?.errors?.length ?? 0) > 0;
-  if (failed) await leaveEvidence(page, app, `system-items-${ctx.task.name.slice(0, 30)}`, pageErrors);
+  if (failed) await leaveEvidence(page, live.app, `system-items-${ctx.task.name.slice(0, 30)}`, pageErrors);
   await page?.context().close();
 });
 
@@ -153,11 +144,11 @@ it("shows an interrupt banner after the app died mid-turn, and the turn as over"
       },
     )
     .toContain("Chapter 1");
-  await app.kill();
+  await live.app.kill();
   await page.context().close();
 
-  app = await startApp({ persistTo: app.persistDir });
-  page = await openPage(app.url);
+  live.app = await startApp({ persistTo: live.app.persistDir });
+  page = await openPage(live.app.url);
   await logInInBrowser(page, username);
   await page.goto(`/c/${encodeURIComponent(id)}`);
   const chat = page.locator(`[data-testid=chat][data-conversation-id=${JSON.stringify(id)}]`);
