@@ -2,7 +2,7 @@
 // `wrangler dev` can be SIGKILLed mid-turn and started again on the same state, as a crash would.
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
 import { type Client, clientFor, signUp } from "./api-client";
-import { type App, startApp } from "./harness";
+import { type App, fakeModelEnv, startApp } from "./harness";
 
 export interface KillableChat {
   llm: FakeOpenAI;
@@ -16,7 +16,7 @@ export interface KillableChat {
 
 export async function startKillableChat(): Promise<KillableChat> {
   const llm = await startFakeOpenAI();
-  const env = { OPENAI_API_KEY: "test", OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_MODEL: "fake" };
+  const env = fakeModelEnv(llm);
   let app: App;
   try {
     app = await startApp({ env });

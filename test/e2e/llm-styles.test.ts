@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startFakeOpenAI } from "../support/fake-openai";
 import { marker, modelRequests, scriptModel } from "../support/fake-openai-client";
 import { openSocket, signUp } from "./api-client";
-import { startApp } from "./harness";
+import { fakeModelEnv, startApp } from "./harness";
 
 describe("OPENAI_API_STYLE", async () => {
   const llm = await startFakeOpenAI();
@@ -12,9 +12,7 @@ describe("OPENAI_API_STYLE", async () => {
 
   for (const style of ["chat", "responses"] as const) {
     it(`runs a turn with a tool call in ${style} style`, async () => {
-      const app = await startApp({
-        env: { OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_MODEL: "m", OPENAI_API_STYLE: style },
-      });
+      const app = await startApp({ env: fakeModelEnv(llm, { OPENAI_API_STYLE: style }) });
       try {
         const health = (await (await fetch(`${app.url}/api/health`)).json()) as {
           model: { provider: string; model: string };
