@@ -7,6 +7,7 @@ import { metered } from "../../lib/token-usage";
 import { Markdown } from "../markdown";
 import { ActionButton, MessageActions } from "../message-actions";
 import { TokenMeter } from "../token-meter";
+import side from "./side.module.css";
 import style from "./style.module.css";
 
 const PHASE_LABELS: Record<Phase, string> = { reason: "Reason", observe: "Observe", final: "Answer" };
@@ -23,9 +24,9 @@ type Props = {
 export function AgentMessage({ message, prices, onRegenerate, compact }: Props) {
   const stopped = message.termination_reason && message.termination_reason !== "completed";
   return (
-    <div class={style.wrap}>
-      <article class={style.row} data-role="agent" data-seq={message.seq} data-phase={message.phase}>
-        <div class={`${style.bubble} ${message.phase ? style[message.phase] : ""}`}>
+    <div class={side.wrap}>
+      <article class={side.row} data-role="agent" data-seq={message.seq} data-phase={message.phase}>
+        <div class={`${side.bubble} ${style.bubble} ${message.phase ? style[message.phase] : ""}`}>
           {(message.phase || message.step !== undefined) && (
             <div class={style.meta}>
               {message.phase && <span class={style.phase}>{PHASE_LABELS[message.phase]}</span>}
@@ -39,7 +40,7 @@ export function AgentMessage({ message, prices, onRegenerate, compact }: Props) 
             </div>
           )}
         </div>
-        {message.usage && <TokenMeter metered={metered(message.usage, prices)} scope="turn" class={style.meter} />}
+        {message.usage && <TokenMeter metered={metered(message.usage, prices)} scope="turn" class={side.meter} />}
       </article>
       {!compact && (
         <MessageActions createdAt={message.created_at} copyText={message.content}>

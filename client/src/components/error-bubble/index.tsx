@@ -4,6 +4,7 @@
 import type { AgentMessage, Prices } from "../../../../protocol";
 import { describeFailure } from "../../lib/termination";
 import { metered } from "../../lib/token-usage";
+import side from "../agent-message/side.module.css";
 import { MessageActions } from "../message-actions";
 import { PlainText } from "../plain-text";
 import { TokenMeter } from "../token-meter";
@@ -14,9 +15,9 @@ type Props = { message: AgentMessage; prices?: Prices; onRetry?: () => void };
 export function ErrorBubble({ message, prices, onRetry }: Props) {
   const failure = describeFailure(message.termination_reason ?? "llm_error", message.content);
   return (
-    <div class={style.wrap}>
+    <div class={side.wrap}>
       <div
-        class={style.row}
+        class={side.row}
         data-role="agent"
         data-seq={message.seq}
         data-phase={message.phase}
@@ -24,7 +25,7 @@ export function ErrorBubble({ message, prices, onRetry }: Props) {
         data-reason={message.termination_reason}
         role="alert"
       >
-        <div class={style.bubble}>
+        <div class={`${side.bubble} ${style.bubble}`}>
           <p class={style.title} data-testid="error-title">
             <span class={style.icon} aria-hidden="true">
               ✖
@@ -53,7 +54,7 @@ export function ErrorBubble({ message, prices, onRetry }: Props) {
           )}
         </div>
         {message.usage && message.usage.total_tokens > 0 && (
-          <TokenMeter metered={metered(message.usage, prices)} scope="turn" class={style.meter} />
+          <TokenMeter metered={metered(message.usage, prices)} scope="turn" class={side.meter} />
         )}
       </div>
       <MessageActions createdAt={message.created_at} copyText={message.content} />
