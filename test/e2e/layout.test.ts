@@ -37,6 +37,16 @@ const overflow = (page: Page) =>
     return found;
   });
 
+/** Whether the composer's visible controls sit on one row: each one's box overlaps every other's vertically. */
+const controlsOnOneRow = (page: Page) =>
+  page.evaluate(() => {
+    const boxes = ["max-steps", "decision-tree", "send", "stop"]
+      .map((id) => document.querySelector<HTMLElement>(`[data-testid=${id}]`))
+      .filter((el): el is HTMLElement => el !== null && el.offsetParent !== null)
+      .map((el) => el.getBoundingClientRect());
+    return boxes.length >= 3 && Math.max(...boxes.map((b) => b.top)) < Math.min(...boxes.map((b) => b.bottom));
+  });
+
 const headerHeight = (page: Page) =>
   page.evaluate(() => document.querySelector("body > #app header")?.getBoundingClientRect().height ?? 0);
 
@@ -63,6 +73,8 @@ for (const viewport of VIEWPORTS) {
       const composer = await page.locator("[data-testid=composer-input]").boundingBox();
       expect(chat?.y ?? 999).toBeLessThan(70);
       expect((composer?.y ?? 9999) + (composer?.height ?? 0)).toBeLessThanOrEqual(viewport.height);
+      // The composer's controls (steps, tree, Send) keep to one row.
+      expect(await controlsOnOneRow(page)).toBe(true);
 
       for (const { path, ready } of PAGES) {
         await page.goto(path);
