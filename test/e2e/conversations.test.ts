@@ -86,19 +86,20 @@ it("renames a conversation inline: Enter saves (after a reload too), Esc cancels
   expect(pageErrors).toEqual([]);
 });
 
-it("finds a conversation by a word in its messages, with the hit marked, and opens it", async () => {
+it("finds a conversation by a word in its messages, with the hit marked, and opens it at that message", async () => {
   const word = `zanzibar${Date.now().toString(36)}`;
   const id = await newConversationInBrowser(page);
   await sendChat(page, `Tell me about ${word} please`);
   await waitTurnEnded(page, id);
+  // A long answer after it, so the hit is far above the bottom where a chat opens.
+  await sendChat(page, "tell me a long story");
+  await waitTurnEnded(page, id, 60_000);
   // The search index follows the log a moment later.
-  await expect
-    .poll(
-      async () =>
-        (await apiFromPage<{ results: unknown[] }>(page, "GET", `/api/search?q=${word}`)).body.results?.length ?? 0,
-      { timeout: 15_000 },
-    )
-    .toBeGreaterThan(0);
+  type Hit = { conversation_id: string; seq?: number };
+  const hits = async () => (await apiFromPage<{ results: Hit[] }>(page, "GET", `/api/search?q=${word}`)).body.results;
+  await expect.poll(async () => (await hits())?.length ?? 0, { timeout: 15_000 }).toBeGreaterThan(0);
+  const seq = (await hits())[0]?.seq;
+  expect(seq).toBeGreaterThan(0);
   await page.goto("/");
 
   const search = page.locator("[data-testid=search-input]");
@@ -110,7 +111,18 @@ it("finds a conversation by a word in its messages, with the hit marked, and ope
   // While searching, the results replace the list.
   expect(await page.locator("[data-testid=conversation-item]").count()).toBe(0);
   await result.click();
-  await page.waitForURL((url) => url.pathname === `/c/${id}`);
+  await page.waitForURL((url) => url.pathname === `/c/${id}` && url.hash === `#m${seq}`);
+  // The chat opens at the hit, marked, instead of at the bottom.
+  const hit = page.locator(`[data-testid=message-list] [data-seq="${seq}"]`);
+  await expect.poll(() => hit.getAttribute("data-target"), { timeout: 10_000 }).toBe("true");
+  expect(await hit.textContent()).toContain(word);
+  const inView = () =>
+    hit.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const list = el.closest("[data-testid=message-list]")?.getBoundingClientRect();
+      return !!list && box.bottom > list.top && box.top < list.bottom;
+    });
+  expect(await inView()).toBe(true);
 
   await search.fill(`nothing${word}`);
   await page.locator("[data-testid=search-empty]").waitFor({ timeout: 10_000 });

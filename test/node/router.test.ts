@@ -2,7 +2,7 @@
 // percent-encoding answered as "no such page" instead of a crash, and only our own paths followed after
 // signing in.
 import { expect, it, vi } from "vitest";
-import { parseRoute, safeNext } from "../../client/src/lib/router.ts";
+import { parseRoute, safeNext, targetSeq } from "../../client/src/lib/router.ts";
 
 it("names every page, decoding ids and note paths", () => {
   expect(parseRoute("/")).toEqual({ name: "home" });
@@ -35,4 +35,9 @@ it("follows only same-origin paths after signing in", () => {
   expect(safeNext(null)).toBeNull();
   expect(safeNext("/login?next=/c/x")).toBeNull(); // never back to the sign-in page itself
   vi.unstubAllGlobals();
+});
+
+it("reads the message a link points at from #m<seq>, and nothing else", () => {
+  expect(targetSeq("#m12")).toBe(12);
+  for (const other of ["", "#", "#m", "#m-1", "#12", "#m1x", "#main"]) expect(targetSeq(other)).toBeNull();
 });

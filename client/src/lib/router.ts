@@ -87,6 +87,26 @@ export function nextFromLocation(): string | null {
 }
 
 /** The current route; re-renders the caller whenever the URL changes. */
+/** The message a link points at (`/c/<id>#m<seq>`, as search results link), re-read on every navigation. */
+export function useTargetSeq(): number | null {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    const update = () => setHash(location.hash);
+    listeners.add(update);
+    window.addEventListener("hashchange", update);
+    return () => {
+      listeners.delete(update);
+      window.removeEventListener("hashchange", update);
+    };
+  }, []);
+  return targetSeq(hash);
+}
+
+export function targetSeq(hash: string): number | null {
+  const match = /^#m(\d{1,12})$/.exec(hash);
+  return match ? Number(match[1]) : null;
+}
+
 export function useRoute(): Route {
   const [pathname, setPathname] = useState(location.pathname);
   useEffect(() => {

@@ -101,7 +101,7 @@ export function ConversationSearch({ query, onQuery }: Props) {
               {found.results.map((result, index) => (
                 <li key={`${result.conversation_id}:${result.seq ?? "title"}`}>
                   <Link
-                    href={`/c/${encodeURIComponent(result.conversation_id)}`}
+                    href={`/c/${encodeURIComponent(result.conversation_id)}${result.seq ? `#m${result.seq}` : ""}`}
                     class={style.result}
                     title={result.title}
                     data-testid="search-result"

@@ -7,6 +7,7 @@
 import type { ComponentChildren } from "preact";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { type ConversationState, type LiveTool, orderedMessages } from "../../lib/conversation-state";
+import { useTargetSeq } from "../../lib/router";
 import { isFailure } from "../../lib/termination";
 import { buildTranscript, lastExchange, type TranscriptItem } from "../../lib/transcript";
 import type { Activity } from "../../lib/turn-state";
@@ -56,6 +57,21 @@ export function MessageList({ state, connected, activity, onResend, onEditingCha
   for (const text of state.liveText.values()) liveChars += text.length;
   const content = `${messages.length}:${liveChars}:${tools.length}:${activity?.kind ?? ""}`;
   const lastContent = useRef(content);
+
+  // A link to one message (a search hit): once it is on screen, scroll it into view and mark it. Runs
+  // before the pinning below, which then leaves the reader there.
+  const target = useTargetSeq();
+  const reached = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (target === null || reached.current === target) return;
+    const found = scroller.current?.querySelector<HTMLElement>(`[data-seq="${target}"]`);
+    if (!found) return; // not loaded yet: the next render tries again
+    reached.current = target;
+    pinned.current = false;
+    for (const old of scroller.current?.querySelectorAll("[data-target]") ?? []) old.removeAttribute("data-target");
+    found.setAttribute("data-target", "true");
+    found.scrollIntoView({ block: "center" });
+  });
 
   useLayoutEffect(() => {
     const element = scroller.current;
