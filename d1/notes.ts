@@ -64,12 +64,12 @@ export interface SearchHit {
 
 const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 const BYTES = "length(CAST(content AS BLOB))";
+/** A whole note as the API returns it. */
+const NOTE_COLUMNS = `path, content, ${BYTES} AS bytes, created_at, updated_at`;
 
 export async function readNote(db: D1Database, userId: string, path: string): Promise<Note | undefined> {
   const row = await db
-    .prepare(
-      `SELECT path, content, ${BYTES} AS bytes, created_at, updated_at FROM notes WHERE user_id = ? AND path = ?`,
-    )
+    .prepare(`SELECT ${NOTE_COLUMNS} FROM notes WHERE user_id = ? AND path = ?`)
     .bind(userId, path)
     .first<Note>();
   return row ?? undefined;
@@ -88,7 +88,7 @@ export async function writeNote(
       .prepare(
         `INSERT INTO notes (user_id, path, content) VALUES (?, ?, ?)
          ON CONFLICT (user_id, path) DO UPDATE SET content = excluded.content, updated_at = ${NOW}
-         RETURNING path, content, ${BYTES} AS bytes, created_at, updated_at`,
+         RETURNING ${NOTE_COLUMNS}`,
       )
       .bind(userId, path, content),
   ]);
@@ -107,7 +107,7 @@ export async function createNote(
   const row = await db
     .prepare(
       `INSERT INTO notes (user_id, path, content) VALUES (?, ?, ?) ON CONFLICT (user_id, path) DO NOTHING
-       RETURNING path, content, ${BYTES} AS bytes, created_at, updated_at`,
+       RETURNING ${NOTE_COLUMNS}`,
     )
     .bind(userId, path, content)
     .first<Note>();
