@@ -38,9 +38,7 @@ export type ConversationState = {
   notice: Notice | null;
   /** The model as the last `hello` named it; its prices (when set) price the token meters. */
   model: ModelInfo | null;
-  /** The history up to the first `hello`'s last_seq is in: before that, an empty list means "loading", not "empty". */
-  loaded: boolean;
-  /** The last_seq the first `hello` announced (null before any hello). */
+  /** The last_seq the first `hello` announced (null before any hello): see historyLoaded. */
   helloSeq: number | null;
 };
 
@@ -59,7 +57,6 @@ export const INITIAL_STATE: ConversationState = {
   turn: IDLE_TURN,
   notice: null,
   model: null,
-  loaded: false,
   helloSeq: null,
 };
 
@@ -74,12 +71,8 @@ function withEntry<K, V>(map: ReadonlyMap<K, V>, key: K, value: V): ReadonlyMap<
   return new Map(map).set(key, value);
 }
 
-function addMessage(current: ConversationState, message: Message): ConversationState {
-  if (current.messages.has(message.seq)) return current;
-  const state =
-    !current.loaded && current.helloSeq !== null && message.seq >= current.helloSeq
-      ? { ...current, loaded: true }
-      : current;
+function addMessage(state: ConversationState, message: Message): ConversationState {
+  if (state.messages.has(message.seq)) return state;
   const messages = withEntry(state.messages, message.seq, message);
   if (message.role === "agent") {
     const liveText = message.step === undefined ? new Map() : without(state.liveText, message.step);
@@ -138,7 +131,6 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
         subagents: frame.running ? state.subagents : settleAll(state.subagents),
         model: frame.model ?? state.model,
         helloSeq: state.helloSeq ?? frame.last_seq,
-        loaded: state.loaded || highestSeq(state) >= frame.last_seq,
       };
     }
     case "message":
@@ -231,10 +223,14 @@ export function conversationReducer(state: ConversationState, action: Conversati
   }
 }
 
-function highestSeq(state: ConversationState): number {
-  let highest = 0;
-  for (const seq of state.messages.keys()) highest = Math.max(highest, seq);
-  return highest;
+/**
+ * The history up to the first `hello`'s last_seq is in (messages only accumulate until a reset): before
+ * that, an empty list means "loading", not "empty".
+ */
+export function historyLoaded(state: ConversationState): boolean {
+  if (state.helloSeq === null) return false;
+  for (const seq of state.messages.keys()) if (seq >= state.helloSeq) return true;
+  return state.helloSeq === 0;
 }
 
 /** Persisted messages in `seq` order. */

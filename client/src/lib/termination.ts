@@ -2,8 +2,7 @@
 // "after 1 steps". A failed turn (the model could not be reached, too many tool errors) reads as an
 // error with what the user can do about it, derived from the saved answer's text.
 import type { TerminationReason } from "../../../protocol";
-
-const plural = (n: number, one: string) => `${n.toLocaleString("en-US")} ${one}${n === 1 ? "" : "s"}`;
+import { plural } from "./plural";
 
 /** One short sentence for how a turn ended, e.g. "You stopped this answer". */
 export function terminationText(reason: TerminationReason, steps?: number): string {

@@ -6,6 +6,7 @@
 // items that are part of the conversation itself (attachments, compaction, interrupts). Pure, so it
 // can be unit-tested.
 import type { AgentMessage, Message, Severity, SystemMessage, UserMessage } from "../../../protocol";
+import { plural } from "./plural";
 
 export type TurnGroup = {
   kind: "group";
@@ -126,17 +127,16 @@ export function buildTranscript(messages: readonly Message[], { running = false 
 export function groupSummary(
   group: Pick<TurnGroup, "stepCount" | "toolCount" | "tokens" | "failedTools" | "running">,
 ): string {
-  const n = (value: number, one: string) => `${value.toLocaleString("en-US")} ${one}${value === 1 ? "" : "s"}`;
   const parts = [
     group.stepCount > 0
-      ? `${group.running ? "Working" : "Worked"} for ${n(group.stepCount, "step")}`
+      ? `${group.running ? "Working" : "Worked"} for ${plural(group.stepCount, "step")}`
       : group.running
         ? "Working"
         : "Worked",
   ];
-  if (group.toolCount > 0) parts.push(n(group.toolCount, "tool"));
+  if (group.toolCount > 0) parts.push(plural(group.toolCount, "tool"));
   if (group.failedTools > 0) parts.push(`${group.failedTools.toLocaleString("en-US")} failed`);
-  if (group.tokens) parts.push(n(group.tokens, "token"));
+  if (group.tokens) parts.push(plural(group.tokens, "token"));
   return parts.join(" · ");
 }
 

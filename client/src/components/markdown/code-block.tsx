@@ -1,25 +1,10 @@
 // A fenced code block: its language as a label and a Copy button (the code onto the clipboard, then
 // "Copied" for a moment). No highlighting: the text is shown as it is.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { COPY_LABELS, useCopy } from "../../lib/use-copy";
 import style from "./style.module.css";
 
-const COPIED_MS = 1500;
-
 export function CodeBlock({ text, lang }: { text: string; lang: string }) {
-  const [copy, setCopy] = useState<"idle" | "copied" | "failed">("idle");
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  const onCopy = async () => {
-    clearTimeout(timer.current);
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopy("copied");
-    } catch {
-      setCopy("failed");
-    }
-    timer.current = setTimeout(() => setCopy("idle"), COPIED_MS);
-  };
+  const { state: copy, copy: onCopy } = useCopy(text);
 
   return (
     <div class={style.code} data-testid="code-block" data-lang={lang || undefined}>
@@ -30,12 +15,12 @@ export function CodeBlock({ text, lang }: { text: string; lang: string }) {
         <button
           type="button"
           class={style.copy}
-          onClick={() => void onCopy()}
+          onClick={onCopy}
           aria-label={copy === "copied" ? "Copied" : `Copy ${lang || "code"} to the clipboard`}
           data-testid="code-copy"
           data-state={copy}
         >
-          {copy === "copied" ? "Copied" : copy === "failed" ? "Copy failed" : "Copy"}
+          {COPY_LABELS[copy]}
         </button>
       </div>
       <pre class={style.pre}>

@@ -1,7 +1,7 @@
 // The small row under a message: when it was written (short local time, the full date on hover) and
 // what can be done with it (Copy always; Edit, Regenerate or Retry where the caller offers them).
 import type { ComponentChildren } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { COPY_LABELS, useCopy } from "../../lib/use-copy";
 import style from "./style.module.css";
 
 function sameDay(a: Date, b: Date): boolean {
@@ -24,21 +24,10 @@ export function Timestamp({ iso }: { iso: string }) {
 }
 
 export function CopyButton({ text }: { text: string }) {
-  const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(null), 1500);
-    return () => clearTimeout(timer);
-  }, [copied]);
-  const copy = () => {
-    navigator.clipboard?.writeText(text).then(
-      () => setCopied("yes"),
-      () => setCopied("failed"),
-    ) ?? setCopied("failed");
-  };
+  const { state, copy } = useCopy(text);
   return (
     <button type="button" class={style.action} onClick={copy} data-testid="copy-message" aria-label="Copy message">
-      {copied === "yes" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy"}
+      {COPY_LABELS[state]}
     </button>
   );
 }

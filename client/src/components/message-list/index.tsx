@@ -6,7 +6,7 @@
 // screen readers announce new answers; the live part is not, so they do not hear every streamed word.
 import type { ComponentChildren } from "preact";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
-import { type ConversationState, type LiveTool, orderedMessages } from "../../lib/conversation-state";
+import { type ConversationState, historyLoaded, type LiveTool, orderedMessages } from "../../lib/conversation-state";
 import { useTargetSeq } from "../../lib/router";
 import { isFailure } from "../../lib/termination";
 import { buildTranscript, lastExchange, type TranscriptItem } from "../../lib/transcript";
@@ -139,7 +139,7 @@ export function MessageList({ state, connected, activity, onResend, onEditingCha
     <div class={style.scroller} ref={scroller} onScroll={onScroll} data-testid="message-list">
       <div class={style.column}>
         {empty &&
-          (state.loaded ? (
+          (historyLoaded(state) ? (
             <p class={style.empty} data-testid="empty-conversation">
               No messages yet. Ask the Oracle something below.
             </p>
