@@ -87,7 +87,10 @@ it("shows the subagent's progress under the delegate card, then its answer, and 
     await panel.locator("[data-testid=subagent-tool][data-tool=vault_list][data-status=success]").waitFor();
     const childTexts = await panel.locator("[data-testid=subagent-text]").allTextContents();
     expect(childTexts.join("\n")).toContain("plan.md");
-    expect(await panel.locator("[data-testid=subagent-outcome]").textContent()).toContain("completed");
+    // In plain words ("Answered"), the reason code kept for tools in data-reason.
+    const outcome = panel.locator("[data-testid=subagent-outcome]");
+    expect(await outcome.getAttribute("data-reason")).toBe("completed");
+    expect(await outcome.textContent()).toMatch(/^Finished: Answered · \d+ steps?$/);
     await panel.locator("[data-testid=subagent-toggle]").click();
     expect(await panel.getAttribute("data-expanded")).toBe("false");
     expect(await panel.locator("[data-testid=subagent-progress]").count()).toBe(0);

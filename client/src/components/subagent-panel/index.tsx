@@ -10,7 +10,9 @@ import {
   type SubagentRun,
   subagentRunning,
 } from "../../lib/conversation-state";
+import { plural } from "../../lib/plural";
 import { compactionTitle, podEventLine } from "../../lib/system-text";
+import { terminationText } from "../../lib/termination";
 import { Icon } from "../icon";
 import { Link } from "../link";
 import { PlainText } from "../plain-text";
@@ -112,8 +114,8 @@ function Progress({ state }: { state: ConversationState }) {
       })}
       {messages.length === 0 && steps.length === 0 && <li class={style.waiting}>Starting…</li>}
       {!state.turn.running && outcome && (
-        <li class={style.outcome} data-testid="subagent-outcome">
-          Finished: {outcome.termination_reason} after {outcome.steps} step{outcome.steps === 1 ? "" : "s"}
+        <li class={style.outcome} data-testid="subagent-outcome" data-reason={outcome.termination_reason}>
+          Finished: {terminationText(outcome.termination_reason, outcome.steps)} · {plural(outcome.steps, "step")}
         </li>
       )}
     </ol>
@@ -146,7 +148,7 @@ export function SubagentPanel({ run, initiallyExpanded }: { run: SubagentRun; in
           </span>
           <span class={style.pod}>{run.pod_name}</span>
           <span class={style.summary}>
-            {running ? "working" : "done"} · {tools} tool call{tools === 1 ? "" : "s"}
+            {running ? "working" : "done"} · {plural(tools, "tool call")}
           </span>
           {running && <Spinner small />}
         </button>
