@@ -62,6 +62,34 @@ it("sends what is typed on the home page into a new conversation", async () => {
   });
 });
 
+it("gives a first message back, with the reason, when its conversation cannot be created", async () => {
+  await asNewUser(live, "home-create-fails", PAGE, async (page) => {
+    await page.route("**/api/conversations", (route) =>
+      route.request().method() === "POST"
+        ? route.fulfill({
+            status: 503,
+            contentType: "application/json",
+            body: JSON.stringify({ error: { code: "internal", message: "Storage is unavailable" } }),
+          })
+        : route.continue(),
+    );
+    const input = page.locator("[data-testid=home] [data-testid=composer-input]");
+    await input.fill("Plan my week");
+    await input.press("Enter");
+    const error = page.locator("[data-testid=home-error]");
+    await error.waitFor({ timeout: 10_000 });
+    expect(await error.textContent()).toContain("Storage is unavailable");
+    expect(await page.locator("[data-testid=home] [data-testid=composer-input]").inputValue()).toBe("Plan my week");
+    expect(new URL(page.url()).pathname).toBe("/");
+
+    // Once the server accepts it again, the same text starts the conversation.
+    await page.unroute("**/api/conversations");
+    await page.locator("[data-testid=home] [data-testid=composer-input]").press("Enter");
+    await page.waitForURL((url) => url.pathname.startsWith("/c/"), { timeout: 15_000 });
+    await page.locator("[data-role=user]", { hasText: "Plan my week" }).waitFor({ timeout: 15_000 });
+  });
+});
+
 it("names each page in the tab title", async () => {
   await withPage(live, "home-titles", PAGE, async (page) => {
     await page.goto("/login");

@@ -15,6 +15,8 @@ type Props = {
   running: boolean;
   connected: boolean;
   onSend: (frame: ChatFrame) => boolean;
+  /** The text the box opens with (a message that could not be sent, given back). */
+  initialText?: string;
   onStop: () => void;
   /** The message box, for the chat to focus (on open, after Stop, after an answer). */
   inputRef?: { current: HTMLTextAreaElement | null };
@@ -29,8 +31,8 @@ function buildFrame(content: string, maxSteps: string, decisionTree: string) {
   });
 }
 
-export function Composer({ running, connected, onSend, onStop, inputRef }: Props) {
-  const [text, setText] = useState("");
+export function Composer({ running, connected, onSend, onStop, inputRef, initialText = "" }: Props) {
+  const [text, setText] = useState(initialText);
   const [maxSteps, setMaxSteps] = useState("");
   const [decisionTree, setDecisionTree] = useState("");
   const [problem, setProblem] = useState<string | null>(null);

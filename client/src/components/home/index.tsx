@@ -14,9 +14,13 @@ export const EXAMPLES = [
   "Write a note called ideas: try the Oracle on a phone",
 ] as const;
 
-type Props = { busy: boolean; onStart: (content: string) => void };
+type Props = {
+  onStart: (content: string) => void;
+  /** A first message whose conversation could not be created, given back to the composer. */
+  unsent?: { content: string; problem: string };
+};
 
-export function Home({ busy, onStart }: Props) {
+export function Home({ onStart, unsent }: Props) {
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
     // Ready to type: the composer has focus as the page opens.
@@ -31,13 +35,7 @@ export function Home({ busy, onStart }: Props) {
         <ul class={style.examples}>
           {EXAMPLES.map((example) => (
             <li key={example}>
-              <button
-                type="button"
-                class={style.example}
-                disabled={busy}
-                onClick={() => onStart(example)}
-                data-testid="example-prompt"
-              >
+              <button type="button" class={style.example} onClick={() => onStart(example)} data-testid="example-prompt">
                 {example}
               </button>
             </li>
@@ -45,9 +43,15 @@ export function Home({ busy, onStart }: Props) {
         </ul>
       </div>
       <div class={style.composer}>
+        {unsent && (
+          <p class={style.problem} role="alert" data-testid="home-error">
+            Could not start a conversation: {unsent.problem}. Your message is still in the box.
+          </p>
+        )}
         <Composer
           running={false}
-          connected={!busy}
+          connected={true}
+          initialText={unsent?.content}
           onSend={(frame) => {
             onStart(frame.content);
             return true;

@@ -62,13 +62,18 @@ export function Shell({ user, route, onLogOut }: Props) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [creating, setCreating] = useState(false);
   const [opened, setOpened] = useState(0);
+  const [unsent, setUnsent] = useState<string | null>(null);
   const creatingRef = useRef(false);
   const menuButton = useRef<HTMLButtonElement>(null);
   const key = routeKey(route);
   const activeTitle = activeId ? conversations?.find((c) => c.id === activeId)?.title : undefined;
 
   // Navigation closes the drawer (focus stays where the new page puts it, e.g. the chat's composer).
-  useEffect(() => setDrawerOpen(false), [key]);
+  // A message given back after a failed create belongs to that visit of home.
+  useEffect(() => {
+    setDrawerOpen(false);
+    setUnsent(null);
+  }, [key]);
 
   useEffect(() => {
     const page = activeId ? activeTitle || "Conversation" : PAGE_TITLES[route.name];
@@ -84,6 +89,8 @@ export function Shell({ user, route, onLogOut }: Props) {
       const conversation = await create();
       creatingRef.current = false;
       setCreating(false);
+      // A first message must not be lost with a failed create: home gives it back to the composer.
+      setUnsent(!conversation && content ? content : null);
       if (!conversation) return;
       if (content) queueFirstMessage(conversation.id, content);
       const path = `/c/${encodeURIComponent(conversation.id)}`;
@@ -144,7 +151,10 @@ export function Shell({ user, route, onLogOut }: Props) {
           Opening a conversation…
         </div>
       ) : (
-        <Home busy={creating} onStart={(content) => void open(content)} />
+        <Home
+          onStart={(content) => void open(content)}
+          unsent={unsent === null ? undefined : { content: unsent, problem: list.error ?? "the server refused" }}
+        />
       );
       break;
     default:
