@@ -9,6 +9,7 @@ export * from "./errors";
 export * from "./events";
 export * from "./frames";
 export * from "./library";
+export * from "./mcp";
 export * from "./message";
 export * from "./subscriber";
 export * from "./system-item";

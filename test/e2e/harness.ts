@@ -17,6 +17,12 @@ export const ROOT = path.resolve(import.meta.dirname, "../..");
 const WRANGLER = [path.join(ROOT, "node_modules/wrangler/bin/wrangler.js")];
 const HEALTH_TIMEOUT_MS = 60_000;
 
+/** Every test app may reach MCP servers on loopback (the tests' own) and store their secrets. */
+const TEST_VARS: Record<string, string> = {
+  MCP_ALLOW_LOOPBACK: "true",
+  SECRETS_KEY: "e2e-secrets-key-not-for-production-0123456789",
+};
+
 export interface App {
   /** e.g. "http://127.0.0.1:41234" */
   url: string;
@@ -134,7 +140,7 @@ async function startAppOnce(opts: { env?: Record<string, string>; persistTo?: st
     ...(ASSETS_DIR ? ["--assets", ASSETS_DIR] : []),
     "--show-interactive-dev-session=false",
     "--live-reload=false",
-    ...Object.entries(opts.env ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+    ...Object.entries({ ...TEST_VARS, ...opts.env }).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
   ];
   // detached: its own process group, so stop/kill reach workerd too.
   const proc = spawn(process.execPath, args, { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });

@@ -1,0 +1,126 @@
+// The user's own MCP servers (issue 14): what Settings → Tools sends and reads, and how an MCP tool is
+// named to the model. A server's secret (bearer token or header value) goes in and never comes back.
+import { z } from "zod";
+
+/** An MCP tool is offered to the model as `<server>__<tool>`; built-in tool names never hold "__". */
+export const MCP_TOOL_SEPARATOR = "__";
+/** OpenAI's limit on a function name, and its alphabet. */
+export const MAX_TOOL_NAME = 64;
+export const MAX_MCP_SERVERS = 10;
+
+export const McpServerNameSchema = z
+  .string()
+  .regex(
+    /^[a-z][a-z0-9-]{0,23}$/,
+    "name must start with a-z and hold only a-z, 0-9 and -, at most 24 characters (it prefixes the tools' names)",
+  );
+
+const HeaderNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/, "header name must be an HTTP token of at most 64 characters")
+  .refine(
+    (name) =>
+      !["host", "content-type", "content-length", "accept", "mcp-session-id", "mcp-protocol-version"].includes(
+        name.toLowerCase(),
+      ),
+    "that header is set by the MCP client itself",
+  );
+
+const SecretSchema = z
+  .string()
+  .min(1, "secret is empty")
+  .max(4096, "secret is longer than 4096 characters")
+  .regex(/^[\x20-\x7e]+$/, "secret must be printable ASCII (it goes in an HTTP header)");
+
+/** How the Worker authenticates to the server; the secret is write-only. */
+export const McpAuthInputSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("none") }).strict(),
+  z.object({ type: z.literal("bearer"), token: SecretSchema }).strict(),
+  z.object({ type: z.literal("header"), name: HeaderNameSchema, value: SecretSchema }).strict(),
+]);
+export type McpAuthInput = z.infer<typeof McpAuthInputSchema>;
+
+export const McpUrlSchema = z
+  .string()
+  .max(2048, "url is longer than 2048 characters")
+  .refine((url) => URL.canParse(url), "url is not a valid URL");
+
+/** POST /api/mcp-servers. */
+export const McpServerCreateSchema = z.object({
+  name: McpServerNameSchema,
+  url: McpUrlSchema,
+  auth: McpAuthInputSchema.default({ type: "none" }),
+  enabled: z.boolean().default(true),
+});
+export type McpServerCreate = z.infer<typeof McpServerCreateSchema>;
+
+/** PATCH /api/mcp-servers/:id: any subset; `auth` replaces the stored one, absent keeps it. */
+export const McpServerPatchSchema = z.object({
+  name: McpServerNameSchema.optional(),
+  url: McpUrlSchema.optional(),
+  auth: McpAuthInputSchema.optional(),
+  enabled: z.boolean().optional(),
+  /** Tool names (as the server names them) the agent is not offered. */
+  disabled_tools: z.array(z.string().min(1).max(128)).max(500).optional(),
+});
+export type McpServerPatch = z.infer<typeof McpServerPatchSchema>;
+
+/** A tool as the last connection test found it. */
+export const McpToolInfoSchema = z.object({
+  /** The server's own name for it. */
+  name: z.string(),
+  /** The name the model sees: `<server>__<tool>`. */
+  qualified_name: z.string(),
+  description: z.string(),
+  enabled: z.boolean(),
+});
+export type McpToolInfo = z.infer<typeof McpToolInfoSchema>;
+
+/** The stored auth, secret withheld: only its kind and, for a custom header, the header's name. */
+export const McpAuthInfoSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("none") }),
+  z.object({ type: z.literal("bearer") }),
+  z.object({ type: z.literal("header"), name: z.string() }),
+]);
+export type McpAuthInfo = z.infer<typeof McpAuthInfoSchema>;
+
+/** One server as every /api/mcp-servers route answers it. */
+export const McpServerSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  url: z.string(),
+  enabled: z.boolean(),
+  auth: McpAuthInfoSchema,
+  /** The tools the last successful test found (empty before one). */
+  tools: z.array(McpToolInfoSchema),
+  disabled_tools: z.array(z.string()),
+  /** The last connection test: when, and its error if it failed (null when it worked or never ran). */
+  checked_at: z.string().nullable(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type McpServer = z.infer<typeof McpServerSchema>;
+
+export const McpServerListSchema = z.object({ servers: z.array(McpServerSchema) });
+
+/** POST /api/mcp-servers/:id/test: the connection's outcome, and the server as now stored. */
+export const McpTestResultSchema = z.object({
+  ok: z.boolean(),
+  error: z.string().nullable(),
+  server: McpServerSchema,
+});
+export type McpTestResult = z.infer<typeof McpTestResultSchema>;
+
+/** The name the model sees for a server's tool: letters, digits, _ and - only, at most 64 characters. */
+export function qualifiedToolName(server: string, tool: string): string {
+  const safe = tool.replace(/[^A-Za-z0-9_-]/g, "_");
+  return `${server}${MCP_TOOL_SEPARATOR}${safe}`.slice(0, MAX_TOOL_NAME);
+}
+
+/** `github__search` → { server: "github", tool: "search" }; a built-in tool's name → undefined. */
+export function splitToolName(name: string): { server: string; tool: string } | undefined {
+  const at = name.indexOf(MCP_TOOL_SEPARATOR);
+  if (at <= 0) return undefined;
+  return { server: name.slice(0, at), tool: name.slice(at + MCP_TOOL_SEPARATOR.length) };
+}
