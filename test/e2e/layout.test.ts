@@ -18,6 +18,7 @@ const PAGES = [
   { path: "/", ready: "[data-testid=home]" },
   { path: "/settings/agent", ready: "[data-testid=tab-agent]" },
   { path: "/settings/notifications", ready: "[data-testid=tab-notifications]" },
+  { path: "/settings/tools", ready: "[data-testid=tool-settings]" },
   { path: "/library", ready: "[data-testid=library]" },
   { path: "/notes", ready: "[data-testid=notes-page]" },
   { path: "/tasks", ready: "[data-testid=tasks-page]" },

@@ -2,12 +2,14 @@
 // saves. `navigate` changes the URL and tells every `useRoute` subscriber; Back/Forward arrive as popstate.
 import { useEffect, useState } from "preact/hooks";
 
+export type SettingsTab = "agent" | "notifications" | "tools";
+
 export type Route =
   | { name: "login" }
   | { name: "signup" }
   | { name: "home" }
   | { name: "conversation"; id: string }
-  | { name: "settings"; tab: "agent" | "notifications" }
+  | { name: "settings"; tab: SettingsTab }
   | { name: "library" }
   | { name: "notes"; path?: string }
   | { name: "tasks" }
@@ -44,6 +46,7 @@ export function parseRoute(pathname: string): Route {
   if (path === "/signup") return { name: "signup" };
   if (path === "/settings" || path === "/settings/agent") return { name: "settings", tab: "agent" };
   if (path === "/settings/notifications") return { name: "settings", tab: "notifications" };
+  if (path === "/settings/tools") return { name: "settings", tab: "tools" };
   if (path === "/library") return { name: "library" };
   if (path === "/notes") return { name: "notes" };
   if (path === "/tasks") return { name: "tasks" };

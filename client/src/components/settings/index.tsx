@@ -1,20 +1,32 @@
-// /settings/agent and /settings/notifications: tabs are links, so each tab has its own URL and is at most
-// two clicks from anywhere (gear, then tab).
+// /settings/agent, /settings/notifications and /settings/tools: tabs are links, so each tab has its own
+// URL and is at most two clicks from anywhere (gear, then tab).
 
+import type { SettingsTab } from "../../lib/router";
 import { AgentSettings } from "../agent-settings";
 import { Link } from "../link";
 import { NotificationSettings } from "../notification-settings";
 import { PageFrame } from "../page-frame";
+import { ToolSettings } from "../tool-settings";
 import style from "./style.module.css";
 
-type Tab = "agent" | "notifications";
-
-const TABS: { tab: Tab; label: string }[] = [
+const TABS: { tab: SettingsTab; label: string }[] = [
   { tab: "agent", label: "Agent" },
   { tab: "notifications", label: "Notifications" },
+  { tab: "tools", label: "Tools" },
 ];
 
-export function Settings({ tab }: { tab: Tab }) {
+function Panel({ tab }: { tab: SettingsTab }) {
+  switch (tab) {
+    case "agent":
+      return <AgentSettings />;
+    case "notifications":
+      return <NotificationSettings />;
+    case "tools":
+      return <ToolSettings />;
+  }
+}
+
+export function Settings({ tab }: { tab: SettingsTab }) {
   return (
     <PageFrame title="Settings" width="medium">
       <nav class={style.tabs} aria-label="Settings sections">
@@ -30,7 +42,9 @@ export function Settings({ tab }: { tab: Tab }) {
           </Link>
         ))}
       </nav>
-      <div class={style.panel}>{tab === "agent" ? <AgentSettings /> : <NotificationSettings />}</div>
+      <div class={style.panel}>
+        <Panel tab={tab} />
+      </div>
     </PageFrame>
   );
 }

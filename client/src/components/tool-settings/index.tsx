@@ -1,0 +1,77 @@
+// The Tools tab (issue 14): the user's own remote MCP servers, whose tools the agent is offered as
+// `<server>__<tool>`. Each server can be switched off, tested, given a new secret or deleted, and each
+// of its tools turned off; the form under the list adds one and tests it at once.
+import { useEffect, useState } from "preact/hooks";
+import { pageStyle as page } from "../page-frame";
+import { AddServerForm } from "./add-server-form";
+import { ServerRow } from "./server-row";
+import style from "./style.module.css";
+import { useMcpServers, withToolEnabled } from "./use-mcp-servers";
+
+/** The time "checked 2 min ago" is counted from, moved on every half minute. */
+function useNow(): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+export function ToolSettings() {
+  const { state, testing, rowErrors, test, create, update, remove } = useMcpServers();
+  const now = useNow();
+  return (
+    <section data-testid="tool-settings" data-status={state.status}>
+      <p class={style.intro}>
+        Connect your own MCP servers (remote, over HTTP) to give the agent their tools. Secrets are stored encrypted and
+        never shown again.
+      </p>
+      {state.status === "loading" && <p class={page.muted}>Loading…</p>}
+      {state.status === "unavailable" && (
+        <p class={page.muted} data-testid="mcp-unavailable">
+          MCP servers are not available yet
+        </p>
+      )}
+      {state.status === "failed" && (
+        <p class={page.statusError} role="alert">
+          Could not load your MCP servers: {state.message}
+        </p>
+      )}
+      {state.status === "ready" && (
+        <>
+          {state.servers.length === 0 ? (
+            <p class={page.empty} data-testid="mcp-empty">
+              No MCP servers yet
+            </p>
+          ) : (
+            <ul class={style.servers} aria-label="MCP servers">
+              {state.servers.map((server) => (
+                <ServerRow
+                  key={server.id}
+                  server={server}
+                  now={now}
+                  testing={testing[server.id] ?? false}
+                  error={rowErrors[server.id]}
+                  onTest={() => void test(server.id)}
+                  onEnable={(enabled) => void update(server, { enabled }, { optimistic: { ...server, enabled } })}
+                  onToggleTool={(tool, enabled) => {
+                    const next = withToolEnabled(server, tool, enabled);
+                    void update(server, { disabled_tools: next.disabled_tools }, { optimistic: next });
+                  }}
+                  onReplaceSecret={async (auth) => {
+                    const result = await update(server, { auth }, { quiet: true });
+                    if (result.ok) void test(server.id);
+                    return result;
+                  }}
+                  onDelete={() => remove(server.id)}
+                />
+              ))}
+            </ul>
+          )}
+          <AddServerForm onCreate={create} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,52 @@
+// A server's tools as its last connection test found them: the name the model sees, what the tool
+// does, and a checkbox that offers it to the agent or not (PATCH disabled_tools).
+import type { McpServer } from "../../../../protocol";
+import style from "./style.module.css";
+
+type Props = { server: McpServer; onToggle: (tool: string, enabled: boolean) => void };
+
+export function ToolList({ server, onToggle }: Props) {
+  if (server.tools.length === 0)
+    return (
+      <p class={style.muted}>
+        {server.checked_at && !server.last_error
+          ? "The server offers no tools."
+          : "Test the connection to see the server's tools."}
+      </p>
+    );
+  return (
+    <ul class={style.tools} aria-label={`Tools of ${server.name}`}>
+      {server.tools.map((tool, index) => {
+        const id = `mcp-tool-${server.id}-${index}`;
+        return (
+          <li
+            key={tool.name}
+            class={style.tool}
+            data-testid="mcp-tool"
+            data-tool={tool.qualified_name}
+            data-enabled={tool.enabled ? "true" : "false"}
+          >
+            <input
+              id={id}
+              type="checkbox"
+              checked={tool.enabled}
+              aria-describedby={tool.description ? `${id}-description` : undefined}
+              onChange={(event) => onToggle(tool.name, event.currentTarget.checked)}
+              data-testid="mcp-tool-enabled"
+            />
+            <div class={style.toolText}>
+              <label for={id} class={style.toolName}>
+                {tool.qualified_name}
+              </label>
+              {tool.description && (
+                <p id={`${id}-description`} class={style.toolDescription}>
+                  {tool.description}
+                </p>
+              )}
+            </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
