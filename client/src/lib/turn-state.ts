@@ -1,6 +1,6 @@
 // What the running turn is doing, derived from `agent_update` frames (seed 003): running or not, the
 // step, the phase, and a pending request_input question. Pure, so the socket hook stays thin.
-import type { AgentUpdate, TerminationReason } from "../../../protocol";
+import { type AgentUpdate, splitToolName, type TerminationReason } from "../../../protocol";
 
 export type PendingInput = {
   question: string;
@@ -77,6 +77,12 @@ export type Activity = {
   label: string;
 };
 
+/** A tool's name in a sentence: an MCP tool `local__echo` reads "echo on local". */
+function toolPhrase(name: string): string {
+  const mcp = splitToolName(name);
+  return mcp ? `${mcp.tool} on ${mcp.server}` : name;
+}
+
 /**
  * What the running turn is doing now, in words, from its agent_update state and what is live: a tool
  * running, text streaming, a question waiting. Null when no turn runs. The default tree has no
@@ -87,7 +93,7 @@ export function turnActivity(turn: Turn, live: { writing: boolean; runningTools:
   if (turn.stopping) return { kind: "stopping", label: "Stopping…" };
   if (turn.pendingInput) return { kind: "waiting", label: "Waiting for your answer" };
   if (live.runningTools.length) {
-    const names = [...new Set(live.runningTools)];
+    const names = [...new Set(live.runningTools)].map(toolPhrase);
     return { kind: "tool", label: `Running ${names.join(", ")}…` };
   }
   if (live.writing) return { kind: "writing", label: "Writing…" };

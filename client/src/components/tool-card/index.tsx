@@ -1,6 +1,8 @@
-// One tool call: name, status, duration, then its arguments and result or error. Persisted tool
-// messages and live ones (from `tool_start`, still running) share this card; a large card starts
-// collapsed so it does not push the conversation off screen, and so does every card of a turn group.
+// One tool call: name (an MCP tool's own, with its server's in a badge), status, duration, then its
+// arguments and result or error. Persisted tool messages and live ones (from `tool_start`, still
+// running) share this card; a large card starts collapsed so it does not push the conversation off
+// screen, and so does every card of a turn group.
+import { splitToolName } from "../../../../protocol";
 import type { LiveTool, SubagentRun } from "../../lib/conversation-state";
 import { DelegateCard } from "../delegate-card";
 import { Icon } from "../icon";
@@ -35,6 +37,8 @@ export function ToolCard({ call, seq, subagent, compact }: ToolCardProps) {
   const result = formatJson(call.result);
   const large = isLarge(args + result + (call.error ?? ""));
   const persisted = seq !== undefined;
+  // An MCP tool (`<server>__<tool>`) shows its own name and, in a badge, the user's server it runs on.
+  const mcp = splitToolName(call.tool);
   return (
     <details
       class={`${style.card} ${style[call.status]}`}
@@ -50,7 +54,13 @@ export function ToolCard({ call, seq, subagent, compact }: ToolCardProps) {
         <span class={style.icon}>
           <Icon name="wrench" />
         </span>
-        <span class={style.name}>{call.tool}</span>
+        <span class={style.name}>{mcp ? mcp.tool : call.tool}</span>
+        {mcp && (
+          <span class={style.server} title={`MCP server ${mcp.server}`} data-testid="tool-server">
+            <span class={style.visuallyHidden}>on MCP server </span>
+            {mcp.server}
+          </span>
+        )}
         <span class={style.status}>
           {call.status === "running" && <Spinner data-testid="tool-running" />}
           {call.status}
