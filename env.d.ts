@@ -15,6 +15,12 @@ interface Env {
   OPENAI_PRICE_INPUT?: string;
   OPENAI_PRICE_CACHED_INPUT?: string;
   OPENAI_PRICE_OUTPUT?: string;
+  /** Worker secret (32+ characters) from which the key sealing users' MCP secrets is derived. */
+  SECRETS_KEY?: string;
+  /** "true" lets MCP URLs point at loopback (local development and tests); never set it in production. */
+  MCP_ALLOW_LOOPBACK?: string;
+  /** Seconds one MCP tool call may take (default 30). */
+  MCP_TOOL_TIMEOUT_SECONDS?: string;
 }
 declare namespace Cloudflare {
   interface Env extends globalThis.Env {}

@@ -20,6 +20,10 @@ export default defineConfig(async () => {
                   OPENAI_BASE_URL: `${inject<string>("llmUrl")}/v1`,
                   OPENAI_MODEL: "fake-model",
                   OPENAI_API_STYLE: "chat",
+                  // The test MCP servers listen on loopback; a hanging MCP call times out after 2 s.
+                  MCP_ALLOW_LOOPBACK: "true",
+                  MCP_TOOL_TIMEOUT_SECONDS: "2",
+                  SECRETS_KEY: "workers-test-secrets-key-0123456789abcdef",
                 },
               },
             })),

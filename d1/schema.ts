@@ -216,3 +216,34 @@ export const librarySeeded = sqliteTable("library_seeded", {
     .references(() => users.id, { onDelete: "cascade" }),
   seededAt: text("seeded_at").notNull().default(now),
 });
+
+/**
+ * The user's own MCP servers (Settings → Tools). The secret (a bearer token or a custom header's
+ * value) is sealed with AES-GCM under a key derived from the SECRETS_KEY Worker secret, bound to its
+ * user and row (d1/secret-box.ts); it is never returned. `tools` is what the last connection test
+ * found (JSON), for Settings; a turn lists the server's tools afresh.
+ */
+export const mcpServers = sqliteTable(
+  "mcp_servers",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    url: text("url").notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    authType: text("auth_type", { enum: ["none", "bearer", "header"] })
+      .notNull()
+      .default("none"),
+    authHeader: text("auth_header"),
+    sealedSecret: text("sealed_secret"),
+    disabledTools: text("disabled_tools").notNull().default("[]"),
+    tools: text("tools").notNull().default("[]"),
+    checkedAt: text("checked_at"),
+    lastError: text("last_error"),
+    createdAt: text("created_at").notNull().default(now),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("mcp_servers_user_name").on(t.userId, t.name)],
+);

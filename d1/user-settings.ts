@@ -4,6 +4,7 @@
 import { eq } from "drizzle-orm";
 import { type AgentConfig, type AgentConfigPatch, AgentConfigPatchSchema, DEFAULT_AGENT_CONFIG } from "../protocol";
 import { database } from "./client";
+import { enabledMcpServersQuery, type McpServerRow } from "./mcp-servers";
 import { agentSettings, subscriberSettings } from "./schema";
 
 /** A user's subscriber choices: subscriber id → enabled. Missing means the default, enabled. */
@@ -52,11 +53,15 @@ export async function saveToggle(d1: D1Database, userId: string, subscriberId: s
     .onConflictDoUpdate({ target: [subscriberSettings.userId, subscriberSettings.subscriberId], set: { enabled } });
 }
 
-/** Both at once, as a turn starts: one D1 round trip. */
+/** What a turn starts from, in one D1 round trip: config, toggles and the enabled MCP servers (by name). */
 export async function loadTurnSettings(
   d1: D1Database,
   userId: string,
-): Promise<{ config: AgentConfig; toggles: SubscriberToggles }> {
-  const [config, toggles] = await database(d1).batch([configQuery(d1, userId), togglesQuery(d1, userId)]);
-  return { config: toConfig(config[0]), toggles: toToggles(toggles) };
+): Promise<{ config: AgentConfig; toggles: SubscriberToggles; mcpServers: McpServerRow[] }> {
+  const [config, toggles, mcpServers] = await database(d1).batch([
+    configQuery(d1, userId),
+    togglesQuery(d1, userId),
+    enabledMcpServersQuery(d1, userId),
+  ]);
+  return { config: toConfig(config[0]), toggles: toToggles(toggles), mcpServers };
 }

@@ -17,6 +17,7 @@ export const EVENT_TYPES = [
   "subagent.errored",
   "bus.overflow",
   "llm.retry",
+  "mcp.unavailable",
 ] as const;
 export const EventTypeSchema = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof EventTypeSchema>;

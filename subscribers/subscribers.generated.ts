@@ -230,6 +230,42 @@ return __eta.res;
 }),
   },
   {
+    config: {"id":"mcp_unavailable","name":"MCP servers unavailable","description":"Tells the agent when one of your MCP servers (Settings → Tools) could not be reached as the turn began, with the server and the error, so it works with the other tools and can tell you why some are missing. Core: without it the agent would not know its tools had gone.","source":"MCP Connector","events":["mcp.unavailable"],"min_severity":"info","priority":"high","injection":"turn_start","core":true,"enabled_by_default":true,"batch":{"window_ms":0,"max_size":10},"fields":["server","error"]},
+    file: "subscribers/mcp_unavailable.json",
+    render: headline(function (it, options) {
+
+let include = (__eta_t, __eta_d) => this.render(__eta_t, {...it, ...(__eta_d ?? {})}, options);
+let includeAsync = (__eta_t, __eta_d) => this.renderAsync(__eta_t, {...it, ...(__eta_d ?? {})}, options);
+
+let __eta = {res: "", e: this.config.escapeFunction, f: this.config.filterFunction, blocks: {}};
+
+function layout(path, data) {
+  __eta.layout = path;
+  __eta.layoutData = data;
+}
+
+function output(s){__eta.res+=s;}
+function capture(fn){const s=__eta.res;__eta.res='';try{fn();return __eta.res}finally{__eta.res=s;}}
+async function captureAsync(fn){const s=__eta.res;__eta.res='';try{await fn();return __eta.res}finally{__eta.res=s;}}
+function block(name,fn){if(__eta.layout){if(fn){__eta.blocks[name]=capture(fn);}return '';}const b=it.__blocks||{};if(name in b){return b[name];}return fn?capture(fn):'';}
+async function blockAsync(name,fn){if(__eta.layout){if(fn){__eta.blocks[name]=await captureAsync(fn);}return '';}const b=it.__blocks||{};if(name in b){return b[name];}return fn?await captureAsync(fn):'';}
+
+// "MCP server github is unavailable; its tools are not offered this turn" (one line for several servers).
+  const servers = it.events.map((e) => String(e.payload.server));
+  const names = servers.join(", ");
+__eta.res+='\n';
+__eta.res+=servers.length === 1 ? `MCP server ${names} is unavailable; its tools are not offered this turn` : `MCP servers ${names} are unavailable; their tools are not offered this turn`;
+__eta.res+='\n';
+
+if (__eta.layout) {
+  __eta.res = include (__eta.layout, {...it, body: __eta.res, ...__eta.layoutData, __blocks: __eta.blocks});
+}
+
+return __eta.res;
+
+}),
+  },
+  {
     config: {"id":"tool_failure","name":"Tool failures","description":"Tells the agent when a tool call fails or times out, with the tool, the error type and the error, so it can correct course instead of retrying blindly. Identical failures within 5 s collapse into one with a count. Core: without it the agent would act on results it never got.","source":"Tool Executor","events":["tool.failure","tool.timeout"],"min_severity":"info","priority":"high","injection":"after_tool","core":true,"enabled_by_default":true,"batch":{"window_ms":5000,"max_size":20},"dedupe":{"key":["tool","error"],"window_ms":5000},"fields":["tool","error_type","error","count","at"]},
     file: "subscribers/tool_failure.json",
     render: headline(function (it, options) {

@@ -9,6 +9,7 @@ import { type AppEnv, identify, isWebSocketUpgrade, requireUser, withDb } from "
 import { authRoutes, meRoutes } from "./routes/auth";
 import { conversationRoutes } from "./routes/conversations";
 import { knowledgeRoutes, workflowRoutes } from "./routes/library-routes";
+import { mcpServerRoutes } from "./routes/mcp-servers";
 import { noteRoutes } from "./routes/notes";
 import { searchRoutes } from "./routes/search";
 import { settingsRoutes } from "./routes/settings";
@@ -46,5 +47,7 @@ app.use("/knowledge/*", requireUser);
 app.route("/knowledge", knowledgeRoutes);
 app.use("/workflows/*", requireUser);
 app.route("/workflows", workflowRoutes);
+app.use("/mcp-servers/*", requireUser);
+app.route("/mcp-servers", mcpServerRoutes);
 app.use("/search/*", requireUser);
 app.route("/search", searchRoutes);

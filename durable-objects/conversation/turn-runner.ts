@@ -4,8 +4,16 @@
 // asks the user on the agent's behalf.
 
 import { type Credential, credentialKey } from "../../d1/credentials";
+import type { McpServerRow } from "../../d1/mcp-servers";
 import { loadTurnSettings } from "../../d1/user-settings";
-import type { AgentConfig, ChatFrame, Message, MessageDraft, ServerFrame } from "../../protocol";
+import {
+  type AgentConfig,
+  type ChatFrame,
+  MCP_TOOL_SEPARATOR,
+  type Message,
+  type MessageDraft,
+  type ServerFrame,
+} from "../../protocol";
 import { ContextMeter, contextBudget, type Observation } from "../agent/context-window";
 import { findDecisionTree } from "../agent/decision-trees";
 import { llmSettings } from "../agent/llm/config";
@@ -13,6 +21,7 @@ import { languageModel } from "../agent/llm/model";
 import { runTurn, type TurnOutcome } from "../agent/loop";
 import { BUILTIN_TOOLS } from "../agent/tools";
 import { DELEGATE, delegateTool } from "../agent/tools/delegate";
+import { type McpToolbox, openMcpToolbox } from "../agent/tools/mcp";
 import { REQUEST_INPUT } from "../agent/tools/request-input";
 import type { AgentTool, SubagentHost } from "../agent/tools/tool";
 import type { Notifier } from "../notifications/notifier";
@@ -48,11 +57,12 @@ interface RunningTurn {
   startedBy?: string;
 }
 
-/** What one turn runs with: the limits, the tools, and who hosts its subagents. */
+/** What one turn runs with: the limits, the tools, who hosts its subagents, and its MCP connections. */
 interface TurnPlan {
   config: AgentConfig;
   tools: AgentTool[];
   subagents?: SubagentHost;
+  mcp: McpToolbox;
 }
 
 const CONTEXT_METER_KEY = "context_meter";
@@ -107,7 +117,7 @@ export class TurnRunner {
       return { code: "invalid_frame", message: `decision_tree: unknown decision tree "${frame.decision_tree}"` };
     }
     await this.launch(
-      () => this.userPlan(frame),
+      (signal) => this.userPlan(frame, signal),
       async () => {
         await this.io.append({ role: "user", content: frame.content });
         for (const draft of await resolveReferences(this.env.DB, this.meta.userId, frame.content))
@@ -126,7 +136,7 @@ export class TurnRunner {
     const question = await this.pending.current();
     if (!question || this.current) return { code: "no_pending_input", message: "No question is waiting for an answer" };
     await this.launch(
-      () => this.userPlan({ type: "chat", content }),
+      (signal) => this.userPlan({ type: "chat", content }, signal),
       async () => {
         await this.pending.clear();
         await this.io.append({
@@ -149,7 +159,7 @@ export class TurnRunner {
   async runAsSubagent(request: ChildRequest, parent: ParentLink): Promise<ChildOutcome> {
     if (this.current) throw new Error("a subagent conversation runs one task at a time");
     const turn = await this.launch(
-      () => this.subagentPlan(request, parent),
+      (signal) => this.subagentPlan(request, parent, signal),
       () => this.io.append({ role: "user", content: request.task }).then(() => undefined),
       { parent },
     );
@@ -164,31 +174,55 @@ export class TurnRunner {
     };
   }
 
-  /** The user's saved config and subscriber toggles, read once per turn (one D1 round trip). */
-  private async settings(): Promise<AgentConfig> {
-    const { config, toggles } = await loadTurnSettings(this.env.DB, this.meta.userId);
+  /** The user's saved config, subscriber toggles and MCP servers, read once per turn (one D1 round trip). */
+  private async settings(): Promise<{ saved: AgentConfig; mcpServers: McpServerRow[] }> {
+    const { config, toggles, mcpServers } = await loadTurnSettings(this.env.DB, this.meta.userId);
     this.io.toggles.set(toggles);
-    return config;
+    return { saved: config, mcpServers };
   }
 
-  private async userPlan(frame: ChatFrame): Promise<TurnPlan> {
-    const saved = await this.settings();
+  /** The MCP servers' tools for this turn; a server that is down is reported on the bus (a System message). */
+  private async openMcp(rows: McpServerRow[], signal: AbortSignal): Promise<McpToolbox> {
+    const mcp = await openMcpToolbox(rows, this.env, signal);
+    // A Stop while connecting is not the servers' fault.
+    if (signal.aborted) return mcp;
+    for (const { server, error } of mcp.unavailable)
+      this.io.notifier.emit({
+        type: "mcp.unavailable",
+        severity: "warning",
+        source: "MCP Connector",
+        payload: { server, error },
+      });
+    return mcp;
+  }
+
+  private async userPlan(frame: ChatFrame, signal: AbortSignal): Promise<TurnPlan> {
+    const { saved, mcpServers } = await this.settings();
+    const mcp = await this.openMcp(mcpServers, signal);
     return {
       config: {
         ...saved,
         maxIterations: Math.min(saved.maxIterations, frame.agent_max_steps ?? saved.maxIterations),
         decisionTree: frame.decision_tree ?? saved.decisionTree,
       },
-      tools: [...BUILTIN_TOOLS, delegateTool],
+      tools: [...BUILTIN_TOOLS, delegateTool, ...mcp.tools],
       subagents: new ConversationSubagents(this.env, this.meta, 0),
+      mcp,
     };
   }
 
   /** A subagent's plan: its limits from the parent, its tools a subset, no questions to the user. */
-  private async subagentPlan(request: ChildRequest, parent: ParentLink): Promise<TurnPlan> {
-    const saved = await this.settings();
+  private async subagentPlan(request: ChildRequest, parent: ParentLink, signal: AbortSignal): Promise<TurnPlan> {
+    const { saved, mcpServers } = await this.settings();
     const canDelegate = request.depth < MAX_DEPTH;
-    const offered = [...BUILTIN_TOOLS, ...(canDelegate ? [delegateTool] : [])].filter((t) => t.name !== REQUEST_INPUT);
+    // Only the servers whose tools the subagent was given are connected.
+    const wanted = request.tools
+      ? mcpServers.filter((s) => request.tools?.some((t) => t.startsWith(`${s.name}${MCP_TOOL_SEPARATOR}`)))
+      : mcpServers;
+    const mcp = await this.openMcp(wanted, signal);
+    const offered = [...BUILTIN_TOOLS, ...(canDelegate ? [delegateTool] : []), ...mcp.tools].filter(
+      (t) => t.name !== REQUEST_INPUT,
+    );
     const tools = request.tools ? offered.filter((t) => request.tools?.includes(t.name)) : offered;
     return {
       // No task reminders: the user's open tasks are not the subagent's task.
@@ -197,11 +231,12 @@ export class TurnRunner {
       subagents: tools.some((t) => t.name === DELEGATE)
         ? new ConversationSubagents(this.env, this.meta, request.depth, { link: parent, podName: request.podName })
         : undefined,
+      mcp,
     };
   }
 
   private async launch(
-    plan: () => Promise<TurnPlan>,
+    plan: (signal: AbortSignal) => Promise<TurnPlan>,
     persistInput: () => Promise<void>,
     origin: Pick<RunningTurn, "parent" | "startedBy"> = {},
   ): Promise<RunningTurn> {
@@ -300,9 +335,12 @@ export class TurnRunner {
     this.io.broadcast(frame);
   };
 
-  private async run(turn: RunningTurn, planFor: () => Promise<TurnPlan>): Promise<void> {
+  private async run(turn: RunningTurn, planFor: (signal: AbortSignal) => Promise<TurnPlan>): Promise<void> {
+    let mcp: McpToolbox | undefined;
     try {
-      const { config, tools, subagents } = await planFor();
+      const plan = await planFor(turn.abort.signal);
+      mcp = plan.mcp;
+      const { config, tools, subagents } = plan;
       const tree = findDecisionTree(config.decisionTree) ?? findDecisionTree("default");
       if (!tree) throw new Error("no decision tree registered");
       const llm = llmSettings(this.env);
@@ -357,6 +395,8 @@ export class TurnRunner {
         message: "The turn failed unexpectedly; your message is saved",
       });
       this.io.broadcast({ type: "response_complete", termination_reason: "llm_error", steps: 0, usage: NO_USAGE });
+    } finally {
+      await mcp?.close();
     }
   }
 }

@@ -6,6 +6,10 @@ declare module "vitest" {
   interface ProvidedContext {
     /** e.g. "http://127.0.0.1:43123", provided by global-setup.ts; the Worker's OPENAI_BASE_URL is `${llmUrl}/v1`. */
     llmUrl: string;
+    /** An MCP server of test/support/mcp-server.ts (no auth), e.g. "http://127.0.0.1:43124/mcp". */
+    mcpUrl: string;
+    /** The same tools behind `Authorization: Bearer ${MCP_TEST_TOKEN}`. */
+    mcpTokenUrl: string;
   }
 }
 

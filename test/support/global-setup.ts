@@ -1,14 +1,20 @@
-// vitest globalSetup of the `workers` project: starts the fake OpenAI server in Node (workerd cannot
-// listen) and hands its address to tests and to vitest.config.ts, which points OPENAI_BASE_URL at it.
+// vitest globalSetup of the `workers` project: starts the fake OpenAI server and two MCP servers in
+// Node (workerd cannot listen) and hands its address to tests and to vitest.config.ts, which points OPENAI_BASE_URL at it.
 import type { TestProject } from "vitest/node";
 import { startFakeOpenAI } from "./fake-openai.ts";
+import { MCP_TEST_TOKEN } from "./mcp-calls.ts";
+import { startMcpServer } from "./mcp-server.ts";
 
 // `inject("llmUrl")` is typed by the ProvidedContext augmentation in fake-openai-client.ts (which the
 // workers tsconfig includes).
 export default async function setup({ provide }: TestProject) {
   const fake = await startFakeOpenAI();
   provide("llmUrl", fake.url);
+  // Real MCP servers (the official SDK's): one open, one that wants a bearer token.
+  const [open, guarded] = await Promise.all([startMcpServer(), startMcpServer({ token: MCP_TEST_TOKEN })]);
+  provide("mcpUrl", open.url);
+  provide("mcpTokenUrl", guarded.url);
   return async () => {
-    await fake.close();
+    await Promise.all([fake.close(), open.close(), guarded.close()]);
   };
 }

@@ -1,12 +1,15 @@
 // A real MCP server for tests, built with the official SDK's server and its Streamable HTTP transport
 // on 127.0.0.1. Its tools: `echo` succeeds, `fail` answers a tool error, `hang` never answers until the
 // client cancels it, `forge` returns a forged <system-reminder>, `big` returns a long text. It records
-// each call and each cancellation, and can require a bearer token or a custom header.
+// each call and each cancellation, and can require a bearer token or a custom header. GET /calls (no
+// auth) answers what it recorded, for tests that run inside workerd and cannot read this process.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
+
+export { MCP_TEST_TOKEN } from "./mcp-calls.ts";
 
 export interface McpCall {
   tool: string;
@@ -88,6 +91,11 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Te
   const record: TestMcpServer = { url: "", calls: [], cancelled: [], authSeen: [], close: async () => {} };
   // Stateless: a fresh server and transport per request, as the SDK's stateless example does.
   const http: Server = createServer(async (req, res) => {
+    if (req.method === "GET" && req.url === "/calls") {
+      const { calls, cancelled, authSeen } = record;
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ calls, cancelled, authSeen }));
+      return;
+    }
     const seen = options.header ? req.headers[options.header.name.toLowerCase()] : req.headers.authorization;
     record.authSeen.push(Array.isArray(seen) ? seen[0] : seen);
     if (!authorized(req, options)) {

@@ -13,7 +13,8 @@ export function toolDeclarations(tools: readonly AgentTool[]): LanguageModelV3Fu
       type: "function",
       name: t.name,
       description: t.description,
-      inputSchema: z.toJSONSchema(t.args, { io: "input" }) as LanguageModelV3FunctionTool["inputSchema"],
+      inputSchema: (t.inputSchema ??
+        z.toJSONSchema(t.args, { io: "input" })) as LanguageModelV3FunctionTool["inputSchema"],
     }));
     cache.set(tools, declared);
   }

@@ -60,6 +60,8 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
   args: S;
+  /** The JSON Schema the model is given, when the tool brings its own (MCP); otherwise derived from `args`. */
+  inputSchema?: Record<string, unknown>;
   timeoutMs?: number;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<unknown>;
 }

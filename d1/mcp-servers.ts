@@ -1,0 +1,220 @@
+// The user's MCP servers in D1, shared by the /api/mcp-servers routes and the conversation object.
+// Every statement is scoped by user id: another user's server is indistinguishable from a missing one.
+// The secret is sealed before it is written and opened only to connect (endpointOf); no answer holds it.
+import { and, asc, eq } from "drizzle-orm";
+import type { McpEndpoint } from "../mcp/client";
+import {
+  MAX_MCP_SERVERS,
+  type McpAuthInfo,
+  type McpAuthInput,
+  type McpServer,
+  type McpServerCreate,
+  type McpServerPatch,
+  qualifiedToolName,
+} from "../protocol";
+import { database, nowIso } from "./client";
+import { mcpServers } from "./schema";
+import { openSecret, sealSecret } from "./secret-box";
+
+export type McpServerRow = typeof mcpServers.$inferSelect;
+
+/** What Settings shows of a tool the last test found. */
+interface StoredTool {
+  name: string;
+  description: string;
+}
+
+const parseList = <T>(json: string): T[] => {
+  try {
+    const value = JSON.parse(json);
+    return Array.isArray(value) ? value : [];
+  } catch {
+    return [];
+  }
+};
+
+/** A sealed secret opens only for its own user and row. */
+const boundTo = (row: Pick<McpServerRow, "userId" | "id">) => `mcp_servers:${row.userId}:${row.id}`;
+
+function authInfo(row: McpServerRow): McpAuthInfo {
+  if (row.authType === "bearer") return { type: "bearer" };
+  if (row.authType === "header") return { type: "header", name: row.authHeader ?? "" };
+  return { type: "none" };
+}
+
+/** The server as the API answers it: everything but the secret. */
+export function toMcpServer(row: McpServerRow): McpServer {
+  const disabled = parseList<string>(row.disabledTools);
+  return {
+    id: row.id,
+    name: row.name,
+    url: row.url,
+    enabled: row.enabled,
+    auth: authInfo(row),
+    tools: parseList<StoredTool>(row.tools).map((t) => ({
+      name: t.name,
+      qualified_name: qualifiedToolName(row.name, t.name),
+      description: t.description,
+      enabled: !disabled.includes(t.name),
+    })),
+    disabled_tools: disabled,
+    checked_at: row.checkedAt,
+    last_error: row.lastError,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+}
+
+/** The columns an auth input sets, its secret sealed for this row. */
+async function authColumns(auth: McpAuthInput, row: Pick<McpServerRow, "userId" | "id">, secretsKey?: string) {
+  if (auth.type === "none") return { authType: "none" as const, authHeader: null, sealedSecret: null };
+  const secret = auth.type === "bearer" ? auth.token : auth.value;
+  return {
+    authType: auth.type,
+    authHeader: auth.type === "header" ? auth.name : null,
+    sealedSecret: await sealSecret(secretsKey, secret, boundTo(row)),
+  };
+}
+
+export const enabledMcpServersQuery = (d1: D1Database, userId: string) =>
+  database(d1)
+    .select()
+    .from(mcpServers)
+    .where(and(eq(mcpServers.userId, userId), eq(mcpServers.enabled, true)))
+    .orderBy(asc(mcpServers.name));
+
+export async function listMcpServers(d1: D1Database, userId: string): Promise<McpServer[]> {
+  const rows = await database(d1)
+    .select()
+    .from(mcpServers)
+    .where(eq(mcpServers.userId, userId))
+    .orderBy(asc(mcpServers.name));
+  return rows.map(toMcpServer);
+}
+
+export async function getMcpServerRow(d1: D1Database, userId: string, id: string): Promise<McpServerRow | undefined> {
+  const [row] = await database(d1)
+    .select()
+    .from(mcpServers)
+    .where(and(eq(mcpServers.userId, userId), eq(mcpServers.id, id)))
+    .limit(1);
+  return row;
+}
+
+export type SaveRefusal = "name_taken" | "too_many";
+type Saved = { server: McpServer } | { refused: SaveRefusal };
+
+const isUniqueViolation = (error: unknown) => String((error as Error)?.message ?? error).includes("UNIQUE");
+
+export async function createMcpServer(
+  d1: D1Database,
+  userId: string,
+  input: McpServerCreate,
+  secretsKey?: string,
+): Promise<Saved> {
+  const id = crypto.randomUUID();
+  const auth = await authColumns(input.auth, { userId, id }, secretsKey);
+  try {
+    // One statement: the cap holds however many requests race (no count-then-insert gap).
+    const row = await d1
+      .prepare(
+        `INSERT INTO mcp_servers (id, user_id, name, url, enabled, auth_type, auth_header, sealed_secret)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8
+         WHERE (SELECT count(*) FROM mcp_servers WHERE user_id = ?2) < ?9
+         RETURNING id`,
+      )
+      .bind(
+        id,
+        userId,
+        input.name,
+        input.url,
+        input.enabled ? 1 : 0,
+        auth.authType,
+        auth.authHeader,
+        auth.sealedSecret,
+        MAX_MCP_SERVERS,
+      )
+      .first<{ id: string }>();
+    if (!row) return { refused: "too_many" };
+  } catch (error) {
+    if (isUniqueViolation(error)) return { refused: "name_taken" };
+    throw error;
+  }
+  const created = await getMcpServerRow(d1, userId, id);
+  if (!created) throw new Error("mcp server insert returned no row");
+  return { server: toMcpServer(created) };
+}
+
+export async function updateMcpServer(
+  d1: D1Database,
+  row: McpServerRow,
+  patch: McpServerPatch,
+  secretsKey?: string,
+): Promise<Saved> {
+  const urlChanged = patch.url !== undefined && patch.url !== row.url;
+  const set: Partial<McpServerRow> = {
+    ...(patch.name !== undefined && { name: patch.name }),
+    ...(patch.url !== undefined && { url: patch.url }),
+    ...(patch.enabled !== undefined && { enabled: patch.enabled }),
+    ...(patch.disabled_tools !== undefined && { disabledTools: JSON.stringify([...new Set(patch.disabled_tools)]) }),
+    ...(patch.auth !== undefined && (await authColumns(patch.auth, row, secretsKey))),
+    // What the old URL offered says nothing about the new one.
+    ...(urlChanged && { tools: "[]", checkedAt: null, lastError: null }),
+    updatedAt: nowIso(),
+  };
+  try {
+    const [updated] = await database(d1)
+      .update(mcpServers)
+      .set(set)
+      .where(and(eq(mcpServers.userId, row.userId), eq(mcpServers.id, row.id)))
+      .returning();
+    if (!updated) throw new Error("mcp server vanished during update");
+    return { server: toMcpServer(updated) };
+  } catch (error) {
+    if (isUniqueViolation(error)) return { refused: "name_taken" };
+    throw error;
+  }
+}
+
+export async function deleteMcpServer(d1: D1Database, userId: string, id: string): Promise<boolean> {
+  const gone = await database(d1)
+    .delete(mcpServers)
+    .where(and(eq(mcpServers.userId, userId), eq(mcpServers.id, id)))
+    .returning({ id: mcpServers.id });
+  return gone.length > 0;
+}
+
+/** A connection test's outcome: the tools found (kept for Settings) or the error. */
+export async function recordMcpTest(
+  d1: D1Database,
+  row: McpServerRow,
+  outcome: { tools: StoredTool[] } | { error: string },
+): Promise<McpServer> {
+  const set =
+    "tools" in outcome
+      ? {
+          tools: JSON.stringify(outcome.tools.map((t) => ({ name: t.name, description: t.description }))),
+          lastError: null,
+        }
+      : { lastError: outcome.error };
+  const [updated] = await database(d1)
+    .update(mcpServers)
+    .set({ ...set, checkedAt: nowIso() })
+    .where(and(eq(mcpServers.userId, row.userId), eq(mcpServers.id, row.id)))
+    .returning();
+  return toMcpServer(updated ?? row);
+}
+
+/** The tool names (the server's own) the user switched off. */
+export const disabledToolsOf = (row: McpServerRow): string[] => parseList<string>(row.disabledTools);
+
+/** How to reach the server, its secret opened: only for the connection, never for an answer. */
+export async function endpointOf(row: McpServerRow, secretsKey?: string): Promise<McpEndpoint> {
+  const headers: Record<string, string> = {};
+  if (row.sealedSecret) {
+    const secret = await openSecret(secretsKey, row.sealedSecret, boundTo(row));
+    if (row.authType === "bearer") headers.Authorization = `Bearer ${secret}`;
+    else if (row.authType === "header" && row.authHeader) headers[row.authHeader] = secret;
+  }
+  return { name: row.name, url: row.url, headers };
+}

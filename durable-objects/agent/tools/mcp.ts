@@ -1,0 +1,182 @@
+// The user's MCP servers as the agent's tools, for one turn: each enabled server is connected once at
+// the turn's start (in parallel, with a deadline) and its tools listed once, so every model call of the
+// turn sees the same tools in the same order (a stable, cacheable prefix). A tool is offered as
+// `<server>__<tool>` with the server's own JSON Schema; arguments are checked against that schema
+// before the call (invalid_args), and the executor applies the per-call timeout and Stop to the call,
+// which the SDK turns into a cancellation sent to the server. A server that cannot be reached is
+// reported (one System message) and the turn goes on with the other tools.
+import { type OutputUnit, Validator } from "@cfworker/json-schema";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { disabledToolsOf, endpointOf, type McpServerRow } from "../../../d1/mcp-servers";
+import { connectMcp, type DiscoveredTool, describeMcpError, type McpSession } from "../../../mcp/client";
+import { outboundPolicy } from "../../../mcp/outbound";
+import { qualifiedToolName } from "../../../protocol";
+import { type AgentTool, DEFAULT_TOOL_TIMEOUT_MS, ToolError } from "./tool";
+
+/** What a result may add to the log and the context: the context cuts further to fit its budget. */
+export const MAX_RESULT_CHARS = 32_000;
+const MAX_ERROR_CHARS = 2_000;
+const MAX_DESCRIPTION_CHARS = 1_024;
+
+export interface McpUnavailable {
+  server: string;
+  error: string;
+}
+
+export interface McpToolbox {
+  tools: AgentTool[];
+  unavailable: McpUnavailable[];
+  /** Ends every connection (the turn is over). */
+  close(): Promise<void>;
+}
+
+export type McpEnv = Pick<Env, "SECRETS_KEY" | "MCP_ALLOW_LOOPBACK" | "MCP_TOOL_TIMEOUT_SECONDS">;
+
+export const NO_MCP: McpToolbox = { tools: [], unavailable: [], close: async () => {} };
+
+export function mcpToolTimeoutMs(env: McpEnv): number {
+  const seconds = Number(env.MCP_TOOL_TIMEOUT_SECONDS);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : DEFAULT_TOOL_TIMEOUT_MS;
+}
+
+/** A text at most `max` characters long, saying how much it left out. */
+export function sized(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\n[… ${(text.length - max).toLocaleString("en-US")} more characters not shown]`;
+}
+
+/** The result's content as text: text parts as they are, anything else named in brackets. */
+function contentText(result: CallToolResult): string {
+  return (result.content ?? [])
+    .map((part) => {
+      switch (part.type) {
+        case "text":
+          return part.text;
+        case "image":
+        case "audio":
+          return `[${part.type}: ${part.mimeType}, ${Math.round((part.data.length * 3) / 4)} bytes]`;
+        case "resource_link":
+          return `[resource: ${part.uri}]`;
+        case "resource":
+          return "text" in part.resource ? part.resource.text : `[resource: ${part.resource.uri}]`;
+        default:
+          return "[unsupported content]";
+      }
+    })
+    .join("\n");
+}
+
+/** What the tool message keeps: the text, with the structured content when the server gave one that fits. */
+export function toolResultValue(result: CallToolResult): unknown {
+  const text = sized(contentText(result), MAX_RESULT_CHARS);
+  const structured = result.structuredContent;
+  if (structured === undefined) return text;
+  if (JSON.stringify(structured).length + text.length > MAX_RESULT_CHARS)
+    return `${text}\n[structured content left out: too large]`;
+  return { content: text, structured };
+}
+
+/** Keywords whose error only says "something inside failed": the inner error says what. */
+const WRAPPER_KEYWORDS = new Set(["properties", "items", "prefixItems", "allOf", "$ref", "false", "contains"]);
+
+function firstProblem(errors: readonly OutputUnit[]): { path: string[]; message: string } | undefined {
+  const unit = errors.find((e) => !WRAPPER_KEYWORDS.has(e.keyword)) ?? errors[0];
+  if (!unit) return undefined;
+  return { path: unit.instanceLocation.replace(/^#\/?/, "").split("/").filter(Boolean), message: unit.error };
+}
+
+/** A zod schema that passes exactly what the server's JSON Schema passes, so the executor's invalid_args applies. */
+export function jsonSchemaArgs(schema: Record<string, unknown>): z.ZodType {
+  const draft = String(schema.$schema ?? "").includes("draft-07") ? "7" : "2020-12";
+  const validator = new Validator(schema as never, draft, false);
+  return z.unknown().superRefine((value, ctx) => {
+    const problem = firstProblem(validator.validate(value ?? {}).errors);
+    if (problem) ctx.addIssue({ code: "custom", message: problem.message, path: problem.path });
+  });
+}
+
+/** The schema as the model gets it: without the `$schema` line, which only costs tokens. */
+function declaredSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _, ...rest } = schema;
+  return { type: "object", ...rest };
+}
+
+function asAgentTool(serverName: string, session: McpSession, tool: DiscoveredTool, timeoutMs: number): AgentTool {
+  return {
+    name: qualifiedToolName(serverName, tool.name),
+    description: sized(`[MCP server ${serverName}] ${tool.description}`.trim(), MAX_DESCRIPTION_CHARS),
+    args: jsonSchemaArgs(tool.inputSchema),
+    inputSchema: declaredSchema(tool.inputSchema),
+    timeoutMs,
+    async execute(args, ctx) {
+      // The SDK's own timeout a little later than the executor's, whose message names the tool and limit.
+      const result = await session.callTool(tool.name, args ?? {}, { signal: ctx.signal, timeoutMs: timeoutMs + 1000 });
+      if (result.isError)
+        throw new ToolError(sized(contentText(result) || "the tool reported an error", MAX_ERROR_CHARS));
+      return toolResultValue(result);
+    },
+  };
+}
+
+async function openServer(
+  row: McpServerRow,
+  env: McpEnv,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<{ session: McpSession; tools: AgentTool[] }> {
+  let endpoint: Awaited<ReturnType<typeof endpointOf>>;
+  try {
+    endpoint = await endpointOf(row, env.SECRETS_KEY);
+  } catch {
+    throw new Error("its saved secret could not be read; save it again in Settings → Tools");
+  }
+  const session = await connectMcp(endpoint, outboundPolicy(env), signal);
+  try {
+    const disabled = new Set(disabledToolsOf(row));
+    const listed = await session.listTools(signal);
+    return {
+      session,
+      tools: listed.filter((t) => !disabled.has(t.name)).map((t) => asAgentTool(row.name, session, t, timeoutMs)),
+    };
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+}
+
+/** Connects to the servers (rows in name order) and lists their tools; a server that fails is reported, not fatal. */
+export async function openMcpToolbox(
+  rows: readonly McpServerRow[],
+  env: McpEnv,
+  signal: AbortSignal,
+): Promise<McpToolbox> {
+  if (!rows.length) return NO_MCP;
+  const timeoutMs = mcpToolTimeoutMs(env);
+  const opened = await Promise.allSettled(rows.map((row) => openServer(row, env, signal, timeoutMs)));
+  const sessions: McpSession[] = [];
+  const tools: AgentTool[] = [];
+  const unavailable: McpUnavailable[] = [];
+  const taken = new Set<string>();
+  opened.forEach((outcome, i) => {
+    const server = rows[i]?.name ?? "";
+    if (outcome.status === "rejected") {
+      unavailable.push({ server, error: describeMcpError(outcome.reason) });
+      return;
+    }
+    sessions.push(outcome.value.session);
+    // Two tool names that become one after sanitising: the first (in name order) keeps it.
+    for (const tool of outcome.value.tools) {
+      if (taken.has(tool.name)) continue;
+      taken.add(tool.name);
+      tools.push(tool);
+    }
+  });
+  return {
+    tools,
+    unavailable,
+    close: async () => {
+      await Promise.all(sessions.map((s) => s.close()));
+    },
+  };
+}

@@ -1,0 +1,120 @@
+// One connection to a user's MCP server with the official SDK's client over Streamable HTTP, through the
+// guarded fetch (outbound.ts): initialize, list the tools (every page, up to a cap), call a tool, close.
+// The Worker uses it to test a server from Settings; a conversation's object, to run a turn's tools.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
+import { guardedFetch, type OutboundPolicy, OutboundRefused } from "./outbound";
+
+/** Where and how to reach a server; `headers` carries its decrypted secret, and lives only in memory. */
+export interface McpEndpoint {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** A tool as the server describes it. */
+export interface DiscoveredTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments (an object schema, per the MCP spec). */
+  inputSchema: Record<string, unknown>;
+}
+
+/** Tools taken from one server: the model's tool list has a limit (OpenAI: 128) and every tool costs tokens. */
+export const MAX_TOOLS_PER_SERVER = 40;
+const MAX_PAGES = 10;
+/** Connecting and listing: a server that does not answer in this time counts as down. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
+export interface McpSession {
+  readonly endpoint: McpEndpoint;
+  listTools(signal?: AbortSignal): Promise<DiscoveredTool[]>;
+  callTool(name: string, args: unknown, options: { signal: AbortSignal; timeoutMs: number }): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+const HTTP_HINTS: Record<number, string> = {
+  401: "the server refused the credentials",
+  403: "the server refused access",
+  404: "no MCP endpoint at this URL",
+  405: "this URL does not speak MCP over Streamable HTTP",
+};
+
+/** Plain words for what went wrong, for a System message or Settings: no stack, no SDK class names. */
+export function describeMcpError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const status = error instanceof StreamableHTTPError ? error.code : undefined;
+  if (status && status >= 400) return `${HTTP_HINTS[status] ?? "the server answered an error"} (HTTP ${status})`;
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+    return `no answer within ${CONNECT_TIMEOUT_MS / 1000} s`;
+  if (error instanceof OutboundRefused) return message;
+  if (/fetch failed|ECONNREFUSED|connect|network/i.test(message)) return `could not connect (${message})`;
+  return message.replace(/^(MCP error -?\d+|Streamable HTTP error): /, "");
+}
+
+export async function connectMcp(
+  endpoint: McpEndpoint,
+  policy: OutboundPolicy,
+  signal?: AbortSignal,
+): Promise<McpSession> {
+  const transport = new StreamableHTTPClientTransport(new URL(endpoint.url), {
+    fetch: guardedFetch(policy),
+    requestInit: { headers: endpoint.headers },
+  });
+  // CfWorker's validator: the SDK's default (Ajv) compiles with new Function, which workerd forbids.
+  const client = new Client(
+    { name: "oracle", version: "1.0.0" },
+    { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+  );
+  await client.connect(transport, { signal, timeout: CONNECT_TIMEOUT_MS });
+  return {
+    endpoint,
+    async listTools(listSignal) {
+      const tools: DiscoveredTool[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_PAGES && tools.length < MAX_TOOLS_PER_SERVER; page++) {
+        const result = await client.listTools(cursor ? { cursor } : {}, {
+          signal: listSignal,
+          timeout: CONNECT_TIMEOUT_MS,
+        });
+        for (const t of result.tools)
+          tools.push({
+            name: t.name,
+            description: t.description ?? t.title ?? "",
+            inputSchema: t.inputSchema as Record<string, unknown>,
+          });
+        cursor = result.nextCursor;
+        if (!cursor) break;
+      }
+      // A stable order whatever the server's: the tool list is part of every request's cached prefix.
+      return tools.slice(0, MAX_TOOLS_PER_SERVER).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    },
+    async callTool(name, args, options) {
+      const result = await client.callTool({ name, arguments: args as Record<string, unknown> }, undefined, {
+        signal: options.signal,
+        timeout: options.timeoutMs,
+        maxTotalTimeout: options.timeoutMs,
+      });
+      return result as CallToolResult;
+    },
+    async close() {
+      await client.close().catch(() => undefined);
+    },
+  };
+}
+
+/** Connects, lists the tools and closes: what Settings' "Test connection" does. */
+export async function discoverTools(
+  endpoint: McpEndpoint,
+  policy: OutboundPolicy,
+  signal?: AbortSignal,
+): Promise<DiscoveredTool[]> {
+  const session = await connectMcp(endpoint, policy, signal);
+  try {
+    return await session.listTools(signal);
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,16 @@
+// What a test MCP server (mcp-server.ts) recorded, read over HTTP so tests inside workerd can check it.
+export const MCP_TEST_TOKEN = "mcp-test-token-0123456789";
+
+export interface McpRecord {
+  calls: { tool: string; args: unknown }[];
+  /** Tools whose call the client cancelled (a Stop or a timeout reached the server). */
+  cancelled: string[];
+  /** The Authorization (or custom) header each MCP request carried. */
+  authSeen: (string | null)[];
+}
+
+export async function mcpCalls(mcpUrl: string): Promise<McpRecord> {
+  const res = await fetch(new URL("/calls", mcpUrl));
+  if (!res.ok) throw new Error(`GET /calls: ${res.status}`);
+  return res.json();
+}
