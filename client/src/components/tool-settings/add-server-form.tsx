@@ -39,7 +39,8 @@ export function AddServerForm({ onCreate }: Props) {
     if (!result.ok) {
       const split = splitErrors(result.error, SHOWN);
       setErrors(split.fields);
-      setFormError(split.form);
+      // A conflict (the name is taken, or too many servers) says so in a sentence, whatever it marks.
+      setFormError(result.error.status === 409 ? result.error.message : split.form);
       return;
     }
     setErrors({});
