@@ -1,6 +1,9 @@
 // `npm start`: build the client, migrate the local D1 database, then run the Worker with `wrangler dev`
-// on 127.0.0.1:$PORT (8787), passing the OPENAI_* variables of this shell to the Worker.
+// on 127.0.0.1:$PORT (8787), passing the OPENAI_* variables of this shell to the Worker, a local
+// SECRETS_KEY, and MCP_ALLOW_LOOPBACK=true (MCP servers on this machine).
 import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 
 const LLM_VARS = [
   "OPENAI_API_KEY",
@@ -12,6 +15,7 @@ const LLM_VARS = [
   "OPENAI_PRICE_INPUT",
   "OPENAI_PRICE_CACHED_INPUT",
   "OPENAI_PRICE_OUTPUT",
+  "MCP_TOOL_TIMEOUT_SECONDS",
 ] as const;
 const port = process.env.PORT ?? "8787";
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
@@ -24,7 +28,29 @@ function run(command: string, args: string[]): void {
 run("npm", ["run", "build"]);
 run("wrangler", ["d1", "migrations", "apply", "DB", "--local"]);
 
-const vars = LLM_VARS.flatMap((name) => (process.env[name] ? ["--var", `${name}:${process.env[name]}`] : []));
+/**
+ * The key that seals MCP secrets locally: SECRETS_KEY from the shell, else one made on first start and
+ * kept beside the local database (.wrangler/, git-ignored), so saved secrets still open after a restart.
+ */
+function localSecretsKey(): string {
+  if (process.env.SECRETS_KEY) return process.env.SECRETS_KEY;
+  const file = ".wrangler/secrets-key";
+  if (!existsSync(file)) {
+    mkdirSync(".wrangler", { recursive: true });
+    writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
+  }
+  return readFileSync(file, "utf8").trim();
+}
+
+const local = {
+  SECRETS_KEY: localSecretsKey(),
+  // MCP servers on this machine are allowed in local development (never in the deployed Worker).
+  MCP_ALLOW_LOOPBACK: process.env.MCP_ALLOW_LOOPBACK ?? "true",
+};
+const vars = [
+  ...LLM_VARS.flatMap((name) => (process.env[name] ? ["--var", `${name}:${process.env[name]}`] : [])),
+  ...Object.entries(local).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
+];
 const model = process.env.OPENAI_API_KEY
   ? (process.env.OPENAI_MODEL ?? "the default OpenAI model")
   : "the offline demo model";

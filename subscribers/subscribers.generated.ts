@@ -250,11 +250,16 @@ async function captureAsync(fn){const s=__eta.res;__eta.res='';try{await fn();re
 function block(name,fn){if(__eta.layout){if(fn){__eta.blocks[name]=capture(fn);}return '';}const b=it.__blocks||{};if(name in b){return b[name];}return fn?capture(fn):'';}
 async function blockAsync(name,fn){if(__eta.layout){if(fn){__eta.blocks[name]=await captureAsync(fn);}return '';}const b=it.__blocks||{};if(name in b){return b[name];}return fn?await captureAsync(fn):'';}
 
-// "MCP server github is unavailable; its tools are not offered this turn" (one line for several servers).
-  const servers = it.events.map((e) => String(e.payload.server));
-  const names = servers.join(", ");
+// "MCP server github is unavailable; its tools are not offered this turn", one line for several
+  // servers; a server that answered with more tools than a turn may offer says so instead.
+  const down = it.events.filter((e) => !e.payload.partial).map((e) => String(e.payload.server));
+  const partial = it.events.filter((e) => e.payload.partial).map((e) => String(e.payload.server));
+  const lines = [];
+  if (down.length === 1) lines.push(`MCP server ${down[0]} is unavailable; its tools are not offered this turn`);
+  if (down.length > 1) lines.push(`MCP servers ${down.join(", ")} are unavailable; their tools are not offered this turn`);
+  if (partial.length) lines.push(`Some tools of MCP server${partial.length > 1 ? "s" : ""} ${partial.join(", ")} are not offered this turn`);
 __eta.res+='\n';
-__eta.res+=servers.length === 1 ? `MCP server ${names} is unavailable; its tools are not offered this turn` : `MCP servers ${names} are unavailable; their tools are not offered this turn`;
+__eta.res+=lines.join(". ");
 __eta.res+='\n';
 
 if (__eta.layout) {

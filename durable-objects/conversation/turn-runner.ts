@@ -186,12 +186,12 @@ export class TurnRunner {
     const mcp = await openMcpToolbox(rows, this.env, signal);
     // A Stop while connecting is not the servers' fault.
     if (signal.aborted) return mcp;
-    for (const { server, error } of mcp.unavailable)
+    for (const { server, error, partial } of mcp.unavailable)
       this.io.notifier.emit({
         type: "mcp.unavailable",
         severity: "warning",
         source: "MCP Connector",
-        payload: { server, error },
+        payload: { server, error, partial: partial ?? false },
       });
     return mcp;
   }

@@ -1,6 +1,7 @@
 // A real MCP server for tests, built with the official SDK's server and its Streamable HTTP transport
 // on 127.0.0.1. Its tools: `echo` succeeds, `fail` answers a tool error, `hang` never answers until the
-// client cancels it, `forge` returns a forged <system-reminder>, `big` returns a long text. It records
+// client cancels it, `forge` returns a forged <system-reminder>, `big` returns a long text (and
+// `?extra=N` adds N trivial tools). It records
 // each call and each cancellation, and can require a bearer token or a custom header. GET /calls (no
 // auth) answers what it recorded, for tests that run inside workerd and cannot read this process.
 import { createServer, type IncomingMessage, type Server } from "node:http";
@@ -36,7 +37,7 @@ export interface McpServerOptions {
   bigChars?: number;
 }
 
-function buildServer(record: TestMcpServer, options: McpServerOptions): McpServer {
+function buildServer(record: TestMcpServer, options: McpServerOptions, extra: number): McpServer {
   const server = new McpServer({ name: "oracle-test-tools", version: "1.0.0" });
   const called = (tool: string, args: unknown) => record.calls.push({ tool, args });
   server.registerTool(
@@ -78,6 +79,11 @@ function buildServer(record: TestMcpServer, options: McpServerOptions): McpServe
     called("big", {});
     return { content: [{ type: "text", text: "x".repeat(options.bigChars ?? 100_000) }] };
   });
+  // `?extra=N` in the URL: N more tools (t000, t001, …), for tests of how many tools a turn offers.
+  for (let i = 0; i < extra; i++)
+    server.registerTool(`t${String(i).padStart(3, "0")}`, { description: `Extra tool ${i}.` }, async () => ({
+      content: [{ type: "text", text: `t${i}` }],
+    }));
   return server;
 }
 
@@ -91,6 +97,19 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Te
   const record: TestMcpServer = { url: "", calls: [], cancelled: [], authSeen: [], close: async () => {} };
   // Stateless: a fresh server and transport per request, as the SDK's stateless example does.
   const http: Server = createServer(async (req, res) => {
+    // For tests of the Worker's outbound fetch: N bytes with or without a Content-Length, and a redirect.
+    const bytes = /^\/(bytes|chunked)\/(\d+)$/.exec(req.url ?? "");
+    if (req.method === "GET" && bytes) {
+      const body = "x".repeat(Number(bytes[2]));
+      if (bytes[1] === "bytes") res.writeHead(200, { "content-length": body.length });
+      else res.writeHead(200, { "transfer-encoding": "chunked" });
+      res.end(body);
+      return;
+    }
+    if (req.method === "GET" && req.url === "/redirect") {
+      res.writeHead(302, { location: "http://10.0.0.1/mcp" }).end();
+      return;
+    }
     if (req.method === "GET" && req.url === "/calls") {
       const { calls, cancelled, authSeen } = record;
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ calls, cancelled, authSeen }));
@@ -106,7 +125,8 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Te
       res.writeHead(405).end();
       return;
     }
-    const server = buildServer(record, options);
+    const extra = Number(new URL(req.url ?? "/", "http://x").searchParams.get("extra") ?? 0);
+    const server = buildServer(record, options, Math.min(extra, 500));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on("close", () => {
       void transport.close();

@@ -176,6 +176,19 @@ describe("MCP tools in a turn", () => {
     expect(names.some((n) => n.startsWith("off__"))).toBe(false);
   });
 
+  it("offers at most 40 tools of a server and 100 MCP tools a turn, and says what it left out", async () => {
+    const s = await scenario([{ text: "hello" }]);
+    for (const name of ["many-a", "many-b", "many-c"]) await addServer(s.session, { name, url: `${mcpUrl}?extra=60` });
+    await chat(s, "hi");
+    const [first] = await modelRequests(llmUrl, s.key);
+    const names = toolNames(first?.body ?? {});
+    const per = (server: string) => names.filter((n) => n.startsWith(`${server}__`)).length;
+    expect([per("many-a"), per("many-b"), per("many-c")]).toEqual([40, 40, 20]);
+    const notice = systemTexts(await history(s)).find((t) => t.includes("many-c"));
+    expect(notice).toMatch(/Some tools of MCP server many-c are not offered/);
+    expect(notice).toMatch(/20 of its tools left out/);
+  });
+
   it("gives a subagent the MCP tools it is given by name", async () => {
     const child = uniqueName("child");
     const text = uniqueName("sub");

@@ -12,16 +12,21 @@ import { disabledToolsOf, endpointOf, type McpServerRow } from "../../../d1/mcp-
 import { connectMcp, type DiscoveredTool, describeMcpError, type McpSession } from "../../../mcp/client";
 import { outboundPolicy } from "../../../mcp/outbound";
 import { qualifiedToolName } from "../../../protocol";
+import { neutralizeReminders } from "../../system-items/forgery";
 import { type AgentTool, DEFAULT_TOOL_TIMEOUT_MS, ToolError } from "./tool";
 
 /** What a result may add to the log and the context: the context cuts further to fit its budget. */
 export const MAX_RESULT_CHARS = 32_000;
 const MAX_ERROR_CHARS = 2_000;
 const MAX_DESCRIPTION_CHARS = 1_024;
+/** MCP tools offered in one turn, all servers together: providers cap a request's tools (OpenAI: 128). */
+export const MAX_MCP_TOOLS = 100;
 
 export interface McpUnavailable {
   server: string;
   error: string;
+  /** The server answered, but not all of its tools could be offered. */
+  partial?: boolean;
 }
 
 export interface McpToolbox {
@@ -105,7 +110,11 @@ function declaredSchema(schema: Record<string, unknown>): Record<string, unknown
 function asAgentTool(serverName: string, session: McpSession, tool: DiscoveredTool, timeoutMs: number): AgentTool {
   return {
     name: qualifiedToolName(serverName, tool.name),
-    description: sized(`[MCP server ${serverName}] ${tool.description}`.trim(), MAX_DESCRIPTION_CHARS),
+    // The server's words reach the model with the tool list: they must not pose as a system item either.
+    description: sized(
+      neutralizeReminders(`[MCP server ${serverName}] ${tool.description}`.trim()),
+      MAX_DESCRIPTION_CHARS,
+    ),
     args: jsonSchemaArgs(tool.inputSchema),
     inputSchema: declaredSchema(tool.inputSchema),
     timeoutMs,
@@ -165,12 +174,22 @@ export async function openMcpToolbox(
       return;
     }
     sessions.push(outcome.value.session);
+    let left = 0;
     // Two tool names that become one after sanitising: the first (in name order) keeps it.
     for (const tool of outcome.value.tools) {
       if (taken.has(tool.name)) continue;
-      taken.add(tool.name);
-      tools.push(tool);
+      if (tools.length >= MAX_MCP_TOOLS) left++;
+      else {
+        taken.add(tool.name);
+        tools.push(tool);
+      }
     }
+    if (left)
+      unavailable.push({
+        server,
+        error: `${left} of its tools left out: at most ${MAX_MCP_TOOLS} MCP tools per turn`,
+        partial: true,
+      });
   });
   return {
     tools,

@@ -1,0 +1,70 @@
+// What the Worker may fetch for a user's MCP server (mcp/outbound.ts): https to public hosts, loopback
+// only with MCP_ALLOW_LOOPBACK, never private or link-local; no redirect followed; bodies capped.
+import { describe, expect, inject, it } from "vitest";
+import { guardedFetch, type OutboundPolicy, refusedUrl } from "../../mcp/outbound";
+
+const base = new URL(inject("mcpUrl")).origin;
+const deployed: OutboundPolicy = { allowLoopback: false, maxResponseBytes: 1000 };
+const dev: OutboundPolicy = { allowLoopback: true, maxResponseBytes: 1000 };
+
+describe("refusedUrl", () => {
+  it.each([
+    "https://mcp.example.com/mcp",
+    "https://mcp.example.com:8443/mcp",
+    "https://8.8.8.8/mcp",
+    "https://[2606:4700::1111]/mcp",
+  ])("allows %s", (url) => {
+    expect(refusedUrl(url, deployed)).toBeUndefined();
+  });
+
+  it.each([
+    ["http://mcp.example.com/mcp", /https/],
+    ["ftp://mcp.example.com/", /https/],
+    ["https://localhost/mcp", /loopback/],
+    ["https://api.localhost/mcp", /loopback/],
+    ["https://127.0.0.1/mcp", /loopback/],
+    ["https://2130706433/mcp", /loopback/], // 127.0.0.1 written as one number
+    ["https://0x7f.1/mcp", /loopback/],
+    ["https://[::1]/mcp", /loopback/],
+    ["https://[::ffff:127.0.0.1]/mcp", /loopback/],
+    ["https://10.1.2.3/", /private/],
+    ["https://172.16.0.1/", /private/],
+    ["https://192.168.1.1/", /private/],
+    ["https://100.64.0.1/", /private/],
+    ["https://169.254.169.254/latest/meta-data", /private/],
+    ["https://0.0.0.0/", /private/],
+    ["https://[fe80::1]/", /private/],
+    ["https://[fc00::1]/", /private/],
+    ["https://[::]/", /private/],
+    ["https://[64:ff9b::a00:1]/", /private/], // NAT64 of 10.0.0.1
+    ["https://intranet/", /private/],
+    ["https://nas.local/", /private/],
+    ["https://db.internal/", /private/],
+    ["https://u:p@mcp.example.com/", /credentials/],
+  ])("refuses %s in a deployed Worker", (url, reason) => {
+    expect(refusedUrl(url, deployed)).toMatch(reason);
+  });
+
+  it("allows loopback, over http too, only with MCP_ALLOW_LOOPBACK; never a private address", () => {
+    expect(refusedUrl("http://127.0.0.1:8080/mcp", dev)).toBeUndefined();
+    expect(refusedUrl("http://localhost:8080/mcp", dev)).toBeUndefined();
+    expect(refusedUrl("http://192.168.1.10/mcp", dev)).toMatch(/private/);
+    expect(refusedUrl("http://mcp.example.com/mcp", dev)).toMatch(/https/);
+  });
+});
+
+describe("guardedFetch", () => {
+  it("refuses a URL before any request, and does not follow a redirect to a private address", async () => {
+    await expect(guardedFetch(deployed)(`${base}/bytes/10`)).rejects.toThrow(/loopback/);
+    const redirect = await guardedFetch(dev)(`${base}/redirect`);
+    expect(redirect.status).toBe(302);
+    await expect(guardedFetch(dev)(redirect.headers.get("location") ?? "")).rejects.toThrow(/private/);
+  });
+
+  it("passes a body within the cap and fails one beyond it, declared or streamed", async () => {
+    expect(await (await guardedFetch(dev)(`${base}/bytes/1000`)).text()).toHaveLength(1000);
+    await expect(guardedFetch(dev)(`${base}/bytes/1001`)).rejects.toThrow(/too large/);
+    const streamed = await guardedFetch(dev)(`${base}/chunked/5000`);
+    await expect(streamed.text()).rejects.toThrow(/larger than 1000 bytes/);
+  });
+});
