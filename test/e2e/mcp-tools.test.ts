@@ -1,9 +1,10 @@
 // The user's own MCP servers (issue 14) in the browser, on a desktop and on a phone: Settings → Tools
 // adds a real MCP server (test/support/mcp-server.ts) with a bearer token, tests it and lists its tools;
 // the token is never shown again, on the page or in the API's answer; a tool turned off stays off after
-// a reload and is not offered to the model. Then the (fake) model calls `local__echo` in a
-// conversation: the tool card names the tool and its server, the result is the server's, and the
-// server saw the call with the token.
+// a reload and is not offered to the model; on the desktop a wrong secret, put in with Replace
+// secret, fails the connection test in words and the right one mends it. Then the (fake) model calls
+// `local__echo` in a conversation: the tool card names the tool and its server, the result is the
+// server's, and the server saw the call with the token.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { marker, modelRequests, scriptModel } from "../support/fake-openai-client";
@@ -35,7 +36,7 @@ const VIEWPORTS = [
 
 const ALL_TOOLS = ["local__big", "local__echo", "local__fail", "local__forge", "local__hang"];
 
-type ServerBody = { name: string; auth: { type: string }; disabled_tools: string[] };
+type ServerBody = { id: string; name: string; auth: { type: string }; disabled_tools: string[] };
 
 /** Nothing wider than the window. */
 const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
@@ -120,6 +121,13 @@ for (const viewport of VIEWPORTS) {
       expect(listed.status).toBe(200);
       expect(JSON.stringify(listed.body)).not.toContain(TOKEN);
       expect(listed.body.servers.map((s) => [s.name, s.auth])).toEqual([["local", { type: "bearer" }]]);
+      const one = await apiFromPage(
+        page,
+        "GET",
+        `/api/mcp-servers/${encodeURIComponent(listed.body.servers[0]?.id ?? "")}`,
+      );
+      expect(one.status).toBe(200);
+      expect(JSON.stringify(one.body)).not.toContain(TOKEN);
 
       // Turn `hang` off: saved, and still off after a reload.
       const hang = row.locator("[data-testid=mcp-tool][data-tool=local__hang]");
@@ -139,8 +147,28 @@ for (const viewport of VIEWPORTS) {
       expect(await tokenOnPage(page)).toBe(false);
       expect(await sideways(page)).toBe(false);
 
+      // Replace secret (on the desktop): a wrong token fails the connection test, in words; the right one mends it.
+      if (!viewport.phone) {
+        const replace = async (token: string) => {
+          await row.locator("[data-testid=mcp-replace-secret]").click();
+          const secretForm = row.locator("[data-testid=mcp-secret-form]");
+          expect(await secretForm.getByLabel("Authentication", { exact: true }).inputValue()).toBe("bearer");
+          await secretForm.getByLabel("Bearer token").fill(token);
+          await secretForm.locator("[data-testid=mcp-secret-save]").click();
+          await secretForm.waitFor({ state: "detached", timeout: 10_000 });
+        };
+        await replace("not-the-token");
+        await expect.poll(() => status.getAttribute("data-state"), { timeout: 20_000 }).toBe("error");
+        expect(await status.textContent()).toMatch(/^Could not connect: .*401.* · checked just now$/);
+        expect(await status.getAttribute("role")).toBe("status");
+        await replace(TOKEN);
+        await expect.poll(() => status.getAttribute("data-state"), { timeout: 20_000 }).toBe("ok");
+        expect(await tokenOnPage(page)).toBe(false);
+      }
+
       // A conversation: the model calls local__echo, then answers.
       const id = await newConversationInBrowser(page);
+      const authAtChat = mcp.authSeen.length;
       const key = `mcp-${viewport.name}-${Date.now().toString(36)}`;
       await scriptModel(live.llm.url, key, [
         { tool_calls: [{ name: "local__echo", arguments: { text: "hi" } }] },
@@ -167,7 +195,7 @@ for (const viewport of VIEWPORTS) {
 
       // The MCP server got the call, with the token; the model was offered local's tools but `hang`.
       expect(mcp.calls.slice(callsBefore)).toContainEqual({ tool: "echo", args: { text: "hi" } });
-      const seen = mcp.authSeen.slice(authBefore);
+      const seen = mcp.authSeen.slice(authAtChat);
       expect(seen.length).toBeGreaterThan(0);
       expect(seen.every((auth) => auth === `Bearer ${TOKEN}`)).toBe(true);
       const requests = await modelRequests(live.llm.url, key);
