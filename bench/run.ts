@@ -90,10 +90,22 @@ async function contextCompaction(): Promise<string[]> {
   ];
 }
 
+async function mcpOverhead() {
+  const { measureMcp } = await load<{
+    measureMcp: (turns: number, calls: number) => Promise<{ turnStartMs: number[]; callMs: number[] }>;
+  }>("mcp-overhead");
+  const { turnStartMs, callMs } = await measureMcp(50, 200);
+  return [
+    `| MCP: a turn's start with one server, connect + tools/list (50 turns, SDK server on loopback) | ${fmt(median(turnStartMs), 1)} | p95 ${fmt(quantile(turnStartMs, 0.95), 1)} |`,
+    `| MCP: one tool call, request to result (200 calls) | ${fmt(median(callMs), 1)} | p95 ${fmt(quantile(callMs, 0.95), 1)} |`,
+  ];
+}
+
 const rows = [
   ...(await loopOverhead()),
   ...(await busThroughput()),
   ...(await stopLatency()),
+  ...(await mcpOverhead()),
   ...clientSizeRows(measureClient()),
 ];
 const table = ["| measure | median | tail |", "| --- | --- | --- |", ...rows].join("\n");
