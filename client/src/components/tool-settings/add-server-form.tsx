@@ -5,7 +5,8 @@ import { useState } from "preact/hooks";
 import { fieldErrors, type McpServer, type McpServerCreate, McpServerCreateSchema } from "../../../../protocol";
 import type { ApiResult } from "../../lib/api";
 import { pageStyle as page } from "../page-frame";
-import { AUTH_FIELDS, type AuthDraft, AuthFields, authInput, EMPTY_AUTH, splitErrors, TextField } from "./fields";
+import { AUTH_FIELDS, type AuthDraft, AuthFields, authInput, EMPTY_AUTH } from "./auth-fields";
+import { splitErrors, TextField } from "./fields";
 import style from "./style.module.css";
 
 type Props = { onCreate: (input: McpServerCreate) => Promise<ApiResult<McpServer>> };

@@ -1,21 +1,7 @@
 // The inputs the Tools tab's forms share: a labelled text field with its hint and its error (a key of
-// the 400's `fields` map, e.g. "url" or "auth.token"), and the authentication choice with its secret
-// inputs (password fields, never autofilled).
-import type { McpAuthInput } from "../../../../protocol";
+// the 400's `fields` map, e.g. "url" or "auth.token"), and how a 400's `fields` divide between a form's
+// inputs and its one error line.
 import style from "./style.module.css";
-
-export type AuthType = McpAuthInput["type"];
-export type AuthDraft = { type: AuthType; token: string; headerName: string; headerValue: string };
-export const EMPTY_AUTH: AuthDraft = { type: "none", token: "", headerName: "", headerValue: "" };
-
-export function authInput(draft: AuthDraft): McpAuthInput {
-  if (draft.type === "bearer") return { type: "bearer", token: draft.token };
-  if (draft.type === "header") return { type: "header", name: draft.headerName, value: draft.headerValue };
-  return { type: "none" };
-}
-
-/** The `fields` keys each form shows by an input; any other key is shown with the form's message. */
-export const AUTH_FIELDS = ["auth", "auth.type", "auth.token", "auth.name", "auth.value"];
 
 type TextFieldProps = {
   id: string;
@@ -76,83 +62,6 @@ export function TextField({
         </span>
       )}
     </div>
-  );
-}
-
-type AuthFieldsProps = {
-  id: string;
-  draft: AuthDraft;
-  onChange: (draft: AuthDraft) => void;
-  errors: Record<string, string>;
-  /** data-testid prefix: `<prefix>-auth`, `<prefix>-token`, … */
-  testid: string;
-};
-
-export function AuthFields({ id, draft, onChange, errors, testid }: AuthFieldsProps) {
-  const set = (patch: Partial<AuthDraft>) => onChange({ ...draft, ...patch });
-  const typeError = errors.auth ?? errors["auth.type"];
-  return (
-    <>
-      <div class={style.field}>
-        <label class={style.label} for={`${id}-auth`}>
-          Authentication
-        </label>
-        <select
-          id={`${id}-auth`}
-          value={draft.type}
-          aria-invalid={typeError ? true : undefined}
-          aria-describedby={typeError ? `${id}-auth-error` : undefined}
-          onChange={(event) => set({ type: event.currentTarget.value as AuthType })}
-          data-testid={`${testid}-auth`}
-        >
-          <option value="none">None</option>
-          <option value="bearer">Bearer token</option>
-          <option value="header">Custom header</option>
-        </select>
-        {typeError && (
-          <span id={`${id}-auth-error`} class={style.fieldError} role="alert">
-            {typeError}
-          </span>
-        )}
-      </div>
-      {draft.type === "bearer" && (
-        <TextField
-          id={`${id}-token`}
-          label="Bearer token"
-          type="password"
-          value={draft.token}
-          onInput={(token) => set({ token })}
-          error={errors["auth.token"]}
-          hint="Sent as Authorization: Bearer …"
-          testid={`${testid}-token`}
-          grow
-        />
-      )}
-      {draft.type === "header" && (
-        <div class={style.row}>
-          <TextField
-            id={`${id}-header-name`}
-            label="Header name"
-            value={draft.headerName}
-            onInput={(headerName) => set({ headerName })}
-            error={errors["auth.name"]}
-            placeholder="X-Api-Key"
-            testid={`${testid}-header-name`}
-            grow
-          />
-          <TextField
-            id={`${id}-header-value`}
-            label="Header value"
-            type="password"
-            value={draft.headerValue}
-            onInput={(headerValue) => set({ headerValue })}
-            error={errors["auth.value"]}
-            testid={`${testid}-header-value`}
-            grow
-          />
-        </div>
-      )}
-    </>
   );
 }
 

@@ -4,7 +4,8 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { McpAuthInput, McpServer } from "../../../../protocol";
 import type { ApiResult } from "../../lib/api";
 import { pageStyle as page } from "../page-frame";
-import { AUTH_FIELDS, type AuthDraft, AuthFields, authInput, splitErrors } from "./fields";
+import { AUTH_FIELDS, type AuthDraft, AuthFields, authInput } from "./auth-fields";
+import { splitErrors } from "./fields";
 import style from "./style.module.css";
 
 type Props = {
