@@ -186,6 +186,23 @@ describe("planDemoReply: after tool results", () => {
     expect(failed.text).toContain("db down");
   });
 
+  it("calls an offered MCP tool the message names, with the JSON object after it, and quotes its answer", () => {
+    const offered = [...TOOLS, "local__echo"];
+    const ask = 'call local__echo {"text": "hi"}';
+    expect(onlyCall(planDemoReply(conversation(user(ask)), offered))).toMatchObject({
+      name: "local__echo",
+      args: { text: "hi" },
+    });
+    const answered = planDemoReply(
+      conversation(user(ask), called("c1", "local__echo", { text: "hi" }), result("c1", "local__echo", "echo: hi")),
+      offered,
+    );
+    expect(answered.toolCalls).toEqual([]);
+    expect(answered.text).toContain("> echo: hi");
+    // A name that is not offered (no such server, or switched off) is just text.
+    expect(planDemoReply(conversation(user("call other__echo {}")), offered).toolCalls).toEqual([]);
+  });
+
   it("repeats the same vault_read for the loop demo, with a new call id each time", () => {
     let prompt = conversation(user("loop"));
     const ids: string[] = [];

@@ -49,7 +49,8 @@ type Intent =
   | { kind: "write_note"; path: string; content: string }
   | { kind: "tasks" }
   | { kind: "search"; query: string }
-  | { kind: "list_notes" };
+  | { kind: "list_notes" }
+  | { kind: "mcp"; tool: string; args: Record<string, unknown> };
 
 interface Call {
   name: string;
@@ -209,6 +210,8 @@ export function detectIntent(text: string, offered: ReadonlySet<string>): Intent
   const lower = text.toLowerCase();
   const needs = (tool: string, intent: Intent): Intent => (offered.has(tool) ? intent : { kind: "chat" });
   if (DELEGATION.test(lower) && offered.has(DELEGATE)) return { kind: "delegate", task: delegatedTask(text) };
+  const mcp = mcpCallIn(text, offered);
+  if (mcp) return mcp;
   if (/\blong story\b/.test(lower)) return { kind: "story" };
   if (/\bask me\b|\bquestions?\b|\bclarify\b/.test(lower)) return needs("request_input", { kind: "ask" });
   if (/\bloop(?:s|ing)?\b|\brepeat(?:s|ing)?\b/.test(lower)) return needs("vault_read", { kind: "loop" });
@@ -222,6 +225,16 @@ export function detectIntent(text: string, offered: ReadonlySet<string>): Intent
     return query ? needs("vault_search", { kind: "search", query }) : needs("vault_list", { kind: "list_notes" });
   }
   return { kind: "chat" };
+}
+
+/** "call local__echo {"text": "hi"}": an offered MCP tool named in the message, with the JSON object after it. */
+function mcpCallIn(text: string, offered: ReadonlySet<string>): Intent | undefined {
+  const tool = text.match(/[a-z][a-z0-9-]*__[A-Za-z0-9_-]+/g)?.find((name) => offered.has(name));
+  if (!tool) return undefined;
+  const json = /\{[\s\S]*\}/.exec(text.slice(text.indexOf(tool)))?.[0];
+  const args = json ? parseJson(json) : {};
+  const isObject = typeof args === "object" && args !== null && !Array.isArray(args);
+  return { kind: "mcp", tool, args: isObject ? (args as Record<string, unknown>) : {} };
 }
 
 /**
@@ -404,6 +417,13 @@ function decide(intent: Intent, results: ToolOutcome[], offered: ReadonlySet<str
           : `I could not save the note: ${errorText(written)}.`,
       };
     }
+    case "mcp": {
+      const done = last(intent.tool);
+      if (!done) return callIf({ name: intent.tool, args: intent.args }, `I will call ${intent.tool}.`, introduction);
+      if (!done.ok) return { answer: `${intent.tool} failed: ${errorText(done)}.` };
+      const value = typeof done.value === "string" ? done.value : JSON.stringify(done.value, null, 2);
+      return { answer: `${intent.tool} answered:\n${blockQuote(clip(value ?? "", 4000))}` };
+    }
     case "tasks": {
       const listed = last("task_list");
       if (!listed) return callIf({ name: "task_list", args: {} }, "I will look at your tasks.", introduction);
@@ -557,6 +577,7 @@ function introduction(): string {
     "- “loop” (the same call again and again, until the loop detector stops it)",
     "- “tell me a long story” (streams slowly, so you can press Stop)",
     "- “delegate listing my notes to a subagent” (delegate: a subagent does it in its own conversation)",
+    '- “call github__search {"query": "…"}” (a tool of one of your MCP servers, from Settings → Tools)',
     "Pick the “roa” tree to see reason → act → observe. Set OPENAI_API_KEY to talk to a real model.",
   ].join("\n");
 }
