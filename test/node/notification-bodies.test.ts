@@ -91,6 +91,13 @@ const retry = (status: number | null, attempt: number, wait_seconds: number, mes
   payload: { status, attempt, max_retries: 3, wait_seconds, message },
 });
 
+const mcpDown = (server: string, error: string, partial = false): Draft => ({
+  type: "mcp.unavailable",
+  severity: "warning",
+  source: "MCP Connector",
+  payload: { server, error, partial },
+});
+
 /**
  * Per subscriber: one event alone, and several at once (a batch, deduped where the subscriber dedupes;
  * for a subscriber that does not batch, the separate notifications they become). The values include
@@ -165,6 +172,14 @@ const CASES: Record<string, { single: Draft[]; batched: Draft[] }> = {
       retry(503, 1, 0.6, "Service unavailable"),
       retry(503, 2, 1.1, 'upstream said: "overloaded", retry later'),
       retry(null, 3, 2.3, "Cannot connect to API: connect ECONNREFUSED 127.0.0.1:443"),
+    ],
+  },
+  mcp_unavailable: {
+    single: [mcpDown("github", "could not connect (Network connection lost.)")],
+    batched: [
+      mcpDown("github", "the server refused the credentials (HTTP 401)"),
+      mcpDown("jira", "no answer within 10 s"),
+      mcpDown("many", "20 of its tools left out: at most 100 MCP tools per turn", true),
     ],
   },
   turn_summary: {

@@ -110,6 +110,7 @@ describe("shipped subscribers", () => {
       "external_notify",
       "llm_retry",
       "loop_detected",
+      "mcp_unavailable",
       "tool_failure",
     ]);
     const failure = sub("tool_failure").config;
