@@ -1,5 +1,5 @@
 // What a turn asks of D1 (DESIGN.md "Data"): the log is the object's, so no message reaches D1; the
-// turn reads the agent config and the subscriber toggles in one batch as it starts; the index is
+// turn reads the agent config, the subscriber toggles and the MCP servers in one batch as it starts; the index is
 // updated in at most two batches per turn; the task reminder reads the open tasks only when one is
 // near. Counted over a 14-step turn (13 vault_list steps, then the answer) by d1-probe.ts.
 import { describe, expect, it } from "vitest";
@@ -19,7 +19,7 @@ describe("D1 on the hot path of a turn", () => {
     expect(count(labels, (l) => l === "UPDATE conversations")).toBe(0);
     // The agent config once, in the same batch as the toggles.
     expect(count(labels, (l) => l.includes("agent_settings"))).toBe(1);
-    expect(labels).toContain("batch(SELECT agent_settings + SELECT subscriber_settings)");
+    expect(labels).toContain("batch(SELECT agent_settings + SELECT subscriber_settings + SELECT mcp_servers)");
     // Toggles re-read in the background at most once per later model request.
     expect(count(labels, (l) => l === "SELECT subscriber_settings")).toBeLessThanOrEqual(13);
     // The index: one batch as the turn starts, one as it ends.
