@@ -3,6 +3,7 @@
 // says why, both on hover (title) and in plain text.
 import type { SubscriberInfo } from "../../../../protocol";
 import { Icon } from "../icon";
+import switchStyle from "../switch/style.module.css";
 import style from "./style.module.css";
 
 export const CORE_REASON = "Core subscriber: always on for system stability";
@@ -67,7 +68,7 @@ export function SubscriberRow({ subscriber, error, pending = false, onToggle }: 
           aria-checked={enabled}
           aria-busy={pending}
           aria-describedby={descriptionId}
-          class={style.toggle}
+          class={switchStyle.toggle}
           checked={enabled}
           disabled={core}
           aria-label={core ? `${name}: ${CORE_REASON}` : `Enable ${name}`}

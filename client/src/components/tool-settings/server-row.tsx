@@ -5,6 +5,7 @@ import { useRef, useState } from "preact/hooks";
 import type { McpAuthInput, McpServer } from "../../../../protocol";
 import type { ApiResult } from "../../lib/api";
 import { pageStyle as page } from "../page-frame";
+import switchStyle from "../switch/style.module.css";
 import { DeleteConfirm } from "./delete-confirm";
 import { SecretForm } from "./secret-form";
 import { authText, testStatus } from "./status";
@@ -50,7 +51,7 @@ export function ServerRow(props: Props) {
           <input
             type="checkbox"
             role="switch"
-            class={style.toggle}
+            class={switchStyle.toggle}
             checked={server.enabled}
             aria-checked={server.enabled}
             aria-label={`Offer ${server.name}'s tools to the agent`}
