@@ -88,7 +88,9 @@ describe("MCP servers: saving and reading", () => {
     expect(res.status).toBe(200);
     const patched = (await res.json()) as McpServer;
     expect(patched.tools.filter((t) => !t.enabled).map((t) => t.name)).toEqual(["big", "hang"]);
-    const endpoint = await endpointOf((await getMcpServerRow(env.DB, s.user.id, server.id))!, env.SECRETS_KEY);
+    const row = await getMcpServerRow(env.DB, s.user.id, server.id);
+    if (!row) throw new Error("the server's row is gone");
+    const endpoint = await endpointOf(row, env.SECRETS_KEY);
     expect(endpoint.headers).toEqual({ "X-Api-Key": "key-123" });
   });
 });

@@ -40,7 +40,7 @@ describe("MCP tools in a turn", () => {
     expect(record.authSeen).toContain(`Bearer ${MCP_TEST_TOKEN}`);
 
     const requests = await modelRequests(llmUrl, s.key);
-    const declared = (requests[0]?.body.tools as { function: { name: string; parameters: unknown } }[]).find(
+    const declared = ((requests[0]?.body.tools ?? []) as { function: { name: string; parameters: unknown } }[]).find(
       (t) => t.function.name === "local__echo",
     );
     expect(declared?.function.parameters).toMatchObject({
@@ -151,7 +151,7 @@ describe("MCP tools in a turn", () => {
     const tools = await toolMessages(s);
     const big = tools.find((t) => t.tool === "local__big");
     expect(typeof big?.result).toBe("string");
-    expect((big?.result as string).length).toBeLessThan(33_000);
+    expect(String(big?.result).length).toBeLessThan(33_000);
     expect(big?.result).toMatch(/more characters not shown/);
     const [, next] = await modelRequests(llmUrl, s.key);
     const sent = requestText(next?.body ?? {});
