@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Markdown } from "../markdown";
 import { pageStyle as page } from "../page-frame";
+import hidden from "../visually-hidden/style.module.css";
 import style from "./style.module.css";
 
 type Props = {
@@ -29,7 +30,7 @@ export function TextEditor(props: Props) {
           Text (Markdown)
         </label>
         <fieldset class={style.modes}>
-          <legend class={page.visuallyHidden}>Editor mode</legend>
+          <legend class={hidden.visuallyHidden}>Editor mode</legend>
           <button
             type="button"
             aria-pressed={!preview}

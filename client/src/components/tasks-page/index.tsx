@@ -4,6 +4,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { explainTaskError, type Task, useTasks } from "../../lib/use-tasks";
 import { PageFrame, pageStyle as page } from "../page-frame";
+import hidden from "../visually-hidden/style.module.css";
 import style from "./style.module.css";
 
 type Filter = "all" | "open" | "done";
@@ -103,7 +104,7 @@ export function TasksPage() {
       testid="tasks-page"
     >
       <form class={style.add} onSubmit={(event) => void submit(event)} data-testid="task-form">
-        <label class={page.visuallyHidden} for="task-new-title">
+        <label class={hidden.visuallyHidden} for="task-new-title">
           New task
         </label>
         <input
@@ -173,7 +174,7 @@ export function TasksPage() {
       {list.status === "ready" && tasks.length > 0 && (
         <>
           <fieldset class={style.filters} data-testid="task-filters">
-            <legend class={page.visuallyHidden}>Show</legend>
+            <legend class={hidden.visuallyHidden}>Show</legend>
             {FILTERS.map((f) => {
               const count = f.value === "all" ? tasks.length : f.value === "open" ? open.length : done.length;
               return (

@@ -8,6 +8,7 @@ import { DelegateCard } from "../delegate-card";
 import { Icon } from "../icon";
 import { formatJson, JsonBlock } from "../json-block";
 import { Spinner } from "../spinner";
+import hidden from "../visually-hidden/style.module.css";
 import style from "./style.module.css";
 
 export type ToolCardProps = {
@@ -57,7 +58,7 @@ export function ToolCard({ call, seq, subagent, compact }: ToolCardProps) {
         <span class={style.name}>{mcp ? mcp.tool : call.tool}</span>
         {mcp && (
           <span class={style.server} title={`MCP server ${mcp.server}`} data-testid="tool-server">
-            <span class={style.visuallyHidden}>on MCP server </span>
+            <span class={hidden.visuallyHidden}>on MCP server </span>
             {mcp.server}
           </span>
         )}
