@@ -15,7 +15,6 @@ import {
   updateMcpServer,
 } from "../../d1/mcp-servers";
 import { SecretsKeyMissing } from "../../d1/secret-box";
-import { describeMcpError, discoverTools } from "../../mcp/client";
 import { outboundPolicy, refusedUrl } from "../../mcp/outbound";
 import { MAX_MCP_SERVERS, McpServerCreateSchema, McpServerPatchSchema, type McpTestResult } from "../../protocol";
 import { ApiError, invalid, notFound } from "../errors";
@@ -86,6 +85,8 @@ mcpServerRoutes.delete("/:id", async (c) => {
 
 mcpServerRoutes.post("/:id/test", async (c) => {
   const row = await ownRow(c);
+  // Loaded on first use: the SDK's schemas cost every cold start otherwise (durable-objects/agent/tools/mcp.ts).
+  const { describeMcpError, discoverTools } = await import("../../mcp/client");
   let outcome: { tools: { name: string; description: string }[] } | { error: string };
   try {
     const endpoint = await endpointOf(row, c.env.SECRETS_KEY);

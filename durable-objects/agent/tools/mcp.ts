@@ -9,7 +9,7 @@ import { type OutputUnit, Validator } from "@cfworker/json-schema";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { disabledToolsOf, endpointOf, type McpServerRow } from "../../../d1/mcp-servers";
-import { connectMcp, type DiscoveredTool, describeMcpError, type McpSession } from "../../../mcp/client";
+import type { DiscoveredTool, McpSession } from "../../../mcp/client";
 import { outboundPolicy } from "../../../mcp/outbound";
 import { qualifiedToolName } from "../../../protocol";
 import { neutralizeReminders } from "../../system-items/forgery";
@@ -128,7 +128,15 @@ function asAgentTool(serverName: string, session: McpSession, tool: DiscoveredTo
   };
 }
 
+/**
+ * The MCP client, loaded when a turn has a server to connect: the SDK defines hundreds of schemas at
+ * load (66 ms median to load it in Node, zod already loaded), which no cold start of a user without servers
+ * should pay.
+ */
+type McpClient = typeof import("../../../mcp/client");
+
 async function openServer(
+  client: McpClient,
   row: McpServerRow,
   env: McpEnv,
   signal: AbortSignal,
@@ -140,7 +148,7 @@ async function openServer(
   } catch {
     throw new Error("its saved secret could not be read; save it again in Settings → Tools");
   }
-  const session = await connectMcp(endpoint, outboundPolicy(env), signal);
+  const session = await client.connectMcp(endpoint, outboundPolicy(env), signal);
   try {
     const disabled = new Set(disabledToolsOf(row));
     const listed = await session.listTools(signal);
@@ -162,7 +170,8 @@ export async function openMcpToolbox(
 ): Promise<McpToolbox> {
   if (!rows.length) return NO_MCP;
   const timeoutMs = mcpToolTimeoutMs(env);
-  const opened = await Promise.allSettled(rows.map((row) => openServer(row, env, signal, timeoutMs)));
+  const client: McpClient = await import("../../../mcp/client");
+  const opened = await Promise.allSettled(rows.map((row) => openServer(client, row, env, signal, timeoutMs)));
   const sessions: McpSession[] = [];
   const tools: AgentTool[] = [];
   const unavailable: McpUnavailable[] = [];
@@ -170,7 +179,7 @@ export async function openMcpToolbox(
   opened.forEach((outcome, i) => {
     const server = rows[i]?.name ?? "";
     if (outcome.status === "rejected") {
-      unavailable.push({ server, error: describeMcpError(outcome.reason) });
+      unavailable.push({ server, error: client.describeMcpError(outcome.reason) });
       return;
     }
     sessions.push(outcome.value.session);
