@@ -129,8 +129,8 @@ export function fitText(text: string, limit: number | undefined): string {
   return `${text.slice(0, head)}\n\n[… ${cut.toLocaleString("en-US")} characters cut here: the message is too long for the model's context window …]\n\n${text.slice(tail)}`;
 }
 
-/** An end index that does not split a surrogate pair. */
-function safeEnd(text: string, i: number): number {
+/** An end index that does not split a surrogate pair (a cut there would leave text that is not Unicode). */
+export function safeEnd(text: string, i: number): number {
   const code = text.charCodeAt(i - 1);
   return code >= 0xd800 && code <= 0xdbff ? i - 1 : i;
 }

@@ -7,6 +7,7 @@ import { getKnowledge } from "../../d1/library/knowledge-store";
 import { getWorkflow } from "../../d1/library/workflow-store";
 import { listNotes, NotePathSchema, readNote } from "../../d1/notes";
 import type { MessageDraft, SystemItem } from "../../protocol";
+import { safeEnd } from "../agent/context";
 import { parseReferences, type Reference } from "./parse";
 
 export const MAX_ATTACHMENT_CHARS = 8000;
@@ -34,8 +35,8 @@ function unresolved(what: string): SystemDraft {
 
 export function truncateForAttachment(path: string, content: string): string {
   if (content.length <= MAX_ATTACHMENT_CHARS) return content;
-  const shown = content.slice(0, MAX_ATTACHMENT_CHARS);
-  return `${shown}\n…\n[truncated: showing the first ${MAX_ATTACHMENT_CHARS.toLocaleString("en-US")} of ${content.length.toLocaleString("en-US")} characters; call vault_read with path "${path}" for the rest]`;
+  const shown = content.slice(0, safeEnd(content, MAX_ATTACHMENT_CHARS));
+  return `${shown}\n…\n[truncated: showing the first ${shown.length.toLocaleString("en-US")} of ${content.length.toLocaleString("en-US")} characters; call vault_read with path "${path}" for the rest]`;
 }
 
 async function resolveFile(db: D1Database, userId: string, raw: string): Promise<SystemDraft> {

@@ -3,7 +3,8 @@
 // server__tool with their schemas, validates arguments, times calls out, aborts them on Stop, sizes
 // and neutralises results, reports failures like any tool's, and goes on when a server is down.
 import { describe, expect, inject, it } from "vitest";
-import type { McpServer, ToolMessage } from "../../protocol";
+import { MAX_RESULT_CHARS, sized } from "../../durable-objects/agent/tools/mcp";
+import { illFormedTextField, type McpServer, type ToolMessage } from "../../protocol";
 import { modelRequests, scriptModel } from "../support/fake-openai-client";
 import { MCP_TEST_TOKEN, mcpCalls } from "../support/mcp-calls";
 import { api, type Session, uniqueName } from "./helpers";
@@ -205,5 +206,15 @@ describe("MCP tools in a turn", () => {
     expect((await mcpCalls(mcpUrl)).calls).toContainEqual({ tool: "echo", args: { text } });
     const [tool] = await toolMessages(s);
     expect(tool).toMatchObject({ tool: "delegate", status: "success" });
+  });
+});
+
+describe("sized MCP results", () => {
+  it("cuts a long result with a hint and never through a surrogate pair", () => {
+    const text = `${"x".repeat(MAX_RESULT_CHARS - 1)}😀${"y".repeat(10)}`;
+    const cut = sized(text, MAX_RESULT_CHARS);
+    expect(illFormedTextField(cut)).toBeUndefined();
+    expect(cut).toMatch(/\[… 12 more characters not shown\]$/);
+    expect(sized("short", MAX_RESULT_CHARS)).toBe("short");
   });
 });

@@ -13,6 +13,7 @@ import type { DiscoveredTool, McpSession } from "../../../mcp/client";
 import { outboundPolicy } from "../../../mcp/outbound";
 import { qualifiedToolName } from "../../../protocol";
 import { neutralizeReminders } from "../../system-items/forgery";
+import { safeEnd } from "../context";
 import { type AgentTool, DEFAULT_TOOL_TIMEOUT_MS, ToolError } from "./tool";
 
 /** What a result may add to the log and the context: the context cuts further to fit its budget. */
@@ -48,7 +49,8 @@ export function mcpToolTimeoutMs(env: McpEnv): number {
 /** A text at most `max` characters long, saying how much it left out. */
 export function sized(text: string, max: number): string {
   if (text.length <= max) return text;
-  return `${text.slice(0, max)}\n[… ${(text.length - max).toLocaleString("en-US")} more characters not shown]`;
+  const end = safeEnd(text, max);
+  return `${text.slice(0, end)}\n[… ${(text.length - end).toLocaleString("en-US")} more characters not shown]`;
 }
 
 /** The result's content as text: text parts as they are, anything else named in brackets. */
