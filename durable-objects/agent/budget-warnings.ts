@@ -1,6 +1,7 @@
-// Soft warnings before a hard limit (seed 001 FR-009/FR-011, SC-003; seed 000 US3): iterations at
-// softWarningPercent, tokens and time at tokenWarningPercent, each once per turn, and the iteration
-// warning at least two steps before the limit where the limit allows.
+// Soft warnings before a hard limit (seed 001 FR-009/FR-011, SC-003; seed 000 US3, SC-006): iterations
+// at softWarningPercent, tokens and time at tokenWarningPercent, each once per turn. Whatever the
+// percentages say, a warning comes with at least 20 % of the limit left (seed 000 SC-006), and the
+// iteration warning at least two steps before the limit where the limit allows.
 import type { AgentConfig } from "../../protocol";
 import { type AgentState, type BudgetKind, elapsedMs, tokensUsed } from "./state";
 
@@ -11,13 +12,20 @@ export interface BudgetWarning {
   percent: number;
 }
 
+/** The latest a warning may come: with 20 % of the limit left (seed 000 SC-006). */
+export const LATEST_WARNING_PERCENT = 80;
+
 /** The step at which the iteration warning is due, or undefined when the limit is too small to warn. */
 export function iterationWarningStep(config: AgentConfig): number | undefined {
   const max = config.maxIterations;
   if (max < 2) return undefined;
   const byPercent = Math.ceil((max * config.softWarningPercent) / 100);
-  return Math.max(1, Math.min(byPercent, max - 2));
+  const latest = Math.floor((max * LATEST_WARNING_PERCENT) / 100);
+  return Math.max(1, Math.min(byPercent, latest, max - 2));
 }
+
+/** The percentage at which a warning is due: the user's, but never past LATEST_WARNING_PERCENT. */
+export const warningPercent = (configured: number) => Math.min(configured, LATEST_WARNING_PERCENT);
 
 export function dueWarnings(s: AgentState, c: AgentConfig = s.config): BudgetWarning[] {
   const due: BudgetWarning[] = [];
@@ -26,12 +34,14 @@ export function dueWarnings(s: AgentState, c: AgentConfig = s.config): BudgetWar
   if (warnStep !== undefined && s.step >= warnStep && !s.warned.includes("iterations")) {
     due.push({ budget: "iterations", used: s.step, limit: c.maxIterations, percent: percent(s.step, c.maxIterations) });
   }
+  const at = warningPercent(c.tokenWarningPercent);
   const tokens = tokensUsed(s);
-  if (tokens >= (c.tokenBudget * c.tokenWarningPercent) / 100 && !s.warned.includes("tokens")) {
+  if (tokens >= (c.tokenBudget * at) / 100 && !s.warned.includes("tokens")) {
     due.push({ budget: "tokens", used: tokens, limit: c.tokenBudget, percent: percent(tokens, c.tokenBudget) });
   }
-  const seconds = Math.floor(elapsedMs(s) / 1000);
-  if (seconds >= (c.timeoutSeconds * c.tokenWarningPercent) / 100 && !s.warned.includes("time")) {
+  const ms = elapsedMs(s);
+  const seconds = Math.floor(ms / 1000);
+  if (ms >= (c.timeoutSeconds * 1000 * at) / 100 && !s.warned.includes("time")) {
     due.push({ budget: "time", used: seconds, limit: c.timeoutSeconds, percent: percent(seconds, c.timeoutSeconds) });
   }
   return due;

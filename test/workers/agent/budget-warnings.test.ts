@@ -18,6 +18,18 @@ describe("iterationWarningStep", () => {
     expect(late).toEqual([]);
   });
 
+  it("SC-006: leaves at least 20 % of the iterations, whatever the percentage", () => {
+    const late: string[] = [];
+    for (let max = 2; max <= 50; max++) {
+      for (let pct = 10; pct <= 99; pct++) {
+        const step = iterationWarningStep(config({ maxIterations: max, softWarningPercent: pct })) ?? 0;
+        if (step > max * 0.8) late.push(`${max}@${pct}% → ${step}`);
+      }
+    }
+    expect(late).toEqual([]);
+    expect(iterationWarningStep(config({ maxIterations: 50, softWarningPercent: 99 }))).toBe(40);
+  });
+
   it("follows the percentage when it leaves room, and never warns before step 1", () => {
     expect(iterationWarningStep(config({ maxIterations: 20, softWarningPercent: 50 }))).toBe(10);
     expect(iterationWarningStep(config({ maxIterations: 10, softWarningPercent: 99 }))).toBe(8);
@@ -52,6 +64,15 @@ describe("dueWarnings", () => {
       { budget: "tokens", used: 8_000, limit: 10_000, percent: 80 },
     ]);
     expect(dueWarnings(state({ inputTokens: 9_000, warned: ["tokens"] }, cfg))).toEqual([]);
+  });
+
+  it("SC-006: gives the token and time warnings with 20 % left even when set later", () => {
+    const late = { ...cfg, tokenWarningPercent: 95 };
+    expect(dueWarnings(state({ inputTokens: 7_999, now: T0 + 79_999 }, late))).toEqual([]);
+    expect(dueWarnings(state({ inputTokens: 8_000, now: T0 + 80_000 }, late))).toEqual([
+      { budget: "tokens", used: 8_000, limit: 10_000, percent: 80 },
+      { budget: "time", used: 80, limit: 100, percent: 80 },
+    ]);
   });
 
   it("gives the time warning on whole seconds, not counting time waiting for the user", () => {
