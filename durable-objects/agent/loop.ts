@@ -168,6 +168,8 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
     io.send({ type: "agent_update", update_type: "agent_turn_start", step: state.step });
     state = warnBudgets(state, io);
     await io.flush("turn_start");
+    // The per-step cap counts every act phase of the step (a tree may have several).
+    let callsThisStep = 0;
 
     for (const plan of tree.phases(state, toolNames)) {
       state = sync(state);
@@ -213,6 +215,7 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
           step: state.step,
           maxParallel: config.maxParallelTools,
           maxCalls: config.maxToolCallsPerTurn,
+          callsBefore: callsThisStep,
           send: io.send,
           append: io.append,
           emit: io.emit,
@@ -226,6 +229,7 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
             }
           },
         });
+        callsThisStep += result.toolCalls.length;
         for (const o of outcomes) {
           state = {
             ...state,

@@ -22,6 +22,7 @@ export const delegateTool = defineTool({
   }),
   // The subagent's own limits bound its time; this only stops a call that outlives every limit.
   timeoutMs: 650_000,
+  spendsTurnTokens: true,
   async execute(args, ctx) {
     if (!ctx.subagents) throw new ToolError("Delegation is not available here (subagents cannot nest deeper).");
     return ctx.subagents.delegate(

@@ -33,7 +33,9 @@ export interface ToolRunContext {
   signal: AbortSignal;
   step: number;
   maxParallel: number;
+  /** At most this many calls run per step; `callsBefore` of them already ran in this step's earlier phases. */
   maxCalls: number;
+  callsBefore?: number;
   send(frame: ServerFrame): void;
   append(draft: MessageDraft): Promise<unknown>;
   emit(event: EventDraft): void;
@@ -60,15 +62,50 @@ const describeError = (error: unknown) => (error instanceof Error ? error.messag
 
 export async function runToolCalls(calls: readonly ModelToolCall[], ctx: ToolRunContext): Promise<ToolOutcome[]> {
   const outcomes: ToolOutcome[] = new Array(calls.length);
+  const share = tokenShare(calls, ctx);
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < calls.length; i = next++) {
       const call = calls[i];
-      if (call) outcomes[i] = await runOne(call, i >= ctx.maxCalls, ctx);
+      if (!call) continue;
+      try {
+        outcomes[i] = await runOne(call, (ctx.callsBefore ?? 0) + i >= ctx.maxCalls, share.context(call));
+      } finally {
+        share.done(call);
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.maxParallel, calls.length)) }, worker));
   return outcomes;
+}
+
+/**
+ * Calls that spend the turn's tokens themselves (subagents) split what is left between those of the
+ * step that have not finished yet: two parallel subagents each offered all of it could together
+ * spend twice the budget. One that finishes first leaves its unspent share to the others.
+ */
+function tokenShare(calls: readonly ModelToolCall[], ctx: ToolRunContext) {
+  const spends = (call: ModelToolCall) => ctx.tools.get(call.tool)?.spendsTurnTokens === true;
+  let unfinished = calls.filter(spends).length;
+  const remaining = ctx.base.remaining;
+  const shared: ToolRunContext = {
+    ...ctx,
+    base: {
+      ...ctx.base,
+      ...(remaining && {
+        remaining: () => {
+          const left = remaining();
+          return { ...left, tokens: Math.floor(left.tokens / Math.max(1, unfinished)) };
+        },
+      }),
+    },
+  };
+  return {
+    context: (call: ModelToolCall) => (spends(call) ? shared : ctx),
+    done: (call: ModelToolCall) => {
+      if (spends(call)) unfinished--;
+    },
+  };
 }
 
 async function runOne(call: ModelToolCall, overCap: boolean, ctx: ToolRunContext): Promise<ToolOutcome> {

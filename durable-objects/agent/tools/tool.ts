@@ -63,6 +63,11 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
   /** The JSON Schema the model is given, when the tool brings its own (MCP); otherwise derived from `args`. */
   inputSchema?: Record<string, unknown>;
   timeoutMs?: number;
+  /**
+   * The tool spends the turn's tokens itself (a subagent): calls of it that run in one step share
+   * what is left, instead of each being offered all of it.
+   */
+  spendsTurnTokens?: boolean;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<unknown>;
 }
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { runToolCalls } from "../../../durable-objects/agent/tools/executor";
+import { defineTool } from "../../../durable-objects/agent/tools/tool";
 import { crashTool, echoTool, fakeRun, hangTool, sleep, toolErrorTool } from "./fake-tool-run";
 
 describe("runToolCalls outcomes", () => {
@@ -47,6 +49,41 @@ describe("runToolCalls outcomes", () => {
     );
     expect(expected).toMatchObject({ status: "error", errorType: "error", error: "no note at that path" });
     expect(crash).toMatchObject({ status: "error", errorType: "error", error: "crash failed: disk on fire" });
+  });
+
+  it("has parallel subagent calls share the tokens left instead of each being offered all of them", async () => {
+    let left = 9_000;
+    const spender = defineTool({
+      name: "spender",
+      description: "spends tokens like a subagent",
+      args: z.object({ spend: z.number() }),
+      spendsTurnTokens: true,
+      async execute({ spend }, toolCtx) {
+        const offered = toolCtx.remaining?.().tokens ?? 0;
+        left -= Math.min(spend, offered);
+        return offered;
+      },
+    });
+    const { ctx } = fakeRun([spender, echoTool], { maxParallel: 3 });
+    const base = { ...ctx.base, remaining: () => ({ tokens: left, seconds: 60, iterations: 5 }) };
+    const calls = [
+      { callId: "a", tool: "spender", args: { spend: 1_000 } },
+      { callId: "b", tool: "echo", args: { text: "x" } },
+      { callId: "c", tool: "spender", args: { spend: 0 } },
+      { callId: "d", tool: "spender", args: { spend: 0 } },
+    ];
+    const out = await runToolCalls(calls, { ...ctx, base });
+    // a and c start together (three slots, echo in the third): a third each of what is left when they
+    // ask; d starts once a is done and splits with c what is left then.
+    expect(out.map((o) => o.result)).toEqual([3_000, { echoed: "x" }, 2_666, 4_000]);
+  });
+
+  it("counts the calls an earlier phase of the step already ran against the cap", async () => {
+    const { ctx } = fakeRun([echoTool], { maxCalls: 2 });
+    const calls = ["a", "b"].map((text, i) => ({ callId: `c${i}`, tool: "echo", args: { text } }));
+    const out = await runToolCalls(calls, { ...ctx, callsBefore: 1 });
+    expect(out.map((o) => o.status)).toEqual(["success", "error"]);
+    expect(out[1]?.error).toContain("at most 2 tool calls per step");
   });
 
   it("skips, with an error, the calls beyond the per-step cap and keeps the call order", async () => {
