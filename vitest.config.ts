@@ -24,6 +24,9 @@ export default defineConfig(async () => {
                   MCP_ALLOW_LOOPBACK: "true",
                   MCP_TOOL_TIMEOUT_SECONDS: "2",
                   SECRETS_KEY: "workers-test-secrets-key-0123456789abcdef",
+                  // Generated runs per property (test/workers/properties): few here, many in test:properties.
+                  PROPERTY_RUNS: process.env.PROPERTY_RUNS ?? "40",
+                  ...(process.env.PROPERTY_SEED ? { PROPERTY_SEED: process.env.PROPERTY_SEED } : {}),
                 },
               },
             })),
