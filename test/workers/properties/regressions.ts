@@ -42,7 +42,15 @@ export const REGRESSIONS: Record<string, RunScript> = {
     tree: { name: "default" },
     turns: [
       {
-        ...turn([tools([["delegate", { task: "a" }], ["delegate", { task: "b" }]], [500, 10])]),
+        ...turn([
+          tools(
+            [
+              ["delegate", { task: "a" }],
+              ["delegate", { task: "b" }],
+            ],
+            [500, 10],
+          ),
+        ]),
         subagentSpend: [100, 100],
       },
     ],
