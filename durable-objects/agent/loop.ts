@@ -12,7 +12,7 @@ import type { EventDraft } from "./events";
 import { composeFinal } from "./explanations";
 import { callModel, type ModelCallResult } from "./llm/call-model";
 import { MAX_RETRIES, type ModelRetry } from "./llm/retry";
-import { describeLoop, detectLoop, patternKey } from "./loop-detection";
+import { describeLoop, loopWarning } from "./loop-detection";
 import { render } from "./prompts/prompts.generated";
 import { type AgentState, addUsage, createState, elapsedMs, tokensUsed, usageOf } from "./state";
 import { firstStop } from "./termination";
@@ -242,6 +242,7 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
               args: o.args,
               ok: o.status === "success",
               error: o.error,
+              result: o.result,
             });
           if (o.tool === DELEGATE && o.status !== "success" && signal.aborted) {
             state = { ...state, discardedSubagents: state.discardedSubagents + 1 };
@@ -258,7 +259,6 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
   }
 
   state = sync(state);
-  clock.dispose();
   const reason: TerminationReason = answer !== undefined ? "completed" : (firstStop(state) ?? "completed");
   if (reason === "completed" && answer !== undefined) {
     await io.append({
@@ -278,8 +278,9 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
           : reason === "no_progress"
             ? "you were repeating the same action."
             : "too many tool calls failed in a row.";
+      // Still under the turn's clock: a slow wrap-up is cut at the time limit, keeping what it streamed.
       const wrap = await call({ tools: false, instruction: render("wrap-up", { why }) });
-      text = wrap?.text ?? "";
+      text = wrap?.text ?? partial;
       outputLimited = wrap?.finishReason === "length";
     }
     if (reason === "token_budget" || reason === "timeout") {
@@ -299,6 +300,7 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
       usage: usageOf(state),
     });
   }
+  clock.dispose();
   io.emit({
     type: "turn.end",
     severity: "info",
@@ -355,13 +357,14 @@ function retryEvent(retry: ModelRetry): EventDraft {
 }
 
 function warnLoops(state: AgentState, io: TurnIO): AgentState {
-  const pattern = detectLoop(state.actions);
-  if (!pattern || state.loopWarnings.includes(patternKey(pattern))) return state;
+  const warning = loopWarning(state);
+  if (!warning) return state;
+  const { pattern, key } = warning;
   io.emit({
     type: "loop.detected",
     severity: "warning",
     source: "Loop Detector",
     payload: { ...pattern, message: describeLoop(pattern) },
   });
-  return { ...state, loopWarnings: [...state.loopWarnings, patternKey(pattern)] };
+  return { ...state, loopWarnings: [...state.loopWarnings, key] };
 }

@@ -55,4 +55,25 @@ export const REGRESSIONS: Record<string, RunScript> = {
       },
     ],
   },
+  // The wrap-up call after the iteration limit ran after the turn's clock was disposed: a model slow to
+  // answer it (7.9 s, with 7.85 s left) ran the turn to 10,051 ms of a 10 s limit, and a slower one
+  // would have had no limit at all. Fixed: the clock stops only once the answer is saved.
+  "the wrap-up after a limit stays within the time limit": {
+    config: { ...small, maxToolCallsPerTurn: 1, maxParallelTools: 1 },
+    tree: { name: "random", phases: [["reason", "reason", "act"], ["reason"]] },
+    turns: [
+      turn([
+        tools([["request_input", { question: "?" }]]),
+        tools([["request_input", { question: "?" }]]),
+        {
+          kind: "tools",
+          calls: [{ name: "vault_search", args: { query: "budget" }, latencyMs: 2149 }],
+          text: "",
+          latencyMs: 0,
+          usage: [20, 1],
+        },
+        { kind: "text", text: "Noted.", latencyMs: 7902, usage: [20, 1] },
+      ]),
+    ],
+  },
 };
