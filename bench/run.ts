@@ -10,6 +10,25 @@ import { measureNotificationTokens } from "./notification-tokens.ts";
 import { fmt, median, quantile } from "./stats.ts";
 import { measureStopLatency } from "./stop-latency.ts";
 
+type CorpusBench = { evaluateCorpus: () => import("./loop-corpus/evaluate.ts").CorpusResult };
+
+/** Seed 001 SC-007: the loop detector against the labelled corpus (bench/loop-corpus). */
+async function loopDetection(): Promise<string[]> {
+  const { evaluateCorpus } = await load<CorpusBench>("loop-corpus/evaluate");
+  const r = evaluateCorpus();
+  const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+  const row = (what: string, s: typeof r.warning) =>
+    `| ${what} | ${pct(s.precision)} | ${pct(s.recall)} | ${pct(s.falsePositiveRate)} | ${s.truePositives} / ${s.falseNegatives} / ${s.falsePositives} / ${s.trueNegatives} |`;
+  return [
+    `${r.sequences} sequences (${r.stuck} stuck, ${r.sequences - r.stuck} progressing). SC-007 asks for 95 % and under 5 % false positives.`,
+    "",
+    "| | precision | recall | false-positive rate | TP / FN / FP / TN |",
+    "| --- | --- | --- | --- | --- |",
+    row("warning (loop.detected)", r.warning),
+    row("stop (no_progress, error_limit)", r.stop),
+  ];
+}
+
 /** Bundles a benchmark that imports Worker code (extensionless imports) and loads it in Node. */
 async function load<T>(name: string): Promise<T> {
   const outfile = `node_modules/.cache/bench/${name}.mjs`;
@@ -122,7 +141,9 @@ const d1 = await d1HotPath(process.env.BENCH_BASELINE ?? BEFORE_LOCAL_LOG);
 console.log(`\n${d1.join("\n")}`);
 const context = await contextCompaction();
 console.log(`\n${context.join("\n")}`);
-const block = `<!-- bench:begin -->\n${stamp}\n\n${table}\n\n### Context over a long conversation (compaction, prompt caching)\n\n${context.join("\n")}\n\n### Notification tokens (o200k_base)\n\n${tokens.join("\n")}\n\n### D1 on the hot path of a turn\n\n${d1.join("\n")}\n<!-- bench:end -->`;
+const loops = await loopDetection();
+console.log(`\n${loops.join("\n")}`);
+const block = `<!-- bench:begin -->\n${stamp}\n\n${table}\n\n### Context over a long conversation (compaction, prompt caching)\n\n${context.join("\n")}\n\n### Notification tokens (o200k_base)\n\n${tokens.join("\n")}\n\n### D1 on the hot path of a turn\n\n${d1.join("\n")}\n\n### Loop detection on the labelled corpus (seed 001 SC-007)\n\n${loops.join("\n")}\n<!-- bench:end -->`;
 writeFileSync("bench/README.md", readme.replace(/<!-- bench:begin -->[\s\S]*<!-- bench:end -->/, block));
 // The tables as `npm test`'s biome check wants them (aligned columns), so a fresh run keeps CI green.
 spawnSync("npx", ["biome", "format", "--write", "bench/README.md"], { stdio: "inherit" });

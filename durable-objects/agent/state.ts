@@ -10,6 +10,8 @@ export interface ActionRecord {
   argsKey: string;
   ok: boolean;
   error?: string;
+  /** A fingerprint of what a successful call returned (resultKey): a poll whose answer changed is progress. */
+  resultKey?: string;
 }
 
 export type BudgetKind = "iterations" | "tokens" | "time";
@@ -107,6 +109,14 @@ export function canonicalJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
   }
   return JSON.stringify(value ?? null);
+}
+
+/** A short fingerprint of a tool result (FNV-1a over its canonical JSON), kept instead of the result. */
+export function resultKey(result: unknown): string {
+  const text = canonicalJson(result);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(36);
 }
 
 export function recordAction(s: AgentState, action: ActionRecord): AgentState {

@@ -2,7 +2,7 @@
 // checked in the seed's priority order. The loop's own reasons (input_timeout, llm_error) come first:
 // they describe a turn that cannot go on at all.
 import type { AgentConfig, TerminationReason } from "../../protocol";
-import { ALTERNATION_STOP, trailingAlternation, trailingRepeats } from "./loop-detection";
+import { CYCLE_STOP_ROUNDS, trailingCycleOf, trailingRepeats } from "./loop-detection";
 import { type AgentState, elapsedMs, tokensUsed } from "./state";
 
 export type StopCondition = (state: AgentState, config: AgentConfig) => TerminationReason | undefined;
@@ -18,11 +18,18 @@ export const maxIterations: StopCondition = (s, c) => (s.step >= c.maxIterations
 export const tokenBudget: StopCondition = (s, c) => (tokensUsed(s) >= c.tokenBudget ? "token_budget" : undefined);
 export const timeout: StopCondition = (s, c) =>
   s.timedOut || elapsedMs(s) >= c.timeoutSeconds * 1000 ? "timeout" : undefined;
+/** A cycle already pointed out that has gone round CYCLE_STOP_ROUNDS times. */
+function cycleGoesOn(s: AgentState): boolean {
+  const cycle = trailingCycleOf(s.actions);
+  return (
+    !!cycle &&
+    cycle.length >= CYCLE_STOP_ROUNDS * cycle.period &&
+    s.loopWarnings.some((w) => w.startsWith("alternation:"))
+  );
+}
+
 export const noProgress: StopCondition = (s) =>
-  trailingRepeats(s.actions) >= NO_PROGRESS_REPEATS ||
-  (s.loopWarnings.some((w) => w.startsWith("alternation:")) && trailingAlternation(s.actions) >= ALTERNATION_STOP)
-    ? "no_progress"
-    : undefined;
+  trailingRepeats(s.actions) >= NO_PROGRESS_REPEATS || cycleGoesOn(s) ? "no_progress" : undefined;
 export const errorLimit: StopCondition = (s) => (s.consecutiveErrors >= ERROR_LIMIT ? "error_limit" : undefined);
 
 export const STOP_CONDITIONS: readonly StopCondition[] = [

@@ -23,6 +23,8 @@ export interface ToolResult {
   args: unknown;
   ok: boolean;
   error?: string;
+  /** What a successful call returned. */
+  result?: unknown;
 }
 
 /** What the loop keeps of a phase, decided by the tree. */

@@ -6,9 +6,11 @@ import {
   patternKey,
   SAME_ERROR_WARN,
   trailingAlternation,
+  trailingCycle,
   trailingRepeats,
   trailingSameError,
 } from "../../../durable-objects/agent/loop-detection";
+import { type ActionRecord, resultKey } from "../../../durable-objects/agent/state";
 import { NO_PROGRESS_REPEATS } from "../../../durable-objects/agent/termination";
 import { failed, ok } from "./fixtures";
 
@@ -23,9 +25,17 @@ describe("trailingRepeats", () => {
     expect(trailingRepeats([B, B, A])).toBe(1);
   });
 
-  it("compares tool and canonical arguments, not key order or outcome", () => {
-    expect(trailingRepeats([ok("t", { a: 1, b: 2 }), failed("t", { b: 2, a: 1 }, "e")])).toBe(2);
+  it("compares tool, canonical arguments and outcome, not key order", () => {
+    expect(trailingRepeats([ok("t", { a: 1, b: 2 }), ok("t", { b: 2, a: 1 })])).toBe(2);
     expect(trailingRepeats([ok("t", { a: 1 }), ok("u", { a: 1 })])).toBe(1);
+    expect(trailingRepeats([failed("t", { a: 1 }, "e"), failed("t", { a: 1 }, "e")])).toBe(2);
+  });
+
+  it("calls a retry that succeeded after a failure, or a poll whose answer changed, progress", () => {
+    expect(trailingRepeats([failed("t", { a: 1 }, "timed out"), ok("t", { a: 1 })])).toBe(1);
+    const poll = (percent: number): ActionRecord => ({ ...ok("task_list"), resultKey: resultKey({ percent }) });
+    expect(trailingRepeats([poll(10), poll(40), poll(80)])).toBe(1);
+    expect(trailingRepeats([poll(10), poll(10), poll(10)])).toBe(3);
   });
 });
 
@@ -42,6 +52,22 @@ describe("trailingAlternation", () => {
   it("breaks on a third call", () => {
     const C = ok("list");
     expect(trailingAlternation([A, B, C, A, B])).toBe(2);
+  });
+});
+
+describe("trailingCycle", () => {
+  const C = ok("list");
+  it("measures a trailing A B C A B C run of three different calls", () => {
+    expect(trailingCycle([A, B, C], 3)).toBe(3);
+    expect(trailingCycle([C, A, B, C, A, B, C], 3)).toBe(7);
+    expect(trailingCycle([A, B, C, A, C, B], 3)).toBe(3);
+    expect(trailingCycle([A, A, B], 3)).toBe(0);
+  });
+
+  it("warns after two rounds of a three-call cycle", () => {
+    const rounds = (n: number) => Array.from({ length: n }, (_, i) => [A, B, C][i % 3] as ActionRecord);
+    expect(detectLoop(rounds(5))).toBeUndefined();
+    expect(detectLoop(rounds(6))).toEqual({ kind: "alternation", tools: ["search", "read", "list"], count: 6 });
   });
 });
 
