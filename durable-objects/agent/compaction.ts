@@ -10,6 +10,7 @@ import { neutralizeReminders } from "../system-items/forgery";
 import { isCompaction, latestCompaction, toModelMessages } from "./context";
 import { type ContextBudget, estimateRequest, estimateTokens } from "./context-window";
 import { callModel, type ModelUsage } from "./llm/call-model";
+import type { ModelRetry } from "./llm/retry";
 import { summarizeNotifications } from "./notification-summary";
 import { render } from "./prompts/prompts.generated";
 
@@ -28,6 +29,8 @@ export interface CompactionRequest {
   estimatedBefore: number;
   signal: AbortSignal;
   deadline: number;
+  /** A refused summary call being retried: told to the user like any other retry. */
+  onRetry?: (retry: ModelRetry) => void;
 }
 
 export interface Compaction {
@@ -78,6 +81,7 @@ export async function compact(request: CompactionRequest): Promise<Compaction | 
         maxOutputTokens: budget.summary,
         signal: request.signal,
         deadline: request.deadline,
+        onRetry: request.onRetry,
       });
       usage = result.usage;
       const text = result.text.trim();

@@ -80,6 +80,9 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
     try {
       const tools = plan.tools ? toolDeclarations(setup.tools) : undefined;
       const { prompt, epoch, estimated, size } = await fitContext(tools, plan.instruction);
+      // The compaction made for this request may have spent what was left of the budget: then the
+      // request is not sent, and the turn ends on its token budget.
+      if (tokensUsed(state) >= config.tokenBudget) return undefined;
       sentTokens = size;
       const result = await callModel({
         model: setup.model,
@@ -135,6 +138,7 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
         estimatedBefore: request.estimated,
         signal,
         deadline: clock.deadline,
+        onRetry: (retry) => io.emit(retryEvent(retry)),
       });
       if (done?.usage) state = addUsage(state, done.usage);
       if (done) await io.append(done.draft);

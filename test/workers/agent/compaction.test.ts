@@ -1,6 +1,11 @@
 // Context compaction's pure parts (compaction.ts, context-window.ts, context.ts) and the summary call
 // against a scripted model: where the cut falls, what the model reads afterwards, the fallback.
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import {
+  APICallError,
+  type LanguageModelV3,
+  type LanguageModelV3CallOptions,
+  type LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { compact, cutSummary, planCut } from "../../../durable-objects/agent/compaction";
 import { fitText, toModelMessages } from "../../../durable-objects/agent/context";
@@ -10,6 +15,7 @@ import {
   estimateRequest,
   estimateTokens,
 } from "../../../durable-objects/agent/context-window";
+import type { ModelRetry } from "../../../durable-objects/agent/llm/retry";
 import type { Message, SystemItem, ToolMessage } from "../../../protocol";
 
 let seq = 0;
@@ -254,6 +260,30 @@ describe("a compaction", () => {
     // The summarised messages as the turn's context showed them, and none of the kept ones.
     const kept = log.filter((m) => m.seq > item.through_seq);
     expect(JSON.stringify(sent?.prompt)).not.toContain((kept[0] as { content: string }).content);
+  });
+
+  it("retries a refused summary call and reports the retry, as a turn's own requests do", async () => {
+    const { model } = summarizer("- Goal: ship.");
+    let refused = 0;
+    const flaky: LanguageModelV3 = {
+      ...model,
+      doStream(options) {
+        if (refused++ === 0)
+          throw new APICallError({
+            message: "Server busy",
+            url: "https://model.test/v1/chat/completions",
+            requestBodyValues: {},
+            statusCode: 503,
+            isRetryable: true,
+            responseHeaders: { "retry-after": "0" },
+          });
+        return model.doStream(options);
+      },
+    };
+    const retries: ModelRetry[] = [];
+    const done = await compact({ ...request(flaky, conversation(10)), onRetry: (r) => retries.push(r) });
+    expect((done?.draft.item as Extract<SystemItem, { kind: "compaction" }>).method).toBe("summary");
+    expect(retries).toMatchObject([{ status: 503, attempt: 1 }]);
   });
 
   it("falls back to the deterministic cut when the summary call fails or its answer is too long", async () => {
