@@ -24,12 +24,25 @@ function label(message: SystemMessage): string {
   return match?.[1] ?? message.source;
 }
 
-/** One line counting the notifications among `messages` by kind, or undefined when there are none. */
+/** Failures named in a summary at most: the latest ones, which the work going on may still depend on. */
+export const NAMED_FAILURES = 5;
+
+/**
+ * One line counting the notifications among `messages` by kind, or undefined when there are none.
+ * Errors keep their message ("vault_read failed"), the latest NAMED_FAILURES of them: a summary the
+ * model wrote may leave a failure out, and the agent must still know of it (seed 000 SC-001).
+ */
 export function summarizeNotifications(messages: readonly Message[]): string | undefined {
   const notifications = messages.filter(isNotification);
   if (!notifications.length) return undefined;
   const counts = new Map<string, number>();
   for (const m of notifications) counts.set(label(m), (counts.get(label(m)) ?? 0) + eventCount(m));
   const parts = [...counts].map(([name, n]) => `${n} ${name} event${n === 1 ? "" : "s"}`);
-  return `[Notification summary] ${notifications.length} earlier notification${notifications.length === 1 ? "" : "s"}, summarised to save context: ${parts.join(", ")}.`;
+  const failures = notifications.filter((m) => m.severity === "error" || m.severity === "critical");
+  const named = failures.slice(-NAMED_FAILURES).map((m) => (m.item.kind === "notification" ? m.item.message : ""));
+  const more = failures.length - named.length;
+  const errors = named.length
+    ? ` Errors among them${more ? ` (the latest ${named.length} of ${failures.length})` : ""}: ${named.join("; ")}.`
+    : "";
+  return `[Notification summary] ${notifications.length} earlier notification${notifications.length === 1 ? "" : "s"}, summarised to save context: ${parts.join(", ")}.${errors}`;
 }

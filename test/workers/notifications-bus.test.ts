@@ -207,6 +207,18 @@ describe("notification summary in the context", () => {
     expect(summarizeNotifications(log(0))).toBeUndefined();
   });
 
+  it("names the latest failures among them, so a summary cannot lose them (seed 000 SC-001)", () => {
+    const failure = (seq: number, message: string): Message => {
+      const base = note(seq, "Tool failures", 1);
+      if (base.role !== "system" || base.item.kind !== "notification") throw new Error("not a notification");
+      return { ...base, severity: "error", item: { ...base.item, message } };
+    };
+    const messages = [note(1, "Tool success", 1), ...[2, 3, 4, 5, 6, 7].map((i) => failure(i, `tool_${i} failed`))];
+    expect(summarizeNotifications(messages)).toBe(
+      "[Notification summary] 7 earlier notifications, summarised to save context: 1 Tool success event, 6 Tool failures events. Errors among them (the latest 5 of 6): tool_3 failed; tool_4 failed; tool_5 failed; tool_6 failed; tool_7 failed.",
+    );
+  });
+
   it("never folds notifications on a sliding window: the context only grows at its end", () => {
     const before = toModelMessages(log(40));
     const after = toModelMessages(log(41));
