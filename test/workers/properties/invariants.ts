@@ -3,7 +3,7 @@
 import type { LanguageModelV3Message } from "@ai-sdk/provider";
 import { contextPrompt } from "../../../durable-objects/agent/compaction";
 import type { Message, TerminationReason } from "../../../protocol";
-import { BUDGET, type RunRecord, STOP_SLACK_MS, type TurnRecord } from "./scripted-run";
+import { type RunRecord, STOP_SLACK_MS, type TurnRecord } from "./scripted-run";
 
 /** The words a saved final answer uses to name why the turn ended (explanations.ts). */
 const NAMES_REASON: Record<TerminationReason, RegExp> = {
@@ -116,10 +116,13 @@ export const warnedBeforeLimits: Check = (run, turn) => {
   return out;
 };
 
-/** Seed 000 SC-001: every failed tool call is in the model's next request, as an error result and a notification. */
+/**
+ * Seed 000 SC-001: every failed tool call is in the model's next request, as an error result and a
+ * notification. A history compacted on the way folds both into the summary, which names the tool.
+ */
 export const failuresReachTheModel: Check = (run, turn) => {
   const out: string[] = [];
-  const requests = run.turns.flatMap((t) => t.requests);
+  const requests = run.turns.flatMap((t) => t.requests).filter((r) => !r.compaction);
   for (let i = turn.logFrom; i < turn.logTo; i++) {
     const m = run.log[i];
     if (m?.role !== "tool" || m.status === "success") continue;
@@ -128,13 +131,13 @@ export const failuresReachTheModel: Check = (run, turn) => {
     const result = next.prompt
       .flatMap((p: LanguageModelV3Message) => (p.role === "tool" ? p.content : []))
       .find((part) => part.type === "tool-result" && part.toolCallId === m.call_id);
-    if (result?.type !== "tool-result" || result.output.type !== "error-text")
+    const systemTexts = next.prompt.flatMap((p) => (p.role === "system" ? [p.content] : []));
+    const compacted = next.prompt.some((p) => p.role === "system" && p.content.startsWith("[Conversation summary]"));
+    const named = systemTexts.some((text) => text.includes(m.tool));
+    if ((result?.type !== "tool-result" || result.output.type !== "error-text") && !(compacted && named))
       out.push(`the failure of ${m.tool} (${m.call_id}) is not in the next request`);
     const stoppedSkip = m.error?.startsWith("Cancelled: the turn was stopped before");
-    const notified = next.prompt.some(
-      (p) => p.role === "system" && typeof p.content === "string" && p.content.includes(m.tool),
-    );
-    if (!notified && !stoppedSkip) out.push(`no notification of the failure of ${m.tool} in the next request`);
+    if (!named && !stoppedSkip) out.push(`no notification of the failure of ${m.tool} in the next request`);
   }
   return out;
 };
@@ -156,7 +159,8 @@ export const replaysByteIdentical: Check = (run, turn) => {
   const out: string[] = [];
   const saved = JSON.parse(JSON.stringify(run.log)) as Message[];
   for (const r of turn.requests) {
-    const rebuilt = contextPrompt(run.system, saved.slice(0, r.logLength), BUDGET);
+    if (r.compaction) continue;
+    const rebuilt = contextPrompt(run.system, saved.slice(0, r.logLength), run.budget);
     const sent = r.prompt.slice(0, rebuilt.length);
     const extra = r.prompt.slice(rebuilt.length);
     if (JSON.stringify(sent) !== JSON.stringify(rebuilt)) out.push(`request at log ${r.logLength} does not replay`);

@@ -76,4 +76,23 @@ export const REGRESSIONS: Record<string, RunScript> = {
       ]),
     ],
   },
+  // With a 5,007-token window the loop compacted the history before a request; the summary call spent
+  // the last of a 1,000-token budget (1,000/1,000) and the request went out anyway. Fixed: a request
+  // whose compaction used up the budget is not sent, and the turn ends on its token budget.
+  "no request goes out after its compaction used up the budget": {
+    config: { ...small },
+    tree: { name: "roa" },
+    turns: [turn([tools([["request_input", {}]], [939, 1])]), turn([])],
+    contextWindow: 5007,
+  },
+  // A failed call at the end of a turn, then a compaction at the next turn's first request: the
+  // model's summary left the failure out and the notification summary only counted "1 Tool failures
+  // event", so the agent never learned which tool failed. Fixed: the notification summary names the
+  // latest failures.
+  "a failure folded into a compaction is still named to the model": {
+    config: { ...small, maxIterations: 2 },
+    tree: { name: "default" },
+    turns: [turn([tools([["no_such_tool", { seed: 0 }]], [2471, 1])]), turn([])],
+    contextWindow: 4000,
+  },
 };

@@ -3,6 +3,7 @@
 // streams), how each tool call behaves (latency, a throw, a hang), how the user answers questions, and
 // when Stop is pressed. Plain JSON, so a shrunk counterexample can be pasted into regressions.ts.
 import fc from "fast-check";
+import { MIN_CONTEXT_WINDOW } from "../../../durable-objects/agent/llm/config";
 import { AGENT_CONFIG_FIELDS, type AgentConfig } from "../../../protocol";
 
 export interface ToolCallSpec {
@@ -47,6 +48,8 @@ export interface RunScript {
   config: AgentConfig;
   tree: TreeScript;
   turns: TurnScript[];
+  /** The model's context window (OPENAI_CONTEXT_WINDOW); small ones make the loop compact the history. */
+  contextWindow?: number;
 }
 
 const NOTE_PATHS = ["plan.md", "notes/a.md", "notes/b.md", "missing.md"];
@@ -222,8 +225,12 @@ const treeArb: fc.Arbitrary<TreeScript> = fc.oneof(
   }),
 );
 
-export const runArb: fc.Arbitrary<RunScript> = fc.record({
-  config: configArb,
-  tree: treeArb,
-  turns: fc.array(turnArb, { minLength: 1, maxLength: 3 }),
-});
+export const runArb: fc.Arbitrary<RunScript> = fc.record(
+  {
+    config: configArb,
+    tree: treeArb,
+    turns: fc.array(turnArb, { minLength: 1, maxLength: 3 }),
+    contextWindow: fc.integer({ min: MIN_CONTEXT_WINDOW, max: 12_000 }),
+  },
+  { requiredKeys: ["config", "tree", "turns"] },
+);

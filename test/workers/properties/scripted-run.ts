@@ -8,7 +8,8 @@
 import { env } from "cloudflare:workers";
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { APICallError } from "@ai-sdk/provider";
-import { ContextMeter, contextBudget } from "../../../durable-objects/agent/context-window";
+import { memoryLog } from "../../../bench/memory-log";
+import { type ContextBudget, ContextMeter, contextBudget } from "../../../durable-objects/agent/context-window";
 import { baseTree } from "../../../durable-objects/agent/decision-trees/base-tree";
 import type { DecisionTree, PhasePlan } from "../../../durable-objects/agent/decision-trees/decision-tree";
 import { findDecisionTree } from "../../../durable-objects/agent/decision-trees/index";
@@ -21,12 +22,10 @@ import { delegateTool } from "../../../durable-objects/agent/tools/delegate";
 import type { InputOutcome } from "../../../durable-objects/agent/tools/request-input";
 import { type AgentTool, type SubagentHost, ToolError } from "../../../durable-objects/agent/tools/tool";
 import { childLimits } from "../../../durable-objects/conversation/subagents";
-import { BusNotifier } from "../../../durable-objects/notifications/notifier";
-import type { Message, MessageDraft, ServerFrame } from "../../../protocol";
+import type { Message, ServerFrame } from "../../../protocol";
 import type { Reply, RunScript, ToolCallSpec, TurnScript } from "./script";
 import { type VirtualClock, withVirtualTime } from "./virtual-time";
 
-export const BUDGET = contextBudget(DEFAULT_CONTEXT_WINDOW);
 /**
  * How far past a limit or a Stop a turn may end, in virtual time. The clock only moves when the
  * script says time passes, so a loop that stops at once ends within the driver's small steps past
@@ -42,6 +41,8 @@ export interface RequestRecord {
   prompt: LanguageModelV3CallOptions["prompt"];
   bytes: string;
   tools: string[];
+  /** A compaction's summary call (no tool may be called): built from part of the log, not replayed. */
+  compaction: boolean;
   /** Tokens the turn had spent (as far as the script knows) when the request went out. */
   spentBefore: number;
   step: number;
@@ -75,6 +76,7 @@ export interface TurnRecord {
 
 export interface RunRecord {
   script: RunScript;
+  budget: ContextBudget;
   system: string;
   log: Message[];
   turns: TurnRecord[];
@@ -121,18 +123,16 @@ async function play(script: RunScript, clock: VirtualClock): Promise<RunRecord> 
   await env.DB.prepare("INSERT INTO users (id, username, password_hash) VALUES (?, ?, 'x')")
     .bind(userId, `prop_${userId}`)
     .run();
-  const log: Message[] = [];
-  const append = async (draft: MessageDraft) => {
-    const message = { ...draft, seq: log.length + 1, id: String(log.length + 1), created_at: new Date().toISOString() };
-    log.push(message as Message);
-    return message as Message;
-  };
-  const notifier = new BusNotifier({ append, enabledFilter: async () => () => true });
+  // The log as the object keeps it, with the notifier it attaches (every subscriber on).
+  const { log, append, notifier } = memoryLog();
   const tree = treeFor(script);
   const config = script.config;
   const system = render("system", { tools: OFFERED.map((t) => t.name) }).trim();
-  const record: RunRecord = { script, system, log, turns: [] };
+  const budget = contextBudget(script.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
+  const record: RunRecord = { script, budget, system, log, turns: [] };
 
+  // One meter per conversation, as the object keeps one: it learns from the provider's counts.
+  const meter = new ContextMeter();
   let callIds = 0;
   for (const turnScript of script.turns) {
     const abort = new AbortController();
@@ -195,12 +195,14 @@ async function play(script: RunScript, clock: VirtualClock): Promise<RunRecord> 
           prompt: options.prompt,
           bytes: JSON.stringify(options.prompt),
           tools: offered,
+          compaction: options.toolChoice?.type === "none",
           spentBefore: spent(),
           step,
         });
         let reply = replies.shift() ?? FINAL;
-        // A model offered no tools answers in text.
-        if (reply.kind === "tools" && !offered.length) reply = { ...reply, kind: "text", text: reply.text || "Noted." };
+        // A model offered no tools, or told not to call any, answers in text.
+        if (reply.kind === "tools" && (!offered.length || options.toolChoice?.type === "none"))
+          reply = { ...reply, kind: "text", text: reply.text || "Noted." };
         const signal = options.abortSignal ?? new AbortController().signal;
         const latency = reply.kind === "text" || reply.kind === "tools" ? reply.latencyMs : 0;
         await clock.spend(latency, signal, stopAt("model", index));
@@ -351,7 +353,7 @@ async function play(script: RunScript, clock: VirtualClock): Promise<RunRecord> 
         tools,
         toolContext: { db: env.DB, userId, conversationId: "property", subagents },
         signal: abort.signal,
-        context: { budget: BUDGET, meter: new ContextMeter() },
+        context: { budget, meter },
       },
     );
     turn.endedAt = Date.now();
