@@ -282,7 +282,7 @@ describe("a compaction", () => {
     };
     const retries: ModelRetry[] = [];
     const done = await compact({ ...request(flaky, conversation(10)), onRetry: (r) => retries.push(r) });
-    expect((done?.draft.item as Extract<SystemItem, { kind: "compaction" }>).method).toBe("summary");
+    expect(done?.draft.item).toMatchObject({ kind: "compaction", method: "summary" });
     expect(retries).toMatchObject([{ status: 503, attempt: 1 }]);
   });
 
