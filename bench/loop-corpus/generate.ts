@@ -193,5 +193,9 @@ for (const [kind, family] of Object.entries(families)) {
     sequences.push({ id: `${kind}-${i + 1}`, label: family.label, kind, steps });
   }
 }
-writeFileSync(new URL("./generated.json", import.meta.url), `${JSON.stringify(sequences, null, 1)}\n`);
+// One sequence per line: small, and a change to the generator shows as the lines it changed.
+writeFileSync(
+  new URL("./generated.json", import.meta.url),
+  `[\n${sequences.map((sequence) => JSON.stringify(sequence)).join(",\n")}\n]\n`,
+);
 console.log(`wrote ${sequences.length} sequences`);
