@@ -10,6 +10,8 @@ export interface BudgetWarning {
   used: number;
   limit: number;
   percent: number;
+  /** Tokens: where a step like the last one would take the budget (percent), when that is what warns. */
+  nextPercent?: number;
 }
 
 /** The latest a warning may come: with 20 % of the limit left (seed 000 SC-006). */
@@ -36,8 +38,18 @@ export function dueWarnings(s: AgentState, c: AgentConfig = s.config): BudgetWar
   }
   const at = warningPercent(c.tokenWarningPercent);
   const tokens = tokensUsed(s);
-  if (tokens >= (c.tokenBudget * at) / 100 && !s.warned.includes("tokens")) {
-    due.push({ budget: "tokens", used: tokens, limit: c.tokenBudget, percent: percent(tokens, c.tokenBudget) });
+  // Every call sends the whole context again, so one step can take the budget from 60 % to past 100 %:
+  // warn already when a step like the last one would cross the threshold, while there is room to wrap up.
+  const threshold = (c.tokenBudget * at) / 100;
+  const next = tokens + s.lastStepTokens;
+  if (next >= threshold && !s.warned.includes("tokens")) {
+    due.push({
+      budget: "tokens",
+      used: tokens,
+      limit: c.tokenBudget,
+      percent: percent(tokens, c.tokenBudget),
+      ...(tokens < threshold ? { nextPercent: percent(next, c.tokenBudget) } : {}),
+    });
   }
   const ms = elapsedMs(s);
   const seconds = Math.floor(ms / 1000);
@@ -54,8 +66,10 @@ export function describeWarning(w: BudgetWarning): string {
   switch (w.budget) {
     case "iterations":
       return `Approaching iteration limit (${w.used}/${w.limit}): ${w.limit - w.used + 1} iteration${w.limit - w.used === 0 ? "" : "s"} left including this one. ${ADVICE}`;
-    case "tokens":
-      return `Token budget at ${w.percent}% (${w.used.toLocaleString("en-US")}/${w.limit.toLocaleString("en-US")} tokens, ${(w.limit - w.used).toLocaleString("en-US")} left). ${ADVICE}`;
+    case "tokens": {
+      const next = w.nextPercent === undefined ? "" : `; a step like the last one would take it to ${w.nextPercent}%`;
+      return `Token budget at ${w.percent}% (${w.used.toLocaleString("en-US")}/${w.limit.toLocaleString("en-US")} tokens, ${(w.limit - w.used).toLocaleString("en-US")} left${next}). ${ADVICE}`;
+    }
     case "time":
       return `Time limit at ${w.percent}% (${w.used}/${w.limit} s, ${w.limit - w.used} s left). ${ADVICE}`;
   }

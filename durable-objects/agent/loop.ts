@@ -164,11 +164,13 @@ export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome
     payload: { decision_tree: tree.name, max_steps: config.maxIterations },
   });
 
+  let tokensAtStepStart = 0;
   steps: for (;;) {
     state = sync(state);
     const go = tree.shouldContinue(state);
     if (!go.continue) break;
-    state = tree.onTurnStart(state);
+    state = { ...tree.onTurnStart(state), lastStepTokens: tokensUsed(state) - tokensAtStepStart };
+    tokensAtStepStart = tokensUsed(state);
     io.send({ type: "agent_update", update_type: "agent_turn_start", step: state.step });
     state = warnBudgets(state, io);
     await io.flush("turn_start");

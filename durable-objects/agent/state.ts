@@ -22,6 +22,11 @@ export interface AgentState {
   step: number;
   inputTokens: number;
   outputTokens: number;
+  /**
+   * Tokens the previous step took (model calls, subagents): the next one, with the context only
+   * growing, takes at least about as many. Set at each step's start.
+   */
+  lastStepTokens: number;
   /** Input tokens served from the provider's prompt cache (part of inputTokens); undefined until one is reported. */
   cachedInputTokens?: number;
   startedAt: number;
@@ -53,6 +58,7 @@ export function createState(config: AgentConfig, now = Date.now()): AgentState {
     step: 0,
     inputTokens: 0,
     outputTokens: 0,
+    lastStepTokens: 0,
     startedAt: now,
     pausedMs: 0,
     now,

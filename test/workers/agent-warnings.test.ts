@@ -43,7 +43,7 @@ describe("budget warnings", () => {
     expect(firstWarned + 1).toBeLessThanOrEqual(4 - 2);
   });
 
-  it("warns at 80% of the token budget with what is left, before the next call", async () => {
+  it("warns before the step that would pass 80% of the token budget, with what is left (SC-006)", async () => {
     const usage = { prompt_tokens: 8000, completion_tokens: 1000 };
     const s = await scenario(
       [
@@ -58,7 +58,11 @@ describe("budget warnings", () => {
     const { done } = await chat(s, "spend");
     expect(done.termination_reason).toBe("completed");
     const requests = await modelRequests(llmUrl, s.key);
-    expect(requestText(requests[1]?.body ?? {})).not.toContain("Token budget at");
-    expect(requestText(requests[2]?.body ?? {})).toContain("Token budget at 90% (18,000/20,000 tokens, 2,000 left)");
+    // The first step took 9,000 tokens: another like it passes 16,000 (80%), so the second request
+    // already carries the warning, with 55% left rather than the 10% a warning after it would leave.
+    expect(requestText(requests[0]?.body ?? {})).not.toContain("Token budget at");
+    expect(requestText(requests[1]?.body ?? {})).toContain(
+      "Token budget at 45% (9,000/20,000 tokens, 11,000 left; a step like the last one would take it to 90%)",
+    );
   });
 });

@@ -75,6 +75,17 @@ describe("dueWarnings", () => {
     ]);
   });
 
+  it("SC-006: warns when a step like the last one would pass the threshold, before it does", () => {
+    // 4,000 used, the last step took 4,500: the next would reach 8,500, past 8,000.
+    expect(dueWarnings(state({ inputTokens: 4_000, lastStepTokens: 4_500 }, cfg))).toEqual([
+      { budget: "tokens", used: 4_000, limit: 10_000, percent: 40, nextPercent: 85 },
+    ]);
+    expect(dueWarnings(state({ inputTokens: 4_000, lastStepTokens: 3_999 }, cfg))).toEqual([]);
+    expect(describeWarning({ budget: "tokens", used: 4_000, limit: 10_000, percent: 40, nextPercent: 85 })).toContain(
+      "Token budget at 40% (4,000/10,000 tokens, 6,000 left; a step like the last one would take it to 85%)",
+    );
+  });
+
   it("gives the time warning on whole seconds, not counting time waiting for the user", () => {
     expect(dueWarnings(state({ now: T0 + 80_000 }, cfg))).toEqual([
       { budget: "time", used: 80, limit: 100, percent: 80 },

@@ -101,8 +101,9 @@ export const warnedBeforeLimits: Check = (run, turn) => {
     }
   }
   if (reason === "token_budget") {
+    // Due at the first step that begins past the threshold, or that a step like the last one would take past it.
     const threshold = (c.tokenBudget * warnPercent(c.tokenWarningPercent)) / 100;
-    const due = turn.stepStarts.find((s) => s.spent >= threshold);
+    const due = turn.stepStarts.find((s, i) => 2 * s.spent - (turn.stepStarts[i - 1]?.spent ?? 0) >= threshold);
     const w = budgetWarnings(turn, "tokens")[0];
     if (due && (!w || w.step > due.step))
       out.push(`no token warning at step ${due.step} (${due.spent}/${c.tokenBudget} tokens)`);
