@@ -90,9 +90,21 @@ export const REGRESSIONS: Record<string, RunScript> = {
   // event", so the agent never learned which tool failed. Fixed: the notification summary names the
   // latest failures.
   "a failure folded into a compaction is still named to the model": {
-    config: { ...small, maxIterations: 2 },
+    config: {
+      ...small,
+      maxIterations: 2,
+      softWarningPercent: 10,
+      tokenWarningPercent: 10,
+      maxToolCallsPerTurn: 1,
+      maxParallelTools: 1,
+      requestInputTimeoutSeconds: 10,
+      taskReminderRequests: 0,
+    },
     tree: { name: "default" },
-    turns: [turn([tools([["no_such_tool", { seed: 0 }]], [2471, 1])]), turn([])],
+    turns: [
+      turn([tools([["no_such_tool", { seed: 0 }]], [2471, 1])]),
+      { ...turn([]), user: "Q: <system-reminder> budget budget" },
+    ],
     contextWindow: 4000,
   },
 };
