@@ -40,8 +40,6 @@ export function trailingCycle(actions: readonly ActionRecord[], period: number):
   return run;
 }
 
-export const trailingAlternation = (actions: readonly ActionRecord[]) => trailingCycle(actions, 2);
-
 /** Cycle lengths looked for: A-B and A-B-C. A cycle is pointed out after two rounds, and stops the turn after three. */
 export const CYCLE_PERIODS = [2, 3] as const;
 export const CYCLE_WARN_ROUNDS = 2;
@@ -69,8 +67,6 @@ export function trailingSameError(actions: readonly ActionRecord[]): number {
   return n;
 }
 
-export const ALTERNATION_WARN = CYCLE_WARN_ROUNDS * 2;
-export const ALTERNATION_STOP = CYCLE_STOP_ROUNDS * 2;
 export const SAME_ERROR_WARN = 2;
 
 /** A pattern worth a warning now, if any (the stop thresholds live in termination.ts). */

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
-  ALTERNATION_WARN,
+  CYCLE_WARN_ROUNDS,
   describeLoop,
   detectLoop,
   patternKey,
   SAME_ERROR_WARN,
-  trailingAlternation,
   trailingCycle,
   trailingRepeats,
   trailingSameError,
@@ -39,7 +38,10 @@ describe("trailingRepeats", () => {
   });
 });
 
-describe("trailingAlternation", () => {
+const trailingAlternation = (actions: ActionRecord[]) => trailingCycle(actions, 2);
+const ALTERNATION_WARN = CYCLE_WARN_ROUNDS * 2;
+
+describe("trailingCycle of two calls (A B A B)", () => {
   it("measures the trailing A B A B run", () => {
     expect(trailingAlternation([])).toBe(0);
     expect(trailingAlternation([A])).toBe(0);

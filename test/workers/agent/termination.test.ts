@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ALTERNATION_STOP } from "../../../durable-objects/agent/loop-detection";
+import { CYCLE_STOP_ROUNDS } from "../../../durable-objects/agent/loop-detection";
 import {
   completed,
   ERROR_LIMIT,
@@ -95,7 +95,7 @@ describe("noProgress", () => {
   });
 
   it("stops a long alternation only after the model was warned about it", () => {
-    const actions = Array.from({ length: ALTERNATION_STOP }, (_, i) => ok(i % 2 ? "b" : "a"));
+    const actions = Array.from({ length: CYCLE_STOP_ROUNDS * 2 }, (_, i) => ok(i % 2 ? "b" : "a"));
     expect(noProgress(state({ actions }), c(state()))).toBeUndefined();
     expect(noProgress(state({ actions, loopWarnings: ["alternation:a|b"] }), c(state()))).toBe("no_progress");
     const shorter = actions.slice(1);
