@@ -43,12 +43,13 @@ export function scriptedModel(reply: (callIndex: number) => ScriptedReply): Lang
   };
 }
 
-/** A provider stream that plays `parts` at once. */
-export function streamOf(parts: LanguageModelV3StreamPart[]): ReadableStream<LanguageModelV3StreamPart> {
+/** A provider stream that plays `parts` at once, then ends, or breaks with `error` (a dropped connection). */
+export function streamOf(parts: LanguageModelV3StreamPart[], error?: Error): ReadableStream<LanguageModelV3StreamPart> {
   return new ReadableStream({
     start(controller) {
       for (const part of parts) controller.enqueue(part);
-      controller.close();
+      if (error) controller.error(error);
+      else controller.close();
     },
   });
 }

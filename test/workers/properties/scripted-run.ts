@@ -9,6 +9,7 @@ import { env } from "cloudflare:workers";
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { APICallError } from "@ai-sdk/provider";
 import { memoryLog } from "../../../bench/memory-log";
+import { streamOf } from "../../../bench/scripted-model";
 import { type ContextBudget, ContextMeter, contextBudget } from "../../../durable-objects/agent/context-window";
 import { baseTree } from "../../../durable-objects/agent/decision-trees/base-tree";
 import type { DecisionTree, PhasePlan } from "../../../durable-objects/agent/decision-trees/decision-tree";
@@ -106,15 +107,6 @@ function treeFor(script: RunScript): DecisionTree {
   if (!tree) throw new Error(`no tree ${script.tree.name}`);
   return tree;
 }
-
-const streamOf = (parts: LanguageModelV3StreamPart[], broken = false) =>
-  new ReadableStream<LanguageModelV3StreamPart>({
-    start(controller) {
-      for (const part of parts) controller.enqueue(part);
-      if (broken) controller.error(new Error("connection reset by peer"));
-      else controller.close();
-    },
-  });
 
 export const playRun = (script: RunScript): Promise<RunRecord> => withVirtualTime((clock) => play(script, clock));
 
@@ -219,7 +211,7 @@ async function play(script: RunScript, clock: VirtualClock): Promise<RunRecord> 
         const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
         const text = reply.text;
         if (text) parts.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: text });
-        if (reply.kind === "break") return { stream: streamOf(parts, true) };
+        if (reply.kind === "break") return { stream: streamOf(parts, new Error("connection reset by peer")) };
         if (text) parts.push({ type: "text-end", id: "t" });
         if (reply.kind === "tools") {
           for (const call of reply.calls) {
