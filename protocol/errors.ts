@@ -9,6 +9,7 @@ export const ERROR_CODES = [
   "too_large",
   "rate_limited",
   "forbidden_origin",
+  "session_required",
   "busy",
   "no_pending_input",
   "not_running",

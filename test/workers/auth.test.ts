@@ -218,6 +218,29 @@ describe("API tokens", () => {
     expect((await api("/api/me", { headers: bearer })).status).toBe(401);
   });
 
+  it("lets no API token mint, list or delete tokens, so revoking a leaked one ends what it could do", async () => {
+    const session = await signup();
+    const mint = async (headers: Record<string, string>) =>
+      api("/api/tokens", { method: "POST", json: { name: "x" }, headers });
+    const leaked = (await (await mint(session.headers)).json()) as { id: string; token: string };
+    const other = (await (await mint(session.headers)).json()) as { id: string; token: string };
+    const bearer = { Authorization: `Bearer ${leaked.token}` };
+
+    const minted = await mint(bearer);
+    expect(minted.status).toBe(403);
+    expect(await minted.json()).toMatchObject({ error: { code: "session_required" } });
+    expect((await api("/api/tokens", { headers: bearer })).status).toBe(403);
+    expect((await api(`/api/tokens/${other.id}`, { method: "DELETE", headers: bearer })).status).toBe(403);
+    // Nothing changed: the owner still has exactly the two tokens, and the other one still works.
+    const listed = (await (await api("/api/tokens", { headers: session.headers })).json()) as { id: string }[];
+    expect(listed.map((t) => t.id).sort()).toEqual([leaked.id, other.id].sort());
+    expect((await api("/api/me", { headers: { Authorization: `Bearer ${other.token}` } })).status).toBe(200);
+    // The leaked token revoked: nothing it could have made lives on.
+    expect((await api(`/api/tokens/${leaked.id}`, { method: "DELETE", headers: session.headers })).status).toBe(204);
+    expect((await api("/api/me", { headers: bearer })).status).toBe(401);
+    expect((await mint(bearer)).status).toBe(401);
+  });
+
   it("answers 404 for another user's token", async () => {
     const alice = await signup();
     const bob = await signup();

@@ -56,6 +56,21 @@ export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
+/**
+ * Routes that manage credentials take a signed-in session only, never an API token: a leaked token must
+ * not be able to mint another (which would outlive its revocation) or delete the owner's other tokens.
+ */
+export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!c.var.user) throw unauthorized();
+  if (c.var.credential?.kind !== "session")
+    throw new ApiError(
+      403,
+      "session_required",
+      "API tokens are managed from a signed-in session, not with an API token",
+    );
+  await next();
+};
+
 export function currentUser(c: Context<AppEnv>): User {
   const user = c.var.user;
   if (!user) throw unauthorized();
