@@ -1,14 +1,27 @@
 // Turns free text from the model or a user into an FTS5 MATCH expression that cannot be a syntax
 // error: every term is quoted, so `AND`, `(`, `NEAR`, `-` and `:` are plain words. A trailing `*`
 // is kept as a prefix search because it is the one operator a searcher clearly means.
+import { MAX_SEARCH_WORDS } from "../protocol";
 
-/** The searchable words of the text, each with whether it ends in a prefix `*`. */
+/**
+ * The searchable words of the text, each with whether it ends in a prefix `*`: each word once (a repeat
+ * adds nothing to an AND), and only the first MAX_SEARCH_WORDS, since each word becomes a term and a
+ * bound parameter and SQLite limits both (97 words answered 500: "Expression tree is too large").
+ */
 function words(text: string): { word: string; prefix: boolean }[] {
-  return text.split(/\s+/).flatMap((raw) => {
+  const seen = new Map<string, { word: string; prefix: boolean }>();
+  for (const raw of text.split(/\s+/)) {
     // Quotes and stars never tokenize (unicode61 treats them as separators), so dropping them loses nothing.
     const word = raw.replace(/["*]/g, "");
-    return /[\p{L}\p{N}]/u.test(word) ? [{ word, prefix: /[^*]\*+$/.test(raw) }] : [];
-  });
+    if (!/[\p{L}\p{N}]/u.test(word)) continue;
+    const prefix = /[^*]\*+$/.test(raw);
+    const key = word.toLowerCase();
+    const earlier = seen.get(key);
+    // "cat cat*" needs "cat" itself: a prefix term is kept only when every spelling was one.
+    if (earlier) earlier.prefix &&= prefix;
+    else if (seen.size < MAX_SEARCH_WORDS) seen.set(key, { word, prefix });
+  }
+  return [...seen.values()];
 }
 
 /** The words a match is made of, unquoted (for matching them elsewhere, such as in titles). */

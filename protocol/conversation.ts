@@ -26,6 +26,11 @@ export const NotifySchema = z
 export type Notify = z.infer<typeof NotifySchema>;
 
 export const SearchQuerySchema = z.object({ q: z.string().trim().min(1).max(200) });
+/**
+ * A search takes a query's first this many distinct words (case-insensitive) and ignores the rest:
+ * every word is a term of the match and of the title filter, and SQLite bounds both.
+ */
+export const MAX_SEARCH_WORDS = 16;
 
 export const SearchResultSchema = z.object({
   conversation_id: z.string(),

@@ -60,6 +60,24 @@ describe("search", () => {
     expect(anonymous.status).toBe(401);
   });
 
+  it("answers a query of a hundred words, repeated or not, instead of failing in SQLite", async () => {
+    const s = await scenario([]);
+    await api(`/api/conversations/${s.conversationId}`, {
+      method: "PATCH",
+      json: { title: "Plans for the x quoll survey" },
+      headers: s.session.headers,
+    });
+    const repeated = await api(`/api/search?q=${encodeURIComponent("x ".repeat(99))}`, { headers: s.session.headers });
+    expect(repeated.status).toBe(200);
+    expect(((await repeated.json()) as { results: SearchResult[] }).results.map((r) => r.conversation_id)).toEqual([
+      s.conversationId,
+    ]);
+    // 99 distinct words, past the cap of 16: answered too (only the first 16 count).
+    const many = `quoll survey ${Array.from({ length: 97 }, (_, i) => `${i}`).join(" ")}`.slice(0, 200);
+    const capped = await api(`/api/search?q=${encodeURIComponent(many)}`, { headers: s.session.headers });
+    expect(capped.status).toBe(200);
+  });
+
   it("forgets a conversation's text when the conversation is deleted", async () => {
     const s = await scenario([{ text: "Bilbies are nocturnal." }]);
     await chat(s, "Are bilbies nocturnal?");
