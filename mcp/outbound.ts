@@ -5,6 +5,7 @@
 // again), and a response body larger than the cap fails instead of filling memory.
 // A public name that resolves to a private address is not caught here (a Worker cannot resolve DNS);
 // Cloudflare's edge refuses such fetches from a deployed Worker.
+import ipaddr from "ipaddr.js";
 
 export interface OutboundPolicy {
   allowLoopback: boolean;
@@ -17,67 +18,47 @@ export function outboundPolicy(env: { MCP_ALLOW_LOOPBACK?: string }): OutboundPo
   return { allowLoopback: env.MCP_ALLOW_LOOPBACK === "true", maxResponseBytes: MAX_RESPONSE_BYTES };
 }
 
-type HostClass = "public" | "loopback" | "private";
+type HostClass = "public" | "loopback" | "private" | "invalid";
 
 /** Names that only mean something inside a network. */
 const PRIVATE_SUFFIXES = [".local", ".internal", ".lan", ".home.arpa", ".localdomain", ".intranet", ".corp"];
 
-function ipv4Class(host: string): HostClass | undefined {
-  const parts = host.split(".");
-  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p))) return undefined;
-  const [a = 0, b = 0] = parts.map(Number);
-  if (a === 127) return "loopback";
-  if (
-    a === 0 || // "this network"
-    a === 10 ||
-    (a === 100 && b >= 64 && b <= 127) || // carrier-grade NAT
-    (a === 169 && b === 254) || // link-local (cloud metadata lives here)
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
-    (a === 192 && b === 0) || // IETF protocol assignments
-    (a === 198 && (b === 18 || b === 19)) || // benchmarking
-    a >= 224 // multicast and reserved
-  )
-    return "private";
-  return "public";
-}
+/** A DNS name as the URL parser leaves it (lower case, punycode): labels of 1–63 characters, one optional final dot. */
+const HOST_NAME =
+  /^(?=.{1,253}\.?$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/;
 
-/** The eight 16-bit groups of an IPv6 address as the URL parser writes it (compressed, lower case). */
-function ipv6Groups(host: string): number[] | undefined {
-  const [head = "", tail] = host.split("::");
-  const part = (s: string) => (s ? s.split(":").map((g) => Number.parseInt(g, 16)) : []);
-  const left = part(head);
-  const right = tail === undefined ? [] : part(tail);
-  const groups = tail === undefined ? left : [...left, ...new Array(8 - left.length - right.length).fill(0), ...right];
-  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined;
-}
+/** 2000::/3, the only IPv6 block IANA allocates for global unicast; anything outside it is never a public server. */
+const GLOBAL_UNICAST: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse("2000::"), 3];
 
-function ipv6Class(host: string): HostClass {
-  const g = ipv6Groups(host);
-  if (!g) return "private"; // not an address we understand: refuse
-  const [first = 0] = g;
-  if (g.every((x, i) => x === (i === 7 ? 1 : 0))) return "loopback"; // ::1
-  if (g.every((x) => x === 0)) return "private"; // ::
-  // ::ffff:a.b.c.d (IPv4-mapped) and 64:ff9b::a.b.c.d (NAT64) carry an IPv4 address in their last 32 bits.
-  const mapped = g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff;
-  const nat64 = first === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0);
-  if (mapped || nat64) {
-    const [hi = 0, lo = 0] = g.slice(6);
-    return ipv4Class(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`) ?? "private";
+/**
+ * An address is public only where ipaddr.js's table of special-purpose ranges (IANA's registries:
+ * private, CGNAT, link-local, documentation, benchmarking, 6to4, Teredo, NAT64 incl. local-use
+ * 64:ff9b:1::/48, SIIT, site-local, …) calls it plain `unicast`, and an IPv6 one also lies in
+ * 2000::/3 (which refuses IPv4-compatible ::a.b.c.d and any range the table does not know yet). An
+ * IPv4-mapped address is judged by the IPv4 address it carries.
+ */
+function addressClass(address: ipaddr.IPv4 | ipaddr.IPv6): HostClass {
+  if (address instanceof ipaddr.IPv6) {
+    if (address.isIPv4MappedAddress()) return addressClass(address.toIPv4Address());
+    if (address.range() === "loopback") return "loopback";
+    return address.range() === "unicast" && address.match(GLOBAL_UNICAST) ? "public" : "private";
   }
-  if ((first & 0xfe00) === 0xfc00) return "private"; // unique local fc00::/7
-  if ((first & 0xffc0) === 0xfe80) return "private"; // link-local fe80::/10
-  if ((first & 0xff00) === 0xff00) return "private"; // multicast
-  return "public";
+  const range = address.range();
+  return range === "loopback" ? "loopback" : range === "unicast" ? "public" : "private";
 }
 
 function hostClass(hostname: string): HostClass {
-  const host = hostname.toLowerCase().replace(/\.$/, "");
-  if (host.startsWith("[")) return ipv6Class(host.slice(1, -1));
-  if (host === "localhost" || host.endsWith(".localhost")) return "loopback";
-  const v4 = ipv4Class(host);
-  if (v4) return v4;
-  if (!host.includes(".") || PRIVATE_SUFFIXES.some((s) => host.endsWith(s))) return "private";
+  const host = hostname.toLowerCase();
+  // The URL parser has already turned every IPv4 spelling (2130706433, 0x7f.1) into dotted decimal.
+  if (host.startsWith("[")) {
+    const inner = host.slice(1, -1);
+    return ipaddr.IPv6.isValid(inner) ? addressClass(ipaddr.IPv6.parse(inner)) : "invalid";
+  }
+  if (ipaddr.IPv4.isValidFourPartDecimal(host)) return addressClass(ipaddr.IPv4.parse(host));
+  if (!HOST_NAME.test(host)) return "invalid";
+  const name = host.replace(/\.$/, "");
+  if (name === "localhost" || name.endsWith(".localhost")) return "loopback";
+  if (!name.includes(".") || PRIVATE_SUFFIXES.some((s) => name.endsWith(s))) return "private";
   return "public";
 }
 
@@ -93,6 +74,7 @@ export function refusedUrl(url: string | URL, policy: OutboundPolicy): string | 
   if (parsed.username || parsed.password)
     return "credentials in the URL are not allowed; use the authentication fields";
   const kind = hostClass(parsed.hostname);
+  if (kind === "invalid") return `refused: ${parsed.hostname} is not a valid host name`;
   if (kind === "private") return `refused: ${parsed.hostname} is a private, link-local or reserved address`;
   if (kind === "loopback" && !policy.allowLoopback)
     return `refused: ${parsed.hostname} is a loopback address (allowed only with MCP_ALLOW_LOOPBACK for local development)`;

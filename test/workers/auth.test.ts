@@ -119,6 +119,21 @@ describe("accounts", () => {
     expect((await login("right-password", "198.51.100.23")).status).toBe(200);
   });
 
+  it("counts an IPv6 client by its /64, so rotating the rest of the address buys no guesses", async () => {
+    const session = await signup(undefined, "right-password");
+    const login = (password: string, ip: string) =>
+      api("/api/auth/login", {
+        method: "POST",
+        json: { username: session.user.username, password },
+        headers: { "CF-Connecting-IP": ip },
+      });
+    for (let i = 1; i <= 5; i++) expect((await login(`wrong-${i}-xxxx`, `2001:db8:7:9::${i}`)).status).toBe(401);
+    expect((await login("wrong-6-xxxx", "2001:db8:7:9:ffff:1:2:3")).status).toBe(429);
+    expect((await login("right-password", "2001:0db8:0007:0009::abcd")).status).toBe(429);
+    // Another /64 (another subscriber) is counted apart.
+    expect((await login("right-password", "2001:db8:7:a::1")).status).toBe(200);
+  });
+
   it("keeps a browser the user signed in from usable while its shared address is locked", async () => {
     const session = await signup(undefined, "right-password");
     const first = await api("/api/auth/login", {

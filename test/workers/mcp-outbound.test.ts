@@ -13,6 +13,8 @@ describe("refusedUrl", () => {
     "https://mcp.example.com:8443/mcp",
     "https://8.8.8.8/mcp",
     "https://[2606:4700::1111]/mcp",
+    "https://[::ffff:8.8.8.8]/mcp",
+    "https://mcp.example.com./mcp",
   ])("allows %s", (url) => {
     expect(refusedUrl(url, deployed)).toBeUndefined();
   });
@@ -37,6 +39,23 @@ describe("refusedUrl", () => {
     ["https://[fc00::1]/", /private/],
     ["https://[::]/", /private/],
     ["https://[64:ff9b::a00:1]/", /private/], // NAT64 of 10.0.0.1
+    ["https://[64:ff9b:1::a00:1]/", /private/], // local-use NAT64 (RFC 8215)
+    ["https://[::a00:1]/", /private/], // IPv4-compatible 10.0.0.1
+    ["https://[::10.0.0.1]/", /private/],
+    ["https://[::ffff:0:a00:1]/", /private/], // SIIT, IPv4-translated (RFC 6145)
+    ["https://[2002:a00:1::]/", /private/], // 6to4 around 10.0.0.1
+    ["https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/", /private/], // Teredo
+    ["https://[fec0::1]/", /private/], // site-local
+    ["https://[2001:db8::1]/", /private/], // documentation
+    ["https://[3fff::1]/", /private/], // documentation (RFC 9637)
+    ["https://[100::1]/", /private/], // discard-only
+    ["https://[::ffff:10.0.0.1]/", /private/],
+    ["https://192.0.2.10/", /private/], // documentation (TEST-NET-1)
+    ["https://198.51.100.10/", /private/],
+    ["https://203.0.113.10/", /private/],
+    ["https://255.255.255.255/", /private/],
+    ["https://mcp.example.com../", /not a valid host name/],
+    ["https://mcp..example.com/", /not a valid host name/],
     ["https://intranet/", /private/],
     ["https://nas.local/", /private/],
     ["https://db.internal/", /private/],

@@ -6,7 +6,7 @@ import { users } from "../../d1/schema";
 import { CredentialsSchema, LoginSchema, type User } from "../../protocol";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "../auth/crypto";
 import { DEVICE_COOKIE, DEVICE_TTL_SECONDS, issueDevice, trustedDevice } from "../auth/devices";
-import { clearAttempts, reserveAttempt } from "../auth/rate-limit";
+import { clearAttempts, clientAddress, reserveAttempt } from "../auth/rate-limit";
 import { createSession, revokeSession, SESSION_COOKIE, SESSION_TTL_SECONDS } from "../auth/sessions";
 import { ApiError } from "../errors";
 import { type AppEnv, assertSameOrigin, currentUser, requireUser } from "../middleware/identity";
@@ -58,7 +58,7 @@ authRoutes.post("/login", async (c) => {
   // Throttled per device where the browser has signed in as this user before, else per address
   // (worker/auth/rate-limit.ts has the policy). Reserved before the password is checked.
   const device = await trustedDevice(c.var.db, getCookie(c, DEVICE_COOKIE), row?.id);
-  const address = c.req.header("CF-Connecting-IP") ?? "local";
+  const address = clientAddress(c.req.header("CF-Connecting-IP") ?? "local");
   const key = device ? `device:${device}` : `user:${username.toLowerCase()}|${address}`;
   const attempt = await reserveAttempt(c.var.db, key);
   if (!attempt.allowed) {
