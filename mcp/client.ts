@@ -4,8 +4,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { guardedFetch, type OutboundPolicy, OutboundRefused } from "./outbound";
+import { BoundedJsonSchemaValidator } from "./tool-schema";
 
 /** Where and how to reach a server; `headers` carries its decrypted secret, and lives only in memory. */
 export interface McpEndpoint {
@@ -63,10 +63,12 @@ export async function connectMcp(
     fetch: guardedFetch(policy),
     requestInit: { headers: endpoint.headers },
   });
-  // CfWorker's validator: the SDK's default (Ajv) compiles with new Function, which workerd forbids.
+  // The SDK checks structured results against each tool's outputSchema: on its bounded reduction
+  // (tool-schema.ts), with cfworker's validator (the SDK's default, Ajv, compiles with new Function,
+  // which workerd forbids).
   const client = new Client(
     { name: "oracle", version: "1.0.0" },
-    { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+    { capabilities: {}, jsonSchemaValidator: new BoundedJsonSchemaValidator() },
   );
   await client.connect(transport, { signal, timeout: CONNECT_TIMEOUT_MS });
   return {

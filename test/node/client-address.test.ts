@@ -1,6 +1,6 @@
-// The address sign-in limits count a client by (worker/auth/rate-limit.ts).
+// The address sign-in limits count a client by (worker/auth/client-address.ts).
 import { describe, expect, it } from "vitest";
-import { clientAddress } from "../../worker/auth/rate-limit";
+import { clientAddress } from "../../worker/auth/client-address";
 
 describe("clientAddress", () => {
   it("keeps IPv4 as it is and reduces IPv6 to its /64, whatever its spelling", () => {

@@ -8,26 +8,15 @@
 //   only a success gives it back. A burst of parallel requests therefore gets exactly as many
 //   guesses as the same requests sent one after another: the (MAX_ATTEMPTS + 1)th is refused
 //   without its password ever being verified. A success clears the key, as it would sequentially.
-// - An IPv6 client is counted by its /64: one subscriber is routinely given a whole /64 and can
-//   change the rest of its address at will, so counting whole addresses would give it 2^64 keys.
+// - An IPv6 client is counted by its /64 (client-address.ts).
 // - Rows of windows that have passed are deleted by the same statement batch, so the table holds at
 //   most the keys tried in the last window.
 import { sql } from "drizzle-orm";
-import ipaddr from "ipaddr.js";
 import type { Db } from "../../d1/client";
 import { loginFailures } from "../../d1/schema";
 
 export const MAX_ATTEMPTS = 5;
 export const WINDOW_SECONDS = 15 * 60;
-
-/** The address a client is counted by: IPv4 as it is, IPv6 as its /64 (an IPv4-mapped one as its IPv4). */
-export function clientAddress(raw: string): string {
-  if (!ipaddr.isValid(raw)) return raw;
-  const address = ipaddr.process(raw);
-  if (address instanceof ipaddr.IPv4) return address.toString();
-  const network = ipaddr.IPv6.networkAddressFromCIDR(`${address.toNormalizedString()}/64`);
-  return `${network.toRFC5952String()}/64`;
-}
 
 export type Attempt = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 

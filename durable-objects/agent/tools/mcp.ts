@@ -5,12 +5,13 @@
 // before the call (invalid_args), and the executor applies the per-call timeout and Stop to the call,
 // which the SDK turns into a cancellation sent to the server. A server that cannot be reached is
 // reported (one System message) and the turn goes on with the other tools.
-import { type OutputUnit, Validator } from "@cfworker/json-schema";
+import type { OutputUnit } from "@cfworker/json-schema";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { disabledToolsOf, endpointOf, type McpServerRow } from "../../../d1/mcp-servers";
 import type { DiscoveredTool, McpSession } from "../../../mcp/client";
 import { outboundPolicy } from "../../../mcp/outbound";
+import { boundedValidator } from "../../../mcp/tool-schema";
 import { qualifiedToolName } from "../../../protocol";
 import { neutralizeReminders } from "../../system-items/forgery";
 import { safeEnd } from "../context";
@@ -93,23 +94,62 @@ function firstProblem(errors: readonly OutputUnit[]): { path: string[]; message:
   return { path: unit.instanceLocation.replace(/^#\/?/, "").split("/").filter(Boolean), message: unit.error };
 }
 
-/** A zod schema that passes exactly what the server's JSON Schema passes, so the executor's invalid_args applies. */
+/**
+ * A zod schema that passes what the server's JSON Schema passes, checked on its bounded reduction
+ * (mcp/tool-schema.ts: no regex, format or ref from the server ever runs here), so the executor's
+ * invalid_args applies; what the reduction leaves out, the server itself refuses.
+ */
 export function jsonSchemaArgs(schema: Record<string, unknown>): z.ZodType {
-  const draft = String(schema.$schema ?? "").includes("draft-07") ? "7" : "2020-12";
-  const validator = new Validator(schema as never, draft, false);
+  const validator = boundedValidator(schema, false);
   return z.unknown().superRefine((value, ctx) => {
     const problem = firstProblem(validator.validate(value ?? {}).errors);
     if (problem) ctx.addIssue({ code: "custom", message: problem.message, path: problem.path });
   });
 }
 
-/** The schema as the model gets it: without the `$schema` line, which only costs tokens. */
-function declaredSchema(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _, ...rest } = schema;
-  return { type: "object", ...rest };
+/** A tool's schema as the model reads it, at most this long as JSON: each is resent with every request. */
+export const MAX_OFFERED_SCHEMA_CHARS = 16_000;
+const MAX_OFFERED_SCHEMA_DEPTH = 32;
+
+class TooDeep extends Error {}
+
+/** A copy with every string a server wrote (keys too: property names) through the one neutraliser. */
+function defused(value: unknown, depth: number): unknown {
+  if (typeof value === "string") return neutralizeReminders(value);
+  if (typeof value !== "object" || value === null) return value;
+  if (depth > MAX_OFFERED_SCHEMA_DEPTH) throw new TooDeep();
+  if (Array.isArray(value)) return value.map((v) => defused(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [neutralizeReminders(k), defused(v, depth + 1)]));
 }
 
-function asAgentTool(serverName: string, session: McpSession, tool: DiscoveredTool, timeoutMs: number): AgentTool {
+/**
+ * The schema as the model gets it: without the `$schema` line, which only costs tokens, and with every
+ * description, title, enum value or other text of the server's defused, since it reaches the model as
+ * the tool list. A string instead says why the tool cannot be offered.
+ */
+export function offeredSchema(schema: Record<string, unknown>): Record<string, unknown> | string {
+  const { $schema: _, ...rest } = schema;
+  let copy: Record<string, unknown>;
+  try {
+    copy = defused({ type: "object", ...rest }, 0) as Record<string, unknown>;
+  } catch (error) {
+    if (error instanceof TooDeep) return `its argument schema is nested over ${MAX_OFFERED_SCHEMA_DEPTH} levels deep`;
+    throw error;
+  }
+  const chars = JSON.stringify(copy).length;
+  if (chars > MAX_OFFERED_SCHEMA_CHARS)
+    return `its argument schema is too large (${chars.toLocaleString("en-US")} characters; at most ${MAX_OFFERED_SCHEMA_CHARS.toLocaleString("en-US")})`;
+  return copy;
+}
+
+function asAgentTool(
+  serverName: string,
+  session: McpSession,
+  tool: DiscoveredTool,
+  timeoutMs: number,
+): AgentTool | string {
+  const inputSchema = offeredSchema(tool.inputSchema);
+  if (typeof inputSchema === "string") return `${tool.name} left out: ${inputSchema}`;
   return {
     name: qualifiedToolName(serverName, tool.name),
     // The server's words reach the model with the tool list: they must not pose as a system item either.
@@ -118,7 +158,7 @@ function asAgentTool(serverName: string, session: McpSession, tool: DiscoveredTo
       MAX_DESCRIPTION_CHARS,
     ),
     args: jsonSchemaArgs(tool.inputSchema),
-    inputSchema: declaredSchema(tool.inputSchema),
+    inputSchema,
     timeoutMs,
     async execute(args, ctx) {
       // The SDK's own timeout a little later than the executor's, whose message names the tool and limit.
@@ -143,7 +183,7 @@ async function openServer(
   env: McpEnv,
   signal: AbortSignal,
   timeoutMs: number,
-): Promise<{ session: McpSession; tools: AgentTool[] }> {
+): Promise<{ session: McpSession; tools: AgentTool[]; leftOut: string[] }> {
   let endpoint: Awaited<ReturnType<typeof endpointOf>>;
   try {
     endpoint = await endpointOf(row, env.SECRETS_KEY);
@@ -154,9 +194,11 @@ async function openServer(
   try {
     const disabled = new Set(disabledToolsOf(row));
     const listed = await session.listTools(signal);
+    const made = listed.filter((t) => !disabled.has(t.name)).map((t) => asAgentTool(row.name, session, t, timeoutMs));
     return {
       session,
-      tools: listed.filter((t) => !disabled.has(t.name)).map((t) => asAgentTool(row.name, session, t, timeoutMs)),
+      tools: made.filter((t): t is AgentTool => typeof t !== "string"),
+      leftOut: made.filter((t): t is string => typeof t === "string"),
     };
   } catch (error) {
     await session.close();
@@ -195,12 +237,9 @@ export async function openMcpToolbox(
         tools.push(tool);
       }
     }
-    if (left)
-      unavailable.push({
-        server,
-        error: `${left} of its tools left out: at most ${MAX_MCP_TOOLS} MCP tools per turn`,
-        partial: true,
-      });
+    const leftOut = [...outcome.value.leftOut];
+    if (left) leftOut.push(`${left} of its tools left out: at most ${MAX_MCP_TOOLS} MCP tools per turn`);
+    if (leftOut.length) unavailable.push({ server, error: leftOut.join("; "), partial: true });
   });
   return {
     tools,
