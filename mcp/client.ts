@@ -54,12 +54,48 @@ export function describeMcpError(error: unknown): string {
   return message.replace(/^(MCP error -?\d+|Streamable HTTP error): /, "");
 }
 
+/** How long closing a connection waits for cancellation notices still on their way to the server. */
+export const CANCEL_NOTICE_GRACE_MS = 2_000;
+
+/**
+ * The SDK's transport, except that closing it first lets any `notifications/cancelled` already sent
+ * reach the server: the SDK sends that notice when a call's signal aborts (Stop), and a turn that ends
+ * on Stop closes its connections at once, which aborted the notice's own request, so the server went on
+ * working on a call nobody waited for. A timeout did not show this only because the turn went on.
+ */
+class CancelNoticeTransport extends StreamableHTTPClientTransport {
+  private readonly notices = new Set<Promise<void>>();
+
+  override send(...args: Parameters<StreamableHTTPClientTransport["send"]>): Promise<void> {
+    const sent = super.send(...args);
+    const [message] = args;
+    if (!Array.isArray(message) && "method" in message && message.method === "notifications/cancelled") {
+      const notice = sent.catch(() => undefined);
+      this.notices.add(notice);
+      void notice.then(() => this.notices.delete(notice));
+    }
+    return sent;
+  }
+
+  override async close(): Promise<void> {
+    if (this.notices.size) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, CANCEL_NOTICE_GRACE_MS);
+      });
+      await Promise.race([Promise.all(this.notices), grace]);
+      if (timer !== undefined) clearTimeout(timer);
+    }
+    await super.close();
+  }
+}
+
 export async function connectMcp(
   endpoint: McpEndpoint,
   policy: OutboundPolicy,
   signal?: AbortSignal,
 ): Promise<McpSession> {
-  const transport = new StreamableHTTPClientTransport(new URL(endpoint.url), {
+  const transport = new CancelNoticeTransport(new URL(endpoint.url), {
     fetch: guardedFetch(policy),
     requestInit: { headers: endpoint.headers },
   });

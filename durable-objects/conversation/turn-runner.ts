@@ -396,7 +396,9 @@ export class TurnRunner {
       });
       this.io.broadcast({ type: "response_complete", termination_reason: "llm_error", steps: 0, usage: NO_USAGE });
     } finally {
-      await mcp?.close();
+      // Not awaited: closing lets cancellation notices reach the servers first (mcp/client.ts), which
+      // the next turn need not wait for.
+      void mcp?.close();
     }
   }
 }

@@ -9,6 +9,8 @@ export interface McpRecord {
   cancelled: string[];
   /** The Authorization (or custom) header each MCP request carried. */
   authSeen: (string | null)[];
+  /** Each `notifications/cancelled` the client sent: the id of the request it cancels and the reason. */
+  cancelNotices: { requestId: unknown; reason?: string }[];
 }
 
 export async function mcpCalls(mcpUrl: string): Promise<McpRecord> {

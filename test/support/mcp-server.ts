@@ -29,6 +29,8 @@ export interface TestMcpServer {
   cancelled: string[];
   /** The Authorization (or custom) header each HTTP request carried. */
   authSeen: (string | undefined)[];
+  /** Each `notifications/cancelled` the client sent: the id of the request and the reason. */
+  cancelNotices: { requestId: unknown; reason?: string }[];
   close(): Promise<void>;
 }
 
@@ -170,7 +172,14 @@ function authorized(req: IncomingMessage, options: McpServerOptions): boolean {
 }
 
 export async function startMcpServer(options: McpServerOptions = {}): Promise<TestMcpServer> {
-  const record: TestMcpServer = { url: "", calls: [], cancelled: [], authSeen: [], close: async () => {} };
+  const record: TestMcpServer = {
+    url: "",
+    calls: [],
+    cancelled: [],
+    authSeen: [],
+    cancelNotices: [],
+    close: async () => {},
+  };
   // Stateless: a fresh server and transport per request, as the SDK's stateless example does.
   const http: Server = createServer(async (req, res) => {
     // For tests of the Worker's outbound fetch: N bytes with or without a Content-Length, and a redirect.
@@ -187,8 +196,10 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Te
       return;
     }
     if (req.method === "GET" && req.url === "/calls") {
-      const { calls, cancelled, authSeen } = record;
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ calls, cancelled, authSeen }));
+      const { calls, cancelled, authSeen, cancelNotices } = record;
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ calls, cancelled, authSeen, cancelNotices }));
       return;
     }
     const seen = options.header ? req.headers[options.header.name.toLowerCase()] : req.headers.authorization;
@@ -212,8 +223,19 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Te
       void transport.close();
       void server.close();
     });
+    // Read here to record cancellation notices (each arrives as a POST of its own), then handed on.
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    let body: unknown;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    } catch {
+      body = undefined;
+    }
+    for (const message of Array.isArray(body) ? body : [body])
+      if (message?.method === "notifications/cancelled") record.cancelNotices.push(message.params ?? {});
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, body);
   });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const { port } = http.address() as AddressInfo;

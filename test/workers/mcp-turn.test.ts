@@ -115,6 +115,20 @@ describe("MCP tools in a turn", () => {
     expect(error?.type === "tool_error" && error.error).toMatch(/stopped/);
   });
 
+  it("tells the server on Stop: a notifications/cancelled reaches it before the connection closes", async () => {
+    const s = await scenario([call("local__hang"), { text: "never reached" }]);
+    await addServer(s.session, { name: "local", url: mcpUrl });
+    const before = (await mcpCalls(mcpUrl)).cancelNotices.length;
+    const from = s.socket.frames.length;
+    s.socket.send({ type: "chat", content: `hang [[key:${s.key}]]` });
+    await s.socket.next("tool_start", (f) => f.tool === "local__hang", { from });
+    s.socket.send({ type: "agent_control", action: "stop" });
+    await s.socket.next("response_complete", () => true, { from });
+    await expect
+      .poll(async () => (await mcpCalls(mcpUrl)).cancelNotices.slice(before), { timeout: 3000 })
+      .toContainEqual(expect.objectContaining({ reason: expect.stringMatching(/stopped/) }));
+  });
+
   it("says once that a server is down and goes on with the other servers' tools", async () => {
     const text = uniqueName("still");
     const s = await scenario([call("local__echo", { text }), { text: "Done with what works." }]);
