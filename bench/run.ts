@@ -120,11 +120,17 @@ async function mcpOverhead() {
   ];
 }
 
+async function memory() {
+  const { measureMemory, memoryRows } = await import("./memory.ts");
+  return memoryRows(await measureMemory(300, 30, 500));
+}
+
 const rows = [
   ...(await loopOverhead()),
   ...(await busThroughput()),
   ...(await stopLatency()),
   ...(await mcpOverhead()),
+  ...(await memory()),
   ...clientSizeRows(measureClient()),
 ];
 const table = ["| measure | median | tail |", "| --- | --- | --- |", ...rows].join("\n");

@@ -10,18 +10,33 @@ const MESSAGE_FRAMING = 4;
 const encoder = new TextEncoder();
 const NON_ASCII = /[\u0080-\uffff]/;
 
-/** Byte counts of non-ASCII texts: the log's strings come back at every request of a turn. */
+/**
+ * Byte counts of non-ASCII texts: the log's strings come back at every request of a turn. The cache is
+ * the isolate's, shared by every conversation object in it and outliving them, so it is bounded by the
+ * characters it holds, not by its entries: 4,096 entries could keep 4,096 tool results of 32,000
+ * characters (256 MB) of conversations long finished. A million characters hold a whole context window.
+ */
 const utf8Bytes = new Map<string, number>();
-const MAX_CACHED = 4_096;
+export const MAX_CACHED_CHARS = 1_000_000;
+let cachedChars = 0;
+
+/** Characters the byte-count cache holds now (for tests and the memory benchmark). */
+export const cachedTextChars = () => cachedChars;
 
 export function estimateTokens(text: string): number {
   // Pure ASCII (the common case) is one byte a character: no encoding needed.
   if (!NON_ASCII.test(text)) return Math.ceil(text.length / BYTES_PER_TOKEN);
   let bytes = utf8Bytes.get(text);
   if (bytes === undefined) {
-    if (utf8Bytes.size >= MAX_CACHED) utf8Bytes.clear();
     bytes = encoder.encode(text).length;
-    utf8Bytes.set(text, bytes);
+    if (cachedChars + text.length > MAX_CACHED_CHARS) {
+      utf8Bytes.clear();
+      cachedChars = 0;
+    }
+    if (text.length <= MAX_CACHED_CHARS) {
+      utf8Bytes.set(text, bytes);
+      cachedChars += text.length;
+    }
   }
   return Math.ceil(bytes / BYTES_PER_TOKEN);
 }

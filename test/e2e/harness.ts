@@ -28,6 +28,10 @@ export interface App {
   url: string;
   /** The local state (D1, DO storage); pass it to startApp({persistTo}) to restart on the same data. */
   persistDir: string;
+  /** wrangler's DevTools inspector (the Worker's isolate), for benchmarks that read its heap. */
+  inspectorPort: number;
+  /** The process group of wrangler and its workerd processes. */
+  processGroup: number;
   /** wrangler's output so far (stdout and stderr interleaved). */
   output(): string;
   /** SIGTERM to the whole process group, then wait; removes persistDir unless keepState. */
@@ -126,6 +130,7 @@ async function startAppOnce(opts: { env?: Record<string, string>; persistTo?: st
   if (mig.status !== 0) throw new Error(`wrangler d1 migrations apply failed:\n${mig.stdout}\n${mig.stderr}`);
 
   const port = await freePort();
+  const inspectorPort = await freePort(); // not the shared 9229, so runs do not collide
   const args = [
     ...WRANGLER,
     "dev",
@@ -134,7 +139,7 @@ async function startAppOnce(opts: { env?: Record<string, string>; persistTo?: st
     "--port",
     String(port),
     "--inspector-port",
-    String(await freePort()), // not the shared 9229, so runs do not collide
+    String(inspectorPort),
     "--persist-to",
     persistDir,
     ...(ASSETS_DIR ? ["--assets", ASSETS_DIR] : []),
@@ -184,7 +189,7 @@ async function startAppOnce(opts: { env?: Record<string, string>; persistTo?: st
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { url, persistDir, output: () => log, stop, kill };
+  return { url, persistDir, inspectorPort, processGroup: proc.pid ?? 0, output: () => log, stop, kill };
 }
 
 /** What a test file shares: the app and one browser (appAndBrowserForFile, fakeModelAppForFile). */
