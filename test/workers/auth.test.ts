@@ -2,6 +2,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { api, ORIGIN, signup, uniqueName } from "./helpers";
 
+/** Signs in as `username` from the client address `ip` (as Cloudflare reports it). */
+const loginFrom = (username: string) => (password: string, ip: string) =>
+  api("/api/auth/login", { method: "POST", json: { username, password }, headers: { "CF-Connecting-IP": ip } });
+
 describe("accounts", () => {
   it("signs up, reads me, logs out and revokes the session server-side", async () => {
     const session = await signup();
@@ -108,12 +112,7 @@ describe("accounts", () => {
 
   it("never lets failures from another address refuse the right password from the user's own", async () => {
     const session = await signup(undefined, "right-password");
-    const login = (password: string, ip: string) =>
-      api("/api/auth/login", {
-        method: "POST",
-        json: { username: session.user.username, password },
-        headers: { "CF-Connecting-IP": ip },
-      });
+    const login = loginFrom(session.user.username);
     for (let i = 0; i < 5; i++) expect((await login(`wrong-${i}-xxxx`, "203.0.113.7")).status).toBe(401);
     expect((await login("right-password", "203.0.113.7")).status).toBe(429);
     expect((await login("right-password", "198.51.100.23")).status).toBe(200);
@@ -121,12 +120,7 @@ describe("accounts", () => {
 
   it("counts an IPv6 client by its /64, so rotating the rest of the address buys no guesses", async () => {
     const session = await signup(undefined, "right-password");
-    const login = (password: string, ip: string) =>
-      api("/api/auth/login", {
-        method: "POST",
-        json: { username: session.user.username, password },
-        headers: { "CF-Connecting-IP": ip },
-      });
+    const login = loginFrom(session.user.username);
     for (let i = 1; i <= 5; i++) expect((await login(`wrong-${i}-xxxx`, `2001:db8:7:9::${i}`)).status).toBe(401);
     expect((await login("wrong-6-xxxx", "2001:db8:7:9:ffff:1:2:3")).status).toBe(429);
     expect((await login("right-password", "2001:0db8:0007:0009::abcd")).status).toBe(429);
