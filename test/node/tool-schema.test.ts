@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { boundedValidator, checkableSchema, MAX_SCHEMA_NODES } from "../../mcp/tool-schema";
 
 const REDOS = "^(a+)+$";
-/** 2^30 backtracking paths for REDOS: about 40 s in V8 if the pattern ever ran. */
+/** 2^30 backtracking paths for REDOS: about 40 s in Node if the pattern ever ran. */
 const EVIL = `${"a".repeat(30)}!`;
 
 const valid = (schema: unknown, value: unknown) => boundedValidator(schema).validate(value).valid;

@@ -1,7 +1,10 @@
 // What a test MCP server (mcp-server.ts) recorded, read over HTTP so tests inside workerd can check it.
 export const MCP_TEST_TOKEN = "mcp-test-token-0123456789";
-/** What a ReDoS pattern such as ^(a+)+$ backtracks on (the test server's `/hostile` tools): 2^30 paths, ~40 s in V8. */
-export const REDOS_TEXT = `${"a".repeat(30)}!`;
+/**
+ * What a ReDoS pattern such as ^(a+)+$ backtracks on (the test server's `/hostile` tools): 2^33 paths,
+ * about 50 s in workerd's V8 (30 a's took 6 s), so a check that ran the pattern outlasts a test's 20 s.
+ */
+export const REDOS_TEXT = `${"a".repeat(33)}!`;
 
 export interface McpRecord {
   calls: { tool: string; args: unknown }[];
