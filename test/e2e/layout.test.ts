@@ -95,7 +95,7 @@ it("keeps the conversations in a drawer on a phone: the menu opens it, Escape, t
     const expanded = () => menu.getAttribute("aria-expanded");
 
     // Closed: the header is one row with the menu; the list, the pages and Log out are out of sight.
-    expect(await menu.isVisible()).toBe(true);
+    await menu.waitFor({ state: "visible" }); // waited for, not sampled, as on the desktop below
     expect(await expanded()).toBe("false");
     expect(await newButton.isVisible()).toBe(false);
     expect(await page.locator("[data-testid=settings-link]").isVisible()).toBe(false);
