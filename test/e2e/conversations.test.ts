@@ -86,6 +86,29 @@ it("renames a conversation inline: Enter saves (after a reload too), Esc cancels
   expect(pageErrors).toEqual([]);
 });
 
+it("puts focus back on the row when Esc comes in the very frame the rename field opened", async () => {
+  const id = await newConversationInBrowser(page);
+  // As a fast typist (or CI's Playwright) does it: double-click, then Esc before the next frame is
+  // painted. The field's own render was then still waiting to run its effects, and used up the focus
+  // request made by Esc before the field was gone (CI saw focus left on the page itself).
+  await page.evaluate((conversationId) => {
+    const selector = `[data-testid=conversation-item][data-id=${JSON.stringify(conversationId)}]`;
+    const link = document.querySelector(`${selector} [data-testid=conversation-link]`);
+    link?.dispatchEvent(new MouseEvent("dblclick", { bubbles: true, cancelable: true }));
+    return new Promise<void>((resolve) =>
+      setTimeout(() => {
+        const input = document.querySelector(`${selector} [data-testid=rename-input]`);
+        if (!input) throw new Error("the rename field did not open");
+        input.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true }));
+        resolve();
+      }),
+    );
+  }, id);
+  await row(id).locator("[data-testid=rename-input]").waitFor({ state: "detached" });
+  await expect.poll(() => activeRowId()).toBe(id);
+  expect(pageErrors).toEqual([]);
+});
+
 it("finds a conversation by a word in its messages, with the hit marked, and opens it at that message", async () => {
   const word = `zanzibar${Date.now().toString(36)}`;
   const id = await newConversationInBrowser(page);

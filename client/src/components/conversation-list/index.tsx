@@ -2,7 +2,7 @@
 // newest first, the open one highlighted. Each row renames inline (double-click the title or ✎: Enter
 // saves, Esc cancels) and deletes with × (the Shell offers Undo). Focus lands somewhere sensible after
 // each: back on the renamed row, on the next row (or "New") after a delete.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { Conversation } from "../../../../protocol";
 import { ConversationSearch } from "../conversation-search";
 import { Link } from "../link";
@@ -22,13 +22,15 @@ type Props = {
 
 const titleOf = (conversation: Conversation) => conversation.title || "Untitled conversation";
 
-function focusRow(list: HTMLElement | null, target: string | "new") {
-  if (!list) return;
+/** Focuses the row's link (or "New"); false when it is not on the page (yet). */
+function focusRow(list: HTMLElement | null, target: string | "new"): boolean {
   const selector =
     target === "new"
       ? "[data-testid=new-conversation]"
       : `[data-testid=conversation-item][data-id=${JSON.stringify(target)}] [data-testid=conversation-link]`;
-  list.querySelector<HTMLElement>(selector)?.focus();
+  const element = list?.querySelector<HTMLElement>(selector);
+  element?.focus();
+  return element !== null && element !== undefined;
 }
 
 export function ConversationList(props: Props) {
@@ -39,10 +41,15 @@ export function ConversationList(props: Props) {
   /** Where focus goes once the list has re-rendered (after a delete or a rename). */
   const focusNext = useRef<string | "new" | null>(null);
 
-  useEffect(() => {
-    if (focusNext.current === null) return;
-    focusRow(root.current, focusNext.current);
-    focusNext.current = null;
+  // A layout effect, run as each render commits. A deferred effect of the render that opened the rename
+  // field, still pending when Esc came in the same frame, was run by Preact as the next render began,
+  // before the field was gone: it found no link and used up the request, leaving focus on the page
+  // itself (a flaky e2e test). The request also stays until its row is on the page.
+  useLayoutEffect(() => {
+    const target = focusNext.current;
+    if (target === null) return;
+    const gone = target !== "new" && conversations !== null && !conversations.some((c) => c.id === target);
+    if (gone || focusRow(root.current, target)) focusNext.current = null;
   });
 
   const remove = (conversation: Conversation, index: number) => {
