@@ -55,7 +55,7 @@ export function describeMcpError(error: unknown): string {
 }
 
 /** How long closing a connection waits for cancellation notices still on their way to the server. */
-export const CANCEL_NOTICE_GRACE_MS = 2_000;
+const CANCEL_NOTICE_GRACE_MS = 2_000;
 
 /**
  * The SDK's transport, except that closing it first lets any `notifications/cancelled` already sent

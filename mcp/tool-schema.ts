@@ -24,8 +24,8 @@
 import { Validator } from "@cfworker/json-schema";
 
 export const MAX_SCHEMA_NODES = 1_000;
-export const MAX_SCHEMA_DEPTH = 24;
-export const MAX_ENUM_VALUES = 256;
+const MAX_SCHEMA_DEPTH = 24;
+const MAX_ENUM_VALUES = 256;
 
 type Schema = boolean | { [keyword: string]: unknown };
 type Draft = "4" | "7" | "2019-09" | "2020-12";
@@ -79,7 +79,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 
 /** The draft a schema declares in `$schema` (2020-12 when it names none we know). */
-export function schemaDraft(schema: unknown): Draft {
+function schemaDraft(schema: unknown): Draft {
   const declared = isObject(schema) ? String(schema.$schema ?? "") : "";
   if (declared.includes("draft-04")) return "4";
   if (declared.includes("draft-07") || declared.includes("draft-06")) return "7";

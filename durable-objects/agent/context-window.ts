@@ -20,7 +20,7 @@ const utf8Bytes = new Map<string, number>();
 export const MAX_CACHED_CHARS = 1_000_000;
 let cachedChars = 0;
 
-/** Characters the byte-count cache holds now (for tests and the memory benchmark). */
+/** Characters the byte-count cache holds now (for its test). */
 export const cachedTextChars = () => cachedChars;
 
 export function estimateTokens(text: string): number {

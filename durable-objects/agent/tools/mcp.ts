@@ -108,7 +108,7 @@ export function jsonSchemaArgs(schema: Record<string, unknown>): z.ZodType {
 }
 
 /** A tool's schema as the model reads it, at most this long as JSON: each is resent with every request. */
-export const MAX_OFFERED_SCHEMA_CHARS = 16_000;
+const MAX_OFFERED_SCHEMA_CHARS = 16_000;
 const MAX_OFFERED_SCHEMA_DEPTH = 32;
 
 class TooDeep extends Error {}
@@ -127,7 +127,7 @@ function defused(value: unknown, depth: number): unknown {
  * description, title, enum value or other text of the server's defused, since it reaches the model as
  * the tool list. A string instead says why the tool cannot be offered.
  */
-export function offeredSchema(schema: Record<string, unknown>): Record<string, unknown> | string {
+function offeredSchema(schema: Record<string, unknown>): Record<string, unknown> | string {
   const { $schema: _, ...rest } = schema;
   let copy: Record<string, unknown>;
   try {
