@@ -1,7 +1,7 @@
 // Bindings of wrangler.toml and the variables `npm start` passes through.
 interface Env {
   DB: D1Database;
-  CONVERSATION: DurableObjectNamespace<import("./durable-objects/conversation").ConversationObject>;
+  CONVERSATION: DurableObjectNamespace<import("./durable-objects/conversation/conversation-object").ConversationObject>;
   ASSETS: Fetcher;
   OPENAI_API_KEY?: string;
   OPENAI_BASE_URL?: string;

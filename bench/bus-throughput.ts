@@ -2,8 +2,8 @@
 // notifications (dedupe, batching, templates, TOON/JSON encoding), and the latency of one publish.
 // Bundled by bench/run.ts with esbuild and run in Node (V8, as workerd).
 
-import { EventBus } from "../durable-objects/notifications/bus";
-import { subscribers } from "../durable-objects/notifications/subscribers";
+import { EventBus } from "../agent/notifications/bus";
+import { subscribers } from "../agent/notifications/subscribers";
 import type { BusEvent } from "../protocol";
 
 const TOOLS = ["vault_search", "vault_read", "vault_write", "task_list", "task_create"];

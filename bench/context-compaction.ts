@@ -7,11 +7,11 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { z } from "zod";
-import { ContextMeter, contextBudget } from "../durable-objects/agent/context-window";
-import { findDecisionTree } from "../durable-objects/agent/decision-trees";
-import { runTurn } from "../durable-objects/agent/loop";
-import { defineTool } from "../durable-objects/agent/tools/tool";
-import { reminderItem } from "../durable-objects/system-items/reminder";
+import { ContextMeter, contextBudget } from "../agent/context-window";
+import { findDecisionTree } from "../agent/decision-trees";
+import { runTurn } from "../agent/loop";
+import { reminderItem } from "../agent/system-items/reminder";
+import { defineTool } from "../agent/tools/tool";
 import { DEFAULT_AGENT_CONFIG } from "../protocol";
 import type { ConversationFigures } from "./context-figures";
 import { memoryLog } from "./memory-log";

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 // Goals: at least 40% fewer tokens than pretty JSON on every batch; never more than compact JSON.
 import { encode as toToon } from "@toon-format/toon";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { encodeData } from "../durable-objects/notifications/encode.ts";
+import { encodeData } from "../agent/notifications/encode.ts";
 
 type Row = Record<string, string | number | string[] | Record<string, unknown> | null>;
 type Rng = () => number;
@@ -37,7 +37,7 @@ function callId(rng: Rng): string {
   return id;
 }
 
-/** A tool failure as the executor reports it (messages follow durable-objects/agent/tools/executor.ts). */
+/** A tool failure as the executor reports it (messages follow agent/tools/executor.ts). */
 function toolFailure(rng: Rng): Row {
   const tool = pick(rng, TOOLS);
   const [error_type, error] = pick(rng, [
@@ -57,7 +57,7 @@ function toolSuccess(rng: Rng): Row {
   return { tool: pick(rng, TOOLS), call_id: callId(rng), duration_ms: int(rng, 2, rng() < 0.8 ? 300 : 9000) };
 }
 
-/** A budget warning with the line durable-objects/agent/budget-warnings.ts writes for it. */
+/** A budget warning with the line agent/budget-warnings.ts writes for it. */
 function budgetWarning(rng: Rng, budget = pick(rng, ["iterations", "tokens", "time"] as const)): Row {
   const limit = budget === "iterations" ? int(rng, 10, 50) : budget === "tokens" ? int(rng, 5, 40) * 10_000 : 300;
   const used = Math.ceil(limit * (0.7 + rng() * 0.2));
@@ -77,7 +77,7 @@ function budgetExceeded(rng: Rng): Row {
     : { budget: "time", used: int(rng, 300, 312), limit: 300 };
 }
 
-/** A loop warning (durable-objects/agent/loop-detection.ts); alternation carries a nested `tools` pair. */
+/** A loop warning (agent/loop-detection.ts); alternation carries a nested `tools` pair. */
 function loopDetected(rng: Rng, kind = pick(rng, ["repeat", "alternation", "repeated_error"] as const)): Row {
   const tool = pick(rng, TOOLS);
   if (kind === "alternation") {

@@ -1,9 +1,9 @@
-// `npm run build` step: compiles durable-objects/agent/prompts/*.eta into prompts.generated.ts.
+// `npm run build` step: compiles agent/prompts/*.eta into prompts.generated.ts.
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { templateModule } from "./compile-templates.ts";
 
-const dir = "durable-objects/agent/prompts";
+const dir = "agent/prompts";
 const entries = readdirSync(dir)
   .filter((f) => f.endsWith(".eta"))
   .sort()

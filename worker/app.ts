@@ -3,7 +3,7 @@
 import { Hono } from "hono";
 import { except } from "hono/combine";
 import { secureHeaders } from "hono/secure-headers";
-import { llmSettings, publicModelInfo } from "../durable-objects/agent/llm/config";
+import { llmSettings, publicModelInfo } from "../agent/llm/config";
 import { errorBody, handleError } from "./errors";
 import { type AppEnv, identify, isWebSocketUpgrade, requireSession, requireUser, withDb } from "./middleware/identity";
 import { authRoutes, meRoutes } from "./routes/auth";

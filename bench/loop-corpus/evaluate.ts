@@ -2,15 +2,9 @@
 // warning the loop would give (loop.ts), and before each step the stop conditions that end a stuck
 // turn (no_progress, error_limit). Reports precision, recall and false-positive rate for the warning
 // and for the stop, against seed 001 SC-007 (95 % accuracy, false positives under 5 %).
-import { loopWarning } from "../../durable-objects/agent/loop-detection";
-import {
-  type AgentState,
-  canonicalJson,
-  createState,
-  recordAction,
-  resultKey,
-} from "../../durable-objects/agent/state";
-import { errorLimit, noProgress } from "../../durable-objects/agent/termination";
+import { loopWarning } from "../../agent/loop-detection";
+import { type AgentState, canonicalJson, createState, recordAction, resultKey } from "../../agent/state";
+import { errorLimit, noProgress } from "../../agent/termination";
 import { DEFAULT_AGENT_CONFIG } from "../../protocol";
 import { CORPUS, type CorpusSequence } from "./corpus";
 

@@ -3,8 +3,9 @@
 // until the write is durable). Writes are synchronous, so seq has no gaps and broadcasts leave in seq
 // order. Only what a reader needs is read: a wake reads max(seq), a page reads its page, and the whole
 // log is loaded only when a turn builds its context (then kept in step with appends).
+
+import { defuseItem } from "../../agent/system-items/forgery";
 import type { Message, MessageDraft } from "../../protocol";
-import { defuseItem } from "../system-items/forgery";
 import { insertMessage, type MessageRow } from "./local-tables";
 
 const COLUMNS = "seq, id, role, created_at, payload";

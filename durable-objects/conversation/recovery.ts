@@ -3,8 +3,9 @@
 // valid for the provider (an assistant tool call needs its tool message), and an interrupt item tells
 // the agent and the user what happened. A turn waiting for the user's answer is not dead: the question
 // stays open until its deadline (alarm) or its answer (which carries the turn on).
+
+import { interruptItem } from "../../agent/system-items/interrupt";
 import type { MessageDraft } from "../../protocol";
-import { interruptItem } from "../system-items/interrupt";
 import type { PendingInput } from "./pending-input";
 import type { TurnMarkerStore } from "./turn-marker";
 

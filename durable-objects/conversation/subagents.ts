@@ -4,12 +4,12 @@
 // the parent has left; the child's tokens are charged to the parent; stopping the parent stops the
 // child (and, through the child's own delegate calls, every descendant).
 
+import { podEventItem } from "../../agent/system-items/pod-event";
+import type { SubagentHost, SubagentRequest, SubagentResult, ToolContext } from "../../agent/tools/tool";
+import { ToolError } from "../../agent/tools/tool";
 import { database } from "../../d1/client";
 import { createConversation } from "../../d1/conversations";
 import type { PodEvent, ServerFrame, TerminationReason, Usage } from "../../protocol";
-import type { SubagentHost, SubagentRequest, SubagentResult, ToolContext } from "../agent/tools/tool";
-import { ToolError } from "../agent/tools/tool";
-import { podEventItem } from "../system-items/pod-event";
 import type { SocketMeta } from "./socket-hub";
 
 /** Root conversations are depth 0; a subagent at MAX_DEPTH cannot delegate further. */

@@ -3,6 +3,18 @@
 // tabs that join mid-turn, resolves the references of the user's message, commits task reminders, and
 // asks the user on the agent's behalf.
 
+import { ContextMeter, contextBudget, type Observation } from "../../agent/context-window";
+import { findDecisionTree } from "../../agent/decision-trees";
+import { llmSettings } from "../../agent/llm/config";
+import { languageModel } from "../../agent/llm/model";
+import { runTurn, type TurnOutcome } from "../../agent/loop";
+import type { Notifier } from "../../agent/notifications/notifier";
+import { resolveReferences } from "../../agent/references/resolve";
+import { BUILTIN_TOOLS } from "../../agent/tools";
+import { DELEGATE, delegateTool } from "../../agent/tools/delegate";
+import { type McpToolbox, openMcpToolbox } from "../../agent/tools/mcp";
+import { REQUEST_INPUT } from "../../agent/tools/request-input";
+import type { AgentTool, SubagentHost } from "../../agent/tools/tool";
 import { type Credential, credentialKey } from "../../d1/credentials";
 import type { McpServerRow } from "../../d1/mcp-servers";
 import { loadTurnSettings } from "../../d1/user-settings";
@@ -14,18 +26,6 @@ import {
   type MessageDraft,
   type ServerFrame,
 } from "../../protocol";
-import { ContextMeter, contextBudget, type Observation } from "../agent/context-window";
-import { findDecisionTree } from "../agent/decision-trees";
-import { llmSettings } from "../agent/llm/config";
-import { languageModel } from "../agent/llm/model";
-import { runTurn, type TurnOutcome } from "../agent/loop";
-import { BUILTIN_TOOLS } from "../agent/tools";
-import { DELEGATE, delegateTool } from "../agent/tools/delegate";
-import { type McpToolbox, openMcpToolbox } from "../agent/tools/mcp";
-import { REQUEST_INPUT } from "../agent/tools/request-input";
-import type { AgentTool, SubagentHost } from "../agent/tools/tool";
-import type { Notifier } from "../notifications/notifier";
-import { resolveReferences } from "../references/resolve";
 import { readState, writeState } from "./local-tables";
 import { PendingInput } from "./pending-input";
 import type { SocketMeta } from "./socket-hub";
@@ -67,7 +67,7 @@ interface TurnPlan {
 
 const CONTEXT_METER_KEY = "context_meter";
 
-/** A meter that keeps its last observation in the object's own SQLite (tables exist: conversation.ts). */
+/** A meter that keeps its last observation in the object's own SQLite (tables exist: local-tables.ts). */
 function contextMeter(sql: SqlStorage): ContextMeter {
   let last: Observation | undefined;
   try {

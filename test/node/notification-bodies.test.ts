@@ -6,9 +6,9 @@
 // __snapshots__/notification-bodies/. An upgrade that changes a byte fails here; after reading the
 // diff, `npx vitest run --project node -u` accepts it.
 import { describe, expect, it } from "vitest";
-import { type BudgetWarning, describeWarning } from "../../durable-objects/agent/budget-warnings.ts";
-import { describeLoop, type LoopPattern } from "../../durable-objects/agent/loop-detection.ts";
-import { EventBus } from "../../durable-objects/notifications/bus.ts";
+import { type BudgetWarning, describeWarning } from "../../agent/budget-warnings.ts";
+import { describeLoop, type LoopPattern } from "../../agent/loop-detection.ts";
+import { EventBus } from "../../agent/notifications/bus.ts";
 import type { BusEvent, EventType, Severity } from "../../protocol";
 import { SUBSCRIBERS } from "../../subscribers/subscribers.generated.ts";
 

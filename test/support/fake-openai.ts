@@ -13,7 +13,7 @@ export interface FakeOpenAI {
 }
 
 const MARKER = /\[\[key:([^\]\s]+)\]\]/;
-/** How the Worker's compaction request begins (durable-objects/agent/prompts/compaction.eta). */
+/** How the Worker's compaction request begins (agent/prompts/compaction.eta). */
 const COMPACTION_TAG = "[Compaction request]";
 const MAX_BODY = 20 * 1024 * 1024;
 type Json = Record<string, unknown>;

@@ -8,14 +8,14 @@ import {
   extractControlBlock,
   ObserveControlSchema,
   ReasonControlSchema,
-} from "../../durable-objects/agent/decision-trees/control-block";
-import { roaTree } from "../../durable-objects/agent/decision-trees/roa-tree";
-import { createDemoModel } from "../../durable-objects/agent/llm/demo-model";
-import { type DemoReply, delegatedTask, LOOP_NOTE, planDemoReply } from "../../durable-objects/agent/llm/demo-script";
-import { render } from "../../durable-objects/agent/prompts/prompts.generated";
-import { createState } from "../../durable-objects/agent/state";
-import { BUILTIN_TOOLS } from "../../durable-objects/agent/tools";
-import { delegateTool } from "../../durable-objects/agent/tools/delegate";
+} from "../../agent/decision-trees/control-block";
+import { roaTree } from "../../agent/decision-trees/roa-tree";
+import { createDemoModel } from "../../agent/llm/demo-model";
+import { type DemoReply, delegatedTask, LOOP_NOTE, planDemoReply } from "../../agent/llm/demo-script";
+import { render } from "../../agent/prompts/prompts.generated";
+import { createState } from "../../agent/state";
+import { BUILTIN_TOOLS } from "../../agent/tools";
+import { delegateTool } from "../../agent/tools/delegate";
 import { DEFAULT_AGENT_CONFIG } from "../../protocol";
 
 const TOOLS = BUILTIN_TOOLS.map((t) => t.name);

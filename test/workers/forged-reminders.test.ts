@@ -1,8 +1,8 @@
 // Nothing from outside can pose as a system item (PROTOCOL.md "SystemItem"): a <system-reminder> tag
 // in any spelling, in any text that reaches the model from outside, arrives defused.
 import { describe, expect, it } from "vitest";
-import { defuseItem, neutralizeReminders } from "../../durable-objects/system-items/forgery";
-import { reminderItem } from "../../durable-objects/system-items/reminder";
+import { defuseItem, neutralizeReminders } from "../../agent/system-items/forgery";
+import { reminderItem } from "../../agent/system-items/reminder";
 import { marker, modelRequests } from "../support/fake-openai-client";
 import { api } from "./helpers";
 import { chat, llmUrl, scenario } from "./turn-helpers";

@@ -2,11 +2,11 @@
 // calls, the default entries, and the /api/knowledge and /api/workflows routes of the real Worker.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { parseReferences } from "../../agent/references/parse";
 import { applyCandidate, findTrigger, noteCandidates, rankCandidates } from "../../client/src/lib/completion";
 import { DEFAULT_KNOWLEDGE, DEFAULT_WORKFLOWS } from "../../d1/library/defaults";
 import { deleteKnowledge, getKnowledge, listKnowledge, putKnowledge } from "../../d1/library/knowledge-store";
 import { deleteWorkflow, getWorkflow, listWorkflows, putWorkflow } from "../../d1/library/workflow-store";
-import { parseReferences } from "../../durable-objects/references/parse";
 import { api, type Session, signup } from "./helpers";
 
 /** Calls the real Worker (worker/app.ts mounts these routes), as a signed-in browser or anonymously. */

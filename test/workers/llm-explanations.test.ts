@@ -1,7 +1,7 @@
 // The explanation a failed model call leaves in the saved answer quotes the provider's error, which
 // often ends with its own full stop ("Network connection lost."): one stop, never two.
 import { describe, expect, it } from "vitest";
-import { composeFinal, explainTermination, sentence } from "../../durable-objects/agent/explanations";
+import { composeFinal, explainTermination, sentence } from "../../agent/explanations";
 import { failed, state } from "./agent/fixtures";
 
 describe("sentence", () => {

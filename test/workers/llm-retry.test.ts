@@ -3,7 +3,7 @@
 // backoff, never past the turn's time limit, and each retry is a System message the model reads too.
 // Stop cuts a wait short.
 import { describe, expect, it } from "vitest";
-import { FIRST_BACKOFF_MS, MAX_RETRIES } from "../../durable-objects/agent/llm/retry";
+import { FIRST_BACKOFF_MS, MAX_RETRIES } from "../../agent/llm/retry";
 import type { Message } from "../../protocol";
 import { marker, modelRequests, type RecordedRequest, type Step } from "../support/fake-openai-client";
 import { chat, finalMessage, history, llmUrl, requestText, scenario } from "./turn-helpers";

@@ -3,7 +3,7 @@
 // server__tool with their schemas, validates arguments, times calls out, aborts them on Stop, sizes
 // and neutralises results, reports failures like any tool's, and goes on when a server is down.
 import { describe, expect, inject, it } from "vitest";
-import { MAX_RESULT_CHARS, sized } from "../../durable-objects/agent/tools/mcp";
+import { MAX_RESULT_CHARS, sized } from "../../agent/tools/mcp";
 import { illFormedTextField, type McpServer, type ToolMessage } from "../../protocol";
 import { modelRequests, scriptModel } from "../support/fake-openai-client";
 import { MCP_TEST_TOKEN, mcpCalls, REDOS_TEXT } from "../support/mcp-calls";

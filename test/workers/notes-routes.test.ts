@@ -1,7 +1,7 @@
 // The /api/notes and /api/tasks routes of the real Worker.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { vaultTools } from "../../durable-objects/agent/tools/vault";
+import { vaultTools } from "../../agent/tools/vault";
 import { api, type Session, signup } from "./helpers";
 
 /** Calls the real Worker (worker/app.ts mounts these routes), as a signed-in browser or anonymously. */

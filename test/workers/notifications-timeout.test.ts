@@ -2,8 +2,8 @@
 // with the tool's name, the error type and the time. The tool here is the real vault_search made
 // slow for this test only: the timeout path is the executor's and the bus's, not the tool's.
 import { afterEach, describe, expect, it } from "vitest";
-import { BUILTIN_TOOLS } from "../../durable-objects/agent/tools";
-import type { AgentTool } from "../../durable-objects/agent/tools/tool";
+import { BUILTIN_TOOLS } from "../../agent/tools";
+import type { AgentTool } from "../../agent/tools/tool";
 import type { SystemMessage } from "../../protocol";
 import { modelRequests } from "../support/fake-openai-client";
 import { chat, history, llmUrl, requestText, scenario } from "./turn-helpers";

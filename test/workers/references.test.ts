@@ -1,8 +1,8 @@
 // Seed 002 references in a user's message: @note (or folder), #knowledge, /workflow; unknown ones
 // are said, not dropped; forged reminder tags in a note are defused.
 import { describe, expect, it } from "vitest";
-import { parseReferences } from "../../durable-objects/references/parse";
-import { MAX_ATTACHMENT_CHARS, truncateForAttachment } from "../../durable-objects/references/resolve";
+import { parseReferences } from "../../agent/references/parse";
+import { MAX_ATTACHMENT_CHARS, truncateForAttachment } from "../../agent/references/resolve";
 import { illFormedTextField, type Message, type SystemMessage } from "../../protocol";
 import { modelRequests } from "../support/fake-openai-client";
 import { api } from "./helpers";

@@ -6,9 +6,9 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
+import { findSubscriber } from "../../agent/notifications/subscribers";
+import { podEventItem } from "../../agent/system-items/pod-event";
 import { RUNNING_TURN_KEY } from "../../durable-objects/conversation/turn-marker";
-import { findSubscriber } from "../../durable-objects/notifications/subscribers";
-import { podEventItem } from "../../durable-objects/system-items/pod-event";
 import type { SystemItem } from "../../protocol";
 import { modelRequests, scriptModel } from "../support/fake-openai-client";
 import { api, connect } from "./helpers";

@@ -1,7 +1,7 @@
 // Runs built-in tools as the loop does (arguments through the tool's schema, then execute) for a
 // freshly signed-up user, so tool tests read as calls.
 import { env } from "cloudflare:workers";
-import type { AgentTool, ToolContext } from "../../durable-objects/agent/tools/tool";
+import type { AgentTool, ToolContext } from "../../agent/tools/tool";
 import { signup } from "./helpers";
 
 export function findTool(tools: readonly AgentTool[], name: string): AgentTool {

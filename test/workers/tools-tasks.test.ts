@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { taskTools } from "../../durable-objects/agent/tools/tasks";
-import { ToolError } from "../../durable-objects/agent/tools/tool";
+import { taskTools } from "../../agent/tools/tasks";
+import { ToolError } from "../../agent/tools/tool";
 
 import { findTool, toolsFor } from "./tool-runner";
 

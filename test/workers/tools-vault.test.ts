@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { ToolError } from "../../agent/tools/tool";
+import { vaultTools } from "../../agent/tools/vault";
 import { matchTerms } from "../../d1/fts-query";
 import { NotePathSchema } from "../../d1/notes";
-import { ToolError } from "../../durable-objects/agent/tools/tool";
-import { vaultTools } from "../../durable-objects/agent/tools/vault";
 
 import { findTool, toolsFor } from "./tool-runner";
 

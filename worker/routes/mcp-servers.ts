@@ -85,7 +85,7 @@ mcpServerRoutes.delete("/:id", async (c) => {
 
 mcpServerRoutes.post("/:id/test", async (c) => {
   const row = await ownRow(c);
-  // Loaded on first use: the SDK's schemas cost every cold start otherwise (durable-objects/agent/tools/mcp.ts).
+  // Loaded on first use: the SDK's schemas cost every cold start otherwise (agent/tools/mcp.ts).
   const { describeMcpError, discoverTools } = await import("../../mcp/client");
   let outcome: { tools: { name: string; description: string }[] } | { error: string };
   try {

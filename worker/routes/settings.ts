@@ -1,7 +1,7 @@
 // Per-user settings (PROTOCOL.md "Settings"). A PUT with any bad field saves nothing.
 import { Hono } from "hono";
+import { patchProblems, withKnownTree } from "../../agent/decision-trees";
 import { loadAgentConfig, saveAgentConfig } from "../../d1/user-settings";
-import { patchProblems, withKnownTree } from "../../durable-objects/agent/decision-trees";
 import { AgentConfigPatchSchema } from "../../protocol";
 import { invalid } from "../errors";
 import { type AppEnv, currentUser } from "../middleware/identity";

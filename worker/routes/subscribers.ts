@@ -2,8 +2,8 @@
 // read by the conversation objects when they deliver notifications, so it applies to the next event,
 // in running conversations too.
 import { Hono } from "hono";
+import { findSubscriber, subscriberInfo, subscribers } from "../../agent/notifications/subscribers";
 import { loadSubscriberToggles, saveToggle } from "../../d1/user-settings";
-import { findSubscriber, subscriberInfo, subscribers } from "../../durable-objects/notifications/subscribers";
 import { SubscriberToggleSchema } from "../../protocol";
 import { ApiError, notFound } from "../errors";
 import { type AppEnv, currentUser } from "../middleware/identity";

@@ -1,6 +1,6 @@
 // Reference completion in the composer (seed 002): `@` offers notes, `#` knowledge entries and `/`
 // workflows. A reference starts the message or follows whitespace, as the server's parser
-// (durable-objects/references/parse.ts) requires; these pure functions find the reference being typed
+// (agent/references/parse.ts) requires; these pure functions find the reference being typed
 // at the caret, rank candidates for it and splice the chosen one in.
 
 export type CompletionKind = "note" | "knowledge" | "workflow";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeWarning, dueWarnings, iterationWarningStep } from "../../../durable-objects/agent/budget-warnings";
+import { describeWarning, dueWarnings, iterationWarningStep } from "../../../agent/budget-warnings";
 import { config, state, T0 } from "./fixtures";
 
 describe("iterationWarningStep", () => {

@@ -7,15 +7,10 @@ import {
   type LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
-import { compact, cutSummary, planCut } from "../../../durable-objects/agent/compaction";
-import { fitText, toModelMessages } from "../../../durable-objects/agent/context";
-import {
-  ContextMeter,
-  contextBudget,
-  estimateRequest,
-  estimateTokens,
-} from "../../../durable-objects/agent/context-window";
-import type { ModelRetry } from "../../../durable-objects/agent/llm/retry";
+import { compact, cutSummary, planCut } from "../../../agent/compaction";
+import { fitText, toModelMessages } from "../../../agent/context";
+import { ContextMeter, contextBudget, estimateRequest, estimateTokens } from "../../../agent/context-window";
+import type { ModelRetry } from "../../../agent/llm/retry";
 import type { Message, SystemItem, ToolMessage } from "../../../protocol";
 
 let seq = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toModelMessages, toolResultText } from "../../../durable-objects/agent/context";
+import { toModelMessages, toolResultText } from "../../../agent/context";
 import type { Message, ToolMessage } from "../../../protocol";
 
 let seq = 0;

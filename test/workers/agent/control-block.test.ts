@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractControlBlock } from "../../../durable-objects/agent/decision-trees/control-block";
+import { extractControlBlock } from "../../../agent/decision-trees/control-block";
 
 describe("extractControlBlock", () => {
   it("takes a fenced json block off the end and keeps the prose", () => {

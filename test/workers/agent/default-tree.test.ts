@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { baseTree } from "../../../durable-objects/agent/decision-trees/base-tree";
-import { defaultTree } from "../../../durable-objects/agent/decision-trees/default-tree";
-import { canonicalJson } from "../../../durable-objects/agent/state";
+import { baseTree } from "../../../agent/decision-trees/base-tree";
+import { defaultTree } from "../../../agent/decision-trees/default-tree";
+import { canonicalJson } from "../../../agent/state";
 import { config, state } from "./fixtures";
 
 describe("baseTree", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runToolCalls } from "../../../durable-objects/agent/tools/executor";
+import { runToolCalls } from "../../../agent/tools/executor";
 import { concurrencyTool, crashTool, echoTool, fakeRun, hangTool } from "./fake-tool-run";
 
 describe("runToolCalls reporting and concurrency", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { runToolCalls } from "../../../durable-objects/agent/tools/executor";
-import { defineTool } from "../../../durable-objects/agent/tools/tool";
+import { runToolCalls } from "../../../agent/tools/executor";
+import { defineTool } from "../../../agent/tools/tool";
 import { crashTool, echoTool, fakeRun, hangTool, sleep, toolErrorTool } from "./fake-tool-run";
 
 describe("runToolCalls outcomes", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { composeFinal, explainTermination, summarizeActions } from "../../../durable-objects/agent/explanations";
+import { composeFinal, explainTermination, summarizeActions } from "../../../agent/explanations";
 import { TERMINATION_REASONS } from "../../../protocol";
 import { failed, ok, state } from "./fixtures";
 

@@ -2,11 +2,11 @@
 // trace, plus small tools built with defineTool the way real tools are.
 import { env } from "cloudflare:workers";
 import { z } from "zod";
-import type { EventDraft } from "../../../durable-objects/agent/events";
-import type { ToolRunContext } from "../../../durable-objects/agent/tools/executor";
-import type { InputOutcome } from "../../../durable-objects/agent/tools/request-input";
-import { requestInputTool } from "../../../durable-objects/agent/tools/request-input";
-import { type AgentTool, defineTool, ToolError } from "../../../durable-objects/agent/tools/tool";
+import type { EventDraft } from "../../../agent/events";
+import type { ToolRunContext } from "../../../agent/tools/executor";
+import type { InputOutcome } from "../../../agent/tools/request-input";
+import { requestInputTool } from "../../../agent/tools/request-input";
+import { type AgentTool, defineTool, ToolError } from "../../../agent/tools/tool";
 import type { MessageDraft, ServerFrame } from "../../../protocol";
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,7 +1,7 @@
 // Shared builders for the agent loop tests: a state from defaults with overrides, and action records
 // made the way base-tree.ts makes them (canonical argument keys).
 
-import { type ActionRecord, type AgentState, canonicalJson, createState } from "../../../durable-objects/agent/state";
+import { type ActionRecord, type AgentState, canonicalJson, createState } from "../../../agent/state";
 import { type AgentConfig, DEFAULT_AGENT_CONFIG } from "../../../protocol";
 
 export const T0 = 1_700_000_000_000;

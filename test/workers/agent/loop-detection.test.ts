@@ -8,9 +8,9 @@ import {
   trailingCycle,
   trailingRepeats,
   trailingSameError,
-} from "../../../durable-objects/agent/loop-detection";
-import { type ActionRecord, resultKey } from "../../../durable-objects/agent/state";
-import { NO_PROGRESS_REPEATS } from "../../../durable-objects/agent/termination";
+} from "../../../agent/loop-detection";
+import { type ActionRecord, resultKey } from "../../../agent/state";
+import { NO_PROGRESS_REPEATS } from "../../../agent/termination";
 import { failed, ok } from "./fixtures";
 
 const A = ok("search", { q: "a" });

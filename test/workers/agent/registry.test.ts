@@ -1,14 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { baseTree } from "../../../durable-objects/agent/decision-trees/base-tree";
-import type { DecisionTree } from "../../../durable-objects/agent/decision-trees/decision-tree";
-import { defaultTree } from "../../../durable-objects/agent/decision-trees/default-tree";
-import {
-  decisionTreeNames,
-  findDecisionTree,
-  registerDecisionTree,
-} from "../../../durable-objects/agent/decision-trees/index";
-import { decisionTree } from "../../../durable-objects/agent/decision-trees/registry";
-import { roaTree } from "../../../durable-objects/agent/decision-trees/roa-tree";
+import { baseTree } from "../../../agent/decision-trees/base-tree";
+import type { DecisionTree } from "../../../agent/decision-trees/decision-tree";
+import { defaultTree } from "../../../agent/decision-trees/default-tree";
+import { decisionTreeNames, findDecisionTree, registerDecisionTree } from "../../../agent/decision-trees/index";
+import { decisionTree } from "../../../agent/decision-trees/registry";
+import { roaTree } from "../../../agent/decision-trees/roa-tree";
 
 const tree = (name: string): DecisionTree => ({
   ...baseTree,

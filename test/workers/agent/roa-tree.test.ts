@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { PhasePlan } from "../../../durable-objects/agent/decision-trees/decision-tree";
-import { roaTree } from "../../../durable-objects/agent/decision-trees/roa-tree";
+import type { PhasePlan } from "../../../agent/decision-trees/decision-tree";
+import { roaTree } from "../../../agent/decision-trees/roa-tree";
 import { state } from "./fixtures";
 
 const plan = (phase: PhasePlan["phase"]): PhasePlan => ({ phase, tools: phase === "act" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, createState, elapsedMs, recordAction, tokensUsed } from "../../../durable-objects/agent/state";
+import { canonicalJson, createState, elapsedMs, recordAction, tokensUsed } from "../../../agent/state";
 import { config, failed, ok, state, T0 } from "./fixtures";
 
 describe("createState", () => {

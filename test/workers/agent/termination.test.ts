@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CYCLE_STOP_ROUNDS } from "../../../durable-objects/agent/loop-detection";
+import { CYCLE_STOP_ROUNDS } from "../../../agent/loop-detection";
 import {
   completed,
   ERROR_LIMIT,
@@ -14,7 +14,7 @@ import {
   timeout,
   tokenBudget,
   userCancelled,
-} from "../../../durable-objects/agent/termination";
+} from "../../../agent/termination";
 import { failed, ok, state, T0 } from "./fixtures";
 
 const c = (s: ReturnType<typeof state>) => s.config;

@@ -3,7 +3,7 @@
 // streams), how each tool call behaves (latency, a throw, a hang), how the user answers questions, and
 // when Stop is pressed. Plain JSON, so a shrunk counterexample can be pasted into regressions.ts.
 import fc from "fast-check";
-import { MIN_CONTEXT_WINDOW } from "../../../durable-objects/agent/llm/config";
+import { MIN_CONTEXT_WINDOW } from "../../../agent/llm/config";
 import { AGENT_CONFIG_FIELDS, type AgentConfig } from "../../../protocol";
 
 export interface ToolCallSpec {

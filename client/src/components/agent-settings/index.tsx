@@ -10,7 +10,7 @@ import style from "./style.module.css";
 const DECISION_TREES = ["default", "roa"];
 const FIELD_NAMES = Object.keys(AGENT_CONFIG_FIELDS) as NumericConfigField[];
 
-/** What each setting does, as durable-objects/agent applies it. */
+/** What each setting does, as agent/ applies it. */
 export const FIELD_HELP: Record<ConfigFieldName, string> = {
   maxIterations:
     "How many steps the agent may take in one turn; a step is one model call and the tools it asks for. At the limit the turn stops and says so: ask it to continue.",

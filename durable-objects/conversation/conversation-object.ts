@@ -2,24 +2,24 @@
 // own beyond what the Worker hands it (the Worker has already checked ownership) and delegates to the
 // message log (in its own SQLite), the index outbox, the socket hub and the turn runner.
 import { DurableObject } from "cloudflare:workers";
-import { type Credential, parseCredentialKey } from "../d1/credentials";
-import type { ClientFrame, Message, Notify, ServerFrame } from "../protocol";
-import { stampEvent } from "./agent/events";
-import { llmSettings, publicModelInfo } from "./agent/llm/config";
-import { parseClientFrame } from "./conversation/client-frames";
-import { IndexOutbox } from "./conversation/index-outbox";
-import { importLegacyMessages } from "./conversation/legacy-import";
-import { ensureLocalTables } from "./conversation/local-tables";
-import { MessageLog } from "./conversation/message-log";
-import { NotifyInbox } from "./conversation/notify-inbox";
-import { recoverInterruptedTurn } from "./conversation/recovery";
-import { SocketGuard } from "./conversation/socket-guard";
-import { SocketHub, type SocketMeta } from "./conversation/socket-hub";
-import type { ChildOutcome, ChildRequest, ParentLink } from "./conversation/subagents";
-import { ToggleCache } from "./conversation/toggle-cache";
-import { TurnRunner } from "./conversation/turn-runner";
-import { BusNotifier } from "./notifications/notifier";
-import { findSubscriber, isEnabled } from "./notifications/subscribers";
+import { stampEvent } from "../../agent/events";
+import { llmSettings, publicModelInfo } from "../../agent/llm/config";
+import { BusNotifier } from "../../agent/notifications/notifier";
+import { findSubscriber, isEnabled } from "../../agent/notifications/subscribers";
+import { type Credential, parseCredentialKey } from "../../d1/credentials";
+import type { ClientFrame, Message, Notify, ServerFrame } from "../../protocol";
+import { parseClientFrame } from "./client-frames";
+import { IndexOutbox } from "./index-outbox";
+import { importLegacyMessages } from "./legacy-import";
+import { ensureLocalTables } from "./local-tables";
+import { MessageLog } from "./message-log";
+import { NotifyInbox } from "./notify-inbox";
+import { recoverInterruptedTurn } from "./recovery";
+import { SocketGuard } from "./socket-guard";
+import { SocketHub, type SocketMeta } from "./socket-hub";
+import type { ChildOutcome, ChildRequest, ParentLink } from "./subagents";
+import { ToggleCache } from "./toggle-cache";
+import { TurnRunner } from "./turn-runner";
 
 const META_KEY = "meta";
 

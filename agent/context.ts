@@ -9,9 +9,9 @@ import type {
   LanguageModelV3ToolCallPart as ToolCallPart,
   LanguageModelV3ToolResultPart as ToolResultPart,
 } from "@ai-sdk/provider";
-import type { Message, SystemMessage, ToolMessage } from "../../protocol";
-import { neutralizeReminders } from "../system-items/forgery";
+import type { Message, SystemMessage, ToolMessage } from "../protocol";
 import { estimateTokens } from "./context-window";
+import { neutralizeReminders } from "./system-items/forgery";
 
 interface AssistantBlock {
   step: number | undefined;

@@ -2,7 +2,7 @@
 // execute function. The loop validates arguments, applies the per-call timeout and the turn's abort
 // signal, and reports the outcome; a tool only does its work.
 import type { z } from "zod";
-import type { MessageDraft, ServerFrame, TerminationReason, Usage } from "../../../protocol";
+import type { MessageDraft, ServerFrame, TerminationReason, Usage } from "../../protocol";
 import type { EventDraft } from "../events";
 import type { ModelUsage } from "../llm/call-model";
 

@@ -2,7 +2,7 @@
 import "./default-tree";
 import "./roa-tree";
 
-import { type AgentConfig, type AgentConfigPatch, DEFAULT_AGENT_CONFIG } from "../../../protocol";
+import { type AgentConfig, type AgentConfigPatch, DEFAULT_AGENT_CONFIG } from "../../protocol";
 import { decisionTreeNames } from "./registry";
 
 export type { DecisionTree } from "./decision-tree";

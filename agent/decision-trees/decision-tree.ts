@@ -1,7 +1,7 @@
 // The DecisionTree protocol (seed 001 FR-012): how a workflow steers the loop without touching it.
 // The loop asks the tree whether to go on, which model calls (phases) make up a step, and hands it
 // every phase and tool result. Trees are pure: state in, state out.
-import type { AgentConfig, Phase, TerminationReason } from "../../../protocol";
+import type { AgentConfig, Phase, TerminationReason } from "../../protocol";
 import type { AgentState } from "../state";
 
 export interface PhasePlan {

@@ -1,6 +1,6 @@
 // The inline explanation a final answer carries when the turn did not simply complete (seed 001
 // FR-007): which limit, with its figures, and what the user can do.
-import type { TerminationReason } from "../../protocol";
+import type { TerminationReason } from "../protocol";
 import { type AgentState, tokensUsed } from "./state";
 
 export function explainTermination(reason: TerminationReason, s: AgentState): string | undefined {

@@ -3,7 +3,7 @@
 // request and the user sees them as System messages). The user's subscriber toggles are read at
 // delivery, so switching one off or on applies at once, in a running turn too.
 import type { BusEvent, MessageDraft } from "../../protocol";
-import { type EventDraft, type InjectionPoint, stampEvent } from "../agent/events";
+import { type EventDraft, type InjectionPoint, stampEvent } from "../events";
 import type { Notification } from "./build-notification";
 import { EventBus } from "./bus";
 import { findSubscriber, subscribers } from "./subscribers";

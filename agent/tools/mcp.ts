@@ -8,13 +8,13 @@
 import type { OutputUnit } from "@cfworker/json-schema";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { disabledToolsOf, endpointOf, type McpServerRow } from "../../../d1/mcp-servers";
-import type { DiscoveredTool, McpSession } from "../../../mcp/client";
-import { outboundPolicy } from "../../../mcp/outbound";
-import { boundedValidator } from "../../../mcp/tool-schema";
-import { qualifiedToolName } from "../../../protocol";
-import { neutralizeReminders } from "../../system-items/forgery";
+import { disabledToolsOf, endpointOf, type McpServerRow } from "../../d1/mcp-servers";
+import type { DiscoveredTool, McpSession } from "../../mcp/client";
+import { outboundPolicy } from "../../mcp/outbound";
+import { boundedValidator } from "../../mcp/tool-schema";
+import { qualifiedToolName } from "../../protocol";
 import { safeEnd } from "../context";
+import { neutralizeReminders } from "../system-items/forgery";
 import { type AgentTool, DEFAULT_TOOL_TIMEOUT_MS, ToolError } from "./tool";
 
 /** What a result may add to the log and the context: the context cuts further to fit its budget. */
@@ -175,7 +175,7 @@ function asAgentTool(
  * load (66 ms median to load it in Node, zod already loaded), which no cold start of a user without servers
  * should pay.
  */
-type McpClient = typeof import("../../../mcp/client");
+type McpClient = typeof import("../../mcp/client");
 
 async function openServer(
   client: McpClient,
@@ -214,7 +214,7 @@ export async function openMcpToolbox(
 ): Promise<McpToolbox> {
   if (!rows.length) return NO_MCP;
   const timeoutMs = mcpToolTimeoutMs(env);
-  const client: McpClient = await import("../../../mcp/client");
+  const client: McpClient = await import("../../mcp/client");
   const opened = await Promise.allSettled(rows.map((row) => openServer(client, row, env, signal, timeoutMs)));
   const sessions: McpSession[] = [];
   const tools: AgentTool[] = [];

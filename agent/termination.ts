@@ -1,7 +1,7 @@
 // When a turn ends (seed 001 FR-004): each condition a small pure predicate returning its reason,
 // checked in the seed's priority order. The loop's own reasons (input_timeout, llm_error) come first:
 // they describe a turn that cannot go on at all.
-import type { AgentConfig, TerminationReason } from "../../protocol";
+import type { AgentConfig, TerminationReason } from "../protocol";
 import { CYCLE_STOP_ROUNDS, trailingCycleOf, trailingRepeats } from "./loop-detection";
 import { type AgentState, elapsedMs, tokensUsed } from "./state";
 

@@ -2,7 +2,7 @@
 // (model calls, tools), then save the answer with an explanation of why the turn ended. Everything the
 // model reads comes from the persisted log (context.ts), so a replay sends the same bytes.
 import type { LanguageModelV3, LanguageModelV3FunctionTool } from "@ai-sdk/provider";
-import type { AgentConfig, TerminationReason, Usage } from "../../protocol";
+import type { AgentConfig, TerminationReason, Usage } from "../protocol";
 import { describeWarning, dueWarnings } from "./budget-warnings";
 import { compact, contextPrompt } from "./compaction";
 import { latestCompaction } from "./context";

@@ -4,7 +4,7 @@
 // The outbox is bounded: on overflow the oldest low-priority notifications are dropped, and one
 // summary notification says how many events were lost.
 import type { BusEvent, NotificationPriority } from "../../protocol";
-import type { InjectionPoint } from "../agent/events";
+import type { InjectionPoint } from "../events";
 import { buildNotification, type CompiledSubscriber, type Notification } from "./build-notification";
 import { SubscriberRuntime } from "./subscriber-runtime";
 

@@ -1,6 +1,6 @@
 // AgentState: what the loop knows about the running turn. Plain data, so decision trees and stop
 // conditions are pure functions of it (seed 001 "AgentState", FR-015 for `extensions`).
-import type { AgentConfig, TerminationReason, Usage } from "../../protocol";
+import type { AgentConfig, TerminationReason, Usage } from "../protocol";
 import type { ModelUsage } from "./llm/call-model";
 
 /** One tool call as loop detection sees it. */

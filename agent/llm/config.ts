@@ -1,6 +1,6 @@
 // Which model answers: OpenAI-compatible when OPENAI_API_KEY is set, else the offline demo model.
 // Both have a context window (OPENAI_CONTEXT_WINDOW) that no request may exceed, and optional prices.
-import type { ModelInfo, Prices } from "../../../protocol";
+import type { ModelInfo, Prices } from "../../protocol";
 
 export type ApiStyle = "chat" | "responses";
 interface Common {

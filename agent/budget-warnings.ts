@@ -2,7 +2,7 @@
 // at softWarningPercent, tokens and time at tokenWarningPercent, each once per turn. Whatever the
 // percentages say, a warning comes with at least 20 % of the limit left (seed 000 SC-006), and the
 // iteration warning at least two steps before the limit where the limit allows.
-import type { AgentConfig } from "../../protocol";
+import type { AgentConfig } from "../protocol";
 import { type AgentState, type BudgetKind, elapsedMs, tokensUsed } from "./state";
 
 export interface BudgetWarning {

@@ -1,6 +1,6 @@
 // What the loop needs from the conversation object: the persisted log, live frames, the event bus
 // with its injection points, and a way to ask the user.
-import type { Message, MessageDraft, ServerFrame } from "../../protocol";
+import type { Message, MessageDraft, ServerFrame } from "../protocol";
 import type { EventDraft, InjectionPoint } from "./events";
 import type { InputOutcome } from "./tools/request-input";
 

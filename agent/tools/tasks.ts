@@ -10,7 +10,7 @@ import {
   TaskChangesSchema,
   TaskStatusSchema,
   updateTask,
-} from "../../../d1/tasks";
+} from "../../d1/tasks";
 import { type AgentTool, defineTool, ToolError } from "./tool";
 
 export const taskCreate = defineTool({

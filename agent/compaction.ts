@@ -5,14 +5,14 @@
 // deterministic cut stands in: the oldest messages are dropped and listed. A turn never fails because
 // the history is long.
 import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Prompt } from "@ai-sdk/provider";
-import type { Message, MessageDraft, SystemItem } from "../../protocol";
-import { neutralizeReminders } from "../system-items/forgery";
+import type { Message, MessageDraft, SystemItem } from "../protocol";
 import { isCompaction, latestCompaction, toModelMessages } from "./context";
 import { type ContextBudget, estimateRequest, estimateTokens } from "./context-window";
 import { callModel, type ModelUsage } from "./llm/call-model";
 import type { ModelRetry } from "./llm/retry";
 import { summarizeNotifications } from "./notification-summary";
 import { render } from "./prompts/prompts.generated";
+import { neutralizeReminders } from "./system-items/forgery";
 
 export const COMPACTION_SOURCE = "Context";
 

@@ -1,6 +1,6 @@
 // Behaviour every tree shares: stop conditions in seed 001's order, step counting, recording tool
 // results for loop detection and the error limit.
-import type { AgentConfig } from "../../../protocol";
+import type { AgentConfig } from "../../protocol";
 import { type AgentState, canonicalJson, recordAction, resultKey } from "../state";
 import { firstStop } from "../termination";
 import type { Continuation, ToolResult } from "./decision-tree";

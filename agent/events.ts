@@ -1,6 +1,6 @@
 // Events the loop raises (PROTOCOL.md "Events on the bus"): what happened, for the notification
 // pipeline to turn into system items.
-import type { BusEvent } from "../../protocol";
+import type { BusEvent } from "../protocol";
 
 /** An event before the bus stamps it with id and time. */
 export type EventDraft = Omit<BusEvent, "id" | "ts">;

@@ -9,7 +9,7 @@ import {
   readNote,
   searchNotes,
   writeNote,
-} from "../../../d1/notes";
+} from "../../d1/notes";
 import { type AgentTool, defineTool, ToolError } from "./tool";
 
 export const vaultSearch = defineTool({

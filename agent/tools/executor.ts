@@ -2,7 +2,7 @@
 // per-call timeout (timeout), at most maxParallelTools at once, at most maxToolCallsPerTurn per step,
 // and request_input as a pause for the user. Every call ends as a persisted tool message, so the
 // history always pairs a call with its result.
-import type { MessageDraft, ServerFrame, ToolErrorType } from "../../../protocol";
+import type { MessageDraft, ServerFrame, ToolErrorType } from "../../protocol";
 
 type SystemDraft = Extract<MessageDraft, { role: "system" }>;
 
