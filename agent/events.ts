@@ -1,4 +1,4 @@
-// Events the loop raises (PROTOCOL.md "Events on the bus"): what happened, for the notification
+// Events the loop raises (docs/protocol.md "Events on the bus"): what happened, for the notification
 // pipeline to turn into system items.
 import type { BusEvent } from "../protocol";
 

@@ -7,11 +7,11 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { z } from "zod";
-import { ContextMeter, contextBudget } from "../agent/context-window";
+import { ContextMeter, contextBudget } from "../agent/context/window";
 import { findDecisionTree } from "../agent/decision-trees";
-import { runTurn } from "../agent/loop";
 import { reminderItem } from "../agent/system-items/reminder";
 import { defineTool } from "../agent/tools/tool";
+import { runTurn } from "../agent/turn/run-turn";
 import { DEFAULT_AGENT_CONFIG } from "../protocol";
 import type { ConversationFigures } from "./context-figures";
 import { memoryLog } from "./memory-log";
@@ -129,7 +129,7 @@ export async function runConversation(turns: number, window: number, limit = win
       {
         messages: () => log,
         append,
-        send: () => {},
+        frames: { send: () => {} },
         emit: (e) => notifier.emit(e),
         flush: (p) => notifier.flush(p),
         askUser: async () => ({ type: "aborted" }),

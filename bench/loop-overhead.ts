@@ -2,11 +2,11 @@
 // stop conditions, warnings, notifications, frames) against a zero-latency scripted model and an
 // in-memory log. Bundled by bench/run.ts with esbuild and run in Node (V8, as workerd).
 import { z } from "zod";
-import { ContextMeter, contextBudget } from "../agent/context-window";
+import { ContextMeter, contextBudget } from "../agent/context/window";
 import { findDecisionTree } from "../agent/decision-trees";
 import { DEFAULT_CONTEXT_WINDOW } from "../agent/llm/config";
-import { runTurn } from "../agent/loop";
 import { defineTool } from "../agent/tools/tool";
+import { runTurn } from "../agent/turn/run-turn";
 import { DEFAULT_AGENT_CONFIG } from "../protocol";
 import { memoryLog } from "./memory-log";
 import { scriptedModel } from "./scripted-model";
@@ -29,9 +29,11 @@ export async function measureTurn(steps: number): Promise<{ perStepMs: number[];
     {
       messages: () => log,
       append,
-      send: (frame) => {
-        if (frame.type === "agent_update" && frame.update_type === "agent_turn_start")
-          stepStarts.push(performance.now());
+      frames: {
+        send: (frame) => {
+          if (frame.type === "agent_update" && frame.update_type === "agent_turn_start")
+            stepStarts.push(performance.now());
+        },
       },
       emit: (e) => notifier.emit(e),
       flush: (p) => notifier.flush(p),

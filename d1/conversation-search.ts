@@ -1,4 +1,4 @@
-// PROTOCOL.md `GET /api/search`: the user's own conversations whose title or user/agent text matches,
+// docs/protocol.md `GET /api/search`: the user's own conversations whose title or user/agent text matches,
 // newest first. Text hits come from the index the conversation objects keep (message_search_fts),
 // at most a few per conversation so one long chat cannot hide the others; a title hit without a
 // text hit is a result without `seq`.

@@ -2,11 +2,8 @@
 // and the path rules exist once. Every statement is scoped by user id: another user's note is
 // indistinguishable from a missing one. Raw D1 statements because the search needs FTS5 anyway.
 import { z } from "zod";
+import { MAX_LISTED_NOTES, MAX_NOTE_CONTENT, MAX_NOTE_PATH } from "../protocol/notes";
 import { HIGHLIGHT, isFtsQueryError, matchAll, matchAny, matchPhrase, matchTerms } from "./fts-query";
-
-export const MAX_NOTE_PATH = 200;
-export const MAX_NOTE_CONTENT = 100_000;
-export const MAX_LISTED_NOTES = 200;
 
 /** Lenient about how a path is written (spaces around it, a leading "/", "//"), strict about what it is. */
 export const normaliseNotePath = (raw: string) =>

@@ -130,7 +130,7 @@ export const messages = sqliteTable(
 );
 
 /**
- * The search index of user and agent text (PROTOCOL.md `GET /api/search`), written by each
+ * The search index of user and agent text (docs/protocol.md `GET /api/search`), written by each
  * conversation's object from its outbox; `message_search_fts` (FTS5, kept by triggers) indexes `text`.
  * A row per message, keyed by (conversation, seq), so a repeated flush inserts nothing twice.
  */

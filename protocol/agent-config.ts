@@ -1,4 +1,4 @@
-// AgentConfig (seed 001 FR-001/FR-003, PROTOCOL.md "Settings"): the one schema that gives defaults,
+// AgentConfig (seed 001 FR-001/FR-003, docs/protocol.md "Settings"): the one schema that gives defaults,
 // bounds and error messages to the server and to the Settings form alike.
 import { z } from "zod";
 

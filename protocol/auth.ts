@@ -1,4 +1,4 @@
-// Identity shapes of PROTOCOL.md ("Identity").
+// Identity shapes of docs/protocol.md ("Identity").
 import { z } from "zod";
 
 export const UsernameSchema = z.string().regex(/^[a-z0-9_-]{3,32}$/, "3–32 characters of a–z, 0–9, _ and -");

@@ -1,4 +1,4 @@
-// Conversation routes of PROTOCOL.md ("Conversations").
+// Conversation routes of docs/protocol.md ("Conversations").
 import { z } from "zod";
 import { SeveritySchema } from "./message";
 
@@ -7,7 +7,7 @@ export const ConversationSchema = z.object({
   title: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
-  /** The start of the latest user or agent text (an extension of PROTOCOL.md's list item). */
+  /** The start of the latest user or agent text (an extension of docs/protocol.md's list item). */
   preview: z.string().optional(),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;

@@ -1,4 +1,4 @@
-// The one error body of PROTOCOL.md ("Errors"), shared by the Worker, the socket and the client.
+// The one error body of docs/protocol.md ("Errors"), shared by the Worker, the socket and the client.
 import { z } from "zod";
 
 export const ERROR_CODES = [
@@ -28,7 +28,7 @@ export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 export const UNKNOWN_FIELD = "unknown field";
 
-/** Turns a zod error into PROTOCOL.md's `fields` map: one message per bad field, each unknown field named. */
+/** Turns a zod error into docs/protocol.md's `fields` map: one message per bad field, each unknown field named. */
 export function fieldErrors(error: z.ZodError): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {

@@ -1,4 +1,4 @@
-// Events on a conversation's bus (PROTOCOL.md "Events on the bus", seed 000 FR-001…005).
+// Events on a conversation's bus (docs/protocol.md "Events on the bus", seed 000 FR-001…005).
 import { z } from "zod";
 import { SeveritySchema } from "./message";
 

@@ -1,4 +1,4 @@
-// Socket frames of PROTOCOL.md ("Socket frames"). Every frame received is parsed here; every frame
+// Socket frames of docs/protocol.md ("Socket frames"). Every frame received is parsed here; every frame
 // sent satisfies ServerFrame.
 import { z } from "zod";
 import { DecisionTreeNameSchema } from "./agent-config";

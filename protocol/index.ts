@@ -1,4 +1,4 @@
-// The wire contract of PROTOCOL.md as zod schemas, imported by the Worker, the Durable Object and the client.
+// The wire contract of docs/protocol.md as zod schemas, imported by the Worker, the Durable Object and the client.
 // First, so no schema is parsed before zod is told never to try eval.
 import "./zod-config";
 
@@ -11,6 +11,7 @@ export * from "./frames";
 export * from "./library";
 export * from "./mcp";
 export * from "./message";
+export * from "./notes";
 export * from "./subscriber";
 export * from "./system-item";
 export * from "./usage";

@@ -1,4 +1,4 @@
-// Message (PROTOCOL.md "Message"): what history and the socket carry, persisted before broadcast.
+// Message (docs/protocol.md "Message"): what history and the socket carry, persisted before broadcast.
 import { z } from "zod";
 import { SystemItemSchema } from "./system-item";
 import { UsageSchema } from "./usage";

@@ -1,4 +1,4 @@
-// SystemItem (seed 002, PROTOCOL.md "SystemItem"): every role:system entry the model sees is one of
+// SystemItem (seed 002, docs/protocol.md "SystemItem"): every role:system entry the model sees is one of
 // these. `body` is the exact text the model saw; replay uses it verbatim.
 import { z } from "zod";
 

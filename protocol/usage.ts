@@ -1,4 +1,4 @@
-// Token usage (PROTOCOL.md `response_complete.usage`) and what the client needs to show it as a meter.
+// Token usage (docs/protocol.md `response_complete.usage`) and what the client needs to show it as a meter.
 import { z } from "zod";
 
 export const UsageSchema = z.object({

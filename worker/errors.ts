@@ -1,4 +1,4 @@
-// One HTTP error type and one handler that maps every failure to PROTOCOL.md's error body.
+// One HTTP error type and one handler that maps every failure to docs/protocol.md's error body.
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ErrorBody, ErrorCode } from "../protocol";

@@ -1,6 +1,6 @@
 // One streamed model call through the provider interface (LanguageModelV3.doStream, which
 // @ai-sdk/openai and the demo model implement). Text deltas go out as they arrive; tool calls, usage
-// and the finish reason come back. We build the provider prompt ourselves (context.ts) instead of
+// and the finish reason come back. We build the provider prompt ourselves (context/model-messages.ts) instead of
 // going through `streamText`, which re-validated the whole history with zod on every call: that cost
 // grew with the conversation (55 ms per step at 2,000 messages, see bench/README.md) and we want the
 // exact bytes of the prompt in our hands anyway, for byte-identical replay. A refused request is

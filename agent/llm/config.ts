@@ -4,7 +4,7 @@ import type { ModelInfo, Prices } from "../../protocol";
 
 export type ApiStyle = "chat" | "responses";
 interface Common {
-  /** Tokens: no request to the model is larger (context-window.ts). */
+  /** Tokens: no request to the model is larger (context/window.ts). */
   contextWindow: number;
   prices?: Prices;
 }

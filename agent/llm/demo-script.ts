@@ -444,32 +444,33 @@ function decide(intent: Intent, results: ToolOutcome[], offered: ReadonlySet<str
       const lines = notes.slice(0, 20).map((n) => `- ${String(field(n, "path") ?? "?")}`);
       return { answer: `You have ${count(notes.length, "note")}:\n${lines.join("\n")}` };
     }
-    case "search": {
-      const searched = last("vault_search");
-      if (!searched)
-        return callIf(
-          { name: "vault_search", args: { query: intent.query } },
-          `I will search your notes for “${intent.query}”.`,
-          introduction,
-        );
-      if (!searched.ok) return { answer: `The search failed: ${errorText(searched)}.` };
-      const hits = arrayField(searched.value, "results");
-      if (!hits.length)
-        return { answer: `I found no notes matching “${intent.query}”. Try “write a note: …” to save one.` };
-      const top = String(field(hits[0], "path") ?? "");
-      const read = last("vault_read");
-      if (!read && top)
-        return callIf({ name: "vault_read", args: { path: top } }, `The best match is ${top}; I will read it.`, () =>
-          foundList(intent.query, hits),
-        );
-      const content = read?.ok ? field(read.value, "content") : undefined;
-      const quote =
-        typeof content === "string" && content.trim()
-          ? `\n\n${top} says:\n${blockQuote(clip(content.trim(), 300))}`
-          : "";
-      return { answer: `${foundList(intent.query, hits)}${quote}` };
-    }
+    case "search":
+      return searchNotes(intent.query, last, callIf);
   }
+}
+
+/** The search demo: search the notes, read the best match, answer with what it says. */
+function searchNotes(
+  query: string,
+  last: (tool: string) => ToolOutcome | undefined,
+  callIf: (call: Call, why: string, otherwise: () => string) => Decision,
+): Decision {
+  const searched = last("vault_search");
+  if (!searched)
+    return callIf({ name: "vault_search", args: { query } }, `I will search your notes for “${query}”.`, introduction);
+  if (!searched.ok) return { answer: `The search failed: ${errorText(searched)}.` };
+  const hits = arrayField(searched.value, "results");
+  if (!hits.length) return { answer: `I found no notes matching “${query}”. Try “write a note: …” to save one.` };
+  const top = String(field(hits[0], "path") ?? "");
+  const read = last("vault_read");
+  if (!read && top)
+    return callIf({ name: "vault_read", args: { path: top } }, `The best match is ${top}; I will read it.`, () =>
+      foundList(query, hits),
+    );
+  const content = read?.ok ? field(read.value, "content") : undefined;
+  const quote =
+    typeof content === "string" && content.trim() ? `\n\n${top} says:\n${blockQuote(clip(content.trim(), 300))}` : "";
+  return { answer: `${foundList(query, hits)}${quote}` };
 }
 
 function foundList(query: string, hits: unknown[]): string {

@@ -1,4 +1,4 @@
-// A conversation's event bus (seed 000, DESIGN.md "Notifications"): events go to every subscriber
+// A conversation's event bus (seed 000, docs/architecture.md "Notifications"): events go to every subscriber
 // that listens for their type and severity; closed batches become notifications in an outbox that is
 // delivered at the injection points, critical ones at once, by priority and FIFO within a priority.
 // The outbox is bounded: on overflow the oldest low-priority notifications are dropped, and one

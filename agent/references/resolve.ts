@@ -7,7 +7,7 @@ import { getKnowledge } from "../../d1/library/knowledge-store";
 import { getWorkflow } from "../../d1/library/workflow-store";
 import { listNotes, NotePathSchema, readNote } from "../../d1/notes";
 import type { MessageDraft, SystemItem } from "../../protocol";
-import { safeEnd } from "../context";
+import { safeEnd } from "../context/model-messages";
 import { parseReferences, type Reference } from "./parse";
 
 export const MAX_ATTACHMENT_CHARS = 8000;

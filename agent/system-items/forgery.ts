@@ -2,7 +2,7 @@
 // entries, notify messages, subagents' answers) must not be able to pose as a system item. Only the
 // system wraps text in <system-reminder> tags (reminder.ts), so the tag in any spelling a model could
 // still read as one is defused wherever such text enters the model's context. This is the one
-// neutraliser for all of them: context.ts applies it to user, agent and tool text, and the message
+// neutraliser for all of them: context/model-messages.ts applies it to user, agent and tool text, and the message
 // log to every system item it persists (defuseItem).
 import type { SystemItem } from "../../protocol";
 import { normalizeReminderBody, renderReminder } from "./reminder";

@@ -13,7 +13,7 @@ import type { DiscoveredTool, McpSession } from "../../mcp/client";
 import { outboundPolicy } from "../../mcp/outbound";
 import { boundedValidator } from "../../mcp/tool-schema";
 import { qualifiedToolName } from "../../protocol";
-import { safeEnd } from "../context";
+import { safeEnd } from "../context/model-messages";
 import { neutralizeReminders } from "../system-items/forgery";
 import { type AgentTool, DEFAULT_TOOL_TIMEOUT_MS, ToolError } from "./tool";
 

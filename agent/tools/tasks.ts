@@ -1,5 +1,5 @@
-// The task tools (DESIGN.md "The agent"): the model keeps the user's task list. The rules and the
-// SQL live in task-store.ts, shared with the /api/tasks routes.
+// The task tools (docs/architecture.md "The agent"): the model keeps the user's task list. The rules and the
+// SQL live in d1/tasks.ts, shared with the /api/tasks routes.
 import { z } from "zod";
 import {
   CreateTaskSchema,

@@ -1,5 +1,5 @@
-// The notes tools (DESIGN.md "The agent"): the model searches, reads, writes and lists the user's
-// vault. The SQL and the path rules live in vault-store.ts, shared with the /api/notes routes.
+// The notes tools (docs/architecture.md "The agent"): the model searches, reads, writes and lists the user's
+// vault. The SQL and the path rules live in d1/notes.ts, shared with the /api/notes routes.
 import { z } from "zod";
 import {
   listNotes,

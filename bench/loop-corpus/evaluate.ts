@@ -1,5 +1,5 @@
 // Replays the corpus through the loop's own detector: after each step's calls, the loop-detection
-// warning the loop would give (loop.ts), and before each step the stop conditions that end a stuck
+// warning the loop would give (agent/turn/), and before each step the stop conditions that end a stuck
 // turn (no_progress, error_limit). Reports precision, recall and false-positive rate for the warning
 // and for the stop, against seed 001 SC-007 (95 % accuracy, false positives under 5 %).
 import { loopWarning } from "../../agent/loop-detection";

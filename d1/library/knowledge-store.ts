@@ -1,5 +1,5 @@
 // The user's knowledge entries in D1 (`#slug` attaches one to a message), shared by the
-// /api/knowledge routes and the agent's reference resolver. The rules are in schemas.ts.
+// /api/knowledge routes and the agent's reference resolver. The rules are in protocol/library.ts.
 
 import type { EntryInput, LibraryEntry, LibraryEntrySummary } from "../../protocol/library";
 import { deleteEntry, getEntry, listEntries, putEntry } from "./entry-store";

@@ -1,5 +1,5 @@
 // The user's saved workflows in D1 (`/slug` runs one: its body is the prompt that enters the context),
-// shared by the /api/workflows routes and the agent's reference resolver. The rules are in schemas.ts.
+// shared by the /api/workflows routes and the agent's reference resolver. The rules are in protocol/library.ts.
 
 import type { EntryInput, LibraryEntry, LibraryEntrySummary } from "../../protocol/library";
 import { deleteEntry, getEntry, listEntries, putEntry } from "./entry-store";

@@ -7,8 +7,9 @@ import { llmSettings, publicModelInfo } from "../../agent/llm/config";
 import { BusNotifier } from "../../agent/notifications/notifier";
 import { findSubscriber, isEnabled } from "../../agent/notifications/subscribers";
 import { type Credential, parseCredentialKey } from "../../d1/credentials";
-import type { ClientFrame, Message, Notify, ServerFrame } from "../../protocol";
+import type { ClientFrame, Message, Notify } from "../../protocol";
 import { parseClientFrame } from "./client-frames";
+import { ConversationFrames } from "./frame-port";
 import { IndexOutbox } from "./index-outbox";
 import { importLegacyMessages } from "./legacy-import";
 import { ensureLocalTables } from "./local-tables";
@@ -50,7 +51,6 @@ export class ConversationObject extends DurableObject<Env> {
 
   private async init(meta: SocketMeta): Promise<void> {
     if (this.log) return;
-    let turns: TurnRunner | undefined;
     ensureLocalTables(this.ctx.storage.sql);
     // A conversation from before the log lived here brings its D1 rows along, once (legacy-import.ts).
     await importLegacyMessages(this.ctx.storage, this.env.DB, meta.conversationId);
@@ -61,28 +61,27 @@ export class ConversationObject extends DurableObject<Env> {
       () => log.lastSeq,
       (work) => this.ctx.waitUntil(work),
     );
+    const frames = new ConversationFrames(this.hub, this.guard);
     const log = new MessageLog(this.ctx.storage.sql, (message) => {
-      this.broadcast({ type: "message", message });
-      turns?.forward({ type: "message", message });
-      // A running turn flushes the index itself, at its start and its end (turn-runner.ts).
-      if (!turns?.running) outbox.soon();
+      frames.send({ type: "message", message });
+      outbox.appended();
     });
     const toggles = new ToggleCache(this.env.DB, meta.userId);
     const notifier = new BusNotifier({
       append: (draft) => log.append(draft),
       enabledFilter: async () => {
-        const current = await toggles.current(turns?.running ?? false);
+        const current = await toggles.current(this.turns?.running ?? false);
         return (id) => isEnabled(findSubscriber(id ?? ""), current);
       },
       delivered: (ids) => this.inbox.remove(ids),
     });
-    turns = new TurnRunner(this.ctx, this.env, meta, {
+    const turns = new TurnRunner(this.ctx, this.env, meta, {
       messages: () => log.all(),
       append: (draft) => log.append(draft),
-      broadcast: (frame) => this.broadcast(frame),
+      frames,
       notifier,
       toggles,
-      indexSoon: () => outbox.soon(),
+      index: outbox,
     });
     await this.ctx.storage.put(META_KEY, meta);
     // A turn that a previous instance was running is dead now (see recovery.ts).
@@ -97,12 +96,6 @@ export class ConversationObject extends DurableObject<Env> {
     this.outbox = outbox;
     this.notifier = notifier;
     this.turns = turns;
-  }
-
-  /** Every frame to every socket; a socket whose credential was revoked is closed soon after (socket-guard.ts). */
-  private broadcast(frame: ServerFrame): void {
-    this.hub.broadcast(frame);
-    this.guard.sweepSoon();
   }
 
   private requireLog(): MessageLog {
@@ -206,7 +199,7 @@ export class ConversationObject extends DurableObject<Env> {
     this.turns?.stop();
   }
 
-  /** RPC from the Worker (PROTOCOL.md `GET …/messages`): a page of the log, read from this object's SQLite. */
+  /** RPC from the Worker (docs/protocol.md `GET …/messages`): a page of the log, read from this object's SQLite. */
   async messages(meta: SocketMeta, after: number, limit: number): Promise<Message[]> {
     const log = await this.open(meta);
     return log.page(after, limit);
@@ -218,7 +211,7 @@ export class ConversationObject extends DurableObject<Env> {
     return { running: this.turns?.running ?? false };
   }
 
-  /** RPC from the Worker: an external trigger (PROTOCOL.md `notify`), delivered at the next injection point. */
+  /** RPC from the Worker: an external trigger (docs/protocol.md `notify`), delivered at the next injection point. */
   async notify(meta: SocketMeta, notify: Notify): Promise<void> {
     await this.open(meta);
     const event = stampEvent({

@@ -26,6 +26,7 @@ export class IndexOutbox {
   private flushing: Promise<void> | undefined;
   private failures = 0;
   private closed = false;
+  private held = false;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -51,6 +52,22 @@ export class IndexOutbox {
   /** Flushes in the background; joins a flush already under way (it picks up what was added since). */
   soon(): void {
     if (!this.closed) this.keepAlive(this.flush());
+  }
+
+  /** The log grew: flushed soon, unless a turn holds the outbox (it flushes at its start and end). */
+  appended(): void {
+    if (!this.held) this.soon();
+  }
+
+  /** A turn begins: its messages wait for the turn's own flushes, off the hot path. */
+  hold(): void {
+    this.held = true;
+  }
+
+  /** The turn ended: what it wrote goes to the index now. */
+  release(): void {
+    this.held = false;
+    this.soon();
   }
 
   flush(): Promise<void> {

@@ -1,4 +1,4 @@
-// Revocation reaches open sockets (PROTOCOL.md "Identity"). Each socket remembers the credential it
+// Revocation reaches open sockets (docs/protocol.md "Identity"). Each socket remembers the credential it
 // was opened with. Every frame a client sends re-checks the credentials of all the conversation's
 // sockets against D1 before it is handled (one query), so no frame of a revoked socket is acted on
 // and no turn starts after a revocation. While the object only sends (a turn runs, a notify

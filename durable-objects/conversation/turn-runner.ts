@@ -3,11 +3,10 @@
 // tabs that join mid-turn, resolves the references of the user's message, commits task reminders, and
 // asks the user on the agent's behalf.
 
-import { ContextMeter, contextBudget, type Observation } from "../../agent/context-window";
+import { ContextMeter, contextBudget, type Observation } from "../../agent/context/window";
 import { findDecisionTree } from "../../agent/decision-trees";
 import { llmSettings } from "../../agent/llm/config";
 import { languageModel } from "../../agent/llm/model";
-import { runTurn, type TurnOutcome } from "../../agent/loop";
 import type { Notifier } from "../../agent/notifications/notifier";
 import { resolveReferences } from "../../agent/references/resolve";
 import { BUILTIN_TOOLS } from "../../agent/tools";
@@ -15,6 +14,7 @@ import { DELEGATE, delegateTool } from "../../agent/tools/delegate";
 import { type McpToolbox, openMcpToolbox } from "../../agent/tools/mcp";
 import { REQUEST_INPUT } from "../../agent/tools/request-input";
 import type { AgentTool, SubagentHost } from "../../agent/tools/tool";
+import { runTurn, type TurnOutcome } from "../../agent/turn/run-turn";
 import { type Credential, credentialKey } from "../../d1/credentials";
 import type { McpServerRow } from "../../d1/mcp-servers";
 import { loadTurnSettings } from "../../d1/user-settings";
@@ -26,6 +26,8 @@ import {
   type MessageDraft,
   type ServerFrame,
 } from "../../protocol";
+import type { ConversationFrames } from "./frame-port";
+import type { IndexOutbox } from "./index-outbox";
 import { readState, writeState } from "./local-tables";
 import { PendingInput } from "./pending-input";
 import type { SocketMeta } from "./socket-hub";
@@ -39,11 +41,12 @@ export { RUNNING_TURN_KEY } from "./turn-marker";
 export interface RunnerIO {
   messages(): readonly Message[];
   append(draft: MessageDraft): Promise<Message>;
-  broadcast(frame: ServerFrame): void;
+  /** Where every frame leaves the object; the runner watches it too (frame-port.ts). */
+  frames: ConversationFrames;
   notifier: Notifier;
   toggles: ToggleCache;
-  /** Sends the log's news to the D1 index in the background (index-outbox.ts). */
-  indexSoon(): void;
+  /** The D1 index's outbox: a turn holds it and flushes at its start and end (index-outbox.ts). */
+  index: Pick<IndexOutbox, "hold" | "release" | "soon">;
 }
 
 interface RunningTurn {
@@ -99,6 +102,7 @@ export class TurnRunner {
     this.marker = new TurnMarkerStore(ctx.storage);
     this.reminders = new TaskReminders(ctx.storage, env.DB, meta.userId);
     this.contextMeter = contextMeter(ctx.storage.sql);
+    io.frames.watch((frame) => this.track(frame));
   }
 
   get running(): boolean {
@@ -242,21 +246,22 @@ export class TurnRunner {
   ): Promise<RunningTurn> {
     const turn: RunningTurn = { abort: new AbortController(), done: Promise.resolve(), live: undefined, ...origin };
     this.current = turn;
+    this.io.index.hold();
+    const end = async () => {
+      this.current = undefined;
+      await this.marker.end();
+      this.io.index.release();
+    };
     try {
       await this.marker.begin();
       await persistInput();
     } catch (error) {
-      this.current = undefined;
-      await this.marker.end();
+      await end();
       throw error;
     }
     // The index learns of the new message (title, preview, search) while the turn runs; the rest at its end.
-    this.io.indexSoon();
-    turn.done = this.run(turn, plan).finally(async () => {
-      this.current = undefined;
-      await this.marker.end();
-      this.io.indexSoon();
-    });
+    this.io.index.soon();
+    turn.done = this.run(turn, plan).finally(end);
     this.ctx.waitUntil(turn.done);
     return turn;
   }
@@ -279,8 +284,8 @@ export class TurnRunner {
       phase: "final",
       termination_reason: "input_timeout",
     });
-    this.io.broadcast({ type: "agent_update", update_type: "agent_request_input_timeout", step: question.step });
-    this.io.broadcast({
+    this.io.frames.send({ type: "agent_update", update_type: "agent_request_input_timeout", step: question.step });
+    this.io.frames.send({
       type: "response_complete",
       termination_reason: "input_timeout",
       steps: question.step,
@@ -306,25 +311,25 @@ export class TurnRunner {
     await turn.done.catch(() => undefined);
   }
 
-  /** Every live frame passes here: it keeps the mid-turn text and the marker's open calls current. */
-  /** A persisted message of this conversation, for a parent following its subagent. */
-  forward(frame: ServerFrame): void {
-    const parent = this.current?.parent;
-    if (parent) void Promise.resolve(parent.onFrame(frame)).catch(() => undefined);
-  }
-
-  private send = (frame: ServerFrame): void => {
-    this.forward(frame);
-    const live = this.current;
-    if (live) {
-      if (frame.type === "text_delta") {
-        live.live =
-          live.live?.step === frame.step
-            ? { step: frame.step, text: live.live.text + frame.delta }
-            : { step: frame.step, text: frame.delta };
-      } else if (frame.type === "agent_update" || frame.type === "tool_start") {
-        live.live = undefined;
-      }
+  /**
+   * Every frame the object sends passes here first: it keeps the mid-turn text and the marker's open
+   * calls current, and follows a subagent's stream to its parent.
+   */
+  private track(frame: ServerFrame): void {
+    const turn = this.current;
+    if (!turn) return;
+    if (turn.parent) void Promise.resolve(turn.parent.onFrame(frame)).catch(() => undefined);
+    if (frame.type === "text_delta") {
+      turn.live =
+        turn.live?.step === frame.step
+          ? { step: frame.step, text: turn.live.text + frame.delta }
+          : { step: frame.step, text: frame.delta };
+    } else if (
+      frame.type === "agent_update" ||
+      frame.type === "tool_start" ||
+      (frame.type === "message" && frame.message.role === "agent")
+    ) {
+      turn.live = undefined;
     }
     if (frame.type === "tool_start") {
       this.marker.callStarted(frame.call_id, { tool: frame.tool, args: frame.args, step: frame.step });
@@ -332,8 +337,7 @@ export class TurnRunner {
     } else if (frame.type === "tool_complete" || frame.type === "tool_error") {
       this.marker.callEnded(frame.call_id);
     }
-    this.io.broadcast(frame);
-  };
+  }
 
   private async run(turn: RunningTurn, planFor: (signal: AbortSignal) => Promise<TurnPlan>): Promise<void> {
     let mcp: McpToolbox | undefined;
@@ -347,15 +351,12 @@ export class TurnRunner {
       turn.outcome = await runTurn(
         {
           messages: this.io.messages,
-          append: (draft) => {
-            if (draft.role === "agent" && this.current) this.current.live = undefined;
-            return this.io.append(draft);
-          },
-          send: this.send,
+          append: this.io.append,
+          frames: this.io.frames,
           emit: (event) => this.io.notifier.emit(event),
           flush: (point) => this.io.notifier.flush(point),
           askUser: async (question, step, signal, callId) => {
-            this.send({
+            this.io.frames.send({
               type: "agent_update",
               update_type: "agent_request_input",
               question,
@@ -389,12 +390,12 @@ export class TurnRunner {
     } catch (error) {
       // The loop turns model and tool failures into a saved answer; reaching here means storage failed.
       console.error("ConversationObject", this.ctx.id.toString(), "turn failed", error);
-      this.io.broadcast({
+      this.io.frames.send({
         type: "error",
         code: "internal",
         message: "The turn failed unexpectedly; your message is saved",
       });
-      this.io.broadcast({ type: "response_complete", termination_reason: "llm_error", steps: 0, usage: NO_USAGE });
+      this.io.frames.send({ type: "response_complete", termination_reason: "llm_error", steps: 0, usage: NO_USAGE });
     } finally {
       // Not awaited: closing lets cancellation notices reach the servers first (mcp/client.ts), which
       // the next turn need not wait for.

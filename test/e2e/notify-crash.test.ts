@@ -1,4 +1,4 @@
-// A notify answered 202 survives the process dying (PROTOCOL.md "Conversations"): `wrangler dev` is
+// A notify answered 202 survives the process dying (docs/protocol.md "Conversations"): `wrangler dev` is
 // SIGKILLed while a turn runs, right after a notify was accepted and before any injection point
 // could deliver it; after a restart on the same state it is delivered exactly once.
 import { afterAll, describe, expect, it } from "vitest";

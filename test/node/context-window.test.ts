@@ -1,7 +1,7 @@
-// Token estimates (agent/context-window.ts): non-ASCII byte counts are cached for the
+// Token estimates (agent/context/window.ts): non-ASCII byte counts are cached for the
 // isolate, so the cache must stay small however many conversations pass through it.
 import { describe, expect, it } from "vitest";
-import { cachedTextChars, estimateTokens, MAX_CACHED_CHARS } from "../../agent/context-window";
+import { cachedTextChars, estimateTokens, MAX_CACHED_CHARS } from "../../agent/context/window";
 
 describe("estimateTokens", () => {
   it("counts UTF-8 bytes, a token per 3", () => {

@@ -1,4 +1,4 @@
-// Stop (seed 003 agent controls; PROTOCOL.md agent_control): the in-flight model request is aborted,
+// Stop (seed 003 agent controls; docs/protocol.md agent_control): the in-flight model request is aborted,
 // the partial answer is saved, the turn ends with agent_stopped then response_complete, and the
 // next message starts a fresh turn.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Tool errors as the socket reports them (PROTOCOL.md tool_error.error_type), and a tab joining mid-turn.
+// Tool errors as the socket reports them (docs/protocol.md tool_error.error_type), and a tab joining mid-turn.
 import { describe, expect, it } from "vitest";
 import { marker } from "../support/fake-openai-client";
 import { connect } from "./helpers";

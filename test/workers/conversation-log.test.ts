@@ -1,4 +1,4 @@
-// The conversation's log lives in its own object's SQLite, and D1 keeps only the index (DESIGN.md
+// The conversation's log lives in its own object's SQLite, and D1 keeps only the index (docs/architecture.md
 // "Data"): messages are written locally and served by the object, the index follows through an
 // outbox that survives a crash and retries a failed flush, a 10,000-message conversation wakes without
 // reading its log, and a conversation whose messages are still in D1 moves into its object once.

@@ -1,4 +1,4 @@
-// What a turn asks of D1 (DESIGN.md "Data"): the log is the object's, so no message reaches D1; the
+// What a turn asks of D1 (docs/architecture.md "Data"): the log is the object's, so no message reaches D1; the
 // turn reads the agent config, the subscriber toggles and the MCP servers in one batch as it starts; the index is
 // updated in at most two batches per turn; the task reminder reads the open tasks only when one is
 // near. Counted over a 14-step turn (13 vault_list steps, then the answer) by d1-probe.ts.

@@ -1,4 +1,4 @@
-// Nothing from outside can pose as a system item (PROTOCOL.md "SystemItem"): a <system-reminder> tag
+// Nothing from outside can pose as a system item (docs/protocol.md "SystemItem"): a <system-reminder> tag
 // in any spelling, in any text that reaches the model from outside, arrives defused.
 import { describe, expect, it } from "vitest";
 import { defuseItem, neutralizeReminders } from "../../agent/system-items/forgery";

@@ -1,4 +1,4 @@
-// A notify answered 202 is never lost (PROTOCOL.md "Conversations"): the trigger is in the object's
+// A notify answered 202 is never lost (docs/protocol.md "Conversations"): the trigger is in the object's
 // storage before the 202, leaves it only once its notification is in the log, and an object that
 // restarts delivers what the dead one accepted, exactly once. (The real crash, a killed `wrangler
 // dev`, is test/e2e/notify-crash.test.ts.)

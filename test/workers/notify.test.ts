@@ -1,4 +1,4 @@
-// External triggers (PROTOCOL.md notify): with a session or a bearer token, they enter the bus as
+// External triggers (docs/protocol.md notify): with a session or a bearer token, they enter the bus as
 // external.notify and reach the agent as a notification; another user's conversation answers 404.
 import { describe, expect, it } from "vitest";
 import { modelRequests } from "../support/fake-openai-client";

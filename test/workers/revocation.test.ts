@@ -1,4 +1,4 @@
-// Revocation reaches open sockets (PROTOCOL.md "Identity"): after logout or DELETE /api/tokens/:id, a
+// Revocation reaches open sockets (docs/protocol.md "Identity"): after logout or DELETE /api/tokens/:id, a
 // socket opened with that session or token gets `unauthorized` on its next frame and is closed (4401),
 // and no turn runs on its behalf.
 import { describe, expect, it } from "vitest";

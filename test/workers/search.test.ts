@@ -1,4 +1,4 @@
-// PROTOCOL.md `GET /api/search?q=`: full text over the user's own conversations (their titles and the
+// docs/protocol.md `GET /api/search?q=`: full text over the user's own conversations (their titles and the
 // user and agent text the objects index), newest first; never another user's.
 import { describe, expect, it } from "vitest";
 import type { SearchResult } from "../../protocol";

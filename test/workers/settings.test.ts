@@ -1,4 +1,4 @@
-// Per-user AgentConfig (PROTOCOL.md "Settings").
+// Per-user AgentConfig (docs/protocol.md "Settings").
 import { describe, expect, it } from "vitest";
 import { DEFAULT_AGENT_CONFIG } from "../../protocol";
 import { api, signup } from "./helpers";

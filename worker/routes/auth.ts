@@ -1,4 +1,4 @@
-// Signup, login, logout and me (PROTOCOL.md "Identity").
+// Signup, login, logout and me (docs/protocol.md "Identity").
 import { eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";

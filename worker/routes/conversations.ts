@@ -1,4 +1,4 @@
-// Conversation routes (PROTOCOL.md "Conversations"). Ownership is checked here, in the Worker, before
+// Conversation routes (docs/protocol.md "Conversations"). Ownership is checked here, in the Worker, before
 // anything reaches the conversation's Durable Object.
 import { and, eq } from "drizzle-orm";
 import { Hono } from "hono";

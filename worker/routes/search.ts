@@ -1,4 +1,4 @@
-// PROTOCOL.md `GET /api/search?q=`: over the signed-in user's conversations only (d1/conversation-search.ts).
+// docs/protocol.md `GET /api/search?q=`: over the signed-in user's conversations only (d1/conversation-search.ts).
 import { Hono } from "hono";
 import { searchConversations } from "../../d1/conversation-search";
 import { SearchQuerySchema } from "../../protocol";

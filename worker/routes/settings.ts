@@ -1,4 +1,4 @@
-// Per-user settings (PROTOCOL.md "Settings"). A PUT with any bad field saves nothing.
+// Per-user settings (docs/protocol.md "Settings"). A PUT with any bad field saves nothing.
 import { Hono } from "hono";
 import { patchProblems, withKnownTree } from "../../agent/decision-trees";
 import { loadAgentConfig, saveAgentConfig } from "../../d1/user-settings";

@@ -1,4 +1,4 @@
-// Notification subscribers and the user's toggles (PROTOCOL.md "Settings"; seed 000 US5). A change is
+// Notification subscribers and the user's toggles (docs/protocol.md "Settings"; seed 000 US5). A change is
 // read by the conversation objects when they deliver notifications, so it applies to the next event,
 // in running conversations too.
 import { Hono } from "hono";

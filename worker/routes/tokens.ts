@@ -1,4 +1,4 @@
-// API tokens (PROTOCOL.md "Identity"): shown once at creation, stored as SHA-256 only.
+// API tokens (docs/protocol.md "Identity"): shown once at creation, stored as SHA-256 only.
 import { and, desc, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { apiTokens } from "../../d1/schema";

@@ -1,5 +1,5 @@
 // The one way the client talks HTTP to the Worker: same-origin cookies, JSON bodies, every response
-// validated with a zod schema and every failure reduced to PROTOCOL.md's error body, so callers switch
+// validated with a zod schema and every failure reduced to docs/protocol.md's error body, so callers switch
 // on `ok` instead of catching.
 import type { z } from "zod";
 import { ErrorBodySchema } from "../../../protocol";

@@ -1,4 +1,4 @@
-// Response shapes that PROTOCOL.md names but protocol/ does not declare yet (health, wrapper objects).
+// Response shapes that docs/protocol.md names but protocol/ does not declare yet (health, wrapper objects).
 // Kept here, loose where the server may add fields, until protocol/ exports them. Shapes protocol/
 // does declare (subscribers, messages, AgentConfig, …) are imported from it, never copied here.
 import { z } from "zod";
@@ -10,7 +10,7 @@ export const UserResponseSchema = z.object({ user: UserSchema });
 export const HealthSchema = z.object({ ok: z.boolean(), model: ModelInfoSchema });
 export type Health = z.infer<typeof HealthSchema>;
 
-/** Accepts the bare array of PROTOCOL.md and a `{key: [...]}` wrapper alike. */
+/** Accepts the bare array of docs/protocol.md and a `{key: [...]}` wrapper alike. */
 function listOf<T extends z.ZodType>(item: T, key: string) {
   return z.union([z.array(item), z.object({ [key]: z.array(item) }).transform((o) => o[key] as z.infer<T>[])]);
 }

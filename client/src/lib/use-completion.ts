@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { z } from "zod";
 import { LibraryEntryListSchema } from "../../../protocol/library";
+import { MAX_LISTED_NOTES } from "../../../protocol/notes";
 import { requestJson } from "./api";
 import {
   applyCandidate,
@@ -17,8 +18,6 @@ import {
   type Trigger,
 } from "./completion";
 
-/** GET /api/notes answers at most this many paths (MAX_LISTED_NOTES in vault-store.ts). */
-const NOTES_PAGE = 200;
 const NOTES_DEBOUNCE_MS = 120;
 
 const NoteListSchema = z.object({ notes: z.array(z.object({ path: z.string() })) });
@@ -108,7 +107,7 @@ export function useCompletion({ text, textarea, setText }: Options) {
       void requestJson(path, NoteListSchema).then((result) => {
         const paths = result.ok ? result.data.notes.map((n) => n.path) : [];
         // A refused prefix has no notes under it, now or for any longer prefix.
-        notes.set(query, { paths, complete: !result.ok || paths.length < NOTES_PAGE });
+        notes.set(query, { paths, complete: !result.ok || paths.length < MAX_LISTED_NOTES });
         bump();
       });
     }, NOTES_DEBOUNCE_MS);

@@ -1,4 +1,4 @@
-// Context compaction's pure parts (compaction.ts, context-window.ts, context.ts) and the summary call
+// Context compaction's pure parts (context/compaction.ts, context/window.ts, context/model-messages.ts) and the summary call
 // against a scripted model: where the cut falls, what the model reads afterwards, the fallback.
 import {
   APICallError,
@@ -7,9 +7,9 @@ import {
   type LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
-import { compact, cutSummary, planCut } from "../../../agent/compaction";
-import { fitText, toModelMessages } from "../../../agent/context";
-import { ContextMeter, contextBudget, estimateRequest, estimateTokens } from "../../../agent/context-window";
+import { compact, cutSummary, planCut } from "../../../agent/context/compaction";
+import { fitText, toModelMessages } from "../../../agent/context/model-messages";
+import { ContextMeter, contextBudget, estimateRequest, estimateTokens } from "../../../agent/context/window";
 import type { ModelRetry } from "../../../agent/llm/retry";
 import type { Message, SystemItem, ToolMessage } from "../../../protocol";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toModelMessages, toolResultText } from "../../../agent/context";
+import { toModelMessages, toolResultText } from "../../../agent/context/model-messages";
 import type { Message, ToolMessage } from "../../../protocol";
 
 let seq = 0;

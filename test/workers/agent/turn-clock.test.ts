@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TurnClock } from "../../../agent/turn-clock";
+import { TurnClock } from "../../../agent/turn/clock";
 import { sleep } from "./fake-tool-run";
 
 describe("TurnClock", () => {

@@ -1,7 +1,7 @@
 // The seeds' success criteria as checks over one recorded run. Each returns the ways the run broke
 // it, in words, so a failing property says what went wrong and fast-check can shrink towards it.
 import type { LanguageModelV3Message } from "@ai-sdk/provider";
-import { contextPrompt } from "../../../agent/compaction";
+import { contextPrompt } from "../../../agent/context/model-messages";
 import type { Message, TerminationReason } from "../../../protocol";
 import { type RunRecord, STOP_SLACK_MS, type TurnRecord } from "./scripted-run";
 

@@ -8,18 +8,18 @@
 import { env } from "cloudflare:workers";
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { APICallError } from "@ai-sdk/provider";
-import { type ContextBudget, ContextMeter, contextBudget } from "../../../agent/context-window";
+import { type ContextBudget, ContextMeter, contextBudget } from "../../../agent/context/window";
 import { baseTree } from "../../../agent/decision-trees/base-tree";
 import type { DecisionTree, PhasePlan } from "../../../agent/decision-trees/decision-tree";
 import { findDecisionTree } from "../../../agent/decision-trees/index";
 import type { EventDraft } from "../../../agent/events";
 import { DEFAULT_CONTEXT_WINDOW } from "../../../agent/llm/config";
-import { runTurn, type TurnOutcome } from "../../../agent/loop";
 import { render } from "../../../agent/prompts/prompts.generated";
 import { BUILTIN_TOOLS } from "../../../agent/tools";
 import { delegateTool } from "../../../agent/tools/delegate";
 import type { InputOutcome } from "../../../agent/tools/request-input";
 import { type AgentTool, type SubagentHost, ToolError } from "../../../agent/tools/tool";
+import { runTurn, type TurnOutcome } from "../../../agent/turn/run-turn";
 import { memoryLog } from "../../../bench/memory-log";
 import { streamOf } from "../../../bench/scripted-model";
 import { childLimits } from "../../../durable-objects/conversation/subagents";
@@ -317,12 +317,14 @@ async function play(script: RunScript, clock: VirtualClock): Promise<RunRecord> 
       {
         messages: () => log,
         append,
-        send: (frame) => {
-          turn.frames.push(frame);
-          if (frame.type === "agent_update" && frame.update_type === "agent_turn_start") {
-            step = frame.step;
-            turn.stepStarts.push({ step, spent: spent(), active: Date.now() - turn.startedAt - turn.pausedMs });
-          }
+        frames: {
+          send: (frame) => {
+            turn.frames.push(frame);
+            if (frame.type === "agent_update" && frame.update_type === "agent_turn_start") {
+              step = frame.step;
+              turn.stepStarts.push({ step, spent: spent(), active: Date.now() - turn.startedAt - turn.pausedMs });
+            }
+          },
         },
         emit: (event) => {
           turn.events.push({ ...event, at: Date.now(), spent: spent(), step });

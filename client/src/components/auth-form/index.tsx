@@ -1,4 +1,4 @@
-// Sign up and log in (PROTOCOL.md "Identity"). The server's error message and per-field errors show
+// Sign up and log in (docs/protocol.md "Identity"). The server's error message and per-field errors show
 // inline; sign-up also checks the username and password rules locally before asking.
 import { useState } from "preact/hooks";
 import { CredentialsSchema, fieldErrors, type User } from "../../../../protocol";

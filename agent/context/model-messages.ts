@@ -9,9 +9,9 @@ import type {
   LanguageModelV3ToolCallPart as ToolCallPart,
   LanguageModelV3ToolResultPart as ToolResultPart,
 } from "@ai-sdk/provider";
-import type { Message, SystemMessage, ToolMessage } from "../protocol";
-import { estimateTokens } from "./context-window";
-import { neutralizeReminders } from "./system-items/forgery";
+import type { Message, SystemMessage, ToolMessage } from "../../protocol";
+import { neutralizeReminders } from "../system-items/forgery";
+import { type ContextBudget, estimateTokens } from "./window";
 
 interface AssistantBlock {
   step: number | undefined;
@@ -139,4 +139,13 @@ export function safeEnd(text: string, i: number): number {
 function safeStart(text: string, i: number): number {
   const code = text.charCodeAt(i);
   return code >= 0xdc00 && code <= 0xdfff ? i + 1 : i;
+}
+
+/** Builds the request the turn would send now, from the system prompt and the log. */
+export function contextPrompt(system: string, log: readonly Message[], budget: ContextBudget, upTo?: number) {
+  const prompt: LanguageModelV3Prompt = [
+    { role: "system", content: system },
+    ...toModelMessages(log, { messageLimit: budget.message, upTo }),
+  ];
+  return prompt;
 }

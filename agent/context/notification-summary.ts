@@ -2,7 +2,7 @@
 // older messages away, the notifications among them become one line of counts ("12 Tool success
 // events"). Only at a compaction: folding on a sliding window would rewrite the start of every request
 // and forfeit the provider's prompt cache.
-import type { Message, SystemMessage } from "../protocol";
+import type { Message, SystemMessage } from "../../protocol";
 
 const isNotification = (m: Message): m is SystemMessage => m.role === "system" && m.item.kind === "notification";
 

@@ -1,18 +1,18 @@
 // Context compaction: when a request would pass the budget's threshold, everything but the newest
 // messages is replaced, in the model's context only, by a summary the model writes in one call. The
 // summary is persisted as a `compaction` system item, so the context stays a pure function of the log
-// (context.ts) and a replay sends the same bytes. If that call fails, or its answer is too long, a
+// (context/model-messages.ts) and a replay sends the same bytes. If that call fails, or its answer is too long, a
 // deterministic cut stands in: the oldest messages are dropped and listed. A turn never fails because
 // the history is long.
 import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Prompt } from "@ai-sdk/provider";
-import type { Message, MessageDraft, SystemItem } from "../protocol";
-import { isCompaction, latestCompaction, toModelMessages } from "./context";
-import { type ContextBudget, estimateRequest, estimateTokens } from "./context-window";
-import { callModel, type ModelUsage } from "./llm/call-model";
-import type { ModelRetry } from "./llm/retry";
+import type { Message, MessageDraft, SystemItem } from "../../protocol";
+import { callModel, type ModelUsage } from "../llm/call-model";
+import type { ModelRetry } from "../llm/retry";
+import { render } from "../prompts/prompts.generated";
+import { neutralizeReminders } from "../system-items/forgery";
+import { contextPrompt, isCompaction, latestCompaction, toModelMessages } from "./model-messages";
 import { summarizeNotifications } from "./notification-summary";
-import { render } from "./prompts/prompts.generated";
-import { neutralizeReminders } from "./system-items/forgery";
+import { type ContextBudget, estimateRequest, estimateTokens } from "./window";
 
 export const COMPACTION_SOURCE = "Context";
 
@@ -37,15 +37,6 @@ export interface Compaction {
   draft: Extract<MessageDraft, { role: "system" }>;
   /** What the summary call used (charged to the turn), when it was made. */
   usage?: ModelUsage;
-}
-
-/** Builds the request the turn would send now, from the system prompt and the log. */
-export function contextPrompt(system: string, log: readonly Message[], budget: ContextBudget, upTo?: number) {
-  const prompt: LanguageModelV3Prompt = [
-    { role: "system", content: system },
-    ...toModelMessages(log, { messageLimit: budget.message, upTo }),
-  ];
-  return prompt;
 }
 
 /** The compaction to persist, or undefined when there is nothing left to fold (or the turn was stopped). */
@@ -160,7 +151,7 @@ function startsBlock(live: readonly Message[], i: number): boolean {
   return !(before?.role === "tool" || before?.role === "agent") || before.step !== m.step;
 }
 
-/** A message's estimated share of the context, as context.ts would render it. */
+/** A message's estimated share of the context, as model-messages.ts would render it. */
 function messageTokens(m: Message, limit: number): number {
   const prompt = toModelMessages([m], { messageLimit: limit });
   return estimateRequest(prompt);

@@ -1,0 +1,22 @@
+// What a turn needs from the conversation that hosts it: the persisted log, the port its live frames
+// leave through, the event bus with its injection points, and a way to ask the user.
+import type { Message, MessageDraft, ServerFrame } from "../../protocol";
+import type { EventDraft, InjectionPoint } from "../events";
+import type { InputOutcome } from "../tools/request-input";
+
+/** The one way a frame leaves a turn; the host decides who gets it (every tab, a parent agent). */
+export interface FramePort {
+  send(frame: ServerFrame): void;
+}
+
+export interface TurnIO {
+  messages(): readonly Message[];
+  append(draft: MessageDraft): Promise<Message>;
+  frames: FramePort;
+  emit(event: EventDraft): void;
+  /** Persists the notifications due at this point of the turn, before the loop goes on. */
+  flush(point: InjectionPoint): Promise<void>;
+  askUser(question: string, step: number, signal: AbortSignal, callId: string): Promise<InputOutcome>;
+  /** Called before every model request: where durable reminders are committed to the log. */
+  beforeModelRequest(): Promise<void>;
+}

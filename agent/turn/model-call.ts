@@ -1,0 +1,52 @@
+// Call the model: the request built from the log (context/request.ts), streamed, its text going out
+// as it arrives. A failure becomes state (cancelled, timed out, llm_error), never a throw.
+
+import { fitRequest } from "../context/request";
+import { estimateTokens } from "../context/window";
+import type { PhasePlan } from "../decision-trees/decision-tree";
+import { callModel, type ModelCallResult } from "../llm/call-model";
+import type { Turn } from "./turn";
+
+/** A tree's phase, or the wrap-up call that ends a turn stopped by a limit (finish.ts). */
+export type CallPlan = PhasePlan | { tools: false; instruction: string };
+
+export async function callModelPhase(turn: Turn, plan: CallPlan): Promise<ModelCallResult | undefined> {
+  // Durable reminders are committed to the log first, so this request and every replay include them.
+  await turn.io.beforeModelRequest();
+  turn.partial = "";
+  let sentTokens: number | undefined;
+  try {
+    const tools = plan.tools ? turn.declarations : undefined;
+    const request = await fitRequest(turn.requests, tools, plan.instruction);
+    // The compaction made for this request may have spent what was left of the budget: then the
+    // request is not sent, and the turn ends on its token budget.
+    if (turn.overBudget) return undefined;
+    sentTokens = request.size;
+    const result = await callModel({
+      model: turn.setup.model,
+      prompt: request.prompt,
+      tools,
+      signal: turn.signal,
+      deadline: turn.clock.deadline,
+      onRetry: turn.requests.onRetry,
+      onTextDelta: (delta) => {
+        turn.partial += delta;
+        turn.send({ type: "text_delta", step: turn.state.step, delta });
+      },
+    });
+    turn.charge(result.usage);
+    turn.setup.context.meter.observe(request.epoch, request.estimated, result.usage.inputTokens);
+    return result;
+  } catch (error) {
+    const state = turn.sync();
+    // A call cut short (Stop, the time limit, a stream that broke after it began) never reports its
+    // usage, yet the provider read the request and wrote what was streamed: count the estimate, so
+    // the budget and the answer's meter do not say 0.
+    const interrupted = state.cancelled || state.timedOut || turn.partial !== "";
+    if (sentTokens !== undefined && interrupted)
+      turn.charge({ inputTokens: sentTokens, outputTokens: estimateTokens(turn.partial) });
+    if (!state.cancelled && !state.timedOut)
+      turn.state = { ...turn.state, llmError: error instanceof Error ? error.message : String(error) };
+    return undefined;
+  }
+}

@@ -1,0 +1,66 @@
+// Run the step's tools: the model's calls go to the executor (tools/executor.ts), and each outcome
+// goes back to the tree and the loop detector. Only a question the user left unanswered ends the turn.
+import type { ModelToolCall } from "../llm/call-model";
+import { elapsedMs } from "../state";
+import { DELEGATE } from "../tools/delegate";
+import { runToolCalls } from "../tools/executor";
+import type { Turn } from "./turn";
+import { warnLoops } from "./warnings";
+
+/** False when the turn must end (the user did not answer in time). */
+export async function runStepTools(turn: Turn, calls: readonly ModelToolCall[]): Promise<boolean> {
+  const { config, io } = turn;
+  const outcomes = await runToolCalls(calls, {
+    tools: turn.tools,
+    base: {
+      ...turn.setup.toolContext,
+      remaining: () => ({
+        tokens: config.tokenBudget - turn.tokensUsed,
+        seconds: config.timeoutSeconds - elapsedMs(turn.state, Date.now()) / 1000,
+        iterations: config.maxIterations - turn.state.step + 1,
+      }),
+      chargeTokens: (usage) => turn.charge(usage),
+    },
+    signal: turn.signal,
+    step: turn.state.step,
+    maxParallel: config.maxParallelTools,
+    maxCalls: config.maxToolCallsPerTurn,
+    callsBefore: turn.callsThisStep,
+    send: (frame) => turn.send(frame),
+    append: io.append,
+    emit: io.emit,
+    // Only waiting for the user stops the clock; tools (subagents included) spend the turn's time.
+    askUser: async (question, step, signal, callId) => {
+      turn.clock.pause();
+      try {
+        return await io.askUser(question, step, signal, callId);
+      } finally {
+        turn.clock.resume();
+      }
+    },
+  });
+  turn.callsThisStep += calls.length;
+  let state = turn.state;
+  for (const o of outcomes) {
+    state = {
+      ...state,
+      pausedMs: state.pausedMs + o.waitedMs,
+      inputTimedOut: state.inputTimedOut || !!o.inputTimedOut,
+    };
+    if (!o.skipped)
+      state = turn.tree.onToolResult(state, {
+        tool: o.tool,
+        args: o.args,
+        ok: o.status === "success",
+        error: o.error,
+        result: o.result,
+      });
+    if (o.tool === DELEGATE && o.status !== "success" && turn.signal.aborted)
+      state = { ...state, discardedSubagents: state.discardedSubagents + 1 };
+  }
+  turn.state = warnLoops(state, io.emit);
+  await io.flush("after_tool");
+  if (!turn.state.inputTimedOut) return true;
+  turn.send({ type: "agent_update", update_type: "agent_request_input_timeout", step: turn.state.step });
+  return false;
+}

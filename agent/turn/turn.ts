@@ -1,0 +1,125 @@
+// A running turn's working state, which its phases share: the limits, the clock, the tools, the
+// request context, the AgentState (replaced, never mutated: trees and stop conditions are pure
+// functions of it) and what the current model call has streamed.
+import type { LanguageModelV3, LanguageModelV3FunctionTool } from "@ai-sdk/provider";
+import type { AgentConfig, ServerFrame, TerminationReason, Usage } from "../../protocol";
+import type { RequestContext } from "../context/request";
+import type { ContextBudget, ContextMeter } from "../context/window";
+import type { DecisionTree } from "../decision-trees/decision-tree";
+import type { ModelUsage } from "../llm/call-model";
+import { render } from "../prompts/prompts.generated";
+import { type AgentState, addUsage, createState, tokensUsed } from "../state";
+import type { AgentTool, ToolContext } from "../tools/tool";
+import { toolDeclarations } from "../tools/tool-set";
+import { TurnClock } from "./clock";
+import type { TurnIO } from "./io";
+import { retryEvent } from "./warnings";
+
+export interface TurnSetup {
+  model: LanguageModelV3;
+  config: AgentConfig;
+  tree: DecisionTree;
+  tools: AgentTool[];
+  toolContext: Omit<ToolContext, "signal" | "step" | "callId">;
+  /** Tripped by Stop. */
+  signal: AbortSignal;
+  /** The model's context window and the provider's last count (context/window.ts). */
+  context: { budget: ContextBudget; meter: ContextMeter };
+}
+
+export interface TurnOutcome {
+  reason: TerminationReason;
+  steps: number;
+  usage: Usage;
+}
+
+export class Turn {
+  readonly tree: DecisionTree;
+  readonly config: AgentConfig;
+  readonly clock: TurnClock;
+  /** Stop or the time limit, whichever comes first. */
+  readonly signal: AbortSignal;
+  readonly tools: ReadonlyMap<string, AgentTool>;
+  readonly toolNames: readonly string[];
+  /** Every tool as the provider declares it, built once per turn. */
+  readonly declarations: LanguageModelV3FunctionTool[];
+  readonly requests: RequestContext;
+  state: AgentState;
+  /** Text the current model call streamed: what a stop or a failure keeps. */
+  partial = "";
+  /** The final answer, once a phase reached the goal. */
+  answer: string | undefined;
+  /**
+   * The answer stopped at the model's output limit (finish reason `length`). The turn still ends
+   * `completed`: another call would hit the same limit; the answer says it may be incomplete.
+   */
+  outputLimited = false;
+  /** Tool calls made in this step's act phases so far (the per-step cap counts them all). */
+  callsThisStep = 0;
+  private tokensAtStepStart = 0;
+
+  constructor(
+    readonly io: TurnIO,
+    readonly setup: TurnSetup,
+  ) {
+    this.tree = setup.tree;
+    this.config = this.tree.getConfig(setup.config);
+    this.clock = new TurnClock(this.config.timeoutSeconds * 1000);
+    this.signal = AbortSignal.any([setup.signal, this.clock.signal]);
+    this.tools = new Map(setup.tools.map((t) => [t.name, t]));
+    this.toolNames = [...this.tools.keys()];
+    this.declarations = toolDeclarations(setup.tools);
+    this.state = createState(this.config);
+    const clock = this.clock;
+    this.requests = {
+      model: setup.model,
+      system: render("system", { tools: this.toolNames }).trim(),
+      tools: this.declarations,
+      ...setup.context,
+      signal: this.signal,
+      // A getter: waiting for the user moves the deadline (clock.ts).
+      get deadline() {
+        return clock.deadline;
+      },
+      log: () => io.messages(),
+      append: (draft) => io.append(draft),
+      charge: (usage) => this.charge(usage),
+      onRetry: (retry) => io.emit(retryEvent(retry)),
+    };
+  }
+
+  /** The state with the clock, Stop and the time limit read now. */
+  sync(): AgentState {
+    const s = this.state;
+    this.state = {
+      ...s,
+      now: Date.now(),
+      cancelled: s.cancelled || this.setup.signal.aborted,
+      timedOut: s.timedOut || this.clock.expired,
+    };
+    return this.state;
+  }
+
+  charge(usage: ModelUsage): void {
+    this.state = addUsage(this.state, usage);
+  }
+
+  get tokensUsed(): number {
+    return tokensUsed(this.state);
+  }
+
+  get overBudget(): boolean {
+    return this.tokensUsed >= this.config.tokenBudget;
+  }
+
+  /** Marks a step's start: what the previous step took is what the budget warnings look ahead with. */
+  beginStep(): void {
+    this.state = { ...this.tree.onTurnStart(this.state), lastStepTokens: this.tokensUsed - this.tokensAtStepStart };
+    this.tokensAtStepStart = this.tokensUsed;
+    this.callsThisStep = 0;
+  }
+
+  send(frame: ServerFrame): void {
+    this.io.frames.send(frame);
+  }
+}
