@@ -20,7 +20,7 @@ const scanned = files.filter(
   (f) => /\.(ts|tsx|md|mjs)$/.test(f) && !f.endsWith(".generated.ts") && !f.startsWith("bench/results/"),
 );
 // A file name with one of the repo's extensions, not part of a URL or a package path.
-const MENTION = /(?<![\w@/.:-])((?:\.{0,2}\/)?[\w-]+(?:[./][\w-]+)*\.(?:ts|tsx|md|toml|eta))\b/g;
+const MENTION = /(?<![\w@/.:>-])((?:\.{0,2}\/)?[\w-]+(?:[./][\w-]+)*\.(?:ts|tsx|md|toml|eta))\b/g;
 // Names that are not (yet) files of this repo.
 const ELSEWHERE = new Set([
   // the worked example of subscribers/README.md: a file the reader adds
