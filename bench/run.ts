@@ -8,6 +8,7 @@ import type { ConversationFigures } from "./context-figures.ts";
 import { d1HotPath } from "./d1-hot-path.ts";
 import { measureNotificationTokens } from "./notification-tokens.ts";
 import { fmt, median, quantile } from "./stats.ts";
+import { measureStepPhases, PHASES } from "./step-phases.ts";
 import { measureStopLatency } from "./stop-latency.ts";
 
 type CorpusBench = { evaluateCorpus: () => import("./loop-corpus/evaluate.ts").CorpusResult };
@@ -120,6 +121,23 @@ async function mcpOverhead() {
   ];
 }
 
+/** Issue 25: where a 5-tool-step turn's time goes, phase by phase, on the real Worker. */
+async function stepPhases(): Promise<string[]> {
+  const TOOLS = 5;
+  const TURNS = 30;
+  const samples = await measureStepPhases(TOOLS, TURNS);
+  return [
+    `A turn of ${TOOLS} vault_list steps and an answer, ${TURNS} turns in one conversation (\`bench/step-phases.ts\`); per step where a phase happens once a step.`,
+    "",
+    "| phase | what it covers | median | p95 |",
+    "| --- | --- | --- | --- |",
+    ...PHASES.map(([name, what]) => {
+      const xs = samples[name];
+      return `| ${name} | ${what} | ${fmt(median(xs), 2)} ms | ${fmt(quantile(xs, 0.95), 2)} ms |`;
+    }),
+  ];
+}
+
 async function memory() {
   const { measureMemory, memoryRows } = await import("./memory.ts");
   return memoryRows(await measureMemory(300, 30, 500));
@@ -145,11 +163,13 @@ console.log(`\n${tokens.join("\n")}`);
 const BEFORE_LOCAL_LOG = "c4ac8ff";
 const d1 = await d1HotPath(process.env.BENCH_BASELINE ?? BEFORE_LOCAL_LOG);
 console.log(`\n${d1.join("\n")}`);
+const phases = await stepPhases();
+console.log(`\n${phases.join("\n")}`);
 const context = await contextCompaction();
 console.log(`\n${context.join("\n")}`);
 const loops = await loopDetection();
 console.log(`\n${loops.join("\n")}`);
-const block = `<!-- bench:begin -->\n${stamp}\n\n${table}\n\n### Context over a long conversation (compaction, prompt caching)\n\n${context.join("\n")}\n\n### Notification tokens (o200k_base)\n\n${tokens.join("\n")}\n\n### D1 on the hot path of a turn\n\n${d1.join("\n")}\n\n### Loop detection on the labelled corpus (seed 001 SC-007)\n\n${loops.join("\n")}\n<!-- bench:end -->`;
+const block = `<!-- bench:begin -->\n${stamp}\n\n${table}\n\n### The phases of a multi-step turn\n\n${phases.join("\n")}\n\n### Context over a long conversation (compaction, prompt caching)\n\n${context.join("\n")}\n\n### Notification tokens (o200k_base)\n\n${tokens.join("\n")}\n\n### D1 on the hot path of a turn\n\n${d1.join("\n")}\n\n### Loop detection on the labelled corpus (seed 001 SC-007)\n\n${loops.join("\n")}\n<!-- bench:end -->`;
 writeFileSync("bench/README.md", readme.replace(/<!-- bench:begin -->[\s\S]*<!-- bench:end -->/, block));
 // The tables as `npm test`'s biome check wants them (aligned columns), so a fresh run keeps CI green.
 spawnSync("npx", ["biome", "format", "--write", "bench/README.md"], { stdio: "inherit" });

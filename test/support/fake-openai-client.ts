@@ -47,6 +47,9 @@ export interface RecordedRequest {
   body: Record<string, unknown>;
   key: string | null;
   received_at: string;
+  /** When the request arrived and when its response ended, in epoch ms with sub-ms precision. */
+  received_ms: number;
+  finished_ms?: number;
   /** The client closed the connection before the response ended (a real abort). */
   aborted: boolean;
   /** The response was sent to its end. */

@@ -160,6 +160,9 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
+/** Epoch milliseconds with the monotonic clock's precision: phases of a few ms are timed with it. */
+const now = () => performance.timeOrigin + performance.now();
+
 export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   const scripts = new Map<string, { steps: Step[]; next: number; compaction?: Step }>();
   /** Per key, the text of the last prompt: what a provider's prompt cache would hold (prefix caching). */
@@ -365,6 +368,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       body,
       key,
       received_at: new Date().toISOString(),
+      received_ms: now(),
       aborted: false,
       completed: false,
       compaction: isCompaction(prompt),
@@ -376,6 +380,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     });
     res.on("finish", () => {
       rec.completed = true;
+      rec.finished_ms = now();
     });
     const live = () => !res.destroyed && !res.writableEnded;
 
