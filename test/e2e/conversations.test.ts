@@ -6,15 +6,15 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import {
   apiFromPage,
-  appAndBrowserForFile,
   leaveEvidence,
   newConversationInBrowser,
   sendChat,
   signUpInBrowser,
+  useSharedApp,
   waitTurnEnded,
 } from "./harness.ts";
 
-const live = appAndBrowserForFile();
+const live = useSharedApp();
 
 let context: BrowserContext;
 let page: Page;
