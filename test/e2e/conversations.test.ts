@@ -109,6 +109,49 @@ it("puts focus back on the row when Esc comes in the very frame the rename field
   expect(pageErrors).toEqual([]);
 });
 
+it("keeps a new conversation in the sidebar when the page's first list answers after it was made", async () => {
+  // The list the page asks for as it opens is answered by the server at once (no conversations yet),
+  // but its answer is held back (a slow network) until "New" has made a conversation: arriving last,
+  // that stale list must not take the new conversation away.
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let answered: () => void = () => {};
+  const isAnswered = new Promise<void>((resolve) => {
+    answered = resolve;
+  });
+  let first = true;
+  await page.route("**/api/conversations", async (route) => {
+    if (route.request().method() !== "GET" || !first) return route.continue();
+    first = false;
+    const response = await route.fetch();
+    answered();
+    await released;
+    await route.fulfill({ response });
+  });
+  await page.reload();
+  await isAnswered;
+  const id = await newConversationInBrowser(page);
+  await row(id).waitFor();
+
+  // Let the stale list through: either it empties the sidebar (the bug), or the app, having changed the
+  // list since it asked, asks again; the answer to that is the list as it is now.
+  const askedAgain = page.waitForRequest(
+    (r) => r.method() === "GET" && new URL(r.url()).pathname === "/api/conversations",
+  );
+  const emptied = row(id)
+    .waitFor({ state: "detached" })
+    .then(() => "emptied" as const);
+  release();
+  const outcome = await Promise.race([askedAgain.then(async (r) => (await r.response())?.finished()), emptied]);
+  expect(outcome).not.toBe("emptied");
+  await page.unroute("**/api/conversations");
+  await expect.poll(() => row(id).count(), { timeout: 10_000 }).toBe(1);
+  expect(await rowTitle(id)).toBe("New conversation");
+  expect(pageErrors).toEqual([]);
+});
+
 it("finds a conversation by a word in its messages, with the hit marked, and opens it at that message", async () => {
   const word = `zanzibar${Date.now().toString(36)}`;
   const id = await newConversationInBrowser(page);
