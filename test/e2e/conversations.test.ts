@@ -66,10 +66,12 @@ it("renames a conversation inline: Enter saves (after a reload too), Esc cancels
   await expect.poll(() => input.inputValue()).toBe("New conversation");
   await input.fill("Trip to Lisbon");
   await input.press("Enter");
-  await expect.poll(() => rowTitle(id)).toBe("Trip to Lisbon");
+  // The row shows the new title once the server has saved it: a round trip, which a busy machine can
+  // stretch past expect.poll's default second.
+  await expect.poll(() => rowTitle(id), { timeout: 10_000 }).toBe("Trip to Lisbon");
   await expect.poll(() => activeTestId()).toBe("conversation-link");
   await expect.poll(() => activeRowId()).toBe(id);
-  await expect.poll(() => titleFromApi(id)).toBe("Trip to Lisbon");
+  await expect.poll(() => titleFromApi(id), { timeout: 10_000 }).toBe("Trip to Lisbon");
   await expect.poll(() => page.title()).toBe("Trip to Lisbon · Oracle");
 
   // Double-click the title, type, then Esc: nothing changes.
