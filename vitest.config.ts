@@ -47,6 +47,9 @@ export default defineConfig(async () => {
             name: "e2e",
             environment: "node",
             include: ["test/e2e/**/*.test.ts"],
+            // One demo-model app, one fake-model app and one Chromium for the whole run, each started
+            // when a file first asks for it (test/e2e/harness.ts says which files keep their own and why).
+            globalSetup: ["test/e2e/shared-setup.ts"],
             testTimeout: 120_000,
             hookTimeout: 180_000,
             fileParallelism: false,

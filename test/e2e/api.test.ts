@@ -1,15 +1,12 @@
-// The running app as `npm start` serves it: wrangler dev, no LLM key, so the demo provider answers.
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { type App, startApp } from "./harness.ts";
+// The running app as `npm start` serves it: wrangler dev, no LLM key, so the demo provider answers
+// (the run's shared demo-model app; no browser).
+import { expect, it } from "vitest";
+import { useSharedApp } from "./harness.ts";
 
-let app: App;
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(() => app?.stop());
+const live = useSharedApp({ browser: false });
 
 it("reports health with the demo model when no key is configured", async () => {
-  const res = await fetch(`${app.url}/api/health`);
+  const res = await fetch(`${live.app.url}/api/health`);
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toMatch(/application\/json/);
   expect(await res.json()).toMatchObject({ ok: true, model: { provider: "demo", model: expect.any(String) } });
@@ -17,7 +14,7 @@ it("reports health with the demo model when no key is configured", async () => {
 
 it("serves the client app at / and, as a SPA, at deep links", async () => {
   for (const path of ["/", "/signup"]) {
-    const res = await fetch(`${app.url}${path}`);
+    const res = await fetch(`${live.app.url}${path}`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/text\/html/);
     const html = await res.text();
@@ -26,7 +23,7 @@ it("serves the client app at / and, as a SPA, at deep links", async () => {
 });
 
 it("answers unknown API routes with a JSON error, never HTML", async () => {
-  const res = await fetch(`${app.url}/api/no-such-route`);
+  const res = await fetch(`${live.app.url}/api/no-such-route`);
   expect(res.status).toBe(404);
   expect(await res.json()).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
 });

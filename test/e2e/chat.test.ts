@@ -5,9 +5,9 @@
 // [data-testid=composer-input], [data-testid=send], messages with [data-role=user|agent].
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import { appAndBrowserForFile, withPage } from "./harness.ts";
+import { useSharedApp, withPage } from "./harness.ts";
 
-const live = appAndBrowserForFile();
+const live = useSharedApp();
 
 const texts = (page: Page, role: string) =>
   page

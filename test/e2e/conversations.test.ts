@@ -6,15 +6,15 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import {
   apiFromPage,
-  appAndBrowserForFile,
   leaveEvidence,
   newConversationInBrowser,
   sendChat,
   signUpInBrowser,
+  useSharedApp,
   waitTurnEnded,
 } from "./harness.ts";
 
-const live = appAndBrowserForFile();
+const live = useSharedApp();
 
 let context: BrowserContext;
 let page: Page;
@@ -66,10 +66,12 @@ it("renames a conversation inline: Enter saves (after a reload too), Esc cancels
   await expect.poll(() => input.inputValue()).toBe("New conversation");
   await input.fill("Trip to Lisbon");
   await input.press("Enter");
-  await expect.poll(() => rowTitle(id)).toBe("Trip to Lisbon");
+  // The row shows the new title once the server has saved it: a round trip, which a busy machine can
+  // stretch past expect.poll's default second.
+  await expect.poll(() => rowTitle(id), { timeout: 10_000 }).toBe("Trip to Lisbon");
   await expect.poll(() => activeTestId()).toBe("conversation-link");
   await expect.poll(() => activeRowId()).toBe(id);
-  await expect.poll(() => titleFromApi(id)).toBe("Trip to Lisbon");
+  await expect.poll(() => titleFromApi(id), { timeout: 10_000 }).toBe("Trip to Lisbon");
   await expect.poll(() => page.title()).toBe("Trip to Lisbon · Oracle");
 
   // Double-click the title, type, then Esc: nothing changes.
@@ -106,6 +108,49 @@ it("puts focus back on the row when Esc comes in the very frame the rename field
   }, id);
   await row(id).locator("[data-testid=rename-input]").waitFor({ state: "detached" });
   await expect.poll(() => activeRowId()).toBe(id);
+  expect(pageErrors).toEqual([]);
+});
+
+it("keeps a new conversation in the sidebar when the page's first list answers after it was made", async () => {
+  // The list the page asks for as it opens is answered by the server at once (no conversations yet),
+  // but its answer is held back (a slow network) until "New" has made a conversation: arriving last,
+  // that stale list must not take the new conversation away.
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let answered: () => void = () => {};
+  const isAnswered = new Promise<void>((resolve) => {
+    answered = resolve;
+  });
+  let first = true;
+  await page.route("**/api/conversations", async (route) => {
+    if (route.request().method() !== "GET" || !first) return route.continue();
+    first = false;
+    const response = await route.fetch();
+    answered();
+    await released;
+    await route.fulfill({ response });
+  });
+  await page.reload();
+  await isAnswered;
+  const id = await newConversationInBrowser(page);
+  await row(id).waitFor();
+
+  // Let the stale list through: either it empties the sidebar (the bug), or the app, having changed the
+  // list since it asked, asks again; the answer to that is the list as it is now.
+  const askedAgain = page.waitForRequest(
+    (r) => r.method() === "GET" && new URL(r.url()).pathname === "/api/conversations",
+  );
+  const emptied = row(id)
+    .waitFor({ state: "detached" })
+    .then(() => "emptied" as const);
+  release();
+  const outcome = await Promise.race([askedAgain.then(async (r) => (await r.response())?.finished()), emptied]);
+  expect(outcome).not.toBe("emptied");
+  await page.unroute("**/api/conversations");
+  await expect.poll(() => row(id).count(), { timeout: 10_000 }).toBe(1);
+  expect(await rowTitle(id)).toBe("New conversation");
   expect(pageErrors).toEqual([]);
 });
 

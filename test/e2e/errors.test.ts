@@ -7,13 +7,13 @@ import { marker, scriptModel } from "../support/fake-openai-client";
 import {
   apiFromPage,
   asNewUser,
-  fakeModelAppForFile,
   newConversationInBrowser,
   sendChat,
+  useSharedFakeModelApp,
   waitTurnEnded,
 } from "./harness.ts";
 
-const live = fakeModelAppForFile();
+const live = useSharedFakeModelApp();
 
 const inConversation = (name: string, run: (page: Page, id: string) => Promise<void>) =>
   asNewUser(live, name, { viewport: { width: 1200, height: 900 } }, async (page) =>

@@ -1,241 +1,149 @@
-// Runs the real app as a user would: `wrangler dev` on loopback with its own fresh local state
-// (D1 migrated by wrangler itself), plus headless Chromium, optionally on the fake OpenAI server, and
-// one page per test (withPage, asNewUser). Used by test/e2e/*.test.ts.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
-import { tmpdir } from "node:os";
+// The e2e tests' side of the real app (`wrangler dev`, test/e2e/app.ts) and headless Chromium: which
+// app and browser a file runs against, and one page per test (withPage, asNewUser) with the helpers
+// that drive it. Used by test/e2e/*.test.ts.
+//
+// Sharing. Starting `wrangler dev` costs seconds of a 2-core machine's CPU, so files share what they
+// can, started once per run by test/e2e/shared-setup.ts (the project's globalSetup):
+//   - useSharedApp():          the demo-model app (no OPENAI_API_KEY) and the browser;
+//   - useSharedFakeModelApp(): the app on the shared fake OpenAI server (`.llm.url`) and the browser;
+//   - every file's browser is the shared Chromium (a connection of its own, closed after the file).
+// A test on a shared app isolates itself: a browser context of its own, a user of its own (asNewUser,
+// signUpInBrowser), its own model keys (`[[key:…]]`, unique per test), and it never counts anything
+// beyond its user's (lists, searches, model requests of its key). So it never relies on an empty
+// database, and nothing it leaves behind can reach another test.
+//
+// These keep an app of their own (appAndBrowserForFile, fakeModelAppForFile, startApp), because they
+// kill or restart it, or because they need --vars the shared apps must not have:
+//   - system-items.test.ts: its last test SIGKILLs the app mid-turn and restarts it on the same state;
+//   - interrupt.test.ts, notify-crash.test.ts (killable-chat.ts): SIGKILL and restart, too;
+//   - compaction.test.ts: OPENAI_CONTEXT_WINDOW=4000 (a window this small would compact other tests' chats);
+//   - token-meter.test.ts: OPENAI_PRICE_* (prices change every meter the other tests read);
+//   - llm-styles.test.ts, "responses" case: OPENAI_API_STYLE=responses (its "chat" case uses the shared app).
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, expect } from "vitest";
-import { findChromium } from "../support/chromium.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.ts";
+import { afterAll, beforeAll, expect, inject } from "vitest";
+import { startFakeOpenAI } from "../support/fake-openai.ts";
+import { type App, chromiumLaunchOptions, fakeModelEnv, ROOT, startApp } from "./app.ts";
+import type { SharedAppInfo, SharedAppName } from "./shared-setup.ts";
 
-export const ROOT = path.resolve(import.meta.dirname, "../..");
-// Run wrangler's JS with this very Node (22), whatever `node` comes first on PATH.
-const WRANGLER = [path.join(ROOT, "node_modules/wrangler/bin/wrangler.js")];
-const HEALTH_TIMEOUT_MS = 60_000;
+export { type App, ensureClientBuilt, fakeModelEnv, freePort, ROOT, startApp } from "./app.ts";
 
-/** Every test app may reach MCP servers on loopback (the tests' own) and store their secrets. */
-const TEST_VARS: Record<string, string> = {
-  MCP_ALLOW_LOOPBACK: "true",
-  SECRETS_KEY: "e2e-secrets-key-not-for-production-0123456789",
-};
-
-export interface App {
-  /** e.g. "http://127.0.0.1:41234" */
+/** What tests read of an app, shared or their own: its origin, and wrangler's output for evidence. */
+export interface AppView {
   url: string;
-  /** The local state (D1, DO storage); pass it to startApp({persistTo}) to restart on the same data. */
-  persistDir: string;
-  /** wrangler's DevTools inspector (the Worker's isolate), for benchmarks that read its heap. */
-  inspectorPort: number;
-  /** The process group of wrangler and its workerd processes. */
-  processGroup: number;
-  /** wrangler's output so far (stdout and stderr interleaved). */
-  output(): string;
-  /** SIGTERM to the whole process group, then wait; removes persistDir unless keepState. */
-  stop(opts?: { keepState?: boolean }): Promise<void>;
-  /** SIGKILL, as a crash: nothing gets to clean up; persistDir is kept for a restart. */
-  kill(): Promise<void>;
+  output(): string | Promise<string>;
 }
 
-const live = new Set<ChildProcess>();
-// A test run that dies must not leave wrangler/workerd behind (they are in their own process group).
-process.on("exit", () => {
-  for (const p of live) signalGroup(p, "SIGKILL");
-});
-
-function signalGroup(p: ChildProcess, sig: NodeJS.Signals) {
-  try {
-    if (p.pid) process.kill(-p.pid, sig);
-  } catch {
-    // already gone
-  }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function childEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    WRANGLER_SEND_METRICS: "false",
-    PATH: `${path.join(ROOT, "node_modules/.bin")}${path.delimiter}${process.env.PATH ?? ""}`,
-  };
-  // The LLM settings reach the Worker only through --var, never from the shell of whoever runs the tests.
-  for (const k of Object.keys(env)) if (k.startsWith("OPENAI_")) delete env[k];
-  return env;
-}
-
-/** E2E_ASSETS_DIR serves a client built elsewhere (`vite build --outDir`), so parallel runs do not share one dist. */
-const ASSETS_DIR = process.env.E2E_ASSETS_DIR;
-
-/** Builds client/dist once if missing: wrangler serves it as the static assets. */
-export function ensureClientBuilt() {
-  if (existsSync(path.join(ASSETS_DIR ?? path.join(ROOT, "client/dist"), "index.html"))) return;
-  const r = spawnSync("npm", ["run", "build"], { cwd: ROOT, env: childEnv(), stdio: "inherit" });
-  if (r.status !== 0) throw new Error(`npm run build failed (${r.status ?? r.signal})`);
-}
-
-function waitExit(p: ChildProcess, ms: number): Promise<boolean> {
-  if (p.exitCode !== null || p.signalCode !== null) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const t = setTimeout(() => resolve(false), ms);
-    p.once("exit", () => {
-      clearTimeout(t);
-      resolve(true);
-    });
-  });
-}
-
-export async function startApp(opts: { env?: Record<string, string>; persistTo?: string } = {}): Promise<App> {
-  // A free port can be taken by another process between freePort() and wrangler binding it (CI saw
-  // "Address already in use"); that one failure is retried on fresh ports.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startAppOnce(opts);
-    } catch (error) {
-      if (attempt >= 3 || !(error instanceof PortTaken)) throw error;
-    }
-  }
-}
-
-class PortTaken extends Error {}
-
-async function startAppOnce(opts: { env?: Record<string, string>; persistTo?: string }): Promise<App> {
-  ensureClientBuilt();
-  const persistDir = opts.persistTo ?? (await mkdtemp(path.join(tmpdir(), "oracle-e2e-")));
-  const env = childEnv();
-
-  // Migrations into the very directory wrangler dev will use; CI=true skips the confirmation prompt.
-  const mig = spawnSync(
-    process.execPath,
-    [...WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir],
-    {
-      cwd: ROOT,
-      env: { ...env, CI: "true" },
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  if (mig.status !== 0) throw new Error(`wrangler d1 migrations apply failed:\n${mig.stdout}\n${mig.stderr}`);
-
-  const port = await freePort();
-  const inspectorPort = await freePort(); // not the shared 9229, so runs do not collide
-  const args = [
-    ...WRANGLER,
-    "dev",
-    "--ip",
-    "127.0.0.1",
-    "--port",
-    String(port),
-    "--inspector-port",
-    String(inspectorPort),
-    "--persist-to",
-    persistDir,
-    ...(ASSETS_DIR ? ["--assets", ASSETS_DIR] : []),
-    "--show-interactive-dev-session=false",
-    "--live-reload=false",
-    ...Object.entries({ ...TEST_VARS, ...opts.env }).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
-  ];
-  // detached: its own process group, so stop/kill reach workerd too.
-  const proc = spawn(process.execPath, args, { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  live.add(proc);
-  proc.once("exit", () => live.delete(proc));
-  let log = "";
-  const collect = (b: Buffer) => {
-    log = (log + b.toString("utf8")).slice(-200_000);
-  };
-  proc.stdout?.on("data", collect);
-  proc.stderr?.on("data", collect);
-
-  const url = `http://127.0.0.1:${port}`;
-  const kill = async () => {
-    signalGroup(proc, "SIGKILL");
-    await waitExit(proc, 10_000);
-  };
-  const stop = async ({ keepState = false } = {}) => {
-    signalGroup(proc, "SIGTERM");
-    if (!(await waitExit(proc, 10_000))) await kill();
-    if (!keepState) await rm(persistDir, { recursive: true, force: true });
-  };
-
-  const deadline = Date.now() + HEALTH_TIMEOUT_MS;
-  for (;;) {
-    if (proc.exitCode !== null || proc.signalCode !== null) {
-      if (/Address already in use/.test(log)) throw new PortTaken(`wrangler dev: a port was taken:\n${log}`);
-      throw new Error(`wrangler dev exited (${proc.exitCode ?? proc.signalCode}) before /api/health answered:\n${log}`);
-    }
-    try {
-      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
-      if (res.status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(
-        `GET /api/health did not answer 200 within ${HEALTH_TIMEOUT_MS / 1000}s; wrangler output:\n${log}`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return { url, persistDir, inspectorPort, processGroup: proc.pid ?? 0, output: () => log, stop, kill };
-}
-
-/** What a test file shares: the app and one browser (appAndBrowserForFile, fakeModelAppForFile). */
-export interface AppAndBrowser {
-  app: App;
+/** What a test file runs against: an app and a browser (a connection to the shared Chromium). */
+export interface AppAndBrowser<A extends AppView = AppView> {
+  app: A;
   browser: Browser;
 }
 
-/**
- * One app and one browser for a test file: both started (in parallel) before its tests, stopped after
- * them. Read `.app` and `.browser` inside tests and hooks; each test isolates itself by its own user
- * in its own browser context (withPage, asNewUser).
- */
-export function appAndBrowserForFile(opts?: Parameters<typeof startApp>[0]): AppAndBrowser {
-  return forFile({} as AppAndBrowser, () => opts);
+/** A fake OpenAI server as tests script it (scriptModel, modelRequests): its address. */
+export interface ModelServer {
+  url: string;
 }
 
-/** The --vars that point the app at a fake OpenAI server (model "m"), plus any `extra` (prices, style…). */
-export function fakeModelEnv(llm: FakeOpenAI, extra: Record<string, string> = {}): Record<string, string> {
-  return { OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_MODEL: "m", ...extra };
+async function askShared<T>(method: "GET" | "POST", what: string): Promise<T> {
+  const res = await fetch(`${inject("e2eShared")}${what}`, { method });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`the e2e global setup could not provide ${what}:\n${text}`);
+  return (res.headers.get("content-type")?.startsWith("application/json") ? JSON.parse(text) : text) as T;
+}
+
+/** A connection of this file's own to the run's one Chromium (close it after the file). */
+export async function sharedBrowser(): Promise<Browser> {
+  const { wsEndpoint } = await askShared<{ wsEndpoint: string }>("POST", "/browser");
+  return chromium.connect(wsEndpoint);
+}
+
+async function sharedApp(name: SharedAppName): Promise<{ app: AppView; llmUrl?: string }> {
+  const info = await askShared<SharedAppInfo>("POST", `/app/${name}`);
+  return { app: { url: info.url, output: () => askShared<string>("GET", `/app/${name}/output`) }, llmUrl: info.llmUrl };
+}
+
+/** Connects `.browser` to the shared Chromium before the file's tests, and disconnects after them. */
+function withSharedBrowser<T extends { browser: Browser }>(shared: T): T {
+  beforeAll(async () => {
+    shared.browser = await sharedBrowser();
+  });
+  afterAll(async () => {
+    await shared.browser?.close(); // a connection: closes its contexts and disconnects
+  });
+  return shared;
+}
+
+/**
+ * The run's demo-model app (`wrangler dev` with no OPENAI_API_KEY), and the shared browser unless
+ * `{ browser: false }`. Read `.app` and `.browser` inside tests and hooks; never stop the app.
+ */
+export function useSharedApp(options: { browser: false }): { app: AppView };
+export function useSharedApp(options?: { browser?: true }): AppAndBrowser;
+export function useSharedApp({ browser = true }: { browser?: boolean } = {}): AppAndBrowser | { app: AppView } {
+  const shared = {} as AppAndBrowser;
+  beforeAll(async () => {
+    shared.app = (await sharedApp("demo")).app;
+  });
+  return browser ? withSharedBrowser(shared) : shared;
+}
+
+/**
+ * The run's app on the shared fake OpenAI server (`.llm.url` for scriptModel and modelRequests; model
+ * "m", Chat Completions), and the shared browser unless `{ browser: false }`. Script only keys of the
+ * test's own; never stop the app.
+ */
+export function useSharedFakeModelApp(options: { browser: false }): { app: AppView; llm: ModelServer };
+export function useSharedFakeModelApp(options?: { browser?: true }): AppAndBrowser & { llm: ModelServer };
+export function useSharedFakeModelApp({ browser = true }: { browser?: boolean } = {}): {
+  app: AppView;
+  llm: ModelServer;
+} {
+  const shared = {} as AppAndBrowser & { llm: ModelServer };
+  beforeAll(async () => {
+    const { app, llmUrl } = await sharedApp("fake-model");
+    if (!llmUrl) throw new Error("the shared fake-model app came without its fake OpenAI server");
+    shared.app = app;
+    shared.llm = { url: llmUrl };
+  });
+  return browser ? withSharedBrowser(shared) : shared;
+}
+
+/**
+ * An app of the file's own (for a file that kills or restarts it, or needs other --vars), started
+ * before its tests and stopped after them, and the shared browser. Each test still isolates itself by
+ * its own user in its own browser context (withPage, asNewUser).
+ */
+export function appAndBrowserForFile(opts?: Parameters<typeof startApp>[0]): AppAndBrowser<App> {
+  const shared = {} as AppAndBrowser<App>;
+  beforeAll(async () => {
+    shared.app = await startApp(opts);
+  });
+  afterAll(async () => {
+    await shared.app?.stop();
+  });
+  return withSharedBrowser(shared);
 }
 
 /**
  * appAndBrowserForFile with the app talking to a fake OpenAI server of the file's own (`.llm`, for
  * scriptModel and modelRequests), started before the app and closed after it; `env` adds --vars.
  */
-export function fakeModelAppForFile(env: Record<string, string> = {}): AppAndBrowser & { llm: FakeOpenAI } {
-  const shared = {} as AppAndBrowser & { llm: FakeOpenAI };
+export function fakeModelAppForFile(env: Record<string, string> = {}): AppAndBrowser<App> & { llm: ModelServer } {
+  const shared = {} as AppAndBrowser<App> & { llm: ModelServer };
+  let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    shared.llm = await startFakeOpenAI();
+    const llm = await startFakeOpenAI();
+    close = llm.close;
+    shared.llm = { url: llm.url };
+    shared.app = await startApp({ env: fakeModelEnv(llm, env) });
   });
   afterAll(async () => {
-    await shared.llm?.close();
-  });
-  return forFile(shared, () => ({ env: fakeModelEnv(shared.llm, env) }));
-}
-
-function forFile<T extends AppAndBrowser>(shared: T, appOptions: () => Parameters<typeof startApp>[0]): T {
-  beforeAll(async () => {
-    [shared.app, shared.browser] = await Promise.all([startApp(appOptions()), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await shared.browser?.close();
     await shared.app?.stop();
+    await close?.();
   });
-  return shared;
+  return withSharedBrowser(shared);
 }
 
 /** withPage's options: the browser context's (viewport, locale…; Playwright's defaults where not given), and clipboard access. */
@@ -278,22 +186,9 @@ export async function asNewUser(
   await withPage(shared, name, options, async (page) => run(page, await signUpInBrowser(page)));
 }
 
-/** Headless Chromium: CHROMIUM_PATH, Debian's, or the one an npm package carries (test/support/chromium.ts). */
+/** A browser of the caller's own (scripts; the tests connect to the shared one): test/e2e/app.ts chromiumLaunchOptions. */
 export async function launchBrowser(): Promise<Browser> {
-  const { executablePath, env } = await findChromium();
-  return chromium.launch({
-    executablePath,
-    env: { ...process.env, ...env },
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--disable-quic",
-    ],
-  });
+  return chromium.launch(await chromiumLaunchOptions());
 }
 
 /** A fresh, unique username for one test. */
@@ -368,11 +263,13 @@ export async function waitTurnEnded(page: Page, conversationId: string, timeoutM
 }
 
 /** On failure: a screenshot under test-results/ and the tail of wrangler's output on stderr. */
-export async function leaveEvidence(page: Page, app: App, name: string, pageErrors: string[]): Promise<void> {
+export async function leaveEvidence(page: Page, app: AppView, name: string, pageErrors: string[]): Promise<void> {
   const dir = path.join(ROOT, "test-results");
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}-failure.png`), fullPage: true }).catch(() => {});
-  console.error(`page errors: ${JSON.stringify(pageErrors)}\nwrangler output (tail):\n${app.output().slice(-5000)}`);
+  console.error(
+    `page errors: ${JSON.stringify(pageErrors)}\nwrangler output (tail):\n${(await app.output()).slice(-5000)}`,
+  );
 }
 
 /** Types `text` into the composer and sends it. */

@@ -4,17 +4,17 @@
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import {
-  appAndBrowserForFile,
   asNewUser,
   E2E_PASSWORD,
   newConversationInBrowser,
   signUpInBrowser,
   uniqueUsername,
+  useSharedApp,
   waitTurnEnded,
   withPage,
 } from "./harness.ts";
 
-const live = appAndBrowserForFile();
+const live = useSharedApp();
 
 const PAGE = { viewport: { width: 1280, height: 800 } };
 

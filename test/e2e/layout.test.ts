@@ -3,9 +3,9 @@
 // and navigation close it) while the chat takes the whole height.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import { appAndBrowserForFile, asNewUser, newConversationInBrowser, sendChat, waitTurnEnded } from "./harness.ts";
+import { asNewUser, newConversationInBrowser, sendChat, useSharedApp, waitTurnEnded } from "./harness.ts";
 
-const live = appAndBrowserForFile();
+const live = useSharedApp();
 
 const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 800, phone: false },

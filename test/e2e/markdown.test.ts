@@ -9,15 +9,15 @@ import { expect, it } from "vitest";
 import { marker, scriptModel } from "../support/fake-openai-client";
 import {
   apiFromPage,
-  fakeModelAppForFile,
   newConversationInBrowser,
   sendChat,
   signUpInBrowser,
+  useSharedFakeModelApp,
   waitTurnEnded,
   withPage,
 } from "./harness.ts";
 
-const live = fakeModelAppForFile();
+const live = useSharedFakeModelApp();
 
 const CODE = 'const greeting = "hi";\nif (1 < 2 && 3 > 2) console.log(greeting);';
 

@@ -12,13 +12,13 @@ import { startMcpServer, type TestMcpServer } from "../support/mcp-server";
 import {
   apiFromPage,
   asNewUser,
-  fakeModelAppForFile,
   newConversationInBrowser,
   sendChat,
+  useSharedFakeModelApp,
   waitTurnEnded,
 } from "./harness.ts";
 
-const live = fakeModelAppForFile();
+const live = useSharedFakeModelApp();
 const TOKEN = "e2e-mcp-token-5c1f9a0d77b2";
 let mcp: TestMcpServer;
 

@@ -10,16 +10,16 @@ import { marker, scriptModel } from "../support/fake-openai-client";
 import {
   apiFromPage,
   asNewUser,
-  fakeModelAppForFile,
   newConversationInBrowser,
   type PageOptions,
   sendChat,
   signUpInBrowser,
+  useSharedFakeModelApp,
   waitTurnEnded,
   withPage,
 } from "./harness.ts";
 
-const live = fakeModelAppForFile();
+const live = useSharedFakeModelApp();
 
 const PAGE: PageOptions = { viewport: { width: 1200, height: 800 }, clipboard: true };
 

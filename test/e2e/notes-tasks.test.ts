@@ -4,9 +4,9 @@
 // through the API too, and no page scrolls sideways.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import { apiFromPage, appAndBrowserForFile, asNewUser } from "./harness.ts";
+import { apiFromPage, asNewUser, useSharedApp } from "./harness.ts";
 
-const live = appAndBrowserForFile();
+const live = useSharedApp();
 
 const PHONE = { width: 390, height: 844 };
 

@@ -13,11 +13,11 @@ import type { Page } from "playwright-core";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import {
   apiFromPage,
-  appAndBrowserForFile,
   leaveEvidence,
   newConversationInBrowser,
   sendChat,
   signUpInBrowser,
+  useSharedApp,
   waitTurnEnded,
 } from "./harness.ts";
 
@@ -30,10 +30,10 @@ type SystemMessage = {
   item: { kind: string; subscriber?: string; format?: string; data?: unknown };
 };
 
-// One app for the file, as in the other e2e files (a fresh app takes ~7 s; one per test made the file
-// take 53–57 s on a busy 2-core machine); each test is isolated by its own user, whose settings,
-// subscriber toggles and conversations are its own, in its own browser context.
-const live = appAndBrowserForFile();
+// The run's shared demo-model app, as most e2e files use (a fresh app takes ~7 s; one per test made
+// the file take 53–57 s on a busy 2-core machine); each test is isolated by its own user, whose
+// settings, subscriber toggles and conversations are its own, in its own browser context.
+const live = useSharedApp();
 
 let page: Page;
 let pageErrors: string[];

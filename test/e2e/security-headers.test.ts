@@ -4,9 +4,9 @@
 // on its socket without a single CSP violation.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import { appAndBrowserForFile, leaveEvidence, newConversationInBrowser, signUpInBrowser } from "./harness.ts";
+import { leaveEvidence, newConversationInBrowser, signUpInBrowser, useSharedApp } from "./harness.ts";
 
-const live = appAndBrowserForFile();
+const live = useSharedApp();
 
 const CSP_DIRECTIVES = [
   "default-src 'self'",

@@ -4,9 +4,9 @@
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { AGENT_CONFIG_FIELDS, DEFAULT_AGENT_CONFIG } from "../../protocol";
-import { appAndBrowserForFile, signUpInBrowser, withPage } from "./harness.ts";
+import { signUpInBrowser, useSharedApp, withPage } from "./harness.ts";
 
-const live = appAndBrowserForFile();
+const live = useSharedApp();
 
 const saved = async (page: Page) => {
   const res = await page.request.get("/api/settings/agent");

@@ -3,9 +3,9 @@
 // tab is one click away.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import { appAndBrowserForFile, asNewUser } from "./harness.ts";
+import { asNewUser, useSharedApp } from "./harness.ts";
 
-const live = appAndBrowserForFile();
+const live = useSharedApp();
 
 const savedMaxIterations = async (page: Page) => {
   const res = await page.request.get("/api/settings/agent");

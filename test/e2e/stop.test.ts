@@ -4,9 +4,9 @@
 // long enough to press Stop while it runs.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import { appAndBrowserForFile, asNewUser, newConversationInBrowser, waitTurnEnded } from "./harness.ts";
+import { asNewUser, newConversationInBrowser, useSharedApp, waitTurnEnded } from "./harness.ts";
 
-const live = appAndBrowserForFile();
+const live = useSharedApp();
 
 const agentTexts = (page: Page) =>
   page

@@ -7,19 +7,12 @@
 // a reload the persisted result still shows the answer and the link, each thing once.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import {
-  apiFromPage,
-  appAndBrowserForFile,
-  asNewUser,
-  newConversationInBrowser,
-  sendChat,
-  waitTurnEnded,
-} from "./harness.ts";
+import { apiFromPage, asNewUser, newConversationInBrowser, sendChat, useSharedApp, waitTurnEnded } from "./harness.ts";
 
 const PHRASE = "delegate listing my notes to a subagent";
 const TASK = "Look through the vault and list the notes.";
 
-const live = appAndBrowserForFile();
+const live = useSharedApp();
 
 /** Remembers what the live delegate card showed, however briefly. */
 async function recordLivePanel(page: Page): Promise<void> {

@@ -20,7 +20,8 @@ import {
   waitTurnEnded,
 } from "./harness.ts";
 
-const live = appAndBrowserForFile(); // the last test restarts live.app on the same state
+// An app of the file's own, not the shared one: the last test kills live.app and restarts it on the same state.
+const live = appAndBrowserForFile();
 
 let page: Page;
 let username: string;

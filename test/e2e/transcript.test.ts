@@ -5,9 +5,9 @@
 // indicator says what is going on. The model is the fake OpenAI server, scripted step by step.
 import { expect, it } from "vitest";
 import { marker, scriptModel } from "../support/fake-openai-client";
-import { asNewUser, fakeModelAppForFile, newConversationInBrowser, sendChat, waitTurnEnded } from "./harness.ts";
+import { asNewUser, newConversationInBrowser, sendChat, useSharedFakeModelApp, waitTurnEnded } from "./harness.ts";
 
-const live = fakeModelAppForFile();
+const live = useSharedFakeModelApp();
 
 const squash = (s: string | null) => (s ?? "").replace(/\s+/g, " ").trim();
 const USAGE = { prompt_tokens: 500, completion_tokens: 156, cached_tokens: 0 }; // 656 per call, 1,968 for three

@@ -28,13 +28,27 @@ export function useConversations() {
   const [pending, setPending] = useState<PendingDelete | null>(null);
   const pendingRef = useRef<PendingDelete | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  /** How many lists were asked for, and how many changes made here (create, rename, delete) were applied. */
+  const asked = useRef(0);
+  const changes = useRef(0);
 
+  // A list is applied only if it is the newest asked for and nothing was changed here while it was on
+  // its way: else it could undo that change (the page's first list, answering after "New" had made a
+  // conversation, took it out of the sidebar; a list asked for just before a rename brought the old
+  // title back). Overtaken by a change, it is asked for again.
   const refresh = useCallback(async () => {
-    const result = await requestJson("/api/conversations", ConversationListSchema);
-    if (result.ok) {
-      setAll(result.data);
-      setError(null);
-    } else setError(result.error.message);
+    const ask = ++asked.current;
+    for (;;) {
+      const before = changes.current;
+      const result = await requestJson("/api/conversations", ConversationListSchema);
+      if (ask !== asked.current) return; // a newer list is on its way
+      if (before !== changes.current) continue;
+      if (result.ok) {
+        setAll(result.data);
+        setError(null);
+      } else setError(result.error.message);
+      return;
+    }
   }, []);
 
   useEffect(() => {
@@ -65,6 +79,7 @@ export function useConversations() {
       setError(result.error.message);
       return null;
     }
+    changes.current++;
     setAll((current) => [result.data, ...(current ?? []).filter((c) => c.id !== result.data.id)]);
     return result.data;
   }, [all, emptyNewest]);
@@ -76,6 +91,7 @@ export function useConversations() {
       return false;
     }
     setError(null);
+    changes.current++;
     setAll((list) => (list ?? []).map((c) => (c.id === id ? { ...c, title: result.data.title } : c)));
     return true;
   }, []);
@@ -88,6 +104,7 @@ export function useConversations() {
         void refresh();
         return;
       }
+      changes.current++;
       setAll((list) => (list ?? []).filter((c) => c.id !== id));
     },
     [refresh],

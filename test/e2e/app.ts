@@ -1,0 +1,216 @@
+// The app and the browser as processes, with nothing of vitest in it (the e2e global setup imports
+// it as well as the tests, benchmarks and scripts): `wrangler dev` on loopback with its own fresh local
+// state (D1 migrated by wrangler itself), optionally pointed at a fake OpenAI server, and headless
+// Chromium's launch options. test/e2e/harness.ts re-exports all of it.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { LaunchOptions } from "playwright-core";
+import { findChromium } from "../support/chromium.ts";
+import type { FakeOpenAI } from "../support/fake-openai.ts";
+
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+// Run wrangler's JS with this very Node (22), whatever `node` comes first on PATH.
+const WRANGLER = [path.join(ROOT, "node_modules/wrangler/bin/wrangler.js")];
+const HEALTH_TIMEOUT_MS = 60_000;
+
+/** Every test app may reach MCP servers on loopback (the tests' own) and store their secrets. */
+const TEST_VARS: Record<string, string> = {
+  MCP_ALLOW_LOOPBACK: "true",
+  SECRETS_KEY: "e2e-secrets-key-not-for-production-0123456789",
+};
+
+export interface App {
+  /** e.g. "http://127.0.0.1:41234" */
+  url: string;
+  /** The local state (D1, DO storage); pass it to startApp({persistTo}) to restart on the same data. */
+  persistDir: string;
+  /** wrangler's DevTools inspector (the Worker's isolate), for benchmarks that read its heap. */
+  inspectorPort: number;
+  /** The process group of wrangler and its workerd processes. */
+  processGroup: number;
+  /** wrangler's output so far (stdout and stderr interleaved). */
+  output(): string;
+  /** SIGTERM to the whole process group, then wait; removes persistDir unless keepState. */
+  stop(opts?: { keepState?: boolean }): Promise<void>;
+  /** SIGKILL, as a crash: nothing gets to clean up; persistDir is kept for a restart. */
+  kill(): Promise<void>;
+}
+
+const live = new Set<ChildProcess>();
+// A test run that dies must not leave wrangler/workerd behind (they are in their own process group).
+process.on("exit", () => {
+  for (const p of live) signalGroup(p, "SIGKILL");
+});
+
+function signalGroup(p: ChildProcess, sig: NodeJS.Signals) {
+  try {
+    if (p.pid) process.kill(-p.pid, sig);
+  } catch {
+    // already gone
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function childEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    WRANGLER_SEND_METRICS: "false",
+    PATH: `${path.join(ROOT, "node_modules/.bin")}${path.delimiter}${process.env.PATH ?? ""}`,
+  };
+  // The LLM settings reach the Worker only through --var, never from the shell of whoever runs the tests.
+  for (const k of Object.keys(env)) if (k.startsWith("OPENAI_")) delete env[k];
+  return env;
+}
+
+/** E2E_ASSETS_DIR serves a client built elsewhere (`vite build --outDir`), so parallel runs do not share one dist. */
+const ASSETS_DIR = process.env.E2E_ASSETS_DIR;
+
+/** Builds client/dist once if missing: wrangler serves it as the static assets. */
+export function ensureClientBuilt() {
+  if (existsSync(path.join(ASSETS_DIR ?? path.join(ROOT, "client/dist"), "index.html"))) return;
+  const r = spawnSync("npm", ["run", "build"], { cwd: ROOT, env: childEnv(), stdio: "inherit" });
+  if (r.status !== 0) throw new Error(`npm run build failed (${r.status ?? r.signal})`);
+}
+
+function waitExit(p: ChildProcess, ms: number): Promise<boolean> {
+  if (p.exitCode !== null || p.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const t = setTimeout(() => resolve(false), ms);
+    p.once("exit", () => {
+      clearTimeout(t);
+      resolve(true);
+    });
+  });
+}
+
+export async function startApp(opts: { env?: Record<string, string>; persistTo?: string } = {}): Promise<App> {
+  // A free port can be taken by another process between freePort() and wrangler binding it (CI saw
+  // "Address already in use"); that one failure is retried on fresh ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startAppOnce(opts);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof PortTaken)) throw error;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startAppOnce(opts: { env?: Record<string, string>; persistTo?: string }): Promise<App> {
+  ensureClientBuilt();
+  const persistDir = opts.persistTo ?? (await mkdtemp(path.join(tmpdir(), "oracle-e2e-")));
+  const env = childEnv();
+
+  // Migrations into the very directory wrangler dev will use; CI=true skips the confirmation prompt.
+  const mig = spawnSync(
+    process.execPath,
+    [...WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir],
+    {
+      cwd: ROOT,
+      env: { ...env, CI: "true" },
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  if (mig.status !== 0) throw new Error(`wrangler d1 migrations apply failed:\n${mig.stdout}\n${mig.stderr}`);
+
+  const port = await freePort();
+  const inspectorPort = await freePort(); // not the shared 9229, so runs do not collide
+  const args = [
+    ...WRANGLER,
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--inspector-port",
+    String(inspectorPort),
+    "--persist-to",
+    persistDir,
+    ...(ASSETS_DIR ? ["--assets", ASSETS_DIR] : []),
+    "--show-interactive-dev-session=false",
+    "--live-reload=false",
+    ...Object.entries({ ...TEST_VARS, ...opts.env }).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+  ];
+  // detached: its own process group, so stop/kill reach workerd too.
+  const proc = spawn(process.execPath, args, { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  live.add(proc);
+  proc.once("exit", () => live.delete(proc));
+  let log = "";
+  const collect = (b: Buffer) => {
+    log = (log + b.toString("utf8")).slice(-200_000);
+  };
+  proc.stdout?.on("data", collect);
+  proc.stderr?.on("data", collect);
+
+  const url = `http://127.0.0.1:${port}`;
+  const kill = async () => {
+    signalGroup(proc, "SIGKILL");
+    await waitExit(proc, 10_000);
+  };
+  const stop = async ({ keepState = false } = {}) => {
+    signalGroup(proc, "SIGTERM");
+    if (!(await waitExit(proc, 10_000))) await kill();
+    if (!keepState) await rm(persistDir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + HEALTH_TIMEOUT_MS;
+  for (;;) {
+    if (proc.exitCode !== null || proc.signalCode !== null) {
+      if (/Address already in use/.test(log)) throw new PortTaken(`wrangler dev: a port was taken:\n${log}`);
+      throw new Error(`wrangler dev exited (${proc.exitCode ?? proc.signalCode}) before /api/health answered:\n${log}`);
+    }
+    try {
+      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(
+        `GET /api/health did not answer 200 within ${HEALTH_TIMEOUT_MS / 1000}s; wrangler output:\n${log}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { url, persistDir, inspectorPort, processGroup: proc.pid ?? 0, output: () => log, stop, kill };
+}
+
+/** The --vars that point the app at a fake OpenAI server (model "m"), plus any `extra` (prices, style…). */
+export function fakeModelEnv(llm: Pick<FakeOpenAI, "url">, extra: Record<string, string> = {}): Record<string, string> {
+  return { OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_MODEL: "m", ...extra };
+}
+
+/** Headless Chromium's launch options: CHROMIUM_PATH, Debian's, or the one an npm package carries (test/support/chromium.ts). */
+export async function chromiumLaunchOptions(): Promise<LaunchOptions> {
+  const { executablePath, env } = await findChromium();
+  return {
+    executablePath,
+    env: { ...process.env, ...env },
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
+  };
+}
