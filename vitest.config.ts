@@ -37,7 +37,7 @@ export default defineConfig(async () => {
             name: "workers",
             include: ["test/workers/**/*.test.ts"],
             globalSetup: ["test/support/global-setup.ts"],
-            setupFiles: ["test/support/apply-migrations.ts"],
+            setupFiles: ["test/workers/apply-migrations.ts"],
             testTimeout: 20_000,
             // Each test file gets its own Miniflare (a fresh workerd and empty storage), which spends much of
             // its time waiting (start-up, the fake model's delays, timeouts), so one file more than cores runs
