@@ -1,6 +1,8 @@
-// Two test projects: `workers` runs inside workerd (real D1, DO storage and WebSockets) against the
-// fake OpenAI-compatible server that test/support/global-setup.ts starts on 127.0.0.1; `node` tests
+// Three test projects: `workers` runs inside workerd (real D1, DO storage and WebSockets) against the
+// fake OpenAI-compatible server that test/support/global-setup.ts starts on 127.0.0.1; `node` runs the
+// pure logic (`npm run test:unit`: the agent's decision trees, limits, context, executor, …) and tests
 // that fake against the real AI SDK; `e2e` drives the real `wrangler dev` and headless Chromium.
+import { availableParallelism } from "node:os";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
@@ -33,10 +35,14 @@ export default defineConfig(async () => {
           ],
           test: {
             name: "workers",
-            include: ["test/workers/**/*.test.ts", "{worker,durable-objects,protocol}/**/*.test.ts"],
+            include: ["test/workers/**/*.test.ts"],
             globalSetup: ["test/support/global-setup.ts"],
-            setupFiles: ["test/support/apply-migrations.ts"],
+            setupFiles: ["test/workers/apply-migrations.ts"],
             testTimeout: 20_000,
+            // Each test file gets its own Miniflare (a fresh workerd and empty storage), which spends much of
+            // its time waiting (start-up, the fake model's delays, timeouts), so one file more than cores runs
+            // at once; Vitest's default is one fewer (a single file at a time on 2 cores: 190 s, here 85 s).
+            maxWorkers: availableParallelism() + 1,
           },
         },
         {

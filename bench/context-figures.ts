@@ -1,4 +1,4 @@
-// What bench/context-compaction.ts measures of one conversation (shared with bench/run.ts, which loads
+// What bench/workers/context-compaction.ts measures of one conversation (shared with bench/run.ts, which loads
 // that benchmark bundled and cannot import its Worker code directly).
 export interface ConversationFigures {
   requests: number;

@@ -41,7 +41,7 @@ async function load<T>(name: string): Promise<T> {
 type TurnBench = { measureTurn: (steps: number) => Promise<{ perStepMs: number[]; totalMs: number }> };
 
 async function loopOverhead() {
-  const { measureTurn } = await load<TurnBench>("loop-overhead");
+  const { measureTurn } = await load<TurnBench>("workers/loop-overhead");
   await measureTurn(50); // warm-up: JIT and module initialisation
   const long = await measureTurn(1000);
   const typical: number[] = [];
@@ -85,7 +85,7 @@ type ContextBench = {
 
 /** Issue 12: a 200-turn conversation with a 16,000-token window against the same one sent whole. */
 async function contextCompaction(): Promise<string[]> {
-  const { runConversation } = await load<ContextBench>("context-compaction");
+  const { runConversation } = await load<ContextBench>("workers/context-compaction");
   const TURNS = 200;
   const WINDOW = 16_000;
   const compacted = await runConversation(TURNS, WINDOW);

@@ -11,8 +11,15 @@ export interface Session {
   headers: Record<string, string>;
 }
 
+// Test files run at once, each in its own isolate with its own counter, and share the fake model server,
+// whose scripts and recorded requests are keyed by these names: a random tag per isolate keeps two files'
+// names apart (with Date.now() and the counter alone, two files' first names could be the same).
+let tag: string | undefined;
 let counter = 0;
-export const uniqueName = (prefix = "user") => `${prefix}_${Date.now().toString(36)}_${(counter++).toString(36)}`;
+export function uniqueName(prefix = "user"): string {
+  tag ??= crypto.randomUUID().replaceAll("-", "").slice(0, 8);
+  return `${prefix}_${tag}_${(counter++).toString(36)}`;
+}
 
 export function api(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
   const headers = new Headers(init.headers);

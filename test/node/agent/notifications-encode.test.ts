@@ -2,7 +2,7 @@
 // whichever the cheap estimate rates smaller, always decodable back to the same data.
 import { decode, encode } from "@toon-format/toon";
 import { describe, expect, it } from "vitest";
-import { encodeData, estimateTokens } from "../../agent/notifications/encode";
+import { encodeData, estimateTokens } from "../../../agent/notifications/encode";
 
 const failures = [
   { tool: "vault_read", error_type: "error", error: "No note at projects/q3-plan.md" },

@@ -1,7 +1,7 @@
 // Reading how long a provider asked us to wait (retry-after.ts): seconds, an HTTP date, OpenAI's
 // milliseconds; anything else is no answer, so the caller backs off on its own.
 import { describe, expect, it } from "vitest";
-import { retryAfterMs } from "../../agent/llm/retry-after";
+import { retryAfterMs } from "../../../agent/llm/retry-after";
 
 const NOW = Date.parse("2026-11-23T09:30:00.000Z");
 

@@ -2,10 +2,10 @@
 // exactly once; a task reminder persisted without a source reads as task_inactivity; items survive
 // a JSON round trip; pod events render as the seed's one-liners.
 import { describe, expect, it } from "vitest";
-import { toModelMessages } from "../../agent/context/model-messages";
-import { podEventItem, renderPodEvent } from "../../agent/system-items/pod-event";
-import { normalizeReminderBody, reminderItem, renderReminder } from "../../agent/system-items/reminder";
-import { historyText, type SystemItem, SystemItemSchema } from "../../protocol";
+import { toModelMessages } from "../../../agent/context/model-messages";
+import { podEventItem, renderPodEvent } from "../../../agent/system-items/pod-event";
+import { normalizeReminderBody, reminderItem, renderReminder } from "../../../agent/system-items/reminder";
+import { historyText, type SystemItem, SystemItemSchema } from "../../../protocol";
 
 const systemMessage = (item: SystemItem) => ({
   seq: 1,

@@ -8,15 +8,15 @@ import {
   extractControlBlock,
   ObserveControlSchema,
   ReasonControlSchema,
-} from "../../agent/decision-trees/control-block";
-import { roaTree } from "../../agent/decision-trees/roa-tree";
-import { createDemoModel } from "../../agent/llm/demo-model";
-import { type DemoReply, delegatedTask, LOOP_NOTE, planDemoReply } from "../../agent/llm/demo-script";
-import { render } from "../../agent/prompts/prompts.generated";
-import { createState } from "../../agent/state";
-import { BUILTIN_TOOLS } from "../../agent/tools";
-import { delegateTool } from "../../agent/tools/delegate";
-import { DEFAULT_AGENT_CONFIG } from "../../protocol";
+} from "../../../agent/decision-trees/control-block";
+import { roaTree } from "../../../agent/decision-trees/roa-tree";
+import { createDemoModel } from "../../../agent/llm/demo-model";
+import { type DemoReply, delegatedTask, LOOP_NOTE, planDemoReply } from "../../../agent/llm/demo-script";
+import { render } from "../../../agent/prompts/prompts.generated";
+import { createState } from "../../../agent/state";
+import { BUILTIN_TOOLS } from "../../../agent/tools";
+import { delegateTool } from "../../../agent/tools/delegate";
+import { DEFAULT_AGENT_CONFIG } from "../../../protocol";
 
 const TOOLS = BUILTIN_TOOLS.map((t) => t.name);
 

@@ -1,8 +1,8 @@
 // The explanation a failed model call leaves in the saved answer quotes the provider's error, which
 // often ends with its own full stop ("Network connection lost."): one stop, never two.
 import { describe, expect, it } from "vitest";
-import { composeFinal, explainTermination, sentence } from "../../agent/explanations";
-import { failed, state } from "./agent/fixtures";
+import { composeFinal, explainTermination, sentence } from "../../../agent/explanations";
+import { failed, state } from "./fixtures";
 
 describe("sentence", () => {
   it("adds a full stop only where none ends the text", () => {

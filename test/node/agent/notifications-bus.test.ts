@@ -1,16 +1,16 @@
 // The bus and subscriber runtime one unit at a time (seed 000 FR-007…FR-021 and edge cases).
 import { describe, expect, it, vi } from "vitest";
-import { toModelMessages } from "../../agent/context/model-messages";
-import { summarizeNotifications } from "../../agent/context/notification-summary";
-import type { CompiledSubscriber } from "../../agent/notifications/build-notification";
-import { EventBus } from "../../agent/notifications/bus";
+import { toModelMessages } from "../../../agent/context/model-messages";
+import { summarizeNotifications } from "../../../agent/context/notification-summary";
+import type { CompiledSubscriber } from "../../../agent/notifications/build-notification";
+import { EventBus } from "../../../agent/notifications/bus";
 import {
   type BusEvent,
   type Message,
   type SubscriberConfigInput,
   SubscriberConfigSchema,
   type TemplateData,
-} from "../../protocol";
+} from "../../../protocol";
 
 function subscriber(
   input: Partial<SubscriberConfigInput> & { id: string },

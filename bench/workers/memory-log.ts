@@ -1,7 +1,7 @@
 // An in-memory conversation log for benchmarks that run the loop in Node: seq, id and time as the
 // object gives them, and the notifier the object would attach (every subscriber on).
-import { BusNotifier } from "../agent/notifications/notifier";
-import type { Message, MessageDraft } from "../protocol";
+import { BusNotifier } from "../../agent/notifications/notifier";
+import type { Message, MessageDraft } from "../../protocol";
 
 export function memoryLog() {
   const log: Message[] = [];

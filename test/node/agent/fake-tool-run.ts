@@ -1,6 +1,5 @@
 // A fake ToolRunContext that records what the executor persists, sends and emits, in one ordered
 // trace, plus small tools built with defineTool the way real tools are.
-import { env } from "cloudflare:workers";
 import { z } from "zod";
 import type { EventDraft } from "../../../agent/events";
 import type { ToolRunContext } from "../../../agent/tools/executor";
@@ -10,6 +9,13 @@ import { type AgentTool, defineTool, ToolError } from "../../../agent/tools/tool
 import type { MessageDraft, ServerFrame } from "../../../protocol";
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** None of these tools (nor the executor) touches the database: any use of it fails the test loudly. */
+const noDatabase = new Proxy({} as D1Database, {
+  get(_target, key) {
+    throw new Error(`fakeRun has no database (db.${String(key)} was used)`);
+  },
+});
 
 export const echoTool = defineTool({
   name: "echo",
@@ -83,7 +89,7 @@ export function fakeRun(
   const all = [...tools, requestInputTool];
   const ctx: ToolRunContext = {
     tools: new Map(all.map((t) => [t.name, t])),
-    base: { db: env.DB, userId: "user-1", conversationId: "conversation-1" },
+    base: { db: noDatabase, userId: "user-1", conversationId: "conversation-1" },
     signal: options.signal ?? new AbortController().signal,
     step: options.step ?? 1,
     maxParallel: options.maxParallel ?? 3,

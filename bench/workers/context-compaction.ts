@@ -7,13 +7,13 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { z } from "zod";
-import { ContextMeter, contextBudget } from "../agent/context/window";
-import { findDecisionTree } from "../agent/decision-trees";
-import { reminderItem } from "../agent/system-items/reminder";
-import { defineTool } from "../agent/tools/tool";
-import { runTurn } from "../agent/turn/run-turn";
-import { DEFAULT_AGENT_CONFIG } from "../protocol";
-import type { ConversationFigures } from "./context-figures";
+import { ContextMeter, contextBudget } from "../../agent/context/window";
+import { findDecisionTree } from "../../agent/decision-trees";
+import { reminderItem } from "../../agent/system-items/reminder";
+import { defineTool } from "../../agent/tools/tool";
+import { runTurn } from "../../agent/turn/run-turn";
+import { DEFAULT_AGENT_CONFIG } from "../../protocol";
+import type { ConversationFigures } from "../context-figures";
 import { memoryLog } from "./memory-log";
 import { streamOf } from "./scripted-model";
 

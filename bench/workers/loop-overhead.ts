@@ -2,12 +2,12 @@
 // stop conditions, warnings, notifications, frames) against a zero-latency scripted model and an
 // in-memory log. Bundled by bench/run.ts with esbuild and run in Node (V8, as workerd).
 import { z } from "zod";
-import { ContextMeter, contextBudget } from "../agent/context/window";
-import { findDecisionTree } from "../agent/decision-trees";
-import { DEFAULT_CONTEXT_WINDOW } from "../agent/llm/config";
-import { defineTool } from "../agent/tools/tool";
-import { runTurn } from "../agent/turn/run-turn";
-import { DEFAULT_AGENT_CONFIG } from "../protocol";
+import { ContextMeter, contextBudget } from "../../agent/context/window";
+import { findDecisionTree } from "../../agent/decision-trees";
+import { DEFAULT_CONTEXT_WINDOW } from "../../agent/llm/config";
+import { defineTool } from "../../agent/tools/tool";
+import { runTurn } from "../../agent/turn/run-turn";
+import { DEFAULT_AGENT_CONFIG } from "../../protocol";
 import { memoryLog } from "./memory-log";
 import { scriptedModel } from "./scripted-model";
 
