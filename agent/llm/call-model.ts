@@ -53,6 +53,8 @@ export interface ModelCallOptions extends RetryOptions {
   toolChoice?: "auto" | "none";
   maxOutputTokens?: number;
   onTextDelta?: (delta: string) => void;
+  /** The provider answered (doStream resolved): the request is out and the model is at work. */
+  onResponseStart?: () => void;
 }
 
 const CUT_OFF = "the model's answer was cut off (its stream ended before the model said it had finished)";
@@ -69,6 +71,7 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallRes
       }),
     options,
   );
+  options.onResponseStart?.();
   const reader = stream.getReader();
   const result: ResultSoFar = {
     text: "",
@@ -77,15 +80,22 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallRes
   };
   const onAbort = () => void reader.cancel(options.signal.reason).catch(() => undefined);
   options.signal.addEventListener("abort", onAbort, { once: true });
+  let ended = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       options.signal.throwIfAborted();
-      if (done) break;
+      if (done) {
+        ended = true;
+        break;
+      }
       handlePart(value, result, options);
     }
   } finally {
     options.signal.removeEventListener("abort", onAbort);
+    // A call that failed mid-stream (an error part, a cut-off finish) lets go of the rest: the
+    // request and its idle watch end now, not when the provider next writes.
+    if (!ended) void reader.cancel().catch(() => undefined);
   }
   // No finish part at all: the stream ended without the provider's own closing.
   if (!result.finishReason) throw new ModelCallError(CUT_OFF);

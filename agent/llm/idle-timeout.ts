@@ -20,18 +20,30 @@ export function withIdleTimeout(model: LanguageModelV3, idleMs: number): Languag
 async function streamWithIdleTimeout(model: LanguageModelV3, options: LanguageModelV3CallOptions, idleMs: number) {
   const watchdog = new IdleWatchdog(idleMs, options.abortSignal);
   // @ai-sdk/openai resolves doStream only once the first output arrives: the start is timed as a whole.
-  const result = await watchdog.wait(model.doStream({ ...options, abortSignal: watchdog.signal }));
+  let result: Awaited<ReturnType<LanguageModelV3["doStream"]>>;
+  try {
+    result = await watchdog.wait(model.doStream({ ...options, abortSignal: watchdog.signal }));
+  } catch (error) {
+    watchdog.dispose();
+    throw error;
+  }
   const reader = result.stream.getReader();
   const stream = new ReadableStream<LanguageModelV3StreamPart>({
     async pull(controller) {
       const next = await watchdog.wait(reader.read()).catch((error: unknown) => {
+        watchdog.dispose();
         void reader.cancel(error).catch(() => undefined);
         throw error;
       });
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
+      if (next.done) {
+        watchdog.dispose();
+        controller.close();
+      } else controller.enqueue(next.value);
     },
-    cancel: (reason) => reader.cancel(reason),
+    cancel: (reason) => {
+      watchdog.dispose();
+      return reader.cancel(reason);
+    },
   });
   return { ...result, stream };
 }
@@ -41,6 +53,15 @@ class IdleWatchdog {
   private readonly silence: ModelCallError;
   /** The caller's signal (Stop, the turn's time limit) or the watchdog's own, whichever trips first. */
   readonly signal: AbortSignal;
+  /**
+   * One timer for the whole call, not one per stream part: a wait only notes when it began, and the
+   * timer, when it fires, either trips (the wait under way began idleMs ago or more) or sleeps again
+   * until that wait's idleMs are up. A part costs no timer of its own.
+   */
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the wait under way began; undefined between waits. */
+  private since: number | undefined;
+  private tripCurrent: ((error: ModelCallError) => void) | undefined;
 
   constructor(
     private readonly idleMs: number,
@@ -52,17 +73,35 @@ class IdleWatchdog {
 
   /** `work`, unless the provider stays silent for idleMs first: then its request is aborted. */
   async wait<T>(work: PromiseLike<T>): Promise<T> {
-    let timer = 0;
+    this.since = Date.now();
     const silent = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        this.controller.abort(this.silence);
-        reject(this.silence);
-      }, this.idleMs);
+      this.tripCurrent = reject;
     });
+    this.timer ??= setTimeout(this.check, this.idleMs);
     try {
       return await Promise.race([work, silent]);
     } finally {
-      clearTimeout(timer);
+      this.since = undefined;
+      this.tripCurrent = undefined;
     }
   }
+
+  /** Ends the watch (the stream finished or was cancelled): no timer outlives the call. */
+  dispose(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private readonly check = (): void => {
+    this.timer = undefined;
+    // Between waits: the next wait arms the timer again.
+    if (this.since === undefined) return;
+    const left = this.since + this.idleMs - Date.now();
+    if (left > 0) {
+      this.timer = setTimeout(this.check, left);
+      return;
+    }
+    this.controller.abort(this.silence);
+    this.tripCurrent?.(this.silence);
+  };
 }

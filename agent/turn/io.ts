@@ -19,4 +19,9 @@ export interface TurnIO {
   askUser(question: string, step: number, signal: AbortSignal, callId: string): Promise<InputOutcome>;
   /** Called before every model request: where durable reminders are committed to the log. */
   beforeModelRequest(): Promise<void>;
+  /**
+   * Called once a model request is answered (its response has begun): background work that must not
+   * hold the request back as it leaves (a D1 read or write) starts here, overlapping the model's time.
+   */
+  modelResponding?(): void;
 }

@@ -29,6 +29,7 @@ export async function callModelPhase(turn: Turn, plan: CallPlan): Promise<ModelC
       signal: turn.signal,
       deadline: turn.clock.deadline,
       onRetry: turn.requests.onRetry,
+      onResponseStart: () => turn.io.modelResponding?.(),
       onTextDelta: (delta) => {
         turn.partial += delta;
         turn.send({ type: "text_delta", step: turn.state.step, delta });

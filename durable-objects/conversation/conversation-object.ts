@@ -20,7 +20,7 @@ import { SocketGuard } from "./socket-guard";
 import { SocketHub, type SocketMeta } from "./socket-hub";
 import type { ChildOutcome, ChildRequest, ParentLink } from "./subagents";
 import { ToggleCache } from "./toggle-cache";
-import { TurnRunner } from "./turn-runner";
+import { TurnRunner, type TurnSettings } from "./turn-runner";
 
 const META_KEY = "meta";
 
@@ -133,10 +133,12 @@ export class ConversationObject extends DurableObject<Env> {
       const state = SocketHub.state(ws);
       if (!state) return ws.close(1008, "unknown socket");
       await this.open({ conversationId: state.conversationId, userId: state.userId });
-      if (!(await this.guard.admit(ws))) return;
       const parsed = parseClientFrame(data);
+      // A chat frame's turn settings are read while the credential is checked; used only once admitted.
+      const settings = parsed.ok && parsed.frame.type === "chat" ? this.turns?.prefetchSettings() : undefined;
+      if (!(await this.guard.admit(ws))) return;
       if (!parsed.ok) return this.hub.send(ws, { type: "error", code: parsed.code, message: parsed.message });
-      await this.handle(ws, parsed.frame, state.credential);
+      await this.handle(ws, parsed.frame, state.credential, settings);
     } catch (error) {
       console.error("ConversationObject", this.ctx.id.toString(), "webSocketMessage", error);
       this.hub.send(ws, { type: "error", code: "internal", message: "Something went wrong handling that frame" });
@@ -144,7 +146,12 @@ export class ConversationObject extends DurableObject<Env> {
   }
 
   /** One valid frame from a socket opened with `credential` (which turns it starts remember). */
-  private async handle(ws: WebSocket, frame: ClientFrame, credential: Credential | undefined): Promise<void> {
+  private async handle(
+    ws: WebSocket,
+    frame: ClientFrame,
+    credential: Credential | undefined,
+    settings?: Promise<TurnSettings>,
+  ): Promise<void> {
     const turns = this.turns;
     const log = this.requireLog();
     switch (frame.type) {
@@ -157,7 +164,7 @@ export class ConversationObject extends DurableObject<Env> {
         return;
       }
       case "chat": {
-        const refused = await turns?.start(frame, credential);
+        const refused = await turns?.start(frame, credential, settings);
         if (refused) this.hub.send(ws, { type: "error", ...refused });
         return;
       }

@@ -1,6 +1,7 @@
 // The user's subscriber toggles as the notifier reads them. A turn reads them once as it starts (with
 // the agent config, one D1 round trip) and re-reads them in the background at each later model
-// request, never waiting for the answer: a toggle changed in Settings reaches a running turn within a
+// request, once the provider has answered it (a read started as the request leaves would hold it
+// back), never waiting for the answer: a toggle changed in Settings reaches a running turn within a
 // step, and no step waits on D1 for it. After the turn waited for the user (request_input), and
 // outside a turn (a notify delivered while idle), they are read fresh before the next delivery.
 import { loadSubscriberToggles, type SubscriberToggles } from "../../d1/user-settings";

@@ -58,6 +58,8 @@ interface RunningTurn {
   parent?: ParentLink;
   /** The credential (credentialKey) of the socket that started the turn: its revocation stops the turn. */
   startedBy?: string;
+  /** The turn's input is not yet sent to the D1 index: done once its first model request is answered. */
+  indexInput?: boolean;
 }
 
 /** What one turn runs with: the limits, the tools, who hosts its subagents, and its MCP connections. */
@@ -82,6 +84,8 @@ function contextMeter(sql: SqlStorage): ContextMeter {
 }
 
 const NO_USAGE = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
+/** What a turn starts from (user-settings.ts loadTurnSettings), possibly read ahead (prefetchSettings). */
+export type TurnSettings = Awaited<ReturnType<typeof loadTurnSettings>>;
 type Refusal = { code: string; message: string };
 
 export class TurnRunner {
@@ -114,14 +118,31 @@ export class TurnRunner {
     return this.current?.live?.text ? this.current.live : undefined;
   }
 
+  /**
+   * The settings a chat frame's turn will start from, read now: the object reads them while it checks
+   * the socket's credential (both D1, neither needs the other), and uses them only if the socket is
+   * admitted. Undefined when a turn runs (the frame will be refused as busy).
+   */
+  prefetchSettings(): Promise<TurnSettings> | undefined {
+    if (this.current) return undefined;
+    const read = loadTurnSettings(this.env.DB, this.meta.userId);
+    // Never an unhandled rejection when the frame is not acted on; the turn that uses it still sees the error.
+    read.catch(() => undefined);
+    return read;
+  }
+
   /** Persists the user's message and what it references, then runs the turn; or says why not. */
-  async start(frame: ChatFrame, credential?: Credential): Promise<Refusal | undefined> {
+  async start(
+    frame: ChatFrame,
+    credential?: Credential,
+    prefetched?: Promise<TurnSettings>,
+  ): Promise<Refusal | undefined> {
     if (this.current) return { code: "busy", message: "A turn is already running; stop it or wait for it to finish" };
     if (frame.decision_tree !== undefined && !findDecisionTree(frame.decision_tree)) {
       return { code: "invalid_frame", message: `decision_tree: unknown decision tree "${frame.decision_tree}"` };
     }
     await this.launch(
-      (signal) => this.userPlan(frame, signal),
+      (signal) => this.userPlan(frame, signal, prefetched),
       async () => {
         await this.io.append({ role: "user", content: frame.content });
         for (const draft of await resolveReferences(this.env.DB, this.meta.userId, frame.content))
@@ -179,8 +200,10 @@ export class TurnRunner {
   }
 
   /** The user's saved config, subscriber toggles and MCP servers, read once per turn (one D1 round trip). */
-  private async settings(): Promise<{ saved: AgentConfig; mcpServers: McpServerRow[] }> {
-    const { config, toggles, mcpServers } = await loadTurnSettings(this.env.DB, this.meta.userId);
+  private async settings(
+    prefetched?: Promise<TurnSettings>,
+  ): Promise<{ saved: AgentConfig; mcpServers: McpServerRow[] }> {
+    const { config, toggles, mcpServers } = await (prefetched ?? loadTurnSettings(this.env.DB, this.meta.userId));
     this.io.toggles.set(toggles);
     return { saved: config, mcpServers };
   }
@@ -200,8 +223,8 @@ export class TurnRunner {
     return mcp;
   }
 
-  private async userPlan(frame: ChatFrame, signal: AbortSignal): Promise<TurnPlan> {
-    const { saved, mcpServers } = await this.settings();
+  private async userPlan(frame: ChatFrame, signal: AbortSignal, prefetched?: Promise<TurnSettings>): Promise<TurnPlan> {
+    const { saved, mcpServers } = await this.settings(prefetched);
     const mcp = await this.openMcp(mcpServers, signal);
     return {
       config: {
@@ -259,8 +282,10 @@ export class TurnRunner {
       await end();
       throw error;
     }
-    // The index learns of the new message (title, preview, search) while the turn runs; the rest at its end.
-    this.io.index.soon();
+    // The index learns of the new message (title, preview, search) while the turn runs, once the first
+    // model request is answered (a D1 batch sent as that request leaves would hold it back); the rest at
+    // its end.
+    turn.indexInput = true;
     turn.done = this.run(turn, plan).finally(end);
     this.ctx.waitUntil(turn.done);
     return turn;
@@ -367,9 +392,14 @@ export class TurnRunner {
             this.io.toggles.forget();
             return outcome;
           },
-          beforeModelRequest: () => {
+          beforeModelRequest: () => this.reminders.beforeRequest(config.taskReminderRequests, this.io.append),
+          // Not before the request: a D1 read or write started as the request leaves would hold it back.
+          modelResponding: () => {
             this.io.toggles.refresh();
-            return this.reminders.beforeRequest(config.taskReminderRequests, this.io.append);
+            if (turn.indexInput) {
+              turn.indexInput = false;
+              this.io.index.soon();
+            }
           },
         },
         {
