@@ -36,6 +36,9 @@ export default defineConfig(async () => {
           test: {
             name: "workers",
             include: ["test/workers/**/*.test.ts"],
+            // The projects run one after another (node, workers, e2e): each sizes its own parallelism for
+            // the whole machine, and Vitest needs distinct groups for projects with different maxWorkers.
+            sequence: { groupOrder: 1 },
             globalSetup: ["test/support/global-setup.ts"],
             setupFiles: ["test/workers/apply-migrations.ts"],
             testTimeout: 20_000,
@@ -46,12 +49,13 @@ export default defineConfig(async () => {
           },
         },
         {
-          test: { name: "node", environment: "node", include: ["test/node/**/*.test.ts"] },
+          test: { name: "node", environment: "node", include: ["test/node/**/*.test.ts"], sequence: { groupOrder: 0 } },
         },
         {
           test: {
             name: "e2e",
             environment: "node",
+            sequence: { groupOrder: 2 },
             include: ["test/e2e/**/*.test.ts"],
             // One demo-model app, one fake-model app and one Chromium for the whole run, each started
             // when a file first asks for it (test/e2e/harness.ts says which files keep their own and why).
