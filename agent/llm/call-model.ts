@@ -42,7 +42,11 @@ export interface ModelUsage {
 
 type FinishReason = LanguageModelV3FinishReason["unified"];
 /** A result while its stream is read: the finish reason comes last, if at all. */
-type ResultSoFar = Omit<ModelCallResult, "finishReason"> & { finishReason?: FinishReason };
+type ResultSoFar = Omit<ModelCallResult, "finishReason"> & {
+  finishReason?: FinishReason;
+  /** Tool calls whose arguments are still streaming (tool-input-start … tool-input-delta). */
+  inputs: Map<string, { tool: string; text: string }>;
+};
 
 /** `signal` (Stop, the time limit), `deadline` and `onRetry` govern retries too (retry.ts). */
 export interface ModelCallOptions extends RetryOptions {
@@ -55,6 +59,11 @@ export interface ModelCallOptions extends RetryOptions {
   onTextDelta?: (delta: string) => void;
   /** The provider answered (doStream resolved): the request is out and the model is at work. */
   onResponseStart?: () => void;
+  /**
+   * A tool call's arguments have streamed in whole (they parse as a JSON object), possibly well before
+   * the stream ends with its finish and usage: `input` is the text the call's `tool-call` part will carry.
+   */
+  onToolInput?: (callId: string, tool: string, input: string) => void;
 }
 
 const CUT_OFF = "the model's answer was cut off (its stream ended before the model said it had finished)";
@@ -77,6 +86,7 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallRes
     text: "",
     toolCalls: [],
     usage: { inputTokens: 0, outputTokens: 0 },
+    inputs: new Map(),
   };
   const onAbort = () => void reader.cancel(options.signal.reason).catch(() => undefined);
   options.signal.addEventListener("abort", onAbort, { once: true });
@@ -99,7 +109,8 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallRes
   }
   // No finish part at all: the stream ended without the provider's own closing.
   if (!result.finishReason) throw new ModelCallError(CUT_OFF);
-  return { ...result, finishReason: result.finishReason };
+  const { text, toolCalls, usage, finishReason } = result;
+  return { text, toolCalls, usage, finishReason };
 }
 
 function handlePart(part: LanguageModelV3StreamPart, result: ResultSoFar, options: ModelCallOptions): void {
@@ -108,6 +119,19 @@ function handlePart(part: LanguageModelV3StreamPart, result: ResultSoFar, option
       result.text += part.delta;
       options.onTextDelta?.(part.delta);
       return;
+    case "tool-input-start":
+      if (options.onToolInput) result.inputs.set(part.id, { tool: part.toolName, text: "" });
+      return;
+    case "tool-input-delta": {
+      const input = result.inputs.get(part.id);
+      if (!input) return;
+      input.text += part.delta;
+      if (isWholeObject(input.text)) {
+        result.inputs.delete(part.id);
+        options.onToolInput?.(part.id, input.tool, input.text);
+      }
+      return;
+    }
     case "tool-call":
       result.toolCalls.push(parseToolCall(part.toolCallId, part.toolName, part.input));
       return;
@@ -126,6 +150,17 @@ function handlePart(part: LanguageModelV3StreamPart, result: ResultSoFar, option
       return;
     case "error":
       throw asModelError(part.error);
+  }
+}
+
+/** Arguments that are a whole JSON object: one more delta could only make them invalid. */
+function isWholeObject(text: string): boolean {
+  if (!text.trimEnd().endsWith("}")) return false;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
   }
 }
 

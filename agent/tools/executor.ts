@@ -36,6 +36,8 @@ export interface ToolRunContext {
   /** At most this many calls run per step; `callsBefore` of them already ran in this step's earlier phases. */
   maxCalls: number;
   callsBefore?: number;
+  /** A read-only call's result already under way with these arguments (agent/turn/early-reads.ts). */
+  started?(call: ModelToolCall, args: unknown): Promise<unknown> | undefined;
   send(frame: ServerFrame): void;
   append(draft: MessageDraft): Promise<unknown>;
   emit(event: EventDraft): void;
@@ -154,7 +156,7 @@ async function runOne(call: ModelToolCall, overCap: boolean, ctx: ToolRunContext
     if (tool.name === REQUEST_INPUT) {
       outcome.result = await ask(parsed.data as { question: string }, outcome, call.callId, ctx);
     } else {
-      outcome.result = await execute(tool, parsed.data, call.callId, ctx, after);
+      outcome.result = await execute(tool, parsed.data, call.callId, ctx, after, ctx.started?.(call, parsed.data));
     }
   } catch (error) {
     const failure = error instanceof CallFailure ? error : new CallFailure("error", describeError(error));
@@ -175,6 +177,7 @@ async function execute(
   callId: string,
   ctx: ToolRunContext,
   after: SystemDraft[],
+  started?: Promise<unknown>,
 ): Promise<unknown> {
   const timeoutMs = tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   // A timer we clear ourselves: AbortSignal.timeout would stay pending after the call and keep the
@@ -204,7 +207,7 @@ async function execute(
       progress: ctx.send,
       emit: ctx.emit,
     };
-    return await Promise.race([tool.execute(args, context), aborted]);
+    return await Promise.race([started ?? tool.execute(args, context), aborted]);
   } catch (error) {
     if (error instanceof CallFailure || error instanceof ToolError) throw error;
     throw new CallFailure("error", `${tool.name} failed: ${describeError(error)}`);

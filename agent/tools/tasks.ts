@@ -37,6 +37,7 @@ export const taskUpdate = defineTool({
 
 export const taskList = defineTool({
   name: "task_list",
+  readOnly: true,
   description: "Lists the user's tasks, newest first (at most 100), optionally only those with one status.",
   args: z.object({ status: TaskStatusSchema.optional().describe("Only tasks with this status") }),
   async execute({ status }, ctx) {

@@ -68,6 +68,12 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
    * what is left, instead of each being offered all of it.
    */
   spendsTurnTokens?: boolean;
+  /**
+   * The tool only reads: a call cut short by a restart changed nothing. Its host need not make the
+   * record that the call started durable before the call runs (turn-marker.ts), which saves a storage
+   * commit on the call's path.
+   */
+  readOnly?: boolean;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<unknown>;
 }
 

@@ -14,6 +14,7 @@ import { type AgentTool, defineTool, ToolError } from "./tool";
 
 export const vaultSearch = defineTool({
   name: "vault_search",
+  readOnly: true,
   description:
     "Full-text search over the user's notes. Returns the best-matching note paths with a short snippet " +
     "(matches marked «like this»). Use vault_read to see a whole note.",
@@ -33,6 +34,7 @@ export const vaultSearch = defineTool({
 
 export const vaultRead = defineTool({
   name: "vault_read",
+  readOnly: true,
   description: "Reads one note of the user's vault in full.",
   args: z.object({ path: NotePathSchema }),
   async execute({ path }, ctx) {
@@ -54,6 +56,7 @@ export const vaultWrite = defineTool({
 
 export const vaultList = defineTool({
   name: "vault_list",
+  readOnly: true,
   description: "Lists the user's notes by path (at most 200), optionally only those under a prefix.",
   args: z.object({ prefix: NotePrefixSchema.optional() }),
   async execute({ prefix }, ctx) {

@@ -12,6 +12,7 @@ const WRAP_UP_REASONS: ReadonlySet<TerminationReason> = new Set(["max_iterations
 const WRAP_UP_MIN_MS = 5_000;
 
 export async function finishTurn(turn: Turn): Promise<TurnOutcome> {
+  turn.early.discard();
   const state = turn.sync();
   const reason: TerminationReason = turn.answer !== undefined ? "completed" : (firstStop(state) ?? "completed");
   const text = turn.answer ?? (await lastWords(turn, reason));

@@ -13,6 +13,8 @@ export type CallPlan = PhasePlan | { tools: false; instruction: string };
 export async function callModelPhase(turn: Turn, plan: CallPlan): Promise<ModelCallResult | undefined> {
   // Durable reminders are committed to the log first, so this request and every replay include them.
   await turn.io.beforeModelRequest();
+  // Reads started for an earlier call that the step did not run (it answered, or failed) stop here.
+  turn.early.discard();
   turn.partial = "";
   let sentTokens: number | undefined;
   try {
@@ -30,6 +32,7 @@ export async function callModelPhase(turn: Turn, plan: CallPlan): Promise<ModelC
       deadline: turn.clock.deadline,
       onRetry: turn.requests.onRetry,
       onResponseStart: () => turn.io.modelResponding?.(),
+      onToolInput: plan.tools ? (callId, tool, input) => turn.early.start(callId, tool, input) : undefined,
       onTextDelta: (delta) => {
         turn.partial += delta;
         turn.send({ type: "text_delta", step: turn.state.step, delta });

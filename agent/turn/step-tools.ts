@@ -26,6 +26,7 @@ export async function runStepTools(turn: Turn, calls: readonly ModelToolCall[]):
     maxParallel: config.maxParallelTools,
     maxCalls: config.maxToolCallsPerTurn,
     callsBefore: turn.callsThisStep,
+    started: (call, args) => turn.early.take(call, args),
     send: (frame) => turn.send(frame),
     append: io.append,
     emit: io.emit,
@@ -39,6 +40,7 @@ export async function runStepTools(turn: Turn, calls: readonly ModelToolCall[]):
       }
     },
   });
+  turn.early.discard();
   turn.callsThisStep += calls.length;
   let state = turn.state;
   for (const o of outcomes) {

@@ -12,6 +12,7 @@ import { type AgentState, addUsage, createState, tokensUsed } from "../state";
 import type { AgentTool, ToolContext } from "../tools/tool";
 import { toolDeclarations } from "../tools/tool-set";
 import { TurnClock } from "./clock";
+import { EarlyReads } from "./early-reads";
 import type { TurnIO } from "./io";
 import { retryEvent } from "./warnings";
 
@@ -54,6 +55,8 @@ export class Turn {
    * `completed`: another call would hit the same limit; the answer says it may be incomplete.
    */
   outputLimited = false;
+  /** Read-only calls started while the model still streams (early-reads.ts). */
+  readonly early: EarlyReads;
   /** Tool calls made in this step's act phases so far (the per-step cap counts them all). */
   callsThisStep = 0;
   private tokensAtStepStart = 0;
@@ -70,6 +73,7 @@ export class Turn {
     this.toolNames = [...this.tools.keys()];
     this.declarations = toolDeclarations(setup.tools);
     this.state = createState(this.config);
+    this.early = new EarlyReads(this);
     const clock = this.clock;
     this.requests = {
       model: setup.model,

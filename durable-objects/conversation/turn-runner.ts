@@ -60,6 +60,8 @@ interface RunningTurn {
   startedBy?: string;
   /** The turn's input is not yet sent to the D1 index: done once its first model request is answered. */
   indexInput?: boolean;
+  /** The turn's read-only tools (AgentTool.readOnly): their calls' records need not be confirmed first. */
+  readOnlyTools?: ReadonlySet<string>;
 }
 
 /** What one turn runs with: the limits, the tools, who hosts its subagents, and its MCP connections. */
@@ -72,15 +74,29 @@ interface TurnPlan {
 
 const CONTEXT_METER_KEY = "context_meter";
 
-/** A meter that keeps its last observation in the object's own SQLite (tables exist: local-tables.ts). */
-function contextMeter(sql: SqlStorage): ContextMeter {
+/**
+ * A meter that keeps its last observation in the object's own SQLite (tables: local-tables.ts). The
+ * observation is written with the turn's next write (before its next model request, at its end), not as
+ * the answer arrives: a commit there would hold back the step's tool call. Lost in a crash, the next
+ * request is sized from the estimate alone.
+ */
+function storedMeter(sql: SqlStorage): { meter: ContextMeter; save(): void } {
   let last: Observation | undefined;
   try {
     last = JSON.parse(readState(sql, CONTEXT_METER_KEY) ?? "null") ?? undefined;
   } catch {
     last = undefined;
   }
-  return new ContextMeter(last, (o) => writeState(sql, CONTEXT_METER_KEY, JSON.stringify(o)));
+  let unsaved: Observation | undefined;
+  return {
+    meter: new ContextMeter(last, (o) => {
+      unsaved = o;
+    }),
+    save() {
+      if (unsaved) writeState(sql, CONTEXT_METER_KEY, JSON.stringify(unsaved));
+      unsaved = undefined;
+    },
+  };
 }
 
 const NO_USAGE = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
@@ -94,7 +110,7 @@ export class TurnRunner {
   readonly marker: TurnMarkerStore;
   private readonly reminders: TaskReminders;
   /** The provider's count of the last request's tokens, which the next request's size starts from. */
-  private readonly contextMeter: ContextMeter;
+  private readonly contextMeter: { meter: ContextMeter; save(): void };
 
   constructor(
     private readonly ctx: DurableObjectState,
@@ -105,7 +121,7 @@ export class TurnRunner {
     this.pending = new PendingInput(ctx.storage);
     this.marker = new TurnMarkerStore(ctx.storage);
     this.reminders = new TaskReminders(ctx.storage, env.DB, meta.userId);
-    this.contextMeter = contextMeter(ctx.storage.sql);
+    this.contextMeter = storedMeter(ctx.storage.sql);
     io.frames.watch((frame) => this.track(frame));
   }
 
@@ -272,6 +288,7 @@ export class TurnRunner {
     this.io.index.hold();
     const end = async () => {
       this.current = undefined;
+      this.contextMeter.save();
       await this.marker.end();
       this.io.index.release();
     };
@@ -357,7 +374,8 @@ export class TurnRunner {
       turn.live = undefined;
     }
     if (frame.type === "tool_start") {
-      this.marker.callStarted(frame.call_id, { tool: frame.tool, args: frame.args, step: frame.step });
+      const readOnly = turn.readOnlyTools?.has(frame.tool);
+      this.marker.callStarted(frame.call_id, { tool: frame.tool, args: frame.args, step: frame.step }, { readOnly });
       this.reminders.toolUsed(frame.tool);
     } else if (frame.type === "tool_complete" || frame.type === "tool_error") {
       this.marker.callEnded(frame.call_id);
@@ -370,6 +388,7 @@ export class TurnRunner {
       const plan = await planFor(turn.abort.signal);
       mcp = plan.mcp;
       const { config, tools, subagents } = plan;
+      turn.readOnlyTools = new Set(tools.flatMap((t) => (t.readOnly ? [t.name] : [])));
       const tree = findDecisionTree(config.decisionTree) ?? findDecisionTree("default");
       if (!tree) throw new Error("no decision tree registered");
       const llm = llmSettings(this.env);
@@ -392,7 +411,10 @@ export class TurnRunner {
             this.io.toggles.forget();
             return outcome;
           },
-          beforeModelRequest: () => this.reminders.beforeRequest(config.taskReminderRequests, this.io.append),
+          beforeModelRequest: () => {
+            this.contextMeter.save();
+            return this.reminders.beforeRequest(config.taskReminderRequests, this.io.append);
+          },
           // Not before the request: a D1 read or write started as the request leaves would hold it back.
           modelResponding: () => {
             this.io.toggles.refresh();
@@ -404,7 +426,7 @@ export class TurnRunner {
         },
         {
           model: languageModel(llm),
-          context: { budget: contextBudget(llm.contextWindow), meter: this.contextMeter },
+          context: { budget: contextBudget(llm.contextWindow), meter: this.contextMeter.meter },
           config,
           tree,
           tools,

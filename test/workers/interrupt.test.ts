@@ -5,7 +5,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { RUNNING_TURN_KEY, type TurnMarker } from "../../durable-objects/conversation/turn-marker";
+import { RUNNING_TURN_KEY, type TurnMarker, TurnMarkerStore } from "../../durable-objects/conversation/turn-marker";
 import { modelRequests } from "../support/fake-openai-client";
 import { api, connect, createConversation, signup } from "./helpers";
 import { chat, history, llmUrl, scenario } from "./turn-helpers";
@@ -58,5 +58,23 @@ describe("interrupted turns", () => {
     const texts = JSON.stringify(requests.at(-1)?.body.messages);
     expect(texts.indexOf("[Interrupted]")).toBeLessThan(texts.indexOf("are you there?"));
     expect((await history(s)).filter((m) => m.role === "system" && m.item.kind === "interrupt")).toHaveLength(1);
+  });
+});
+
+describe("the running-turn marker", () => {
+  it("records a call with effects before it runs, and leaves read-only calls out", async () => {
+    const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(`marker-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, async (_instance, state) => {
+      const marker = new TurnMarkerStore(state.storage);
+      await marker.begin();
+      marker.callStarted("w1", { tool: "vault_write", args: { path: "a.md" }, step: 1 });
+      marker.callStarted("r1", { tool: "vault_read", args: { path: "a.md" }, step: 1 }, { readOnly: true });
+      // A restart now finds the write open (recovery gives it a cancelled result); the read changed nothing.
+      expect(Object.keys((await marker.stored())?.calls ?? {})).toEqual(["w1"]);
+      marker.callEnded("r1");
+      marker.callEnded("w1");
+      expect((await marker.stored())?.calls).toEqual({});
+      await marker.end();
+    });
   });
 });

@@ -1,0 +1,57 @@
+// Read-only tool calls start as soon as the model has streamed their arguments, while the rest of its
+// answer (the finish, the usage) is still on its way, as the AI SDK's own loop runs tools. Only tools
+// that only read (AgentTool.readOnly): a call the step ends up not running changed nothing. Nothing
+// else moves: the executor still reports each call where it always did (tool_start once the model
+// call is over, then the result), and just awaits the result already under way.
+
+import type { ModelToolCall } from "../llm/call-model";
+import { canonicalJson } from "../state";
+import type { Turn } from "./turn";
+
+interface Started {
+  argsKey: string;
+  result: Promise<unknown>;
+  abort: AbortController;
+}
+
+export class EarlyReads {
+  private readonly started = new Map<string, Started>();
+
+  constructor(private readonly turn: Turn) {}
+
+  /** A call's arguments are complete (callModel's onToolInput): a read-only tool starts now. */
+  start(callId: string, toolName: string, input: string): void {
+    const tool = this.turn.tools.get(toolName);
+    if (!tool?.readOnly || this.started.has(callId) || this.turn.signal.aborted) return;
+    const parsed = tool.args.safeParse(JSON.parse(input));
+    if (!parsed.success) return;
+    const abort = new AbortController();
+    const result = Promise.resolve().then(() =>
+      tool.execute(parsed.data, {
+        ...this.turn.setup.toolContext,
+        signal: AbortSignal.any([this.turn.signal, abort.signal]),
+        step: this.turn.state.step,
+        callId,
+      }),
+    );
+    // Awaited later or never: a failure is the executor's to report, never an unhandled rejection.
+    result.catch(() => undefined);
+    this.started.set(callId, { argsKey: canonicalJson(parsed.data), result, abort });
+  }
+
+  /** The result under way for this call, if it was started early with these very arguments. */
+  take(call: ModelToolCall, args: unknown): Promise<unknown> | undefined {
+    const started = this.started.get(call.callId);
+    this.started.delete(call.callId);
+    if (!started) return undefined;
+    if (started.argsKey === canonicalJson(args)) return started.result;
+    started.abort.abort();
+    return undefined;
+  }
+
+  /** The step is over: what it did not use is stopped. */
+  discard(): void {
+    for (const s of this.started.values()) s.abort.abort();
+    this.started.clear();
+  }
+}
