@@ -133,7 +133,7 @@ async function stepPhases(): Promise<string[]> {
     "| --- | --- | --- | --- |",
     ...PHASES.map(([name, what]) => {
       const xs = samples[name];
-      return `| ${name} | ${what} | ${fmt(median(xs), 2)} ms | ${fmt(quantile(xs, 0.95), 2)} ms |`;
+      return `| ${name} | ${what} | ${fmt(median(xs), 2)} | ${fmt(quantile(xs, 0.95), 2)} |`;
     }),
   ];
 }

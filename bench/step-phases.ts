@@ -12,7 +12,7 @@ export const PHASES = [
   ["request", "agent_turn_start → the model request arrives (context built from the log, sent)"],
   ["model", "the fake model's own time (request arrived → response ended)"],
   ["decide", "model response ended → tool_start (stream read, the tree's verdict, call checked)"],
-  ["tool", "tool_start → tool_complete (vault_list: one D1 query)"],
+  ["tool", "tool_start → tool_complete (vault_list: one D1 query, started while the model still streams)"],
   ["after tools", "tool_complete → next agent_turn_start (result saved, notifications, next step)"],
   ["finish", "last model response ended → response_complete (answer saved, turn end)"],
   ["overhead", "the whole turn minus the model's time"],
