@@ -60,10 +60,10 @@ export interface ModelCallOptions extends RetryOptions {
   /** The provider answered (doStream resolved): the request is out and the model is at work. */
   onResponseStart?: () => void;
   /**
-   * A tool call's arguments have streamed in whole (they parse as a JSON object), possibly well before
-   * the stream ends with its finish and usage: `input` is the text the call's `tool-call` part will carry.
+   * A tool call's arguments have streamed in whole (they parse as a JSON object, given here), possibly
+   * well before the stream ends with its finish and usage.
    */
-  onToolInput?: (callId: string, tool: string, input: string) => void;
+  onToolInput?: (callId: string, tool: string, args: Record<string, unknown>) => void;
 }
 
 const CUT_OFF = "the model's answer was cut off (its stream ended before the model said it had finished)";
@@ -126,9 +126,10 @@ function handlePart(part: LanguageModelV3StreamPart, result: ResultSoFar, option
       const input = result.inputs.get(part.id);
       if (!input) return;
       input.text += part.delta;
-      if (isWholeObject(input.text)) {
+      const args = wholeObject(input.text);
+      if (args) {
         result.inputs.delete(part.id);
-        options.onToolInput?.(part.id, input.tool, input.text);
+        options.onToolInput?.(part.id, input.tool, args);
       }
       return;
     }
@@ -153,14 +154,16 @@ function handlePart(part: LanguageModelV3StreamPart, result: ResultSoFar, option
   }
 }
 
-/** Arguments that are a whole JSON object: one more delta could only make them invalid. */
-function isWholeObject(text: string): boolean {
-  if (!text.trimEnd().endsWith("}")) return false;
+/** Arguments that are a whole JSON object, parsed: one more delta could only make them invalid. */
+function wholeObject(text: string): Record<string, unknown> | undefined {
+  if (!text.trimEnd().endsWith("}")) return undefined;
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

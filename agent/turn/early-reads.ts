@@ -20,10 +20,10 @@ export class EarlyReads {
   constructor(private readonly turn: Turn) {}
 
   /** A call's arguments are complete (callModel's onToolInput): a read-only tool starts now. */
-  start(callId: string, toolName: string, input: string): void {
+  start(callId: string, toolName: string, args: Record<string, unknown>): void {
     const tool = this.turn.tools.get(toolName);
     if (!tool?.readOnly || this.started.has(callId) || this.turn.signal.aborted) return;
-    const parsed = tool.args.safeParse(JSON.parse(input));
+    const parsed = tool.args.safeParse(args);
     if (!parsed.success) return;
     const abort = new AbortController();
     const result = Promise.resolve().then(() =>

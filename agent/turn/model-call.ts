@@ -32,7 +32,7 @@ export async function callModelPhase(turn: Turn, plan: CallPlan): Promise<ModelC
       deadline: turn.clock.deadline,
       onRetry: turn.requests.onRetry,
       onResponseStart: () => turn.io.modelResponding?.(),
-      onToolInput: plan.tools ? (callId, tool, input) => turn.early.start(callId, tool, input) : undefined,
+      onToolInput: plan.tools ? (callId, tool, args) => turn.early.start(callId, tool, args) : undefined,
       onTextDelta: (delta) => {
         turn.partial += delta;
         turn.send({ type: "text_delta", step: turn.state.step, delta });

@@ -3,7 +3,8 @@ import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provide
 
 export type ScriptedReply = { text: string } | { toolCall: { name: string; args: unknown } };
 
-const usage = {
+/** What every scripted answer reports having used. */
+export const SCRIPTED_USAGE = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: 5, text: 5, reasoning: undefined },
 };
@@ -35,7 +36,7 @@ export function scriptedModel(reply: (callIndex: number) => ScriptedReply): Lang
       }
       parts.push({
         type: "finish",
-        usage,
+        usage: SCRIPTED_USAGE,
         finishReason: { unified: "text" in next ? "stop" : "tool-calls", raw: undefined },
       });
       return { stream: streamOf(parts) };

@@ -60,7 +60,7 @@ interface RunningTurn {
   startedBy?: string;
   /** The turn's input is not yet sent to the D1 index: done once its first model request is answered. */
   indexInput?: boolean;
-  /** The turn's read-only tools (AgentTool.readOnly): their calls' records need not be confirmed first. */
+  /** The turn's read-only tools (AgentTool.readOnly): their calls are left out of the marker. */
   readOnlyTools?: ReadonlySet<string>;
 }
 

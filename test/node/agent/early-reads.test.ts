@@ -10,12 +10,8 @@ import { delegateTool } from "../../../agent/tools/delegate";
 import { type AgentTool, defineTool } from "../../../agent/tools/tool";
 import { runTurn } from "../../../agent/turn/run-turn";
 import { memoryLog } from "../../../bench/workers/memory-log";
+import { SCRIPTED_USAGE } from "../../../bench/workers/scripted-model";
 import { DEFAULT_AGENT_CONFIG, type Message } from "../../../protocol";
-
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 5, text: 5, reasoning: undefined },
-};
 
 /**
  * Step 1 streams one call of `tool` (its arguments as `streamed`, its tool-call part as `final`) and
@@ -37,7 +33,7 @@ function pausingModel(tool: string, streamed: string, final: string, release: ()
           yield { type: "text-start", id: "t" };
           yield { type: "text-delta", id: "t", delta: "done" };
           yield { type: "text-end", id: "t" };
-          yield { type: "finish", usage, finishReason: { unified: "stop", raw: "stop" } };
+          yield { type: "finish", usage: SCRIPTED_USAGE, finishReason: { unified: "stop", raw: "stop" } };
           return;
         }
         yield { type: "tool-input-start", id: "c1", toolName: tool };
@@ -47,7 +43,7 @@ function pausingModel(tool: string, streamed: string, final: string, release: ()
         trace.push("stream finished");
         yield { type: "tool-input-end", id: "c1" };
         yield { type: "tool-call", toolCallId: "c1", toolName: tool, input: final };
-        yield { type: "finish", usage, finishReason: { unified: "tool-calls", raw: "tool_calls" } };
+        yield { type: "finish", usage: SCRIPTED_USAGE, finishReason: { unified: "tool-calls", raw: "tool_calls" } };
       }
       const iterator = parts();
       return {
