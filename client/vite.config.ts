@@ -12,6 +12,10 @@ export default defineConfig({
   build: {
     outDir: "dist",
     emptyOutDir: true,
+    // Fonts stay files, never data: URLs (the CSP's font-src is 'self'): KaTeX's smallest font is under
+    // Vite's 4 KB inlining limit. The maths and highlight chunks (client/src/components/markdown/lazy.ts)
+    // are split by their dynamic imports; their CSS loads with them.
+    assetsInlineLimit: (file) => (/\.(woff2?|ttf|otf)$/.test(file) ? false : undefined),
   },
   server: {
     proxy: {

@@ -2,9 +2,13 @@
 // marked's lexer only tokenises: no HTML string is ever built, so nothing here can become markup. Raw
 // HTML tokens come out as their literal text, only http(s) and mailto links become links, images become
 // links labelled with their alt text (nothing remote is loaded), and link reference definitions vanish.
+// Maths keeps only its TeX source ({kind: "math"}) and code its text: KaTeX and highlight.js render
+// them later, in chunks of their own, and only for a text that has them (richNeeds). Footnotes
+// (marked-footnote) become numbered references and a list of notes at the end.
 // marked is loaded as its own chunk (loadMarkdown, started when the Markdown component is first
 // imported) so it stays out of the initial bundle; until it is there, parseMarkdown answers null.
-import type { Lexer as MarkedLexer, Token, Tokens } from "marked";
+import type { Token, Tokens } from "marked";
+import { highlightLanguage } from "./code-languages";
 
 export type BlockTag = "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "blockquote" | "ul" | "ol" | "li" | "hr";
 export type InlineTag = "strong" | "em" | "del" | "br";
@@ -24,7 +28,18 @@ export type MdNode =
       /** `li` of a task list. */
       task?: boolean;
     }
-  | { kind: "code"; text: string; lang: string }
+  | {
+      kind: "code";
+      text: string;
+      lang: string;
+      /** A fence still open (the text is streaming): highlighting waits until it stops changing. */
+      open?: boolean;
+    }
+  /** `block`: a display formula on lines of its own (not inside a paragraph). */
+  | { kind: "math"; tex: string; display: boolean; block?: boolean }
+  /** A reference to footnote `n` (1-based, in order of first reference); `ref` counts its references. */
+  | { kind: "footnoteRef"; n: number; ref: number }
+  | { kind: "footnotes"; notes: { n: number; refs: number; children: MdNode[] }[] }
   | { kind: "codespan"; text: string }
   | { kind: "link"; href: string; title?: string; children: MdNode[]; image?: boolean }
   | { kind: "checkbox"; checked: boolean };
@@ -119,6 +134,15 @@ function inlineToken(token: Token): MdNode[] {
     case "html":
       // Raw HTML is shown as the text it is.
       return [text((token as Tokens.HTML).text)];
+    case "math": {
+      const t = token as Tokens.Generic;
+      return [{ kind: "math", tex: String(t.tex), display: t.display === true }];
+    }
+    case "footnoteRef": {
+      const t = token as Tokens.Generic;
+      const n = footnoteNumbers.get(String(t.label));
+      return n ? [{ kind: "footnoteRef", n, ref: Number(t.index) || 0 }] : [text(t.raw)];
+    }
     default:
       // Anything else marked may add: its raw source, as text.
       return token.raw ? [text(token.raw)] : [];
@@ -152,7 +176,21 @@ function blockToken(token: Token): MdNode[] {
       return [element("blockquote", blocks((token as Tokens.Blockquote).tokens))];
     case "code": {
       const t = token as Tokens.Code;
-      return [{ kind: "code", text: t.text, lang: (t.lang ?? "").trim().split(/\s+/)[0] ?? "" }];
+      const lang = (t.lang ?? "").trim().split(/\s+/)[0] ?? "";
+      return [{ kind: "code", text: t.text, lang, ...(fenceOpen(t) ? { open: true } : {}) }];
+    }
+    case "math": {
+      const t = token as Tokens.Generic;
+      return [{ kind: "math", tex: String(t.tex), display: true, block: true }];
+    }
+    case "footnote":
+      // A definition: shown in the notes at the end (the `footnotes` token), not where it was written.
+      return [];
+    case "footnotes": {
+      const items = ((token as Tokens.Generic).items ?? []) as { refs: unknown[]; content: Token[] }[];
+      if (!items.length) return [];
+      const notes = items.map((item, i) => ({ n: i + 1, refs: item.refs.length, children: blocks(item.content) }));
+      return [{ kind: "footnotes", notes }];
     }
     case "list": {
       const t = token as Tokens.List;
@@ -189,14 +227,30 @@ function blockToken(token: Token): MdNode[] {
   }
 }
 
-let lexer: typeof MarkedLexer | undefined;
+/** A fenced block whose closing fence has not come yet (an indented block is always whole). */
+function fenceOpen(token: Tokens.Code): boolean {
+  if (token.codeBlockStyle === "indented") return false;
+  const lines = token.raw.trimEnd().split("\n");
+  return lines.length < 2 || !/^ {0,3}(`{3,}|~{3,})[ \t]*$/.test(lines.at(-1) ?? "");
+}
+
+/** Footnote labels to their numbers, for the parse under way (set by parseMarkdown). */
+let footnoteNumbers = new Map<string, number>();
+
+function numberFootnotes(tokens: Token[]): Map<string, number> {
+  const notes = tokens.find((t) => t.type === "footnotes") as Tokens.Generic | undefined;
+  const items = (notes?.items ?? []) as { label: string }[];
+  return new Map(items.map((item, i) => [item.label, i + 1]));
+}
+
+let lex: ((source: string) => Token[]) | undefined;
 let loading: Promise<void> | undefined;
 
-/** Loads marked once; a failed load (e.g. offline after a deploy) is retried on the next call. */
+/** Loads the lexer chunk once; a failed load (e.g. offline after a deploy) is retried on the next call. */
 export function loadMarkdown(): Promise<void> {
-  loading ??= import("marked").then(
-    (marked) => {
-      lexer = marked.Lexer;
+  loading ??= import("./markdown-lexer").then(
+    (lexer) => {
+      lex = lexer.lex;
     },
     (error: unknown) => {
       loading = undefined;
@@ -207,7 +261,7 @@ export function loadMarkdown(): Promise<void> {
 }
 
 /** Whether parseMarkdown can parse yet. */
-export const markdownReady = () => lexer !== undefined;
+export const markdownReady = () => lex !== undefined;
 
 /**
  * The tree of a Markdown text, or null while marked is still loading. Partial text (a stream) parses too: an unclosed fence is a code block.
@@ -215,11 +269,36 @@ export const markdownReady = () => lexer !== undefined;
  * the lexer stores its tokenizer on the object it is given.
  */
 export function parseMarkdown(source: string): MdNode[] | null {
-  if (!lexer) return null;
+  if (!lex) return null;
   try {
-    return blocks(lexer.lex(source, { gfm: true, breaks: true }));
+    const tokens = lex(source);
+    footnoteNumbers = numberFootnotes(tokens);
+    // The notes go last, wherever the lexer put them.
+    return blocks([...tokens.filter((t) => t.type !== "footnotes"), ...tokens.filter((t) => t.type === "footnotes")]);
   } catch {
     // The lexer gave up (it throws on input it cannot advance through): the text as it is.
     return [element("p", [text(source)])];
   }
+}
+
+/** What a parsed text needs beyond the Markdown chunk: highlight.js for code in a known language, KaTeX for maths. */
+export interface RichNeeds {
+  highlight: boolean;
+  math: boolean;
+}
+
+/** Which lazy chunks a tree needs; a text without code or maths needs neither. */
+export function richNeeds(nodes: MdNode[]): RichNeeds {
+  const needs: RichNeeds = { highlight: false, math: false };
+  const visit = (list: MdNode[]) => {
+    for (const node of list) {
+      if (node.kind === "math") needs.math = true;
+      else if (node.kind === "code" && highlightLanguage(node.lang)) needs.highlight = true;
+      else if (node.kind === "element" || node.kind === "link") visit(node.children);
+      else if (node.kind === "footnotes") for (const note of node.notes) visit(note.children);
+      if (needs.math && needs.highlight) return;
+    }
+  };
+  visit(nodes);
+  return needs;
 }

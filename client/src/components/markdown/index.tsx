@@ -4,19 +4,27 @@
 // to a closed set of nodes, and this file to elements), and it is small (about 12 KB gzip, no
 // dependencies). markdown-it and micromark are larger or render to HTML strings. marked is its own
 // chunk, fetched as soon as this module is imported (at start-up); until it has arrived, the text is
-// shown plain (PlainText), then re-rendered as Markdown.
+// shown plain (PlainText), then re-rendered as Markdown. Code highlighting and maths come in chunks of
+// their own, loaded by the first code block or formula that needs them (./lazy.ts).
 import { type ComponentChildren, h } from "preact";
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useId, useMemo, useState } from "preact/hooks";
 import { loadMarkdown, type MdNode, markdownReady, parseMarkdown } from "../../lib/markdown";
 import { PlainText } from "../plain-text";
 import { CodeBlock } from "./code-block";
+import { FootnoteRef, Footnotes } from "./footnotes";
+import { MathFormula } from "./math";
 import style from "./style.module.css";
 
-function render(nodes: MdNode[]): ComponentChildren {
-  return nodes.map((node, index) => renderNode(node, index));
+/** What rendering needs beyond a node: the prefix that makes this text's footnote ids unique on the page. */
+interface Context {
+  id: string;
 }
 
-function renderNode(node: MdNode, key: number): ComponentChildren {
+function render(nodes: MdNode[], ctx: Context): ComponentChildren {
+  return nodes.map((node, index) => renderNode(node, index, ctx));
+}
+
+function renderNode(node: MdNode, key: number, ctx: Context): ComponentChildren {
   switch (node.kind) {
     case "text":
       return node.text;
@@ -27,7 +35,19 @@ function renderNode(node: MdNode, key: number): ComponentChildren {
         </code>
       );
     case "code":
-      return <CodeBlock key={key} text={node.text} lang={node.lang} />;
+      return <CodeBlock key={key} text={node.text} lang={node.lang} open={node.open} />;
+    case "math":
+      return <MathFormula key={key} tex={node.tex} display={node.display} block={node.block} />;
+    case "footnoteRef":
+      return <FootnoteRef key={key} id={ctx.id} n={node.n} index={node.ref} />;
+    case "footnotes":
+      return (
+        <Footnotes
+          key={key}
+          id={ctx.id}
+          notes={node.notes.map((note) => ({ n: note.n, refs: note.refs, body: render(note.children, ctx) }))}
+        />
+      );
     case "checkbox":
       return <input key={key} type="checkbox" class={style.checkbox} checked={node.checked} disabled />;
     case "link":
@@ -42,11 +62,11 @@ function renderNode(node: MdNode, key: number): ComponentChildren {
           data-image={node.image ? "" : undefined}
         >
           {node.image && <span class={style.imageLabel}>Image: </span>}
-          {render(node.children)}
+          {render(node.children, ctx)}
         </a>
       );
     case "element": {
-      const children = render(node.children);
+      const children = render(node.children, ctx);
       if (node.tag === "table")
         return (
           <div key={key} class={style.tableWrap}>
@@ -85,6 +105,7 @@ function useMarkdownReady(): boolean {
 }
 
 export function Markdown({ text, class: className }: { text: string; class?: string }) {
+  const id = useId();
   const ready = useMarkdownReady();
   const nodes = useMemo(() => (ready ? parseMarkdown(text) : null), [ready, text]);
   if (!nodes)
@@ -95,7 +116,7 @@ export function Markdown({ text, class: className }: { text: string; class?: str
     );
   return (
     <div class={`${style.markdown} ${className ?? ""}`} data-testid="markdown">
-      {render(nodes)}
+      {render(nodes, { id })}
     </div>
   );
 }
