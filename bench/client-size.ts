@@ -15,7 +15,30 @@ export interface ClientSize {
   css: { raw: number; gzip: number };
   /** Every other .js chunk: pages loaded when first visited. */
   lazyJs: { files: number; gzip: number };
+  /** The lazy chunks by name (issue 26): what each costs the first time it is needed. */
+  chunks: ChunkSize[];
 }
+
+export interface ChunkSize {
+  name: string;
+  /** The chunk's JS (and the stylesheet loaded with it), gzip. */
+  jsGzip: number;
+  cssGzip: number;
+  /** Fonts its stylesheet references (KaTeX): every format on disk, and the woff2 a browser fetches. */
+  fonts?: { files: number; raw: number; woff2Files: number; woff2Raw: number };
+}
+
+/** The named lazy chunks: Vite names a dynamic import's chunk (and its CSS) after the module's file. */
+export const LAZY_CHUNKS = [
+  ["markdown-lexer", "Markdown lexer (marked, marked-footnote, maths delimiters), fetched at start-up"],
+  ["highlight", "code highlighting (highlight.js core, 25 languages, colours)"],
+  ["katex", "maths (KaTeX, its CSS and fonts)"],
+  ["settings", "Settings page"],
+  ["library", "Library page"],
+  ["notes-page", "Notes page"],
+  ["tasks-page", "Tasks page"],
+  ["page-frame", "page frame of those pages"],
+] as const;
 
 const gzipSize = (bytes: Buffer) => gzipSync(bytes, { level: 9 }).length;
 
@@ -34,10 +57,33 @@ export function measureBuilt(dist: string): ClientSize {
   const lazy = readdirSync(path.join(dist, "assets"))
     .map((f) => `assets/${f}`)
     .filter((f) => f.endsWith(".js") && !initial.includes(f));
+  const assets = readdirSync(path.join(dist, "assets")).map((f) => `assets/${f}`);
+  const named = (name: string, ext: string) =>
+    assets.filter((f) => f.endsWith(ext) && new RegExp(`^assets/${name}-[\\w-]{8}\\${ext}$`).test(f));
+  const chunks = LAZY_CHUNKS.map(([name]): ChunkSize => {
+    const fonts = name === "katex" ? assets.filter((f) => /^assets\/KaTeX_/.test(f)) : [];
+    const woff2 = fonts.filter((f) => f.endsWith(".woff2"));
+    return {
+      name,
+      jsGzip: sum(named(name, ".js"), gzipSize),
+      cssGzip: sum(named(name, ".css"), gzipSize),
+      ...(fonts.length
+        ? {
+            fonts: {
+              files: fonts.length,
+              raw: sum(fonts, (b) => b.length),
+              woff2Files: woff2.length,
+              woff2Raw: sum(woff2, (b) => b.length),
+            },
+          }
+        : {}),
+    };
+  });
   return {
     initialJs: { files: initial, raw: sum(initial, (b) => b.length), gzip: sum(initial, gzipSize) },
     css: { raw: sum(styles, (b) => b.length), gzip: sum(styles, gzipSize) },
     lazyJs: { files: lazy.length, gzip: sum(lazy, gzipSize) },
+    chunks,
   };
 }
 

@@ -3,6 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
+import { bundleRows, writeBundleSection } from "./bundle-size.ts";
 import { clientSizeRows, measureClient } from "./client-size.ts";
 import type { ConversationFigures } from "./context-figures.ts";
 import { d1HotPath } from "./d1-hot-path.ts";
@@ -143,17 +144,22 @@ async function memory() {
   return memoryRows(await measureMemory(300, 30, 500));
 }
 
+const client = measureClient();
 const rows = [
   ...(await loopOverhead()),
   ...(await busThroughput()),
   ...(await stopLatency()),
   ...(await mcpOverhead()),
   ...(await memory()),
-  ...clientSizeRows(measureClient()),
+  ...clientSizeRows(client),
 ];
 const table = ["| measure | median | tail |", "| --- | --- | --- |", ...rows].join("\n");
 const stamp = `Run on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${(await import("node:os")).cpus().length} cores.`;
 console.log(`${stamp}\n${table}`);
+// Issue 26: the client's chunks, in their own section of the README (bench/bundle-size.ts).
+const bundle = await bundleRows(client);
+console.log(`\n${bundle.join("\n")}`);
+writeBundleSection(bundle, stamp);
 const readme = readFileSync("bench/README.md", "utf8");
 const tokens = await measureNotificationTokens();
 console.log(`\n${tokens.join("\n")}`);

@@ -187,6 +187,8 @@ it("renders streamed text as Markdown while it streams: an unclosed fence is alr
     const answer = page.locator("[data-role=agent][data-phase=final] [data-testid=markdown]").first();
     await answer.waitFor({ timeout: 15_000 });
     expect(await answer.locator("pre code").textContent()).toBe("print('one')\nprint('two')");
+    // Issue 26: the finished block is highlighted (Python is one of the highlighted languages).
+    await answer.locator("pre code .hljs-built_in").first().waitFor({ timeout: 15_000 });
     expect(await answer.locator("p").last().textContent()).toBe("Done.");
   });
 });

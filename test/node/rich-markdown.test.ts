@@ -4,8 +4,8 @@
 // client/src/lib/markup-tree.ts, can only become allowed elements and attributes, even for hostile TeX.
 // The browser side is test/e2e/rich-markdown.test.ts.
 import { beforeAll, describe, expect, it } from "vitest";
-import { highlightToHtml, registeredNames } from "../../client/src/components/markdown/highlight.ts";
-import { texToHtml } from "../../client/src/components/markdown/katex.ts";
+import { highlightToHtml, registeredNames } from "../../client/src/components/markdown/highlight-languages.ts";
+import { texToHtml } from "../../client/src/components/markdown/katex-render.ts";
 import { CODE_LANGUAGES, highlightLanguage } from "../../client/src/lib/code-languages.ts";
 import { loadMarkdown, type MdNode, parseMarkdown, richNeeds } from "../../client/src/lib/markdown.ts";
 import { HIGHLIGHT_POLICY, KATEX_POLICY, type MarkupNode, readMarkup } from "../../client/src/lib/markup-tree.ts";
