@@ -157,13 +157,10 @@ async function exportsEveryMessage(page: Page): Promise<void> {
 }
 
 async function opensOffline(page: Page): Promise<void> {
-  // The worker is installed and controls the page once the shell is cached.
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-    if (!navigator.serviceWorker.controller) {
-      await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve));
-    }
-  });
+  // The worker registers, caches the shell and takes control of the page (clients.claim).
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), { timeout: 15_000 })
+    .toMatch(/\/sw\.js$/);
   const context = page.context();
   await context.setOffline(true);
   try {
