@@ -1,14 +1,41 @@
 // Builds the Preact client into client/dist, which wrangler serves as static assets with SPA fallback.
 // In `vite dev` the API and its WebSockets are proxied to a local `wrangler dev` on port 8787.
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import preact from "@preact/preset-vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 
+/**
+ * Names the service worker's cache after the build: dist/sw.js gets a version made from dist/index.html
+ * (which names every hashed asset), so each deploy that changes the app installs a new worker and drops
+ * the old shell (client/public/sw.js).
+ */
+function serviceWorkerVersion(): Plugin {
+  return {
+    name: "oracle-sw-version",
+    apply: "build",
+    closeBundle() {
+      const dist = path.join(root, "dist");
+      const version = createHash("sha256")
+        .update(readFileSync(path.join(dist, "index.html")))
+        .digest("hex")
+        .slice(0, 12);
+      const file = path.join(dist, "sw.js");
+      const source = readFileSync(file, "utf8");
+      const versioned = source.replace(/const BUILD_VERSION = "[^"]*";/, `const BUILD_VERSION = "${version}";`);
+      if (versioned === source) throw new Error("client/public/sw.js has no BUILD_VERSION line to version");
+      writeFileSync(file, versioned);
+    },
+  };
+}
+
 export default defineConfig({
   root,
-  plugins: [preact()],
+  plugins: [preact(), serviceWorkerVersion()],
   build: {
     outDir: "dist",
     emptyOutDir: true,

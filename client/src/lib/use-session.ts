@@ -1,5 +1,7 @@
 // Who is signed in: GET /api/me on load decides between the app and the login page, and any 401 later
-// (an expired or revoked session) drops the app back to signed out.
+// (an expired or revoked session) drops the app back to signed out. With no network at all (the
+// installed app opened offline, its shell from the service worker) it says so, and tries again as soon
+// as the browser is back online.
 import { useCallback, useEffect, useState } from "preact/hooks";
 import type { User } from "../../../protocol";
 import { onUnauthorized, requestEmpty, requestJson } from "./api";
@@ -9,7 +11,8 @@ export type Session =
   | { status: "loading" }
   | { status: "signed_out" }
   | { status: "signed_in"; user: User }
-  | { status: "unreachable"; message: string };
+  | { status: "unreachable"; message: string }
+  | { status: "offline" };
 
 export function useSession() {
   const [session, setSession] = useState<Session>({ status: "loading" });
@@ -18,6 +21,7 @@ export function useSession() {
     const result = await requestJson("/api/me", UserResponseSchema);
     if (result.ok) setSession({ status: "signed_in", user: result.data.user });
     else if (result.error.status === 401) setSession({ status: "signed_out" });
+    else if (result.error.code === "network" && !navigator.onLine) setSession({ status: "offline" });
     else setSession({ status: "unreachable", message: result.error.message });
   }, []);
 
@@ -25,6 +29,13 @@ export function useSession() {
     void refresh();
     return onUnauthorized(() => setSession({ status: "signed_out" }));
   }, [refresh]);
+
+  useEffect(() => {
+    if (session.status !== "offline") return;
+    const retry = () => void refresh();
+    addEventListener("online", retry);
+    return () => removeEventListener("online", retry);
+  }, [session.status, refresh]);
 
   const signedIn = useCallback((user: User) => setSession({ status: "signed_in", user }), []);
 

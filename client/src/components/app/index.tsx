@@ -41,6 +41,16 @@ export function App() {
           </button>
         </div>
       );
+    case "offline":
+      return (
+        <div class={style.splash} role="status" data-testid="offline">
+          <h1 class={style.offlineTitle}>You're offline</h1>
+          <p>Oracle needs a connection to reach your conversations. It reconnects when you're back online.</p>
+          <button type="button" onClick={() => void refresh()}>
+            Try again
+          </button>
+        </div>
+      );
     case "signed_out":
       return <AuthForm mode={route.name === "signup" ? "signup" : "login"} onSignedIn={signedIn} />;
     case "signed_in":

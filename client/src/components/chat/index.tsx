@@ -10,6 +10,7 @@ import { useConversationDetail } from "../../lib/use-conversation-detail";
 import { useConversationSocket } from "../../lib/use-conversation-socket";
 import { Composer } from "../composer";
 import { ConnectionStatus, ReconnectBanner } from "../connection-status";
+import { ConversationMenu } from "../conversation-menu";
 import { MessageList } from "../message-list";
 import { RequestInputBanner } from "../request-input-banner";
 import { Toast } from "../toast";
@@ -109,6 +110,7 @@ function ChatSession({ id, title, onTurnEnded, onTurnStarted }: Props & { title:
         </div>
         <TurnStatus turn={turn} activity={activity} />
         <ConnectionStatus status={status} />
+        <ConversationMenu conversationId={id} />
       </header>
       <MessageList
         state={state}

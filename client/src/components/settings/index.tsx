@@ -6,6 +6,7 @@ import { AgentSettings } from "../agent-settings";
 import { Link } from "../link";
 import { NotificationSettings } from "../notification-settings";
 import { PageFrame } from "../page-frame";
+import { ThemeSetting } from "../theme-setting";
 import { ToolSettings } from "../tool-settings";
 import style from "./style.module.css";
 
@@ -18,7 +19,12 @@ const TABS: { tab: SettingsTab; label: string }[] = [
 function Panel({ tab }: { tab: SettingsTab }) {
   switch (tab) {
     case "agent":
-      return <AgentSettings />;
+      return (
+        <>
+          <ThemeSetting />
+          <AgentSettings />
+        </>
+      );
     case "notifications":
       return <NotificationSettings />;
     case "tools":
