@@ -15,11 +15,15 @@ const root = fileURLToPath(new URL(".", import.meta.url));
  * the old shell (client/public/sw.js).
  */
 function serviceWorkerVersion(): Plugin {
+  let dist = path.join(root, "dist");
   return {
     name: "oracle-sw-version",
     apply: "build",
+    // The bundle-size bench builds into a directory of its own (--outDir).
+    configResolved(config) {
+      dist = path.resolve(config.root, config.build.outDir);
+    },
     closeBundle() {
-      const dist = path.join(root, "dist");
       const version = createHash("sha256")
         .update(readFileSync(path.join(dist, "index.html")))
         .digest("hex")
