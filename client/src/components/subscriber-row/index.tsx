@@ -60,7 +60,8 @@ export function SubscriberRow({ subscriber, error, pending = false, onToggle }: 
             data-testid={`subscriber-status-${id}`}
             title={core ? ALWAYS_ON_REASON : undefined}
           >
-            {core && <Icon name="lock" />} {status.text}
+            {core && <Icon name="lock" />}
+            {status.text}
           </span>
         </div>
         <p class={style.description} id={descriptionId} data-testid={`subscriber-description-${id}`}>
