@@ -51,6 +51,7 @@ async function turn(page: Page, id: string, text: string, answersBefore: number)
 
 /** What is on show: the rendered text, without what closed Details hold. */
 const shownText = (page: Page, selector: string) =>
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point (textContent includes closed Details)
   page.locator(selector).evaluateAll((els) => els.map((e) => (e as HTMLElement).innerText).join("\n"));
 
 // The three viewports run side by side (each its own user and context): a third of the wall time.
@@ -87,9 +88,13 @@ for (const viewport of VIEWPORTS) {
       await toggle.click();
       const occurrences = mcpCard.locator("[data-testid=notice-occurrence]");
       await expect.poll(() => occurrences.count()).toBe(3);
-      expect((await occurrences.allInnerTexts()).map((t) => t.split(" · ")[0])).toEqual(["Turn 1", "Turn 2", "Turn 3"]);
+      expect((await occurrences.allTextContents()).map((t) => t.split(" · ")[0])).toEqual([
+        "Turn 1",
+        "Turn 2",
+        "Turn 3",
+      ]);
       // The same words each time: the list says when, not the same sentence three times.
-      expect(await occurrences.first().innerText()).not.toContain("unavailable");
+      expect(await occurrences.first().textContent()).not.toContain("unavailable");
 
       // The loop demo's incident (its failed reads and the loop warning) is one card.
       const listed = await apiFromPage<{ messages: Listed[] }>(page, "GET", `/api/conversations/${id}/messages`);
@@ -110,13 +115,18 @@ for (const viewport of VIEWPORTS) {
       expect(await shownText(page, "[data-role=system]")).not.toMatch(INTERNAL);
       const details = mcpCard.locator("[data-testid=system-details]");
       await details.locator("summary").click();
-      expect(await details.innerText()).toContain("MCP Connector");
+      const rawSource = details.locator("[data-testid=system-raw-source]");
+      expect(await rawSource.isVisible()).toBe(true);
+      expect(await rawSource.textContent()).toBe("MCP Connector");
+
+      // Test it again from the card: still down, said in words.
+      const outcome = mcpCard.locator("[data-testid=mcp-notice-outcome]");
+      await mcpCard.locator("[data-testid=mcp-notice-test]").click();
+      await expect.poll(() => outcome.textContent(), { timeout: 15_000 }).toMatch(/^Still unreachable: \S/);
 
       // Turn it off from the card: said in words, stored, and the next message adds no notice.
       await mcpCard.locator("[data-testid=mcp-notice-turn-off]").click();
-      await expect
-        .poll(() => mcpCard.locator("[data-testid=mcp-notice-outcome]").textContent(), { timeout: 10_000 })
-        .toMatch(/^Turned off\./);
+      await expect.poll(() => outcome.textContent(), { timeout: 10_000 }).toMatch(/^Turned off\./);
       await mcpCard.locator("[data-testid=mcp-notice-turn-on]").waitFor();
       await turn(page, id, "hello once more", 3);
       expect(await notices(page, id, "mcp_unavailable")).toBe(3);
@@ -145,7 +155,8 @@ for (const viewport of VIEWPORTS) {
       expect(shown).toContain("Always on");
       const budget = page.locator("[data-testid=subscriber-budget_exceeded]");
       await budget.locator("[data-testid=subscriber-details-budget_exceeded] summary").click();
-      expect(await budget.innerText()).toContain("budget.exceeded");
+      expect(await budget.locator("[data-testid=subscriber-event]").isVisible()).toBe(true);
+      expect(await budget.locator("[data-testid=subscriber-event]").textContent()).toBe("budget.exceeded");
       expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
     });
   });
