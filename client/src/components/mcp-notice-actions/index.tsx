@@ -18,6 +18,9 @@ type Lookup =
   | { status: "found"; server: McpServer };
 type Outcome = { tone: "ok" | "bad"; text: string };
 
+/** Text ending in one full stop, however the server's error ended. */
+const sentence = (text: string) => `${text.trim().replace(/[.\s]+$/, "")}.`;
+
 function ServerActions({ name, lookup }: { name: string; lookup: Lookup }) {
   const [server, setServer] = useState<McpServer | null>(null);
   const [busy, setBusy] = useState<"off" | "on" | "test" | null>(null);
@@ -70,7 +73,7 @@ function ServerActions({ name, lookup }: { name: string; lookup: Lookup }) {
             tone: "ok",
             text: `${name} answers now (${plural(tools, "tool")}).${result.data.server.enabled ? " The next message offers its tools again." : ""}`,
           }
-        : { tone: "bad", text: `Still unreachable: ${result.data.error ?? "no answer"}.` },
+        : { tone: "bad", text: `Still unreachable: ${sentence(result.data.error ?? "no answer")}` },
     );
   };
 
