@@ -24,7 +24,7 @@ function headline(template) {
 
 const subscribers = [
   {
-    config: {"id":"budget_exceeded","name":"Budget exceeded","description":"Records that the turn was stopped because it used up its token budget or its time limit, with what was used against the limit. Core: the agent and the user must know why the answer ends where it does.","source":"Budget Monitor","events":["budget.exceeded"],"min_severity":"info","priority":"critical","injection":"turn_end","core":true,"enabled_by_default":true,"fields":["budget","used","limit"]},
+    config: {"id":"budget_exceeded","name":"Budget exceeded","description":"Tells the agent, and you, that a reply was stopped because it used up its token budget or its time limit. Always on: it is how you both know why the answer ends where it does.","source":"Budget Monitor","events":["budget.exceeded"],"min_severity":"info","priority":"critical","injection":"turn_end","core":true,"enabled_by_default":true,"fields":["budget","used","limit"]},
     file: "subscribers/budget_exceeded.json",
     render: headline(function (it, options) {
 
@@ -65,7 +65,7 @@ return __eta.res;
 }),
   },
   {
-    config: {"id":"budget_warning","name":"Budget warnings","description":"Warns the agent when it nears a limit of the turn (iterations, tokens, time) so it can wrap up before it is cut off. Warnings raised together arrive as one status notification. Core: without it the agent is stopped mid-thought.","source":"Budget Monitor","events":["budget.warning"],"min_severity":"info","priority":"high","injection":"turn_start","core":true,"enabled_by_default":true,"batch":{"window_ms":5000,"max_size":10},"fields":["budget","used","limit","percent"]},
+    config: {"id":"budget_warning","name":"Budget warnings","description":"Warns the agent when a reply gets close to the limits you set (steps, tokens or time), so it can wrap up instead of being cut off. Always on: without it a reply would stop mid-thought.","source":"Budget Monitor","events":["budget.warning"],"min_severity":"info","priority":"high","injection":"turn_start","core":true,"enabled_by_default":true,"batch":{"window_ms":5000,"max_size":10},"fields":["budget","used","limit","percent"]},
     file: "subscribers/budget_warning.json",
     render: headline(function (it, options) {
 
@@ -105,7 +105,7 @@ return __eta.res;
 }),
   },
   {
-    config: {"id":"external_notify","name":"External notifications","description":"Delivers messages that outside systems post to the conversation (POST …/notify) to the agent at the start of its next turn, whatever their severity. Core: an external trigger that could be switched off would silently never reach the agent.","source":"External","events":["external.notify"],"min_severity":"debug","priority":"normal","injection":"turn_start","core":true,"enabled_by_default":true,"fields":["message"]},
+    config: {"id":"external_notify","name":"External notifications","description":"Passes on messages that other apps or scripts send to this conversation, so the agent reads them when it next replies. Always on: a message set up to reach the agent would otherwise be lost without a word.","source":"External","events":["external.notify"],"min_severity":"debug","priority":"normal","injection":"turn_start","core":true,"enabled_by_default":true,"fields":["message"]},
     file: "subscribers/external_notify.json",
     render: headline(function (it, options) {
 
@@ -141,7 +141,7 @@ return __eta.res;
 }),
   },
   {
-    config: {"id":"llm_retry","name":"Model retries","description":"Says when the model provider refused a request for a passing reason (rate limit 429, 5xx) and the request is retried: the status, the provider's message, which retry and how long it waits first. Core: without it a turn would sit silent for as long as the provider asks it to wait.","source":"Model Provider","events":["llm.retry"],"min_severity":"info","priority":"critical","injection":"turn_start","core":true,"enabled_by_default":true,"fields":["status","attempt","wait_seconds","message"]},
+    config: {"id":"llm_retry","name":"Model retries","description":"Tells you when the AI model's service is busy or briefly failing and the request is tried again, and how long it waits first. Always on: otherwise a reply could sit silent for as long as the service asks it to wait.","source":"Model Provider","events":["llm.retry"],"min_severity":"info","priority":"critical","injection":"turn_start","core":true,"enabled_by_default":true,"fields":["status","attempt","wait_seconds","message"]},
     file: "subscribers/llm_retry.json",
     render: headline(function (it, options) {
 
@@ -184,7 +184,7 @@ return __eta.res;
 }),
   },
   {
-    config: {"id":"loop_detected","name":"Loop detection","description":"Tells the agent it is repeating itself (the same call again, two calls alternating, or the same error under different arguments) before the loop ends the turn, so it can change approach or ask the user. Core: it is the agent's only warning before being stopped.","source":"Loop Detector","events":["loop.detected"],"min_severity":"info","priority":"high","injection":"after_tool","core":true,"enabled_by_default":true,"fields":["kind","tool","tools","count","message"]},
+    config: {"id":"loop_detected","name":"Loop detection","description":"Warns the agent when it keeps doing the same thing without getting anywhere (the same step again, or the same error), so it can change approach or ask you before it is stopped. Always on: it is the agent's only warning.","source":"Loop Detector","events":["loop.detected"],"min_severity":"info","priority":"high","injection":"after_tool","core":true,"enabled_by_default":true,"fields":["kind","tool","tools","count","message"]},
     file: "subscribers/loop_detected.json",
     render: headline(function (it, options) {
 
@@ -230,7 +230,7 @@ return __eta.res;
 }),
   },
   {
-    config: {"id":"mcp_unavailable","name":"MCP servers unavailable","description":"Tells the agent when one of your MCP servers (Settings → Tools) could not be reached as the turn began, with the server and the error, so it works with the other tools and can tell you why some are missing. Core: without it the agent would not know its tools had gone.","source":"MCP Connector","events":["mcp.unavailable"],"min_severity":"info","priority":"high","injection":"turn_start","core":true,"enabled_by_default":true,"batch":{"window_ms":0,"max_size":10},"fields":["server","error"]},
+    config: {"id":"mcp_unavailable","name":"MCP servers unavailable","description":"Tells the agent when one of your tool servers (Settings → Tools) cannot be reached as it starts a reply, so it works with the other tools and can tell you why some are missing. Always on: to silence it, turn that server off.","source":"MCP Connector","events":["mcp.unavailable"],"min_severity":"info","priority":"high","injection":"turn_start","core":true,"enabled_by_default":true,"batch":{"window_ms":0,"max_size":10},"fields":["server","error"]},
     file: "subscribers/mcp_unavailable.json",
     render: headline(function (it, options) {
 
@@ -271,7 +271,7 @@ return __eta.res;
 }),
   },
   {
-    config: {"id":"tool_failure","name":"Tool failures","description":"Tells the agent when a tool call fails or times out, with the tool, the error type and the error, so it can correct course instead of retrying blindly. Identical failures within 5 s collapse into one with a count. Core: without it the agent would act on results it never got.","source":"Tool Executor","events":["tool.failure","tool.timeout"],"min_severity":"info","priority":"high","injection":"after_tool","core":true,"enabled_by_default":true,"batch":{"window_ms":5000,"max_size":20},"dedupe":{"key":["tool","error"],"window_ms":5000},"fields":["tool","error_type","error","count","at"]},
+    config: {"id":"tool_failure","name":"Tool failures","description":"Tells the agent when one of its tools fails or takes too long, and why, so it fixes the problem instead of trying the same thing again. Always on: without it the agent would carry on as if the tool had worked.","source":"Tool Executor","events":["tool.failure","tool.timeout"],"min_severity":"info","priority":"high","injection":"after_tool","core":true,"enabled_by_default":true,"batch":{"window_ms":5000,"max_size":20},"dedupe":{"key":["tool","error"],"window_ms":5000},"fields":["tool","error_type","error","count","at"]},
     file: "subscribers/tool_failure.json",
     render: headline(function (it, options) {
 
@@ -318,7 +318,7 @@ return __eta.res;
 }),
   },
   {
-    config: {"id":"tool_success","name":"Tool successes","description":"Sums up the tool calls that succeeded, per tool with a count (\"3 tool calls succeeded: vault_search ×2, task_list\"). Off by default: useful to audit what the agent did, noisy otherwise.","source":"Tool Executor","events":["tool.success"],"min_severity":"info","priority":"low","injection":"after_tool","core":false,"enabled_by_default":false,"batch":{"window_ms":5000,"max_size":50},"dedupe":{"key":["tool"],"window_ms":5000},"fields":["tool","duration_ms","count"]},
+    config: {"id":"tool_success","name":"Tool successes","description":"Lists the tools the agent used successfully, and how often each ran. Off at first: handy to check what the agent did, noisy otherwise.","source":"Tool Executor","events":["tool.success"],"min_severity":"info","priority":"low","injection":"after_tool","core":false,"enabled_by_default":false,"batch":{"window_ms":5000,"max_size":50},"dedupe":{"key":["tool"],"window_ms":5000},"fields":["tool","duration_ms","count"]},
     file: "subscribers/tool_success.json",
     render: headline(function (it, options) {
 
@@ -356,7 +356,7 @@ return __eta.res;
 }),
   },
   {
-    config: {"id":"turn_summary","name":"Turn summary","description":"Notes at the end of each turn why it ended, how many steps it took and how many tokens it used.","source":"Turn Control","events":["turn.end"],"min_severity":"info","priority":"low","injection":"turn_end","core":false,"enabled_by_default":false,"fields":["termination_reason","steps","tokens"],"template":"<% const p = it.events[it.events.length - 1].payload %>Turn ended (<%= String(p.termination_reason).replaceAll('_', ' ') %>) after <%= p.steps %> step<%= p.steps === 1 ? '' : 's' %>, <%= Number(p.tokens).toLocaleString('en-US') %> tokens"},
+    config: {"id":"turn_summary","name":"Turn summary","description":"At the end of each reply, notes why the agent stopped, how many steps it took and how many tokens it used.","source":"Turn Control","events":["turn.end"],"min_severity":"info","priority":"low","injection":"turn_end","core":false,"enabled_by_default":false,"fields":["termination_reason","steps","tokens"],"template":"<% const p = it.events[it.events.length - 1].payload %>Turn ended (<%= String(p.termination_reason).replaceAll('_', ' ') %>) after <%= p.steps %> step<%= p.steps === 1 ? '' : 's' %>, <%= Number(p.tokens).toLocaleString('en-US') %> tokens"},
     file: "subscribers/turn_summary.json",
     render: headline(function (it, options) {
 

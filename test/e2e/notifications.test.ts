@@ -1,8 +1,11 @@
 // Notifications in the browser (seed 000 US2, US5; FR-022…031, SC-003, SC-005): System messages look
-// apart from user and agent messages and name their source, TOON batches read as tables, long ones
-// fold, the Notifications tab switches subscribers (core ones locked, with the reason), and history
-// shows each System message once. The app runs the demo model (no OPENAI_API_KEY):
-//   "loop"                      → vault_read fails again and again: "Tool failures" + "Loop detected"
+// apart from user and agent messages and name their source in plain words, TOON batches read as tables
+// (under Details when the headline says it all), long ones fold, the Notifications tab switches
+// subscribers (core ones locked, with the reason), and history shows each System message once. A card
+// may stand for several notices (issue 26: repeats, a loop incident), so the cards are counted by the
+// notices they say they hold (data-notices). The app runs the demo model (no OPENAI_API_KEY):
+//   "loop"                      → vault_read fails again and again: "Tool failures" + "Loop detected",
+//                                 shown as one incident card
 //   "write a note called x: y"  → one vault_write: a "Tool successes" notification once tool_success
 //                                 is switched on (it ships off, as does turn_summary)
 //   low budgets + that phrase   → iteration and token warnings due at the same step: one TOON batch
@@ -21,7 +24,7 @@ import {
   waitTurnEnded,
 } from "./harness.ts";
 
-const CORE_REASON = "Core subscriber: always on for system stability";
+const ALWAYS_ON_REASON = "Always on: the agent relies on it";
 
 type SystemMessage = {
   seq: number;
@@ -69,9 +72,15 @@ async function demoTurn(phrase: string): Promise<{ id: string; system: SystemMes
   await waitTurnEnded(page, id);
   const system = await systemMessages(id);
   await openTurnGroups(page);
-  await expect.poll(() => page.locator("[data-role=system]").count(), { timeout: 10_000 }).toBe(system.length);
+  await expect.poll(() => noticesShown(page), { timeout: 10_000 }).toBe(system.length);
   return { id, system };
 }
+
+/** How many System messages the cards on show stand for (a folded card holds several). */
+const noticesShown = (p: Page) =>
+  p
+    .locator("[data-role=system]")
+    .evaluateAll((els) => els.reduce((n, e) => n + Number(e.getAttribute("data-notices") ?? 1), 0));
 
 /** Routine System messages (a tool success summary) fold into their turn's group: open every group. */
 async function openTurnGroups(p: Page) {
@@ -95,20 +104,20 @@ it("shows System messages apart from user and agent messages, with their source,
   expect(sources).toContain("Tool Executor");
   expect(sources).toContain("Loop Detector");
 
-  for (const source of ["Tool Executor", "Loop Detector"]) {
-    const card = page.locator("[data-role=system]", {
-      has: page.locator("[data-testid=system-source]", { hasText: source }),
-    });
-    await expect.poll(() => card.count()).toBeGreaterThan(0);
-    await expect.poll(() => card.first().getByText("System", { exact: true }).isVisible()).toBe(true);
-  }
-  // The headline is the first line: "vault_read failed", "Loop detected: …".
-  const failure = page.locator("[data-role=system][data-kind=notification]", { hasText: "vault_read failed" }).first();
-  expect(await failure.locator("[data-testid=notification-headline]").textContent()).toMatch(/^vault_read failed/);
-  const loop = page.locator("[data-role=system]", { hasText: "Loop detected" }).first();
+  // The loop incident (the failed reads and the loop warning) is one card, its source in plain words.
+  const loop = page.locator("[data-role=system][data-source='Loop Detector']");
+  expect(await loop.count()).toBe(1);
+  expect(await loop.locator("[data-testid=system-source]").textContent()).toBe("Agent");
+  expect(await loop.getByText("System", { exact: true }).isVisible()).toBe(true);
+  // The headline is the first line: "Loop detected: …", then the failures' latest: "vault_read failed …".
   expect(await loop.locator("[data-testid=notification-headline]").textContent()).toMatch(/^Loop detected: vault_read/);
-  // The data part reads as fields, not as raw TOON/JSON.
-  expect(await loop.locator("[data-testid=notification-fields] dt").allTextContents()).toContain("kind");
+  expect(await loop.locator("[data-testid=notice-related]").textContent()).toMatch(/^vault_read failed/);
+  // The data part reads as fields, not as raw TOON/JSON, under Details.
+  const fields = loop.locator("[data-testid=notification-fields]");
+  expect(await fields.isVisible()).toBe(false);
+  await loop.locator("[data-testid=system-details] summary").click();
+  expect(await fields.isVisible()).toBe(true);
+  expect(await fields.locator("dt").allTextContents()).toContain("kind");
   expect(await loop.textContent()).not.toContain("[Notification:");
 
   // Visibly distinct: a different card colour than the user's and the agent's bubbles, and a severity
@@ -133,9 +142,10 @@ it("shows System messages apart from user and agent messages, with their source,
   expect(systemLook.stripe).not.toBe(userLook.stripe);
   expect(systemLook.stripe.startsWith("4px")).toBe(true);
 
-  // Read-only: nothing to reply with or edit; the only possible control is Show more/less.
+  // Read-only: nothing to reply with or edit; the only possible controls are Show more/less and the
+  // list of notices a card stands for.
   const controls = page.locator(
-    "[data-role=system] button:not([data-testid=show-more]), [data-role=system] input, [data-role=system] textarea, [data-role=system] [contenteditable]",
+    "[data-role=system] button:not([data-testid=show-more]):not([data-testid=notice-toggle]), [data-role=system] input, [data-role=system] textarea, [data-role=system] [contenteditable]",
   );
   expect(await controls.count()).toBe(0);
   expect(
@@ -163,8 +173,11 @@ it("renders a TOON batch as a table, a single event as fields, and raw text when
   expect(Array.isArray(batch?.item.data) && batch.item.data.length).toBe(2);
 
   const card = page.locator(`[data-role=system][data-seq="${batch?.seq}"]`);
-  expect(await card.locator("[data-testid=system-source]").textContent()).toBe("Budget Monitor");
+  expect(await card.locator("[data-testid=system-source]").textContent()).toBe("Limits");
+  // The headline says it in words; the table is one click away, under Details.
   const table = card.locator("table[data-testid=notification-table]");
+  expect(await table.isVisible()).toBe(false);
+  await card.locator("[data-testid=system-details] summary").click();
   await table.waitFor({ timeout: 5_000 });
   expect(await card.locator("[data-testid=notification-data]").getAttribute("data-decoded-from")).toBe("body");
   expect(await table.locator("thead th").allTextContents()).toEqual(["budget", "used", "limit", "percent"]);
@@ -293,7 +306,7 @@ it("switches subscribers in the Notifications tab within 3 clicks; core ones are
   expect(new URL(page.url()).pathname).toBe("/settings/notifications");
   await page.locator("[data-testid=notification-settings]").waitFor({ timeout: 10_000 });
 
-  // Every subscriber the server has, with name, description, event chips and status.
+  // Every subscriber the server has, with name, description, status, and its event types under Details.
   const listed = await apiFromPage<{ id: string; name: string; events: string[]; core: boolean; enabled: boolean }[]>(
     page,
     "GET",
@@ -305,6 +318,7 @@ it("switches subscribers in the Notifications tab within 3 clicks; core ones are
     const row = page.locator(`[data-testid=subscriber-${s.id}]`);
     expect(await row.locator(`[data-testid=subscriber-name-${s.id}]`).textContent()).toBe(s.name);
     expect(await row.locator("[data-testid=subscriber-event]").allTextContents()).toEqual(s.events);
+    expect(await row.locator("[data-testid=subscriber-event]").first().isVisible()).toBe(false);
     expect(await row.locator(`[data-testid=subscriber-status-${s.id}]`).textContent()).toBe(
       s.core ? "Always on" : s.enabled ? "On" : "Off",
     );
@@ -314,15 +328,15 @@ it("switches subscribers in the Notifications tab within 3 clicks; core ones are
     expect.arrayContaining(["tool_success", "turn_summary"]),
   );
 
-  // A core subscriber: locked on, with the reason on hover and in plain text.
+  // A core subscriber: locked on, with the reason on hover and, in its own words, in its description.
   const core = page.locator("[data-testid=subscriber-tool_failure]");
   expect(await core.getAttribute("data-core")).toBe("true");
   expect(await core.locator("[data-testid=subscriber-toggle-tool_failure]").isDisabled()).toBe(true);
   expect(await core.locator("[data-testid=subscriber-toggle-tool_failure]").isChecked()).toBe(true);
-  expect(await core.locator("[data-testid=subscriber-lock-tool_failure]").getAttribute("title")).toBe(CORE_REASON);
-  const note = core.locator("[data-testid=subscriber-core-note-tool_failure]");
+  expect(await core.locator("[data-testid=subscriber-lock-tool_failure]").getAttribute("title")).toBe(ALWAYS_ON_REASON);
+  const note = core.locator("[data-testid=subscriber-description-tool_failure]");
   expect(await note.isVisible()).toBe(true);
-  expect(await note.textContent()).toContain(CORE_REASON);
+  expect(await note.textContent()).toMatch(/Always on: without it/);
 
   // Tool successes on: the third click.
   const toggle = page.locator("[data-testid=subscriber-toggle-tool_success]");
@@ -375,7 +389,7 @@ it("shows the same System messages exactly once after a reload, without re-trigg
   const { id, system } = await demoTurn("loop");
   expect(system.length).toBeGreaterThanOrEqual(3);
   const before = await systemTexts(page);
-  expect(before).toHaveLength(system.length);
+  expect(await noticesShown(page)).toBe(system.length);
 
   await page.reload();
   await page.locator("[data-role=user]", { hasText: "loop" }).waitFor({ timeout: 15_000 });

@@ -99,3 +99,62 @@ export function isLong(content: NotificationContent): boolean {
       return false;
   }
 }
+
+/**
+ * Shipped subscribers whose headline says what happened in words (seen from their templates): their
+ * data (field names, reason codes) is detail, one click away. Any other notification's data is the
+ * news itself (an external message, a subscriber added later) and shows at once.
+ */
+const HEADLINE_SAYS_IT = new Set([
+  "tool_failure",
+  "tool_success",
+  "loop_detected",
+  "mcp_unavailable",
+  "budget_warning",
+  "budget_exceeded",
+  "llm_retry",
+  "turn_summary",
+]);
+
+export function dataIsDetail(item: Notification): boolean {
+  return HEADLINE_SAYS_IT.has(item.subscriber ?? "") && headlineOf(item) !== "";
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+function rows(item: Notification): Record<string, unknown>[] {
+  if (Array.isArray(item.data)) return item.data.filter(isRecord);
+  return isRecord(item.data) ? [item.data] : [];
+}
+
+/** The field of the data that says why, per subscriber whose headline leaves the why out. */
+const REASON_FIELD: Record<string, string> = {
+  tool_failure: "error",
+  mcp_unavailable: "error",
+  llm_retry: "message",
+};
+
+/**
+ * Why, in one line under the headline, for notices whose headline only says what: a tool's error, why
+ * a server could not be reached, the model provider's own message. Null when there is none.
+ */
+export function noticeReason(item: Notification): string | null {
+  const field = REASON_FIELD[item.subscriber ?? ""];
+  if (!field) return null;
+  const reasons = [
+    ...new Set(
+      rows(item)
+        .map((row) => row[field])
+        .filter((r) => typeof r === "string" && r !== ""),
+    ),
+  ];
+  return reasons.length ? reasons.join("; ") : null;
+}
+
+/** The MCP servers (their names in Settings → Tools) an "MCP servers unavailable" notice is about. */
+export function unavailableServers(item: Notification): string[] {
+  if (item.subscriber !== "mcp_unavailable") return [];
+  const names = rows(item).map((row) => row.server);
+  return [...new Set(names.filter((n): n is string => typeof n === "string" && n !== ""))];
+}

@@ -1,5 +1,5 @@
 // Small text helpers for system items, whose bodies are the exact text the model saw.
-import type { PodEvent, SystemItem } from "../../../protocol";
+import type { PodEvent, Severity, SystemItem } from "../../../protocol";
 import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from "../../../protocol";
 
 /** The inside of a `<system-reminder>` block, for display; other text is returned unchanged. */
@@ -45,3 +45,36 @@ export function interruptText(body: string): string {
 export function compactionTitle(item: Extract<SystemItem, { kind: "compaction" }>): string {
   return item.method === "cut" ? "Earlier messages shortened to fit the context window" : "Earlier messages summarised";
 }
+
+/**
+ * Where a System message comes from, in the words of what a person uses ("Tools", "Limits"), for the
+ * card's header; the source's own name (a subscriber's `source`) stays in the card's details.
+ */
+const PLAIN_SOURCES: Record<string, string> = {
+  "Tool Executor": "Tools",
+  "MCP Connector": "Tools",
+  "Loop Detector": "Agent",
+  "Turn Control": "Agent",
+  "Budget Monitor": "Limits",
+  "Model Provider": "Model",
+  "Task Reminder": "Tasks",
+  "Event Bus": "Notifications",
+  References: "Notes",
+};
+
+export function plainSource(source: string): string {
+  return PLAIN_SOURCES[source] ?? source;
+}
+
+/** A severity as a person would say it (the card's icon says it by colour and shape). */
+export function severityWords(severity: Severity): string {
+  return SEVERITY_WORDS[severity];
+}
+
+const SEVERITY_WORDS: Record<Severity, string> = {
+  debug: "For the record",
+  info: "For your information",
+  warning: "Warning",
+  error: "Error",
+  critical: "Critical",
+};

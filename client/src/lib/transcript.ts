@@ -6,6 +6,7 @@
 // items that are part of the conversation itself (attachments, compaction, interrupts). Pure, so it
 // can be unit-tested.
 import type { AgentMessage, Message, Severity, SystemMessage, UserMessage } from "../../../protocol";
+import { foldNotices, type NoticeFold } from "./fold-notices";
 import { plural } from "./plural";
 
 export type TurnGroup = {
@@ -29,7 +30,8 @@ export type TurnGroup = {
 
 export type TranscriptItem =
   | { kind: "user"; message: UserMessage }
-  | { kind: "system"; message: SystemMessage }
+  /** `fold`: the repeats (and a loop incident's other notices) this card stands for (lib/fold-notices.ts). */
+  | { kind: "system"; message: SystemMessage; fold?: NoticeFold }
   | { kind: "answer"; message: AgentMessage }
   | TurnGroup;
 
@@ -120,7 +122,7 @@ export function buildTranscript(messages: readonly Message[], { running = false 
   const last = group as TurnGroup | null;
   if (last && !final) last.running = running;
   closeTurn();
-  return items;
+  return foldNotices(items);
 }
 
 /** "Worked for 3 steps · 4 tools · 1,968 tokens" (parts that are zero or unknown are left out). */

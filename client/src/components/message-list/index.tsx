@@ -108,7 +108,7 @@ export function MessageList({ state, connected, activity, onResend, onEditingCha
           />
         );
       case "system":
-        return <Message key={item.message.seq} message={item.message} prices={state.model?.prices} />;
+        return <Message key={item.message.seq} message={item.message} fold={item.fold} prices={state.model?.prices} />;
       case "group":
         return <TurnGroup key={item.key} group={item} subagents={state.subagents} prices={state.model?.prices} />;
       case "answer": {

@@ -2,6 +2,7 @@
 // not something the system told the agent but a mark in the transcript, so it gets its own divider.
 import type { Message as MessageShape, Prices } from "../../../../protocol";
 import type { SubagentRun } from "../../lib/conversation-state";
+import type { NoticeFold } from "../../lib/fold-notices";
 import { AgentMessage } from "../agent-message";
 import { CompactionDivider } from "../compaction-divider";
 import { SystemMessage } from "../system-message";
@@ -13,6 +14,7 @@ export function Message({
   subagents,
   prices,
   compact,
+  fold,
 }: {
   message: MessageShape;
   /** Subagent runs seen live, by delegate call_id, shown under their (now persisted) cards. */
@@ -21,6 +23,8 @@ export function Message({
   prices?: Prices;
   /** Inside a turn group: tool cards start as one line, step texts carry no action row. */
   compact?: boolean;
+  /** The notices a System card stands for besides its own (lib/fold-notices.ts). */
+  fold?: NoticeFold;
 }) {
   switch (message.role) {
     case "user":
@@ -31,6 +35,6 @@ export function Message({
       return <ToolCard call={message} seq={message.seq} subagent={subagents?.get(message.call_id)} compact={compact} />;
     case "system":
       if (message.item.kind === "compaction") return <CompactionDivider message={message} item={message.item} />;
-      return <SystemMessage message={message} compact={compact} />;
+      return <SystemMessage message={message} compact={compact} fold={fold} />;
   }
 }

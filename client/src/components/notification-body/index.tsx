@@ -1,13 +1,26 @@
-// The body of a `notification` system item: the headline as its first line, then the data decoded for
-// people (see lib/notification-content.ts), collapsed when long. What cannot be decoded is shown raw
-// with a visible mark, never dropped.
-import { headlineOf, isLong, type Notification, notificationContent } from "../../lib/notification-content";
+// The body of a `notification` system item: the headline as its first line, why in words when the
+// headline leaves it out (a tool's error), then the data decoded for people (see
+// lib/notification-content.ts), collapsed when long; for a shipped subscriber whose headline says it
+// all, the data is detail and the card shows it under Details instead (NotificationData). What cannot
+// be decoded is shown raw with a visible mark, never dropped. An unreachable MCP server's card offers
+// to turn the server off or test it again.
+import {
+  dataIsDetail,
+  headlineOf,
+  isLong,
+  type Notification,
+  noticeReason,
+  notificationContent,
+  unavailableServers,
+} from "../../lib/notification-content";
 import { Collapsible } from "../collapsible";
 import { Markdown } from "../markdown";
+import { McpNoticeActions } from "../mcp-notice-actions";
 import { StructuredData } from "../structured-data";
 import style from "./style.module.css";
 
-function Content({ item }: { item: Notification }) {
+/** The notification's data, decoded for people. */
+export function NotificationData({ item }: { item: Notification }) {
   const content = notificationContent(item);
   switch (content.kind) {
     case "data":
@@ -44,6 +57,8 @@ function Content({ item }: { item: Notification }) {
 
 export function NotificationBody({ item }: { item: Notification }) {
   const headline = headlineOf(item);
+  const reason = noticeReason(item);
+  const servers = unavailableServers(item);
   return (
     <div class={style.notification} data-format={item.format} data-subscriber={item.subscriber}>
       {headline && (
@@ -51,7 +66,13 @@ export function NotificationBody({ item }: { item: Notification }) {
           {headline}
         </p>
       )}
-      <Content item={item} />
+      {reason && (
+        <p class={style.reason} data-testid="notification-reason">
+          {reason}
+        </p>
+      )}
+      {!dataIsDetail(item) && <NotificationData item={item} />}
+      {servers.length > 0 && <McpNoticeActions servers={servers} />}
     </div>
   );
 }

@@ -23,7 +23,8 @@ export function NotificationSettings() {
         <section data-testid="notification-settings">
           <p class={style.intro}>
             Choose which notifications the agent receives while it works. They also appear in the chat as System
-            messages. Changes apply at once.
+            messages. Those marked Always on keep the agent working safely, so they cannot be turned off. Changes apply
+            at once.
           </p>
           {state.subscribers.length === 0 && <p class={style.muted}>No subscribers are loaded.</p>}
           <ul class={style.list}>

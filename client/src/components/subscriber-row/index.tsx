@@ -1,18 +1,42 @@
-// One notification subscriber (seed 000 FR-028…030): its name, what it does, the events it listens to,
-// its status and its switch. Core subscribers keep the system stable, so their switch is locked on and
-// says why, both on hover (title) and in plain text.
+// One notification subscriber (seed 000 FR-028…030, issue 26): its name and, in plain words, what it
+// does and when (its description), its status and its switch. Always-on (core) subscribers keep the
+// agent working safely, so their switch is locked on and their description says why. The internal
+// names (the subscriber's id, the events it listens to, when it reaches the agent) are under Details.
 import type { SubscriberInfo } from "../../../../protocol";
+import { plural } from "../../lib/plural";
 import { Icon } from "../icon";
 import switchStyle from "../switch/style.module.css";
 import style from "./style.module.css";
 
-export const CORE_REASON = "Core subscriber: always on for system stability";
+/** Why a core subscriber's switch does not move, on hover and for screen readers. */
+export const ALWAYS_ON_REASON = "Always on: the agent relies on it";
 
 type Props = { subscriber: SubscriberInfo; error?: string; pending?: boolean; onToggle: (enabled: boolean) => void };
 
 function statusOf({ core, enabled }: SubscriberInfo): { text: string; tone: "on" | "off" | "core" } {
   if (core) return { text: "Always on", tone: "core" };
   return enabled ? { text: "On", tone: "on" } : { text: "Off", tone: "off" };
+}
+
+const WHEN: Record<SubscriberInfo["injection"], string> = {
+  turn_start: "when it starts its next reply",
+  after_tool: "after its next round of tool calls",
+  turn_end: "at the end of the reply",
+};
+
+const seconds = (ms: number) => `${(ms / 1000).toLocaleString("en-US")} s`;
+
+/** When the agent gets it, and how notices are combined, in words. */
+function delivery(subscriber: SubscriberInfo): string {
+  const when = subscriber.priority === "critical" ? "at once" : WHEN[subscriber.injection];
+  const parts = [`Reaches the agent ${when}.`];
+  if (subscriber.batch && subscriber.batch.max_size > 1)
+    parts.push(
+      `Up to ${plural(subscriber.batch.max_size, "notice")}${subscriber.batch.window_ms > 0 ? ` within ${seconds(subscriber.batch.window_ms)}` : ""} arrive as one.`,
+    );
+  if (subscriber.dedupe)
+    parts.push(`The same one again within ${seconds(subscriber.dedupe.window_ms)} is counted, not repeated.`);
+  return parts.join(" ");
 }
 
 export function SubscriberRow({ subscriber, error, pending = false, onToggle }: Props) {
@@ -31,34 +55,46 @@ export function SubscriberRow({ subscriber, error, pending = false, onToggle }: 
           <span class={style.name} data-testid={`subscriber-name-${id}`}>
             {name}
           </span>
-          <span class={style[status.tone]} data-testid={`subscriber-status-${id}`}>
+          <span
+            class={style[status.tone]}
+            data-testid={`subscriber-status-${id}`}
+            title={core ? ALWAYS_ON_REASON : undefined}
+          >
+            {core && <Icon name="lock" />}
             {status.text}
           </span>
         </div>
-        <p class={style.description} id={descriptionId}>
+        <p class={style.description} id={descriptionId} data-testid={`subscriber-description-${id}`}>
           {description}
         </p>
-        <ul class={style.events} aria-label="Events">
-          {events.map((event) => (
-            <li key={event} class={style.chip} data-testid="subscriber-event">
-              {event}
-            </li>
-          ))}
-        </ul>
-        {core && (
-          <p class={style.coreNote} title={CORE_REASON} data-testid={`subscriber-core-note-${id}`}>
-            <Icon name="lock" /> {CORE_REASON}
-          </p>
-        )}
+        <details class={style.details} data-testid={`subscriber-details-${id}`}>
+          <summary class={style.detailsSummary}>Details</summary>
+          <dl class={style.facts}>
+            <dt>Id</dt>
+            <dd data-testid="subscriber-id">{id}</dd>
+            <dt>Listens for</dt>
+            <dd>
+              <ul class={style.events} aria-label="Events">
+                {events.map((event) => (
+                  <li key={event} class={style.chip} data-testid="subscriber-event">
+                    {event}
+                  </li>
+                ))}
+              </ul>
+            </dd>
+            <dt>Delivery</dt>
+            <dd>{delivery(subscriber)}</dd>
+          </dl>
+        </details>
         {error && (
           <p class={style.error} role="alert" data-testid={`subscriber-error-${id}`}>
             {error}
           </p>
         )}
       </div>
-      <label class={style.switch} title={core ? CORE_REASON : enabled ? `Turn ${name} off` : `Turn ${name} on`}>
+      <label class={style.switch} title={core ? ALWAYS_ON_REASON : enabled ? `Turn ${name} off` : `Turn ${name} on`}>
         {core && (
-          <span class={style.lock} data-testid={`subscriber-lock-${id}`} title={CORE_REASON}>
+          <span class={style.lock} data-testid={`subscriber-lock-${id}`} title={ALWAYS_ON_REASON}>
             <Icon name="lock" />
           </span>
         )}
@@ -71,7 +107,7 @@ export function SubscriberRow({ subscriber, error, pending = false, onToggle }: 
           class={switchStyle.toggle}
           checked={enabled}
           disabled={core}
-          aria-label={core ? `${name}: ${CORE_REASON}` : `Enable ${name}`}
+          aria-label={core ? `${name}: ${ALWAYS_ON_REASON}` : `Enable ${name}`}
           onChange={(event) => onToggle(event.currentTarget.checked)}
           data-testid={`subscriber-toggle-${id}`}
         />

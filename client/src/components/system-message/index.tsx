@@ -1,8 +1,16 @@
 // A persisted system message (seed 000 FR-022…024): what the system told the agent, shown apart from
-// user and agent turns (its own card, a "System" label, the source, a severity color). Read-only by
-// design: it records what happened, so it has no reply or edit actions.
+// user and agent turns (its own card, a "System" label, where it comes from in plain words, a
+// severity colour). Read-only by design: it records what happened, so it has no reply or edit actions.
+// A card may stand for several notices (lib/fold-notices.ts): repeats of it show as "× 3" and a loop
+// incident's other notices as one line; either opens, on click, to when each came. The internal
+// names (source, subscriber, priority) and the notice's raw data sit under Details, one click away.
+import { useState } from "preact/hooks";
 import type { SystemMessage as Message, Severity } from "../../../../protocol";
+import type { NoticeFold, NoticeOccurrence } from "../../lib/fold-notices";
+import { dataIsDetail, headlineOf, noticeReason } from "../../lib/notification-content";
+import { plainSource, severityWords } from "../../lib/system-text";
 import { MessageActions } from "../message-actions";
+import { NotificationData } from "../notification-body";
 import { SystemItemBody } from "../system-item-body";
 import style from "./style.module.css";
 
@@ -13,38 +21,135 @@ const SEVERITY_ICONS: Record<Severity, string> = {
   error: "✖",
   critical: "‼",
 };
+const SEVERITY_RANK: Record<Severity, number> = { debug: 0, info: 1, warning: 2, error: 3, critical: 4 };
 
-export function SystemMessage({ message, compact }: { message: Message; compact?: boolean }) {
+/** The most severe of the card's notices: a loop incident with failures in it reads as an error. */
+function cardSeverity(message: Message, fold?: NoticeFold): Severity {
+  const all = [message, ...(fold?.related.map((r) => r.message) ?? [])];
+  return all.reduce<Severity>(
+    (worst, m) => (SEVERITY_RANK[m.severity] > SEVERITY_RANK[worst] ? m.severity : worst),
+    "debug",
+  );
+}
+
+/** A notice's one line: its headline (for a notification) and why, else its own body's first line. */
+function noticeLine(message: Message): string {
   const { item } = message;
-  const priority = item.kind === "notification" && item.priority !== "normal" ? item.priority : null;
+  if (item.kind !== "notification") return item.body.split("\n", 1)[0] ?? "";
+  const reason = noticeReason(item);
+  return reason ? `${headlineOf(item)}: ${reason}` : headlineOf(item);
+}
+
+const timeOf = (iso: string) =>
+  new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+
+/** When each notice came, and what it said where that differs from the card's own line. */
+function Occurrences({ id, fold, shown }: { id: string; fold: NoticeFold; shown: string }) {
+  const all: NoticeOccurrence[] = [...fold.repeats, ...fold.related].sort((a, b) => a.message.seq - b.message.seq);
+  return (
+    <ol id={id} class={style.occurrences} data-testid="notice-occurrences">
+      {all.map(({ message, turn }) => {
+        const line = noticeLine(message);
+        return (
+          <li key={message.seq} data-testid="notice-occurrence" data-seq={message.seq}>
+            <span class={style.when}>
+              {turn > 0 ? `Turn ${turn} · ` : ""}
+              <time dateTime={message.created_at}>{timeOf(message.created_at)}</time>
+            </span>
+            {line !== shown && ` ${line}`}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/** The button that opens the fold: "× 3" for repeats, else how many notices the incident holds. */
+function foldLabel(fold: NoticeFold): { text: string; label: string } {
+  const repeats = fold.repeats.length;
+  const total = repeats + fold.related.length;
+  if (fold.related.length === 0) return { text: `× ${repeats}`, label: `Shown ${repeats} times: list when` };
+  return { text: `${total} notices`, label: `${total} notices about this: list them` };
+}
+
+export function SystemMessage({ message, compact, fold }: { message: Message; compact?: boolean; fold?: NoticeFold }) {
+  const [open, setOpen] = useState(false);
+  const { item } = message;
+  const severity = cardSeverity(message, fold);
+  const source = plainSource(message.source);
   const copyText = item.kind === "notification" ? `${item.message}\n\n${item.body}` : item.body;
+  const lastRelated = fold?.related.at(-1)?.message;
+  const listId = `notices-${message.seq}`;
+  const label = fold && foldLabel(fold);
   return (
     <div class={style.wrap}>
       <article
-        class={`${style.card} ${style[message.severity]}`}
+        class={`${style.card} ${style[severity]}`}
         data-role="system"
         data-seq={message.seq}
         data-kind={item.kind}
-        data-severity={message.severity}
+        data-severity={severity}
         data-source={message.source}
-        aria-label={`System message from ${message.source} (${message.severity})`}
+        data-subscriber={item.kind === "notification" ? item.subscriber : undefined}
+        data-count={fold?.repeats.length ?? 1}
+        data-notices={fold ? fold.repeats.length + fold.related.length : 1}
+        aria-label={`System message about ${source} (${severityWords(severity)})`}
       >
         <header class={style.header}>
-          <span class={style.icon} aria-hidden="true">
-            {SEVERITY_ICONS[message.severity]}
+          <span class={style.icon} title={severityWords(severity)} aria-hidden="true">
+            {SEVERITY_ICONS[severity]}
           </span>
           <span class={style.label}>System</span>
+          <span class={style.dot} aria-hidden="true">
+            ·
+          </span>
           <span class={style.source} data-testid="system-source">
-            {message.source}
+            {source}
           </span>
-          {priority && <span class={style.tag}>{priority}</span>}
-          <span class={style.severity} data-testid="system-severity">
-            {message.severity}
-          </span>
+          {label && (
+            <button
+              type="button"
+              class={style.count}
+              aria-expanded={open}
+              aria-controls={listId}
+              aria-label={label.label}
+              title={label.label}
+              onClick={() => setOpen(!open)}
+              data-testid="notice-toggle"
+            >
+              {label.text}
+            </button>
+          )}
         </header>
         <div class={style.body}>
           <SystemItemBody item={item} />
+          {lastRelated && (
+            <p class={style.related} data-testid="notice-related">
+              {noticeLine(lastRelated)}
+            </p>
+          )}
         </div>
+        {fold && open && <Occurrences id={listId} fold={fold} shown={noticeLine(message)} />}
+        {item.kind === "notification" && (
+          <details class={style.details} data-testid="system-details">
+            <summary class={style.detailsSummary}>Details</summary>
+            <dl class={style.facts}>
+              <dt>From</dt>
+              <dd data-testid="system-raw-source">{message.source}</dd>
+              {item.subscriber && (
+                <>
+                  <dt>Notification</dt>
+                  <dd>{item.subscriber}</dd>
+                </>
+              )}
+              <dt>Priority</dt>
+              <dd>{item.priority}</dd>
+              <dt>Severity</dt>
+              <dd data-testid="system-severity">{message.severity}</dd>
+            </dl>
+            {dataIsDetail(item) && <NotificationData item={item} />}
+          </details>
+        )}
       </article>
       {!compact && <MessageActions createdAt={message.created_at} copyText={copyText} />}
     </div>
