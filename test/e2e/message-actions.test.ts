@@ -184,7 +184,9 @@ it("shows a reconnect banner when the socket drops, keeps typing possible but Se
 
     refuse = false;
     await banner.locator("[data-testid=reconnect-now]").click();
-    await page.locator("[data-testid=connection-status][data-status=connected]").waitFor({ timeout: 10_000 });
+    await page
+      .locator("[data-testid=connection-status][data-status=connected]")
+      .waitFor({ state: "attached", timeout: 10_000 });
     await banner.waitFor({ state: "detached", timeout: 5_000 });
     await expect.poll(() => send.isEnabled()).toBe(true);
     await send.click();
