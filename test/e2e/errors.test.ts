@@ -51,9 +51,8 @@ it("shows a refused API key as an error bubble in plain words, and Retry starts 
     expect(await bubble.locator("[data-testid=error-detail]").textContent()).toContain("Incorrect API key provided");
     const chatText = (await page.locator("[data-testid=chat]").textContent()) ?? "";
     expect(chatText).not.toMatch(/llm_error|after \d+ steps/);
-    await expect
-      .poll(() => page.locator("[data-testid=turn-status]").textContent(), { timeout: 10_000 })
-      .toBe("The model could not be reached");
+    // The bubble says it once: no second line elsewhere (the chat header has no status line).
+    expect(chatText.match(/could not be reached/g)).toHaveLength(1);
 
     // Retry: the same question again, a new turn, and this time an answer. The failed one stays.
     await page.locator("[data-testid=retry]").click();
@@ -95,9 +94,8 @@ it("keeps the thread from going silent while the model is slow: a working indica
     await indicator.waitFor({ timeout: 10_000 });
     await expect.poll(() => indicator.textContent(), { timeout: 5_000 }).toBe("Thinking…");
     expect(await indicator.getAttribute("role")).toBe("status");
-    const status = (await page.locator("[data-testid=turn-status]").textContent()) ?? "";
-    expect(status).toMatch(/Thinking…/);
-    expect(status).not.toMatch(/reasoning/i);
+    // The indicator is the one place that says so.
+    expect(((await page.locator("[data-testid=chat]").textContent()) ?? "").match(/Thinking…/g)).toHaveLength(1);
     await page.locator("[data-role=agent][data-phase=final]").waitFor({ timeout: 30_000 });
     await waitTurnEnded(page, id);
     await expect.poll(() => indicator.count(), { timeout: 5_000 }).toBe(0);

@@ -247,7 +247,9 @@ export async function newConversationInBrowser(page: Page): Promise<string> {
   await page.waitForURL((url) => url.pathname.startsWith("/c/"), { timeout: 15_000 });
   const id = decodeURIComponent(new URL(page.url()).pathname.slice("/c/".length));
   const chat = page.locator(`[data-testid=chat][data-conversation-id=${JSON.stringify(id)}]`);
-  await chat.locator("[data-testid=connection-status][data-status=connected]").waitFor({ timeout: 15_000 });
+  await chat
+    .locator("[data-testid=connection-status][data-status=connected]")
+    .waitFor({ state: "attached", timeout: 15_000 });
   return id;
 }
 

@@ -41,7 +41,7 @@ const overflow = (page: Page) =>
 /** Whether the composer's visible controls sit on one row: each one's box overlaps every other's vertically. */
 const controlsOnOneRow = (page: Page) =>
   page.evaluate(() => {
-    const boxes = ["max-steps", "decision-tree", "send", "stop"]
+    const boxes = ["composer-options-button", "composer-input", "send", "stop"]
       .map((id) => document.querySelector<HTMLElement>(`[data-testid=${id}]`))
       .filter((el): el is HTMLElement => el !== null && el.offsetParent !== null)
       .map((el) => el.getBoundingClientRect());
@@ -74,7 +74,7 @@ for (const viewport of VIEWPORTS) {
       const composer = await page.locator("[data-testid=composer-input]").boundingBox();
       expect(chat?.y ?? 999).toBeLessThan(70);
       expect((composer?.y ?? 9999) + (composer?.height ?? 0)).toBeLessThanOrEqual(viewport.height);
-      // The composer's controls (steps, tree, Send) keep to one row.
+      // The composer's controls (options, the message, Send) keep to one row.
       expect(await controlsOnOneRow(page)).toBe(true);
 
       for (const { path, ready } of PAGES) {

@@ -184,7 +184,9 @@ it("shows a reconnect banner when the socket drops, keeps typing possible but Se
 
     refuse = false;
     await banner.locator("[data-testid=reconnect-now]").click();
-    await page.locator("[data-testid=connection-status][data-status=connected]").waitFor({ timeout: 10_000 });
+    await page
+      .locator("[data-testid=connection-status][data-status=connected]")
+      .waitFor({ state: "attached", timeout: 10_000 });
     await banner.waitFor({ state: "detached", timeout: 5_000 });
     await expect.poll(() => send.isEnabled()).toBe(true);
     await send.click();
@@ -194,7 +196,7 @@ it("shows a reconnect banner when the socket drops, keeps typing possible but Se
   });
 });
 
-it("offers Jump to latest to a reader who scrolled up when something new arrives", async () => {
+it("offers Jump to latest to a reader who scrolls up while an answer comes in", async () => {
   await asNewUser(live, "actions-jump", PAGE, async (page) => {
     const id = await newConversationInBrowser(page);
     const key = `jump-${Date.now().toString(36)}`;
@@ -206,11 +208,14 @@ it("offers Jump to latest to a reader who scrolled up when something new arrives
     const list = page.locator("[data-testid=message-list]");
     const jump = page.locator("[data-testid=jump-to-latest]");
     expect(await jump.count()).toBe(0);
+    // Sending brings the reader to the bottom (chat-view.test.ts); scrolling up while the answer is on
+    // its way leaves them there, with the button.
+    await sendChat(page, `And more ${marker(key)}`);
+    await page.locator("[data-testid=working-indicator]").waitFor({ timeout: 10_000 });
     await list.evaluate((el) => {
       el.scrollTop = 0;
       el.dispatchEvent(new Event("scroll"));
     });
-    await sendChat(page, `And more ${marker(key)}`);
     await jump.waitFor({ timeout: 10_000 });
     expect(await list.evaluate((el) => el.scrollTop)).toBeLessThan(50); // left where the reader was
     await jump.click();

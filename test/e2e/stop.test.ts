@@ -4,7 +4,7 @@
 // long enough to press Stop while it runs.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import { asNewUser, newConversationInBrowser, useSharedApp, waitTurnEnded } from "./harness.ts";
+import { apiFromPage, asNewUser, newConversationInBrowser, useSharedApp, waitTurnEnded } from "./harness.ts";
 
 const live = useSharedApp();
 
@@ -18,6 +18,16 @@ async function send(page: Page, text: string) {
   const button = page.locator("[data-testid=send]");
   await expect.poll(() => button.isEnabled(), { timeout: 10_000 }).toBe(true);
   await button.click();
+}
+
+/** The conversation's saved messages, as the API returns them. */
+async function messagesOf(page: Page, id: string): Promise<{ role: string; content: string }[]> {
+  const res = await apiFromPage<{ messages: { role: string; content: string }[] }>(
+    page,
+    "GET",
+    `/api/conversations/${encodeURIComponent(id)}/messages`,
+  );
+  return res.body.messages;
 }
 
 /** A fresh browser context with a signed-up user in a new conversation. */
@@ -34,21 +44,24 @@ it("stops a running turn with the Stop button, then takes and completes a new me
     await page.locator("[data-testid=streaming]", { hasText: "Chapter 1" }).waitFor({ timeout: 15_000 });
     await stop.click();
 
-    // The turn ends: no Stop button, a termination note in plain words (never the raw code), the
-    // partial story kept with "Stopped by the user".
+    // The turn ends: no Stop button, the partial story kept, and one note in plain words (never the raw
+    // code) that says it was stopped: the saved explanation ("— Stopped by the user.", which the model
+    // sees on replay) is not repeated under it, and nothing else in the chat says so again.
     await stop.waitFor({ state: "detached", timeout: 15_000 });
     const note = page.locator("[data-testid=termination-note]");
     await note.waitFor({ timeout: 15_000 });
     expect(await note.getAttribute("data-reason")).toBe("user_cancelled");
     expect(await note.textContent()).toBe("You stopped this answer");
-    const status = page.locator("[data-testid=turn-status][data-running=false]");
-    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe("You stopped this answer");
     expect(await page.locator("[data-testid=chat]").textContent()).not.toMatch(/user_cancelled|after \d+ steps/);
     await waitTurnEnded(page, conversationId);
     const [stopped] = await agentTexts(page);
     expect(stopped).toContain("Chapter 1");
-    expect(stopped).toContain("Stopped by the user");
+    expect(stopped).not.toContain("Stopped by the user");
     expect(stopped).not.toContain("The end."); // cut short, not streamed to the end
+    const chatText = (await page.locator("[data-testid=chat]").textContent()) ?? "";
+    expect(chatText.match(/\bstopped\b/gi)).toHaveLength(1);
+    const [saved] = (await messagesOf(page, conversationId)).filter((m) => m.role === "agent");
+    expect(saved?.content).toMatch(/\n\n— Stopped by the user\.$/); // what is persisted stays as it was
 
     // The chat goes on: a new message is accepted and its turn completes normally.
     await send(page, "hello again");

@@ -153,7 +153,9 @@ it("shows an interrupt banner after the app died mid-turn, and the turn as over"
   await logInInBrowser(page, username);
   await page.goto(`/c/${encodeURIComponent(id)}`);
   const chat = page.locator(`[data-testid=chat][data-conversation-id=${JSON.stringify(id)}]`);
-  await chat.locator("[data-testid=connection-status][data-status=connected]").waitFor({ timeout: 15_000 });
+  await chat
+    .locator("[data-testid=connection-status][data-status=connected]")
+    .waitFor({ state: "attached", timeout: 15_000 });
 
   const banner = page.locator("[data-role=system][data-kind=interrupt] [data-testid=interrupt-banner]");
   await banner.waitFor({ timeout: 15_000 });

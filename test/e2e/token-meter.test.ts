@@ -1,7 +1,7 @@
 // The token meter, as a person sees it: the app answers through the fake OpenAI server with prices set
-// (OPENAI_PRICE_*), two scripted turns report exact usage, and each final answer shows its tokens
-// (input, the cached part, output) and cost, while the chat header shows their sum, updated live and
-// again after a reload. On a desktop and on a phone (390 and 360 wide), with no horizontal scroll.
+// (OPENAI_PRICE_*), two scripted turns report exact usage, and each final answer's Details show its
+// tokens (input, the cached part, output) and cost, while the chat header's usage button opens their
+// sum, updated live and again after a reload. The figures are one tap away, not in the default view. On a desktop and on a phone (390 and 360 wide), with no horizontal scroll.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { marker, modelRequests, scriptModel } from "../support/fake-openai-client";
@@ -38,6 +38,14 @@ const live = fakeModelAppForFile(PRICES);
 /** Text as it reads on screen, whitespace collapsed. */
 const text = async (page: Page, selector: string) =>
   page.locator(selector).evaluateAll((els) => els.map((e) => (e.textContent ?? "").replace(/\s+/g, " ").trim()));
+
+/** Opens what is folded away: every answer's Details, and the header's usage panel. */
+async function showMeters(page: Page) {
+  const closed = page.locator("[data-testid=message-details-toggle][aria-expanded=false]");
+  while ((await closed.count()) > 0) await closed.first().click();
+  const usage = page.locator("[data-testid=usage-button]");
+  if ((await usage.getAttribute("aria-expanded")) === "false") await usage.click();
+}
 
 /** What scrolls sideways: the page itself, or any element that scrolls with content wider than it. */
 const horizontalOverflow = (page: Page) =>
@@ -87,13 +95,18 @@ for (const viewport of viewports) {
       );
       const answers = page.locator("[data-role=agent][data-phase=final]");
       const total = page.locator("[data-testid=conversation-usage]");
-      // Nothing used yet: no total.
+      // Nothing used yet: no total, no usage button.
       expect(await total.count()).toBe(0);
+      expect(await page.locator("[data-testid=usage-button]").count()).toBe(0);
 
       await sendChat(page, `First question ${marker(key)}`);
       await answers.first().waitFor({ timeout: 30_000 });
       await waitTurnEnded(page, id);
       expect(await modelRequests(live.llm.url, key)).toHaveLength(1); // one model call: the turn is that call's usage
+      // Folded away by default: no figures until Details or the usage button is opened.
+      await page.locator("[data-testid=usage-button]").waitFor({ timeout: 10_000 });
+      expect(await page.locator("[data-testid=token-meter], [data-testid=conversation-usage]").count()).toBe(0);
+      await showMeters(page);
       await expect.poll(() => text(page, "[data-testid=token-meter]"), { timeout: 10_000 }).toEqual([TURNS[0]?.meter]);
       await expect.poll(() => text(page, "[data-testid=conversation-usage]")).toEqual([FIRST_TOTAL]);
 
@@ -102,6 +115,7 @@ for (const viewport of viewports) {
       await waitTurnEnded(page, id);
       expect(await modelRequests(live.llm.url, key)).toHaveLength(2);
       // The total follows the new answer without a reload.
+      await showMeters(page);
       await expect.poll(() => text(page, "[data-testid=conversation-usage]"), { timeout: 10_000 }).toEqual([TOTAL]);
       const meters = TURNS.map((t) => t.meter);
       expect(await text(page, "[data-testid=token-meter]")).toEqual(meters);
@@ -124,6 +138,9 @@ for (const viewport of viewports) {
 
       // The usage is persisted on the answers: a reload shows the same meters and total.
       await page.reload();
+      await page.locator("[data-testid=message-details-toggle]").nth(1).waitFor({ timeout: 15_000 });
+      await page.locator("[data-testid=usage-button]").waitFor({ timeout: 15_000 });
+      await showMeters(page);
       await expect.poll(() => text(page, "[data-testid=token-meter]"), { timeout: 15_000 }).toEqual(meters);
       await expect.poll(() => text(page, "[data-testid=conversation-usage]")).toEqual([TOTAL]);
 

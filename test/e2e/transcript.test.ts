@@ -37,7 +37,7 @@ it("folds a turn's steps into one summary line, keeps a tool failure visible, an
     expect(await group.getAttribute("data-expanded")).toBe("true");
     const indicator = page.locator("[data-testid=working-indicator]");
     await expect.poll(() => indicator.textContent(), { timeout: 10_000 }).toBe("Thinking…");
-    expect(await page.locator("[data-testid=turn-status]").textContent()).not.toMatch(/reasoning/i);
+    expect(await page.locator("[data-testid=chat]").textContent()).not.toMatch(/reasoning/i);
 
     // Done: one collapsed line with the right figures, the answer under it, no tool card on show.
     const answer = page.locator("[data-role=agent][data-phase=final]");
@@ -47,7 +47,7 @@ it("folds a turn's steps into one summary line, keeps a tool failure visible, an
     expect(await group.count()).toBe(1);
     const toggle = group.locator("[data-testid=turn-group-toggle]");
     const summary = group.locator("[data-testid=turn-group-summary]");
-    expect(squash(await summary.textContent())).toBe("Worked for 3 steps · 3 tools · 1 failed · 1,968 tokens");
+    expect(squash(await summary.textContent())).toBe("Worked for 3 steps · 3 tools · 1 failed");
     expect(await toggle.getAttribute("aria-expanded")).toBe("false");
     expect(await page.locator("[data-role=tool]").count()).toBe(0);
     expect(await page.locator("[data-testid=live-tool]").count()).toBe(0);
@@ -96,7 +96,7 @@ it("folds a turn's steps into one summary line, keeps a tool failure visible, an
     await page.reload();
     await answer.waitFor({ timeout: 15_000 });
     expect(await group.getAttribute("data-expanded")).toBe("false");
-    expect(squash(await summary.textContent())).toBe("Worked for 3 steps · 3 tools · 1 failed · 1,968 tokens");
+    expect(squash(await summary.textContent())).toBe("Worked for 3 steps · 3 tools · 1 failed");
     expect(await page.locator("[data-role=tool]").count()).toBe(0);
     expect(await failure.count()).toBeGreaterThan(0);
   });

@@ -1,7 +1,7 @@
 // The transcript's grouping (client/src/lib/transcript.ts) and the plain-language termination texts
 // (client/src/lib/termination.ts): pure functions, tested without a browser.
 import { describe, expect, it } from "vitest";
-import { describeFailure, isFailure, terminationText } from "../../client/src/lib/termination";
+import { answerParts, describeFailure, isFailure, terminationText } from "../../client/src/lib/termination";
 import { buildTranscript, groupSummary, isRoutineSystem, lastExchange } from "../../client/src/lib/transcript";
 import { applyAgentUpdate, IDLE_TURN, turnActivity } from "../../client/src/lib/turn-state";
 import type { Message } from "../../protocol";
@@ -74,7 +74,7 @@ describe("buildTranscript", () => {
     expect(group.steps.map((m) => m.role)).toEqual(["agent", "tool", "tool", "system", "tool", "tool", "system"]);
     expect(group).toMatchObject({ stepCount: 3, toolCount: 4, failedTools: 1, tokens: 1968, running: false });
     expect(group.final?.content).toBe("done");
-    expect(groupSummary(group)).toBe("Worked for 3 steps · 4 tools · 1 failed · 1,968 tokens");
+    expect(groupSummary(group)).toBe("Worked for 3 steps · 4 tools · 1 failed");
   });
 
   it("shows a simple answer without a group, and marks only the last unfinished turn as running", () => {
@@ -124,6 +124,34 @@ describe("termination texts", () => {
     }
     expect(terminationText("user_cancelled")).toBe("You stopped this answer");
     expect(terminationText("max_iterations", 4)).toBe("Stopped at the step limit (4 steps)");
+  });
+
+  it("says how a turn ended once: the saved explanation leaves the text and becomes the note", () => {
+    // What the agent saves (agent/explanations.ts composeFinal) and replays to the model stays as is;
+    // the bubble shows the text without the explanation, and the note says it in one place.
+    expect(answerParts("Chapter 1. The end", "user_cancelled")).toEqual({
+      body: "Chapter 1. The end",
+      note: "You stopped this answer",
+    });
+    expect(answerParts("Chapter 1\n\n— Stopped by the user.", "user_cancelled")).toEqual({
+      body: "Chapter 1",
+      note: "You stopped this answer",
+    });
+    expect(
+      answerParts(
+        "Half\n\n— Stopped by the user. A subagent was stopped before finishing; its unfinished work was discarded.",
+        "user_cancelled",
+      ).note,
+    ).toBe("You stopped this answer. A subagent was stopped before finishing; its unfinished work was discarded.");
+    const limit = answerParts("Partial\n\n— Stopped at the iteration limit (15/15). Raise it.", "max_iterations");
+    expect(limit).toEqual({ body: "Partial", note: "Stopped at the iteration limit (15/15). Raise it." });
+    expect(answerParts("Stopped by the user.", "user_cancelled")).toEqual({
+      body: "",
+      note: "You stopped this answer",
+    });
+    // A completed answer keeps everything, an output-limit remark included.
+    const done = "All of it\n\n— The answer hit the model's output limit and may be incomplete.";
+    expect(answerParts(done, "completed")).toEqual({ body: done, note: null });
   });
 
   it("describes a model failure from the saved answer", () => {

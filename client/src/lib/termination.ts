@@ -53,6 +53,33 @@ function splitAnswer(content: string): { body: string; why: string } {
   return { body: "", why: content.trim() };
 }
 
+export type AnswerParts = {
+  /** What the model wrote, as it reads in the bubble. */
+  body: string;
+  /** The one plain note on how the turn ended, or null when it simply completed. */
+  note: string | null;
+};
+
+/**
+ * A saved answer of a turn that did not simply complete ends with the agent's explanation ("…\n\n—
+ * Stopped by the user."), which stays in what is persisted and replayed to the model. The bubble shows
+ * the text without it and says how the turn ended once, in the note: "You stopped this answer", or the
+ * agent's own explanation with its figures and what to do (e.g. the step limit and where to raise it).
+ */
+export function answerParts(content: string, reason: TerminationReason | undefined): AnswerParts {
+  if (!reason || reason === "completed") return { body: content, note: null };
+  const plain = terminationText(reason);
+  // Without the "\n\n— " mark the agent saved its explanation alone (there was no text), unless this
+  // is an answer saved some other way: then the whole of it is text.
+  const marked = content.includes("\n\n— ");
+  const { body, why } = splitAnswer(content);
+  if (!marked && reason === "user_cancelled" && !/^Stopped by the user\./.test(why))
+    return { body: content, note: plain };
+  if (reason !== "user_cancelled") return { body, note: why || plain };
+  const rest = why.replace(/^Stopped by the user\.\s*/, "").trim();
+  return { body, note: rest ? `${plain}. ${rest}` : plain };
+}
+
 function modelFailure(detail: string): { title: string; hint: string } {
   const d = detail.toLowerCase();
   const status = /\b([45]\d\d)\b/.exec(detail)?.[1];

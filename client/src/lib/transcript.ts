@@ -125,10 +125,11 @@ export function buildTranscript(messages: readonly Message[], { running = false 
   return foldNotices(items);
 }
 
-/** "Worked for 3 steps · 4 tools · 1,968 tokens" (parts that are zero or unknown are left out). */
-export function groupSummary(
-  group: Pick<TurnGroup, "stepCount" | "toolCount" | "tokens" | "failedTools" | "running">,
-): string {
+/**
+ * "Worked for 3 steps · 4 tools · 1 failed" (parts that are zero are left out). What the turn used is
+ * not here but behind the answer's Details, so the thread reads without figures.
+ */
+export function groupSummary(group: Pick<TurnGroup, "stepCount" | "toolCount" | "failedTools" | "running">): string {
   const parts = [
     group.stepCount > 0
       ? `${group.running ? "Working" : "Worked"} for ${plural(group.stepCount, "step")}`
@@ -138,7 +139,6 @@ export function groupSummary(
   ];
   if (group.toolCount > 0) parts.push(plural(group.toolCount, "tool"));
   if (group.failedTools > 0) parts.push(`${group.failedTools.toLocaleString("en-US")} failed`);
-  if (group.tokens) parts.push(plural(group.tokens, "token"));
   return parts.join(" · ");
 }
 

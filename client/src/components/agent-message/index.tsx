@@ -1,8 +1,10 @@
-// The agent's persisted text: a left bubble with its loop phase (Reason / Observe / Answer, seed 003),
-// its step, and why the turn stopped when it did not simply complete. A turn's final answer carries what
-// the turn used, shown as a token meter under the bubble.
+// The agent's persisted text: a left bubble with the answer and, when the turn did not simply complete,
+// one note on how it ended. Inside a turn's folded steps a step text also says its loop phase (Reason /
+// Observe / Answer, seed 003) and its step. What is for the curious (the step, how the turn ended in
+// the agent's terms, the tokens the turn used) sits behind the answer's Details button.
+import { useState } from "preact/hooks";
 import type { AgentMessage as Message, Phase, Prices } from "../../../../protocol";
-import { terminationText } from "../../lib/termination";
+import { answerParts } from "../../lib/termination";
 import { metered } from "../../lib/token-usage";
 import { Markdown } from "../markdown";
 import { ActionButton, MessageActions } from "../message-actions";
@@ -17,30 +19,46 @@ type Props = {
   prices?: Prices;
   /** Set on the last answer while a new turn may start: asks the same question again. */
   onRegenerate?: () => void;
-  /** Intermediate step texts inside a turn group: no action row. */
+  /** Intermediate step texts inside a turn group: labelled with phase and step, no action row. */
   compact?: boolean;
 };
 
+/** What an answer's Details button opens: its step and phase, how the turn ended, what it used. */
+export function AnswerDetails({ message, prices }: { message: Message; prices?: Prices }) {
+  const facts = [
+    message.step !== undefined ? `Step ${message.step}` : null,
+    message.phase ? `phase ${message.phase}` : null,
+    message.termination_reason ? `ended: ${message.termination_reason}` : null,
+  ].filter(Boolean);
+  return (
+    <div class={`${side.meter} ${style.details}`} data-testid="message-details">
+      {facts.length > 0 && <p class={style.facts}>{facts.join(" · ")}</p>}
+      {message.usage && <TokenMeter metered={metered(message.usage, prices)} scope="turn" />}
+    </div>
+  );
+}
+
 export function AgentMessage({ message, prices, onRegenerate, compact }: Props) {
-  const stopped = message.termination_reason && message.termination_reason !== "completed";
+  const [details, setDetails] = useState(false);
+  const { body, note } = answerParts(message.content, message.termination_reason);
   return (
     <div class={side.wrap}>
       <article class={side.row} data-role="agent" data-seq={message.seq} data-phase={message.phase}>
         <div class={`${side.bubble} ${style.bubble} ${message.phase ? style[message.phase] : ""}`}>
-          {(message.phase || message.step !== undefined) && (
+          {compact && (message.phase || message.step !== undefined) && (
             <div class={style.meta}>
               {message.phase && <span class={style.phase}>{PHASE_LABELS[message.phase]}</span>}
               {message.step !== undefined && <span class={style.step}>Step {message.step}</span>}
             </div>
           )}
-          <Markdown text={message.content} />
-          {stopped && (
+          {body && <Markdown text={body} />}
+          {note && (
             <div class={style.stopped} data-testid="termination-note" data-reason={message.termination_reason}>
-              {message.termination_reason && terminationText(message.termination_reason, message.step)}
+              {note}
             </div>
           )}
         </div>
-        {message.usage && <TokenMeter metered={metered(message.usage, prices)} scope="turn" class={side.meter} />}
+        {details && <AnswerDetails message={message} prices={prices} />}
       </article>
       {!compact && (
         <MessageActions createdAt={message.created_at} copyText={message.content}>
@@ -49,6 +67,9 @@ export function AgentMessage({ message, prices, onRegenerate, compact }: Props) 
               Regenerate
             </ActionButton>
           )}
+          <ActionButton onClick={() => setDetails(!details)} testid="message-details-toggle" expanded={details}>
+            Details
+          </ActionButton>
         </MessageActions>
       )}
     </div>

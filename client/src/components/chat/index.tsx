@@ -1,6 +1,7 @@
-// The chat for /c/:id: title (and what the conversation's answers used so far), what the turn is doing
-// and the connection state on top, the message list, the request_input banner, a reconnect banner
-// while the socket is down, the composer, and a toast for socket errors. All live state comes from
+// The chat for /c/:id: one slim row on top (the title, a button that opens what the conversation's
+// answers used so far, and the connection state only when it is not fine), the message list (which
+// alone says what a running turn is doing), the request_input banner, a reconnect banner while the
+// socket is down, the composer, and a toast for socket errors. All live state comes from
 // useConversationSocket. Esc stops a running turn; the composer has the focus when the chat opens,
 // after a message is sent, after Stop and when an answer arrives.
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
@@ -14,8 +15,7 @@ import { ConversationMenu } from "../conversation-menu";
 import { MessageList } from "../message-list";
 import { RequestInputBanner } from "../request-input-banner";
 import { Toast } from "../toast";
-import { TokenMeter } from "../token-meter";
-import { TurnStatus } from "../turn-status";
+import { UsageButton } from "../token-meter/usage-button";
 import style from "./style.module.css";
 
 type Props = {
@@ -44,6 +44,8 @@ function ChatSession({ id, title, onTurnEnded, onTurnStarted }: Props & { title:
   const section = useRef<HTMLElement>(null);
   const composerInput = useRef<HTMLTextAreaElement>(null);
   const [editing, setEditing] = useState(false);
+  // Counts the user's sends: the message list follows each one down to its answer.
+  const [followKey, setFollowKey] = useState(0);
   const connected = status === "connected";
 
   const runningTools: string[] = [];
@@ -79,7 +81,19 @@ function ChatSession({ id, title, onTurnEnded, onTurnStarted }: Props & { title:
   const resend = useCallback(
     (content: string) => {
       const sent = send({ type: "chat", content });
-      if (sent) composerInput.current?.focus();
+      if (sent) {
+        setFollowKey((n) => n + 1);
+        composerInput.current?.focus();
+      }
+      return sent;
+    },
+    [send],
+  );
+
+  const sendFromComposer = useCallback(
+    (frame: Parameters<typeof send>[0]) => {
+      const sent = send(frame);
+      if (sent) setFollowKey((n) => n + 1);
       return sent;
     },
     [send],
@@ -104,12 +118,11 @@ function ChatSession({ id, title, onTurnEnded, onTurnStarted }: Props & { title:
   return (
     <section class={style.chat} data-testid="chat" data-conversation-id={id} ref={section}>
       <header class={style.bar}>
-        <div class={style.heading}>
-          <h1 class={style.title}>{title || "Untitled conversation"}</h1>
-          {total && <TokenMeter metered={total} scope="conversation" />}
-        </div>
-        <TurnStatus turn={turn} activity={activity} />
+        <h1 class={style.title} title={title || undefined} data-testid="chat-title">
+          {title || "Untitled conversation"}
+        </h1>
         <ConnectionStatus status={status} />
+        {total && <UsageButton metered={total} model={state.model} />}
         <ConversationMenu conversationId={id} />
       </header>
       <MessageList
@@ -118,10 +131,17 @@ function ChatSession({ id, title, onTurnEnded, onTurnStarted }: Props & { title:
         activity={activity}
         onResend={resend}
         onEditingChange={setEditing}
+        followKey={followKey}
       />
       {turn.pendingInput && <RequestInputBanner pending={turn.pendingInput} onAnswer={answerInput} />}
       {status === "reconnecting" && problem && <ReconnectBanner problem={problem} onRetry={retryNow} />}
-      <Composer running={turn.running} connected={connected} onSend={send} onStop={stop} inputRef={composerInput} />
+      <Composer
+        running={turn.running}
+        connected={connected}
+        onSend={sendFromComposer}
+        onStop={stop}
+        inputRef={composerInput}
+      />
       <Toast notice={state.notice} onDismiss={dismissNotice} />
     </section>
   );

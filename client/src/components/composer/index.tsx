@@ -1,15 +1,16 @@
-// Where the user writes: Enter sends, Shift+Enter breaks the line. Per-run controls (seed 003) sit
-// beside it: max steps and decision tree, left empty to use the Settings defaults, and a Stop button
-// while a turn runs. The chat frame is validated against the protocol before it is sent. Typing `@`,
-// `#` or `/` opens a completion list of notes, knowledge entries or workflows (seed 002); while it is
-// open it has first say over ↑/↓, Enter, Tab and Esc.
-import { useRef, useState } from "preact/hooks";
+// Where the user writes: one row that grows with the text (up to a limit, then it scrolls). On a
+// desktop Enter sends and Shift+Enter breaks the line; on a touch screen (coarse pointer) Enter breaks
+// the line, as an on-screen keyboard expects, and the Send button sends. Per-run options (seed 003: a
+// step limit and the approach, left empty to use the Settings defaults) sit behind the Options button,
+// and Stop takes Send's place while a turn runs. The chat frame is validated against the protocol
+// before it is sent. Typing `@`, `#` or `/` opens a completion list of notes, knowledge entries or
+// workflows (seed 002); while it is open it has first say over ↑/↓, Enter, Tab and Esc.
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { type ChatFrame, ChatFrameSchema } from "../../../../protocol";
 import { useCompletion } from "../../lib/use-completion";
 import { COMPLETION_ID, CompletionList, completionItemId } from "./completion-list";
+import { ComposerOptions } from "./options";
 import style from "./style.module.css";
-
-const DECISION_TREES = ["default", "roa"] as const;
 
 type Props = {
   running: boolean;
@@ -31,6 +32,18 @@ function buildFrame(content: string, maxSteps: string, decisionTree: string) {
   });
 }
 
+/** A touch screen's keyboard has no Shift+Enter to speak of: there Enter makes a new line. */
+function enterMakesNewLine(): boolean {
+  return typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
+}
+
+/** Fits the box to its text: one row when empty, growing line by line up to its CSS max-height. */
+function fitHeight(textarea: HTMLTextAreaElement | null) {
+  if (!textarea) return;
+  textarea.style.height = "auto";
+  textarea.style.height = `${textarea.scrollHeight + textarea.offsetHeight - textarea.clientHeight}px`;
+}
+
 export function Composer({ running, connected, onSend, onStop, inputRef, initialText = "" }: Props) {
   const [text, setText] = useState(initialText);
   const [maxSteps, setMaxSteps] = useState("");
@@ -41,12 +54,15 @@ export function Composer({ running, connected, onSend, onStop, inputRef, initial
   const completion = useCompletion({ text, textarea, setText });
   const canSend = connected && !running && text.trim() !== "";
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the height follows the text
+  useLayoutEffect(() => fitHeight(textarea.current), [text]);
+
   const send = () => {
     if (!canSend) return;
     const frame = buildFrame(text, maxSteps, decisionTree);
     if (!frame.success) {
       const issue = frame.error.issues[0];
-      const field = issue?.path[0] === "agent_max_steps" ? "Max steps must be a whole number from 1 to 50" : null;
+      const field = issue?.path[0] === "agent_max_steps" ? "The step limit must be a whole number from 1 to 50" : null;
       setProblem(field ?? issue?.message ?? "This message cannot be sent");
       return;
     }
@@ -58,7 +74,7 @@ export function Composer({ running, connected, onSend, onStop, inputRef, initial
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (completion.onKeyDown(event)) return;
-    if (event.key !== "Enter" || event.shiftKey || event.isComposing) return;
+    if (event.key !== "Enter" || event.shiftKey || event.isComposing || enterMakesNewLine()) return;
     event.preventDefault();
     send();
   };
@@ -71,94 +87,65 @@ export function Composer({ running, connected, onSend, onStop, inputRef, initial
         send();
       }}
     >
-      <div class={style.field}>
-        {completion.state && (
-          <CompletionList state={completion.state} onChoose={completion.choose} onHover={completion.hover} />
-        )}
-        <textarea
-          ref={textarea}
-          class={style.input}
-          rows={3}
-          value={text}
-          placeholder={
-            running
-              ? "The Oracle is working…"
-              : "Message the Oracle (Enter to send, Shift+Enter for a new line, @ note, # knowledge, / workflow)"
-          }
-          aria-label="Message"
-          aria-autocomplete="list"
-          aria-controls={completion.state ? COMPLETION_ID : undefined}
-          aria-activedescendant={completion.state ? completionItemId(completion.state.active) : undefined}
-          onInput={(event) => {
-            setText(event.currentTarget.value);
-            completion.syncCaret();
-          }}
-          onKeyDown={onKeyDown}
-          onKeyUp={completion.syncCaret}
-          onClick={completion.syncCaret}
-          onFocus={completion.syncCaret}
-          onBlur={completion.close}
-          data-testid="composer-input"
+      {problem && (
+        <p class={style.problem} role="alert" data-testid="composer-error">
+          {problem}
+        </p>
+      )}
+      <div class={style.box}>
+        <ComposerOptions
+          maxSteps={maxSteps}
+          decisionTree={decisionTree}
+          onMaxSteps={setMaxSteps}
+          onDecisionTree={setDecisionTree}
         />
-      </div>
-      <div class={style.controls} data-running={running ? "true" : "false"}>
-        <label class={style.control}>
-          <span>
-            <span class={style.wide}>Max </span>steps
-          </span>
-          <input
-            type="number"
-            min={1}
-            max={50}
-            step={1}
-            value={maxSteps}
-            placeholder="default"
-            class={style.steps}
-            onInput={(event) => setMaxSteps(event.currentTarget.value)}
-            data-testid="max-steps"
+        <div class={style.field}>
+          {completion.state && (
+            <CompletionList state={completion.state} onChoose={completion.choose} onHover={completion.hover} />
+          )}
+          <textarea
+            ref={textarea}
+            class={style.input}
+            rows={1}
+            value={text}
+            placeholder={running ? "The Oracle is working…" : "Message the Oracle"}
+            aria-label="Message"
+            aria-describedby="composer-hint"
+            aria-autocomplete="list"
+            aria-controls={completion.state ? COMPLETION_ID : undefined}
+            aria-activedescendant={completion.state ? completionItemId(completion.state.active) : undefined}
+            onInput={(event) => {
+              setText(event.currentTarget.value);
+              completion.syncCaret();
+            }}
+            onKeyDown={onKeyDown}
+            onKeyUp={completion.syncCaret}
+            onClick={completion.syncCaret}
+            onFocus={completion.syncCaret}
+            onBlur={completion.close}
+            data-testid="composer-input"
           />
-        </label>
-        <label class={style.control}>
-          Tree
-          <select
-            value={decisionTree}
-            onChange={(event) => setDecisionTree(event.currentTarget.value)}
-            data-testid="decision-tree"
-          >
-            <option value="">settings</option>
-            {DECISION_TREES.map((tree) => (
-              <option key={tree} value={tree}>
-                {tree}
-              </option>
-            ))}
-          </select>
-        </label>
-        {problem && (
-          <span class={style.problem} role="alert" data-testid="composer-error">
-            {problem}
+          <span id="composer-hint" class={style.hint}>
+            Enter sends, Shift+Enter starts a new line (on a touch screen Enter starts a new line). Type @ for a note, #
+            for knowledge, / for a workflow.
           </span>
-        )}
-        <span class={style.spacer} />
-        {running && (
+        </div>
+        {running ? (
           <button type="button" class={style.stop} onClick={onStop} title="Stop (Esc)" data-testid="stop">
-            ■ Stop
+            <span aria-hidden="true" class={style.stopIcon} />
+            <span class={style.label}>Stop</span>
+          </button>
+        ) : (
+          <button
+            type="submit"
+            class={style.send}
+            disabled={!canSend}
+            title={!connected ? "Send is disabled until the connection is back" : "Send"}
+            data-testid="send"
+          >
+            Send
           </button>
         )}
-        <button
-          type="submit"
-          class={style.send}
-          disabled={!canSend}
-          title={
-            !connected
-              ? "Send is disabled until the connection is back"
-              : running
-                ? "Wait for the answer, or press Stop (Esc)"
-                : undefined
-          }
-          data-testid="send"
-        >
-          Send
-        </button>
       </div>
     </form>
   );

@@ -1,4 +1,5 @@
-// The socket's state: a small dot and word in the chat's header, and, while the socket is down, a
+// The socket's state: a small dot and word in the chat's header only when the connection is not fine
+// (connecting, reconnecting; the element stays, hidden, while connected), and, while it is down, a
 // banner over the composer that says so plainly (why, which attempt, when the next one is), that one
 // can still type but not send, and offers "Retry now".
 import { useEffect, useState } from "preact/hooks";
@@ -13,7 +14,12 @@ const LABELS: Record<Status, string> = {
 
 export function ConnectionStatus({ status }: { status: Status }) {
   return (
-    <span class={`${style.status} ${style[status]}`} data-testid="connection-status" data-status={status}>
+    <span
+      class={`${style.status} ${style[status]}`}
+      hidden={status === "connected"}
+      data-testid="connection-status"
+      data-status={status}
+    >
       <span class={style.dot} aria-hidden="true" />
       {LABELS[status]}
     </span>

@@ -1,6 +1,6 @@
 // A turn that failed (the model could not be reached, too many tool errors): not an answer but an
 // error, said plainly with what to do, the provider's own words folded away, and Retry, which asks
-// the same question again as a new turn.
+// the same question again as a new turn. What the turn used sits in Details with the provider's words.
 import type { AgentMessage, Prices } from "../../../../protocol";
 import { describeFailure } from "../../lib/termination";
 import { metered } from "../../lib/token-usage";
@@ -14,6 +14,7 @@ type Props = { message: AgentMessage; prices?: Prices; onRetry?: () => void };
 
 export function ErrorBubble({ message, prices, onRetry }: Props) {
   const failure = describeFailure(message.termination_reason ?? "llm_error", message.content);
+  const used = message.usage && message.usage.total_tokens > 0 ? message.usage : null;
   return (
     <div class={side.wrap}>
       <div
@@ -41,10 +42,11 @@ export function ErrorBubble({ message, prices, onRetry }: Props) {
               <PlainText text={failure.partial} />
             </div>
           )}
-          {failure.detail && (
+          {(failure.detail || used) && (
             <details class={style.detail}>
               <summary>Details</summary>
-              <p data-testid="error-detail">{failure.detail}</p>
+              {failure.detail && <p data-testid="error-detail">{failure.detail}</p>}
+              {used && <TokenMeter metered={metered(used, prices)} scope="turn" />}
             </details>
           )}
           {onRetry && (
@@ -53,9 +55,6 @@ export function ErrorBubble({ message, prices, onRetry }: Props) {
             </button>
           )}
         </div>
-        {message.usage && message.usage.total_tokens > 0 && (
-          <TokenMeter metered={metered(message.usage, prices)} scope="turn" class={side.meter} />
-        )}
       </div>
       <MessageActions createdAt={message.created_at} copyText={message.content} />
     </div>

@@ -1,4 +1,5 @@
-// The top bar: brand, the model answering (a loud badge when it is the offline demo), the Library and
+// The top bar: brand, the model answering (its plain name; with the offline demo only the loud Demo
+// badge, which says it once instead of "demo · demo"; provider and prices are in the tooltip), the Library and
 // Settings one click away, and the signed-in user with Log out. On a phone it is one row: the menu
 // button (which opens the drawer holding the conversations and these links), the brand and a short
 // demo badge.
@@ -53,9 +54,9 @@ export function Header({ user, health, onLogOut, menuOpen, onMenu, menuButton }:
       <Link href="/" class={style.brand} data-testid="brand">
         <span aria-hidden="true">◎</span> Oracle
       </Link>
-      {health && (
-        <span class={style.model} data-testid="model-badge" title={modelTitle(health)}>
-          {health.model.provider} · {health.model.model}
+      {health && !demo && (
+        <span class={style.model} data-testid="model-badge" title={`${health.model.provider}: ${modelTitle(health)}`}>
+          {health.model.model}
         </span>
       )}
       {demo && (

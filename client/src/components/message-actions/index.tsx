@@ -59,12 +59,15 @@ export function ActionButton({
   children,
   testid,
   label,
+  expanded,
 }: {
   onClick: () => void;
   disabled?: boolean;
   children: ComponentChildren;
   testid: string;
   label?: string;
+  /** For a button that shows and hides something (Details). */
+  expanded?: boolean;
 }) {
   return (
     <button
@@ -74,6 +77,7 @@ export function ActionButton({
       disabled={disabled}
       data-testid={testid}
       aria-label={label}
+      aria-expanded={expanded === undefined ? undefined : expanded ? "true" : "false"}
     >
       {children}
     </button>

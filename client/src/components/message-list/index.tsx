@@ -1,8 +1,9 @@
 // The conversation as it reads (lib/transcript.ts): each question, its turn's steps folded into one
 // line, warnings in their place, the answer (or an error bubble). Then what is live: streamed text,
-// running tool cards, and a working indicator so the thread is never silent while a turn runs. Stays
-// pinned to the bottom while the reader is there; when they have scrolled up and something new comes
-// in, a "Jump to latest" button appears. The persisted part is a polite live region (role=log), so
+// running tool cards, and a working indicator (the one place that says what the turn is doing) so the
+// thread is never silent while a turn runs. Stays pinned to the bottom while the reader is there;
+// sending (or a new question arriving) brings the reader back down, so the answer streams into view;
+// when they scroll up during an answer and something new comes in, a "Jump to latest" button appears. The persisted part is a polite live region (role=log), so
 // screen readers announce new answers; the live part is not, so they do not hear every streamed word.
 import type { ComponentChildren } from "preact";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
@@ -29,6 +30,11 @@ function liveSteps(state: ConversationState): number[] {
   return [...steps].sort((a, b) => a - b);
 }
 
+/** "Step 2 of 15", for the working indicator's tooltip. */
+function stepText({ step, maxSteps }: ConversationState["turn"]): string | undefined {
+  return step === null ? undefined : `Step ${step}${maxSteps ? ` of ${maxSteps}` : ""}`;
+}
+
 type Props = {
   state: ConversationState;
   /** The socket is open: actions that send (Retry, Regenerate, Edit) are offered. */
@@ -37,10 +43,12 @@ type Props = {
   /** Starts a new turn with this text (Retry, Regenerate, Edit & send); true when sent. */
   onResend?: (content: string) => boolean;
   onEditingChange?: (editing: boolean) => void;
+  /** Bumped by the chat when the user sends: the list scrolls to the bottom and follows the answer. */
+  followKey?: number;
   footer?: ComponentChildren;
 };
 
-export function MessageList({ state, connected, activity, onResend, onEditingChange, footer }: Props) {
+export function MessageList({ state, connected, activity, onResend, onEditingChange, followKey, footer }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const [behind, setBehind] = useState(false);
@@ -71,6 +79,17 @@ export function MessageList({ state, connected, activity, onResend, onEditingCha
     for (const old of scroller.current?.querySelectorAll("[data-target]") ?? []) old.removeAttribute("data-target");
     found.setAttribute("data-target", "true");
     found.scrollIntoView({ block: "center" });
+  });
+
+  // Sending, or a new question in the log (sent from here or another tab), puts the reader back at the
+  // bottom: the question and then its answer are in view, as in any chat.
+  const follow = `${followKey ?? 0}:${lastUser?.seq ?? ""}`;
+  const lastFollow = useRef(follow);
+  useLayoutEffect(() => {
+    if (follow === lastFollow.current) return;
+    lastFollow.current = follow;
+    pinned.current = true;
+    setBehind(false);
   });
 
   useLayoutEffect(() => {
@@ -165,7 +184,7 @@ export function MessageList({ state, connected, activity, onResend, onEditingCha
               </div>
             );
           })}
-          {activity && <WorkingIndicator activity={activity} />}
+          {activity && <WorkingIndicator activity={activity} step={stepText(state.turn)} />}
         </div>
         {footer}
       </div>

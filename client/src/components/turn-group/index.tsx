@@ -1,5 +1,5 @@
 // A turn's intermediate work folded into one line under the user's question: "Worked for 3 steps ·
-// 4 tools · 1,968 tokens". Open, it lists the steps (step texts, tool cards collapsed to one line each,
+// 4 tools". Open, it lists the steps (step texts, tool cards collapsed to one line each,
 // routine System messages). While the turn runs the group stays open so its progress shows; when the
 // answer arrives it folds.
 import { useEffect, useRef, useState } from "preact/hooks";

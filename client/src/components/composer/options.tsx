@@ -1,0 +1,89 @@
+// The composer's Options button and its small panel: this message's step limit and approach (the
+// decision tree the agent follows), each left on "as in Settings" unless changed. A dot on the
+// button says when something differs from Settings.
+import { usePopover } from "../../lib/use-popover";
+import style from "./style.module.css";
+
+/** The decision trees, as a user would choose between them. */
+const APPROACHES = [
+  { tree: "default", label: "Direct: use tools as needed" },
+  { tree: "roa", label: "Careful: plan, act, then check" },
+] as const;
+
+type Props = {
+  maxSteps: string;
+  decisionTree: string;
+  onMaxSteps: (value: string) => void;
+  onDecisionTree: (value: string) => void;
+};
+
+export function ComposerOptions({ maxSteps, decisionTree, onMaxSteps, onDecisionTree }: Props) {
+  const { open, toggle, button, panel, onKeyDown } = usePopover();
+  const changed = maxSteps !== "" || decisionTree !== "";
+  return (
+    <div class={style.optionsAnchor}>
+      <button
+        ref={button}
+        type="button"
+        class={style.optionsButton}
+        aria-expanded={open ? "true" : "false"}
+        aria-controls="composer-options"
+        aria-label={changed ? "Options for this message (changed)" : "Options for this message"}
+        title="Options for this message"
+        onClick={toggle}
+        onKeyDown={onKeyDown}
+        data-testid="composer-options-button"
+        data-changed={changed ? "true" : "false"}
+      >
+        <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" aria-hidden="true">
+          <path d="M4 6h10M18 6h2M4 12h4M12 12h8M4 18h12M20 18h0" stroke-width="2" stroke-linecap="round" />
+          <circle cx="16" cy="6" r="2" stroke-width="2" />
+          <circle cx="10" cy="12" r="2" stroke-width="2" />
+          <circle cx="18" cy="18" r="2" stroke-width="2" />
+        </svg>
+        {changed && <span class={style.changedDot} aria-hidden="true" />}
+      </button>
+      {open && (
+        // biome-ignore lint/a11y/noStaticElementInteractions: Escape inside the panel closes it
+        <div
+          ref={panel}
+          id="composer-options"
+          class={style.options}
+          onKeyDown={onKeyDown}
+          data-testid="composer-options"
+        >
+          <label class={style.control}>
+            <span>Step limit</span>
+            <input
+              type="number"
+              min={1}
+              max={50}
+              step={1}
+              value={maxSteps}
+              placeholder="as in Settings"
+              class={style.steps}
+              onInput={(event) => onMaxSteps(event.currentTarget.value)}
+              data-testid="max-steps"
+            />
+          </label>
+          <label class={style.control}>
+            <span>Approach</span>
+            <select
+              value={decisionTree}
+              onChange={(event) => onDecisionTree(event.currentTarget.value)}
+              data-testid="decision-tree"
+            >
+              <option value="">As in Settings</option>
+              {APPROACHES.map(({ tree, label }) => (
+                <option key={tree} value={tree}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <p class={style.optionsNote}>For the next messages in this chat. Defaults live in Settings.</p>
+        </div>
+      )}
+    </div>
+  );
+}
