@@ -54,7 +54,6 @@ export function Composer({ running, connected, onSend, onStop, inputRef, initial
   const completion = useCompletion({ text, textarea, setText });
   const canSend = connected && !running && text.trim() !== "";
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the height follows the text
   useLayoutEffect(() => fitHeight(textarea.current), [text]);
 
   const send = () => {
