@@ -75,8 +75,14 @@ it("runs two `npm start` side by side on different PORTs, both answering /api/he
   const second = npmStart(b);
   const statuses = await Promise.all([health(a, first.proc, first.output), health(b, second.proc, second.output)]);
   expect(statuses).toEqual([200, 200]);
-  // Each says which inspector port it took, and they differ.
-  const inspector = (log: string) => /DevTools inspector on 127\.0\.0\.1:(\d+)/.exec(log)?.[1];
-  expect(inspector(first.output())).toBeTruthy();
-  expect(inspector(first.output())).not.toBe(inspector(second.output()));
+  // Each says which inspector port it took: two different ones, each answering there. (Before, both
+  // were left to wrangler, which picked 9229 for both when they started together, and one died.)
+  const inspector = (log: string) => Number(/DevTools inspector on 127\.0\.0\.1:(\d+)/.exec(log)?.[1]);
+  const ports = [inspector(first.output()), inspector(second.output())];
+  expect(ports.every((p) => p > 0)).toBe(true);
+  expect(ports[0]).not.toBe(ports[1]);
+  for (const p of ports) {
+    const res = await fetch(`http://127.0.0.1:${p}/json/version`, { signal: AbortSignal.timeout(5_000) });
+    expect(res.ok).toBe(true);
+  }
 }, 150_000);
