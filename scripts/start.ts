@@ -1,9 +1,11 @@
 // `npm start`: build the client, migrate the local D1 database, then run the Worker with `wrangler dev`
 // on 127.0.0.1:$PORT (8787), passing the OPENAI_* variables of this shell to the Worker, a local
-// SECRETS_KEY, and MCP_ALLOW_LOOPBACK=true (MCP servers on this machine).
+// SECRETS_KEY, and MCP_ALLOW_LOOPBACK=true (MCP servers on this machine). PORT is the only knob: the
+// DevTools inspector gets a free port of its own, so two `npm start` with different PORTs run side by side.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import net from "node:net";
 
 const LLM_VARS = [
   "OPENAI_API_KEY",
@@ -54,7 +56,28 @@ const vars = [
 const model = process.env.OPENAI_API_KEY
   ? (process.env.OPENAI_MODEL ?? "the default OpenAI model")
   : "the offline demo model";
-console.log(`\nOracle on http://127.0.0.1:${port} with ${model}\n`);
-const dev = spawn("wrangler", ["dev", "--ip", "127.0.0.1", "--port", port, ...vars], { stdio: "inherit", env });
+/**
+ * A port the system has free now, for wrangler's inspector. Left to itself wrangler takes 9229 (or the
+ * next free one it probes) only when the Worker starts, seconds later, so two starts at once both took
+ * 9229 and the second died with "Address already in use".
+ */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port: free } = server.address() as net.AddressInfo;
+      server.close(() => resolve(free));
+    });
+  });
+}
+
+const inspectorPort = await freePort();
+console.log(`\nOracle on http://127.0.0.1:${port} with ${model} (DevTools inspector on 127.0.0.1:${inspectorPort})\n`);
+const dev = spawn(
+  "wrangler",
+  ["dev", "--ip", "127.0.0.1", "--port", port, "--inspector-port", String(inspectorPort), ...vars],
+  { stdio: "inherit", env },
+);
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code) => process.exit(code ?? 0));

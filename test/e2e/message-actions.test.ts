@@ -126,7 +126,7 @@ it("keeps a pending question and its deadline across a reload, and says it is wa
     const deadline = banner.locator("[data-testid=request-input-deadline]");
     const before = Date.parse((await deadline.getAttribute("data-deadline")) ?? "");
     expect(before).toBeGreaterThan(Date.now());
-    expect(await deadline.textContent()).toMatch(/answer by .+ \(\d+ s left\)/);
+    expect(await deadline.textContent()).toMatch(/answer by .+, (about )?\d+ minutes left/);
     await expect
       .poll(() => page.locator("[data-testid=working-indicator]").textContent(), { timeout: 5_000 })
       .toBe("Waiting for your answer");

@@ -12,6 +12,7 @@ it("names every page, decoding ids and note paths", () => {
   expect(parseRoute("/tasks")).toEqual({ name: "tasks" });
   expect(parseRoute("/settings/notifications")).toEqual({ name: "settings", tab: "notifications" });
   expect(parseRoute("/settings/tools")).toEqual({ name: "settings", tab: "tools" });
+  expect(parseRoute("/settings/help")).toEqual({ name: "settings", tab: "help" });
   expect(parseRoute("/nowhere")).toEqual({ name: "not_found" });
 });
 

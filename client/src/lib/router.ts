@@ -2,7 +2,7 @@
 // saves. `navigate` changes the URL and tells every `useRoute` subscriber; Back/Forward arrive as popstate.
 import { useEffect, useState } from "preact/hooks";
 
-export type SettingsTab = "agent" | "notifications" | "tools";
+export type SettingsTab = "agent" | "notifications" | "tools" | "help";
 
 export type Route =
   | { name: "login" }
@@ -47,6 +47,7 @@ export function parseRoute(pathname: string): Route {
   if (path === "/settings" || path === "/settings/agent") return { name: "settings", tab: "agent" };
   if (path === "/settings/notifications") return { name: "settings", tab: "notifications" };
   if (path === "/settings/tools") return { name: "settings", tab: "tools" };
+  if (path === "/settings/help") return { name: "settings", tab: "help" };
   if (path === "/library") return { name: "library" };
   if (path === "/notes") return { name: "notes" };
   if (path === "/tasks") return { name: "tasks" };

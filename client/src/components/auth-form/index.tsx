@@ -1,6 +1,7 @@
-// Sign up and log in (docs/protocol.md "Identity"). The server's error message and per-field errors show
-// inline; sign-up also checks the username and password rules locally before asking.
-import { useState } from "preact/hooks";
+// Sign up and log in (docs/protocol.md "Identity"). A problem is said once: at its field when the server
+// (or the local check of sign-up's rules) names one of the form's fields, which then takes the focus;
+// otherwise as the form's message (e.g. a wrong password).
+import { useEffect, useRef, useState } from "preact/hooks";
 import { CredentialsSchema, fieldErrors, type User } from "../../../../protocol";
 import { requestJson } from "../../lib/api";
 import { UserResponseSchema } from "../../lib/response-schemas";
@@ -10,12 +11,15 @@ import style from "./style.module.css";
 
 type Props = { mode: "login" | "signup"; onSignedIn: (user: User) => void };
 
+const FIELDS = ["username", "password"] as const;
+
 export function AuthForm({ mode, onSignedIn }: Props) {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [message, setMessage] = useState<string | null>(null);
   const [fields, setFields] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
   const signup = mode === "signup";
   // Switching between log in and sign up keeps the way back (?next=) the visitor arrived with.
   const next = nextFromLocation();
@@ -35,13 +39,24 @@ export function AuthForm({ mode, onSignedIn }: Props) {
     const result = await requestJson(`/api/auth/${mode}`, UserResponseSchema, "POST", { username, password });
     setBusy(false);
     if (result.ok) return onSignedIn(result.data.user);
-    setMessage(result.error.message);
+    // The server's message repeats its field errors ("That username is taken" / "already taken").
+    const atField = FIELDS.some((name) => result.error.fields[name]);
+    setMessage(atField ? null : result.error.message);
     setFields(result.error.fields);
   };
 
+  // The first field with a problem takes the focus, so its error (its description) is read out.
+  useEffect(() => {
+    const first = FIELDS.find((name) => fields[name]);
+    if (first) form.current?.querySelector<HTMLInputElement>(`input[name=${first}]`)?.focus();
+  }, [fields]);
+
+  const invalid = (name: (typeof FIELDS)[number]) =>
+    fields[name] ? { "aria-invalid": true, "aria-describedby": `auth-${name}-error` } : {};
+
   return (
     <main class={style.page}>
-      <form class={style.card} onSubmit={submit} noValidate>
+      <form ref={form} class={style.card} onSubmit={submit} noValidate>
         <h1 class={style.title}>{signup ? "Create your Oracle account" : "Log in to Oracle"}</h1>
         {message && (
           <p class={style.error} role="alert" data-testid="auth-error">
@@ -55,10 +70,11 @@ export function AuthForm({ mode, onSignedIn }: Props) {
             autoComplete="username"
             value={username}
             onInput={(e) => setUsername(e.currentTarget.value)}
+            {...invalid("username")}
             data-testid="auth-username"
           />
           {fields.username && (
-            <span class={style.fieldError} data-testid="field-error-username">
+            <span id="auth-username-error" class={style.fieldError} data-testid="field-error-username">
               {fields.username}
             </span>
           )}
@@ -71,10 +87,11 @@ export function AuthForm({ mode, onSignedIn }: Props) {
             autoComplete={signup ? "new-password" : "current-password"}
             value={password}
             onInput={(e) => setPassword(e.currentTarget.value)}
+            {...invalid("password")}
             data-testid="auth-password"
           />
           {fields.password && (
-            <span class={style.fieldError} data-testid="field-error-password">
+            <span id="auth-password-error" class={style.fieldError} data-testid="field-error-password">
               {fields.password}
             </span>
           )}

@@ -1,9 +1,10 @@
 // Search over every conversation (GET /api/search): typed words are sent once typing pauses, and the
 // hits show under the box, each with its conversation's title and the matching words marked (<Snippet>).
-// Esc or × clears the box and the sidebar shows the conversations again.
-import { useEffect, useState } from "preact/hooks";
+// Esc or × clears the box and the sidebar shows the conversations again. Ctrl/⌘+K puts the cursor here.
+import { useEffect, useRef, useState } from "preact/hooks";
 import { SearchResponseSchema, type SearchResult } from "../../../../protocol";
 import { requestJson } from "../../lib/api";
+import { useSearchFocus } from "../../lib/use-shortcuts";
 import { Link } from "../link";
 import { Snippet } from "../snippet";
 import style from "./style.module.css";
@@ -47,10 +48,13 @@ type Props = { query: string; onQuery: (query: string) => void };
 
 export function ConversationSearch({ query, onQuery }: Props) {
   const found = useSearch(query);
+  const input = useRef<HTMLInputElement>(null);
+  useSearchFocus(input);
   return (
     <search class={style.search} data-testid="conversation-search">
       <div class={style.box}>
         <input
+          ref={input}
           type="search"
           class={style.input}
           value={query}

@@ -1,10 +1,37 @@
 // The sidebar column on a wide screen; on a phone (≤ 760 px) a drawer that slides over the page from
-// the left, opened by the header's menu button. Open, it takes focus, and Escape or a tap on the
-// backdrop closes it and gives focus back to the menu button; the Shell closes it on navigation.
-// Closed, it is `visibility: hidden`, so nothing inside it can be tabbed to or read out.
+// the left, opened by the header's menu button. Open, it is a modal dialog: it takes focus, Tab and
+// Shift+Tab cycle inside it, and Escape or a tap on the backdrop closes it and gives focus back to the
+// menu button; the Shell closes it on navigation. Closed, it is `visibility: hidden`, so nothing inside
+// it can be tabbed to or read out.
 import type { ComponentChildren, RefObject } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 import style from "./style.module.css";
+
+const FOCUSABLE = "a[href], button:not(:disabled), input:not(:disabled), textarea:not(:disabled), select, [tabindex]";
+
+/** What Tab can reach inside `root`, in order (shown, not inert, not tabindex=-1). */
+function tabbable(root: HTMLElement): HTMLElement[] {
+  return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (el) => el.tabIndex >= 0 && el.getClientRects().length > 0 && !el.closest("[inert]"),
+  );
+}
+
+/** Keeps Tab inside `root`: from its last element to its first, Shift+Tab from its first to its last. */
+function trapTab(event: KeyboardEvent, root: HTMLElement) {
+  const items = tabbable(root);
+  const first = items[0];
+  const last = items[items.length - 1];
+  if (!first || !last) return;
+  const active = document.activeElement;
+  const outside = !root.contains(active);
+  if (event.shiftKey && (active === first || outside)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (active === last || outside)) {
+    event.preventDefault();
+    first.focus();
+  }
+}
 
 type Props = {
   open: boolean;
@@ -20,9 +47,10 @@ export function Drawer({ open, column, onClose, menuButton, children }: Props) {
 
   useEffect(() => {
     if (!open) return;
-    const first = panel.current?.querySelector<HTMLElement>("button:not(:disabled), a[href], input");
-    first?.focus();
+    // Something inside may have taken the focus already (Ctrl+K puts it in search).
+    if (panel.current && !panel.current.contains(document.activeElement)) tabbable(panel.current)[0]?.focus();
     const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === "Tab" && panel.current) return trapTab(event, panel.current);
       if (event.key !== "Escape" || event.defaultPrevented) return;
       onClose();
       menuButton.current?.focus();
@@ -37,6 +65,7 @@ export function Drawer({ open, column, onClose, menuButton, children }: Props) {
         ref={panel}
         id="drawer"
         class={style.drawer}
+        {...(open ? { role: "dialog", "aria-modal": "true", "aria-label": "Conversations and pages" } : {})}
         data-open={open ? "true" : "false"}
         data-column={column ? "true" : "false"}
         data-testid="drawer"

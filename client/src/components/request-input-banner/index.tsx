@@ -1,7 +1,8 @@
 // The agent paused to ask the user something (seed 003 request_input): a softly flashing banner with
 // the question, its deadline (kept across a reload: the socket's hello carries it) with the time left,
-// and a focused answer box. Sending the answer, a timeout or the end of the turn hides it.
+// in words ("about 5 minutes left"), and a focused answer box. Sending the answer, a timeout or the end of the turn hides it.
 import { useEffect, useRef, useState } from "preact/hooks";
+import { durationInWords, timeLeftInWords } from "../../lib/time-left";
 import type { PendingInput } from "../../lib/turn-state";
 import style from "./style.module.css";
 
@@ -29,8 +30,8 @@ function Deadline({ pending }: { pending: PendingInput }) {
         · answer by{" "}
         <time dateTime={pending.deadline} title={at.toLocaleString()}>
           {at.toLocaleTimeString()}
-        </time>{" "}
-        ({left} s left)
+        </time>
+        , {timeLeftInWords(left)}
       </span>
     );
   }
@@ -38,7 +39,7 @@ function Deadline({ pending }: { pending: PendingInput }) {
   return (
     <span class={style.timeout} data-testid="request-input-deadline">
       {" "}
-      · answer within {pending.timeout_s} s
+      · answer within {durationInWords(pending.timeout_s)}
     </span>
   );
 }

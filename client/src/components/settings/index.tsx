@@ -1,5 +1,5 @@
-// /settings/agent, /settings/notifications and /settings/tools: tabs are links, so each tab has its own
-// URL and is at most two clicks from anywhere (gear, then tab).
+// /settings/agent, /settings/notifications, /settings/tools and /settings/help: tabs are links, so each
+// tab has its own URL and is at most two clicks from anywhere (gear, then tab).
 
 import type { SettingsTab } from "../../lib/router";
 import { AgentSettings } from "../agent-settings";
@@ -8,12 +8,14 @@ import { NotificationSettings } from "../notification-settings";
 import { PageFrame } from "../page-frame";
 import { ThemeSetting } from "../theme-setting";
 import { ToolSettings } from "../tool-settings";
+import { Help } from "./help";
 import style from "./style.module.css";
 
 const TABS: { tab: SettingsTab; label: string }[] = [
   { tab: "agent", label: "Agent" },
   { tab: "notifications", label: "Notifications" },
   { tab: "tools", label: "Tools" },
+  { tab: "help", label: "Help" },
 ];
 
 function Panel({ tab }: { tab: SettingsTab }) {
@@ -29,6 +31,8 @@ function Panel({ tab }: { tab: SettingsTab }) {
       return <NotificationSettings />;
     case "tools":
       return <ToolSettings />;
+    case "help":
+      return <Help />;
   }
 }
 

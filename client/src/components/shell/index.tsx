@@ -1,13 +1,15 @@
 // The signed-in app: a skip link, the header, then the page: home (/) or a chat (/c/:id) beside the
 // conversations (a column on a wide screen, a drawer on a phone), or Settings, the Library, Notes or
 // Tasks, which are loaded on first visit (lazyPage) to keep the initial bundle small. The Shell also
-// owns the tab title, "New conversation" (reusing an empty one), and delete with Undo.
+// owns the tab title, "New conversation" (reusing an empty one), delete with Undo, and the app-wide
+// keyboard shortcuts (lib/use-shortcuts.ts).
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import type { Conversation, User } from "../../../../protocol";
 import { queueFirstMessage } from "../../lib/outbox";
 import { navigate, type Route } from "../../lib/router";
 import { useConversations } from "../../lib/use-conversations";
 import { useHealth } from "../../lib/use-health";
+import { requestSearchFocus, useShortcuts } from "../../lib/use-shortcuts";
 import { Chat } from "../chat";
 import { ConversationList } from "../conversation-list";
 import { Drawer } from "../drawer";
@@ -128,6 +130,48 @@ export function Shell({ user, route, onLogOut }: Props) {
 
   const withSidebar = route.name === "home" || route.name === "conversation" || route.name === "not_found";
 
+  useShortcuts({
+    "new-chat": () => {
+      void open();
+      return true;
+    },
+    search: () => {
+      // On a phone the sidebar is the drawer, on every page; a wide screen shows it on home and the chats.
+      if (matchMedia("(max-width: 760px)").matches) setDrawerOpen(true);
+      else if (!withSidebar) navigate("/");
+      requestSearchFocus();
+      return true;
+    },
+    composer: () => {
+      const input = document.querySelector<HTMLElement>("#main [data-testid=composer-input]");
+      input?.focus();
+      return !!input;
+    },
+    help: () => {
+      navigate("/settings/help");
+      return true;
+    },
+  });
+
+  const undoToast = list.pendingDelete && (
+    <UndoToast
+      key={list.pendingDelete.id}
+      title={list.pendingDelete.title}
+      inDrawer={drawerOpen}
+      onUndo={() => {
+        const id = list.pendingDelete?.id;
+        list.undoDelete();
+        if (id && id === deletedOpen.current && location.pathname === "/") navigate(`/c/${encodeURIComponent(id)}`);
+        // Back on the row that came back.
+        setTimeout(() => {
+          if (!id) return;
+          const selector = `[data-testid=conversation-item][data-id=${JSON.stringify(id)}] a`;
+          document.querySelector<HTMLElement>(selector)?.focus();
+        });
+      }}
+    />
+  );
+
   let page: preact.ComponentChild;
   switch (route.name) {
     case "settings":
@@ -207,37 +251,26 @@ export function Shell({ user, route, onLogOut }: Props) {
               </button>
             </div>
           </nav>
+          {drawerOpen && undoToast}
         </Drawer>
         {/* While the drawer is open (a phone), the page behind it is out of reach (inert). */}
         <main id="main" class={style.main} tabIndex={-1} inert={drawerOpen}>
           {page}
         </main>
+        {!drawerOpen && undoToast}
       </div>
-      {list.pendingDelete && (
-        <UndoToast
-          key={list.pendingDelete.id}
-          title={list.pendingDelete.title}
-          onUndo={() => {
-            const id = list.pendingDelete?.id;
-            list.undoDelete();
-            if (id && id === deletedOpen.current && location.pathname === "/") navigate(`/c/${encodeURIComponent(id)}`);
-            // Back on the row that came back.
-            setTimeout(() => {
-              if (!id) return;
-              const selector = `[data-testid=conversation-item][data-id=${JSON.stringify(id)}] a`;
-              document.querySelector<HTMLElement>(selector)?.focus();
-            });
-          }}
-        />
-      )}
     </div>
   );
 }
 
-/** "Deleted “title” · Undo", for as long as the delete can still be undone. */
-function UndoToast({ title, onUndo }: { title: string; onUndo: () => void }) {
+/**
+ * "Deleted “title” · Undo", for as long as the delete can still be undone: at the top of the page, under
+ * the header (over the chat's title, away from the composer's controls), or at the foot of the open
+ * drawer on a phone (`inDrawer`, inside its focus trap, covering none of it).
+ */
+function UndoToast({ title, onUndo, inDrawer }: { title: string; onUndo: () => void; inDrawer: boolean }) {
   return (
-    <div class={style.toast} role="status" data-testid="delete-toast">
+    <div class={inDrawer ? style.toastInDrawer : style.toast} role="status" data-testid="delete-toast">
       <span class={style.toastText}>Deleted “{title || "Untitled conversation"}”</span>
       <span aria-hidden="true">·</span>
       <button type="button" class={style.undo} onClick={onUndo} data-testid="undo-delete">

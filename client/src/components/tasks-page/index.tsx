@@ -1,6 +1,8 @@
 // The user's tasks (/tasks): the same list the agent keeps with its task_* tools, over the REST routes
 // (lib/use-tasks.ts). Add one by title; a checkbox marks it done or reopens it; delete has an Undo. Open
-// tasks (and those in progress) come first, done ones below; a filter shows one group only.
+// tasks (and those in progress) come first, done ones below; a filter shows one group only. After a
+// delete the focus goes to the next task's checkbox (the one before at the end, the new-task box when
+// none is left), never to another row's Delete; after Undo, to the task that came back.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { explainTaskError, type Task, useTasks } from "../../lib/use-tasks";
 import { PageFrame, pageStyle as page } from "../page-frame";
@@ -26,17 +28,30 @@ export function TasksPage() {
   const [status, setStatusLine] = useState<Status | null>(null);
   const [filter, setFilter] = useState<Filter>("all");
   const input = useRef<HTMLInputElement>(null);
-  const undoButton = useRef<HTMLButtonElement>(null);
-  const focusUndo = useRef(false);
-
-  useEffect(() => {
-    if (focusUndo.current) undoButton.current?.focus();
-    focusUndo.current = false;
-  }, [status]);
+  /** The task whose checkbox takes the focus once the list has re-rendered; "new" is the new-task box. */
+  const focusNext = useRef<string | null>(null);
 
   const tasks = list.status === "ready" ? list.tasks : [];
   const open = tasks.filter((t) => t.status !== "done");
   const done = tasks.filter((t) => t.status === "done");
+  const groups: { key: "open" | "done"; title: string; tasks: Task[]; none: string }[] = [
+    { key: "open", title: "Open", tasks: open, none: "Nothing open. Well done." },
+    { key: "done", title: "Done", tasks: done, none: "Nothing done yet." },
+  ];
+  const shown = groups.filter((g) => filter === "all" || filter === g.key).flatMap((g) => g.tasks);
+
+  useEffect(() => {
+    const target = focusNext.current;
+    if (target === null) return;
+    const box =
+      target === "new"
+        ? input.current
+        : document.querySelector<HTMLElement>(`[data-task-id=${JSON.stringify(target)}] [data-testid=task-toggle]`);
+    if (box) {
+      box.focus();
+      focusNext.current = null;
+    }
+  });
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -75,26 +90,25 @@ export function TasksPage() {
   };
 
   const onDelete = async (task: Task) => {
+    const at = shown.findIndex((t) => t.id === task.id);
+    const neighbour = shown[at + 1] ?? shown[at - 1];
     const result = await remove(task);
     if (result.ok || result.error.status === 404) {
-      focusUndo.current = true;
+      focusNext.current = neighbour ? neighbour.id : "new";
       setStatusLine({ text: `Deleted “${task.title}”`, undo: task });
     } else setStatusLine({ text: explainTaskError(result.error, "delete the task"), error: true });
   };
 
   const onUndo = async (task: Task) => {
     const result = await restore(task);
+    // The Undo button goes with the line it was on: the focus goes to the task that came back.
+    focusNext.current = result.ok ? result.data.id : "new";
     setStatusLine(
       result.ok
         ? { text: `✓ Restored “${task.title}”` }
         : { text: explainTaskError(result.error, "restore the task"), error: true },
     );
   };
-
-  const groups: { key: "open" | "done"; title: string; tasks: Task[]; none: string }[] = [
-    { key: "open", title: "Open", tasks: open, none: "Nothing open. Well done." },
-    { key: "done", title: "Done", tasks: done, none: "Nothing done yet." },
-  ];
 
   return (
     <PageFrame
@@ -142,7 +156,6 @@ export function TasksPage() {
           {status.undo && (
             <button
               type="button"
-              ref={undoButton}
               class={page.undo}
               onClick={() => status.undo && void onUndo(status.undo)}
               data-testid="task-undo"
@@ -229,7 +242,12 @@ function TaskRow({ task, onToggle, onDelete }: { task: Task; onToggle: () => voi
   const done = task.status === "done";
   const id = `task-${task.id}`;
   return (
-    <li class={`${style.task} ${done ? style.done : ""}`} data-testid="task-item" data-status={task.status}>
+    <li
+      class={`${style.task} ${done ? style.done : ""}`}
+      data-testid="task-item"
+      data-task-id={task.id}
+      data-status={task.status}
+    >
       <input
         id={id}
         type="checkbox"

@@ -1,5 +1,6 @@
 // The user's own message: a right-aligned bubble, its time and Copy; the last one can be edited and
-// sent again (a new turn with the edited text; the original stays in the log).
+// sent again (a new turn with the edited text; the original stays in the log). Esc or Cancel closes the
+// editor and gives the focus back to Edit.
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { UserMessage as Message } from "../../../../protocol";
 import { ActionButton, MessageActions } from "../message-actions";
@@ -17,13 +18,23 @@ type Props = {
 export function UserMessage({ message, onResend, onEditingChange }: Props) {
   const [draft, setDraft] = useState<string | null>(null);
   const editor = useRef<HTMLTextAreaElement>(null);
+  const row = useRef<HTMLDivElement>(null);
+  /** Set by Esc and Cancel: the focus goes back to this message's Edit button, where the user was. */
+  const backToEdit = useRef(false);
   const editing = draft !== null && onResend !== undefined;
 
   useEffect(() => {
     onEditingChange?.(editing);
     if (editing) editor.current?.focus();
+    else if (backToEdit.current) row.current?.querySelector<HTMLElement>("[data-testid=edit-message]")?.focus();
+    backToEdit.current = false;
   }, [editing, onEditingChange]);
   useEffect(() => () => onEditingChange?.(false), [onEditingChange]);
+
+  const cancel = () => {
+    backToEdit.current = true;
+    setDraft(null);
+  };
 
   const save = () => {
     const content = draft?.trim();
@@ -31,7 +42,7 @@ export function UserMessage({ message, onResend, onEditingChange }: Props) {
   };
 
   return (
-    <div class={style.row}>
+    <div ref={row} class={style.row}>
       <article class={style.message} data-role="user" data-seq={message.seq}>
         {editing ? (
           <form
@@ -53,7 +64,7 @@ export function UserMessage({ message, onResend, onEditingChange }: Props) {
                 if (event.key === "Escape") {
                   event.preventDefault();
                   event.stopPropagation();
-                  setDraft(null);
+                  cancel();
                 } else if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
                   event.preventDefault();
                   save();
@@ -62,7 +73,7 @@ export function UserMessage({ message, onResend, onEditingChange }: Props) {
               data-testid="edit-input"
             />
             <div class={style.editorButtons}>
-              <button type="button" class={style.cancel} onClick={() => setDraft(null)} data-testid="edit-cancel">
+              <button type="button" class={style.cancel} onClick={cancel} data-testid="edit-cancel">
                 Cancel
               </button>
               <button type="submit" class={style.save} disabled={!draft?.trim()} data-testid="edit-save">

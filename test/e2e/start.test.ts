@@ -1,0 +1,88 @@
+// `npm start` twice on one machine, at the same moment, with different PORTs: both come up and answer
+// /api/health (scripts/start.ts gives each its own free inspector port; wrangler's own pick gave both
+// 9229 and the second died with "Address already in use"). Runs the real script, so it also builds the
+// client and migrates the checkout's local database (.wrangler/), as `npm start` does.
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { freePort, ROOT } from "./harness.ts";
+
+const started: ChildProcess[] = [];
+
+function npmStart(port: number): { proc: ChildProcess; output: () => string } {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    WRANGLER_SEND_METRICS: "false",
+    PATH: `${path.join(ROOT, "node_modules/.bin")}${path.delimiter}${process.env.PATH ?? ""}`,
+  };
+  for (const name of Object.keys(env)) if (name.startsWith("OPENAI_")) delete env[name]; // the demo model
+  // detached: a process group of its own, so the script, wrangler and workerd all stop together.
+  const proc = spawn(process.execPath, ["scripts/start.ts"], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  started.push(proc);
+  let log = "";
+  const collect = (b: Buffer) => {
+    log = (log + b.toString("utf8")).slice(-20_000);
+  };
+  proc.stdout?.on("data", collect);
+  proc.stderr?.on("data", collect);
+  return { proc, output: () => log };
+}
+
+async function health(port: number, proc: ChildProcess, output: () => string): Promise<number> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`npm start on ${port} exited (${proc.exitCode}):\n${output()}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(2_000) });
+      if (res.ok) return res.status;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`npm start on ${port} did not answer:\n${output()}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+afterAll(async () => {
+  await Promise.all(
+    started.map(async (proc) => {
+      const gone = new Promise((resolve) => proc.once("exit", resolve));
+      try {
+        if (proc.pid && proc.exitCode === null) process.kill(-proc.pid, "SIGTERM");
+      } catch {
+        return; // already gone
+      }
+      const timer = setTimeout(() => {
+        try {
+          if (proc.pid) process.kill(-proc.pid, "SIGKILL");
+        } catch {}
+      }, 10_000);
+      await gone;
+      clearTimeout(timer);
+    }),
+  );
+});
+
+it("runs two `npm start` side by side on different PORTs, both answering /api/health", async () => {
+  const [a, b] = [await freePort(), await freePort()];
+  const first = npmStart(a);
+  const second = npmStart(b);
+  const statuses = await Promise.all([health(a, first.proc, first.output), health(b, second.proc, second.output)]);
+  expect(statuses).toEqual([200, 200]);
+  // Each says which inspector port it took: two different ones, each answering there. (Before, both
+  // were left to wrangler, which picked 9229 for both when they started together, and one died.)
+  const inspector = (log: string) => Number(/DevTools inspector on 127\.0\.0\.1:(\d+)/.exec(log)?.[1]);
+  const ports = [inspector(first.output()), inspector(second.output())];
+  expect(ports.every((p) => p > 0)).toBe(true);
+  expect(ports[0]).not.toBe(ports[1]);
+  for (const p of ports) {
+    const res = await fetch(`http://127.0.0.1:${p}/json/version`, { signal: AbortSignal.timeout(5_000) });
+    expect(res.ok).toBe(true);
+  }
+}, 150_000);
