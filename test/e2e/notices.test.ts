@@ -51,7 +51,6 @@ async function turn(page: Page, id: string, text: string, answersBefore: number)
 
 /** What is on show: the rendered text, without what closed Details hold. */
 const shownText = (page: Page, selector: string) =>
-  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point (textContent includes closed Details)
   page.locator(selector).evaluateAll((els) => els.map((e) => (e as HTMLElement).innerText).join("\n"));
 
 // The three viewports run side by side (each its own user and context): a third of the wall time.
