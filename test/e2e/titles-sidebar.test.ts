@@ -3,13 +3,25 @@
 // first message with its markdown), shown without a reload; the sidebar groups conversations under
 // headings (Today here; Yesterday and older are in test/node/conversation-groups.test.ts, since the API
 // cannot date a conversation back); pinning moves one to Pinned and survives a reload; and a search
-// shows the user's own message first, above the turn's narration and answer.
+// shows the user's own message first, above the turn's narration and answer. Last, on the fake model: a
+// title that comes seconds after the turn still reaches the open sidebar (the conversation_title frame).
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import type { Conversation } from "../../protocol";
-import { apiFromPage, asNewUser, newConversationInBrowser, sendChat, useSharedApp, waitTurnEnded } from "./harness.ts";
+import { marker, scriptModel } from "../support/fake-openai-client";
+import {
+  apiFromPage,
+  asNewUser,
+  newConversationInBrowser,
+  sendChat,
+  uniqueUsername,
+  useSharedApp,
+  useSharedFakeModelApp,
+  waitTurnEnded,
+} from "./harness.ts";
 
 const live = useSharedApp();
+const fake = useSharedFakeModelApp();
 
 const VIEWPORTS = [
   { width: 1280, height: 800, phone: false },
@@ -95,3 +107,20 @@ for (const { width, height, phone } of VIEWPORTS) {
     });
   });
 }
+
+it("shows a title the model wrote well after the turn's end, from its frame, without a reload", async () => {
+  // Longer than the sidebar's own refreshes after a turn (at its end and 1.5 s later): only the
+  // conversation_title frame can bring it.
+  const key = uniqueUsername("title");
+  await scriptModel(fake.llm.url, key, [{ text: "An answer." }], undefined, {
+    text: "Slow model title",
+    delay_ms: 2_500,
+  });
+  await asNewUser(fake, "titles-sidebar-frame", { viewport: { width: 1280, height: 800 } }, async (page) => {
+    const id = await newConversationInBrowser(page);
+    await sendChat(page, `Name this later ${marker(key)}`);
+    await waitTurnEnded(page, id);
+    const title = row(page, id).locator("[data-testid=conversation-title]");
+    await expect.poll(() => title.textContent(), { timeout: 10_000 }).toBe("Slow model title");
+  });
+});
