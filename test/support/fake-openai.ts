@@ -90,7 +90,9 @@ function isCompaction(prompt: unknown[]): boolean {
 /** The conversation's title request: it comes after a turn and never consumes the turn's script. */
 function isTitleRequest(prompt: unknown[]): boolean {
   const first = prompt[0];
-  return isObj(first) && first.role === "system" && strings(first.content).some((t) => t.startsWith(TITLE_TAG));
+  // Chat Completions and Responses send it as a system message (a reasoning model's as a developer one).
+  const instruction = isObj(first) && (first.role === "system" || first.role === "developer");
+  return instruction && strings(first.content).some((t) => t.startsWith(TITLE_TAG));
 }
 
 /** `cachedChars`: how much of the prompt's text a prompt cache would already hold (see handleModel). */
