@@ -1,41 +1,33 @@
-// docs/protocol.md `GET /api/search`: the user's own conversations whose title or user/agent text matches,
-// newest first. Text hits come from the index the conversation objects keep (message_search_fts),
-// at most a few per conversation so one long chat cannot hide the others; a title hit without a
-// text hit is a result without `seq`.
+// docs/protocol.md `GET /api/search`: the user's own conversations whose title or user/agent text matches.
+// Text hits come from the index the conversation objects keep (message_search_fts), at most a few per
+// conversation so one long chat cannot hide the others, ranked by what matched (search-rank.ts): the
+// user's words and answers before a step's narration, then newest first. A title hit without a text
+// hit is a result without `seq`.
 import type { SearchResult } from "../protocol";
 import { HIGHLIGHT, isFtsQueryError, matchAll, matchPhrase, matchTerms, matchWords } from "./fts-query";
+import { rankHits, type TextHit } from "./search-rank";
 
 const HITS_PER_CONVERSATION = 3;
 const MAX_RESULTS = 50;
 
-interface TextHit {
-  conversation_id: string;
-  title: string;
-  updated_at: string;
-  seq: number;
-  snippet: string;
-}
-
 async function textHits(d1: D1Database, userId: string, match: string): Promise<TextHit[]> {
-  // FTS5's snippet() cannot run under a window function, so the per-conversation cap is applied here.
+  // FTS5's snippet() cannot run under a window function, so the per-conversation cap is applied in
+  // rankHits. The rows fetched are the best kinds first, so the limit here drops narration before the
+  // user's own words.
   const { results } = await d1
     .prepare(
-      `SELECT s.conversation_id, c.title, c.updated_at, s.seq,
+      `SELECT s.conversation_id, c.title, c.updated_at, s.seq, s.kind,
               snippet(message_search_fts, 0, ?3, ?4, '…', 12) AS snippet
        FROM message_search_fts
        JOIN message_search s ON s.id = message_search_fts.rowid
        JOIN conversations c ON c.id = s.conversation_id
        WHERE message_search_fts MATCH ?1 AND s.user_id = ?2 AND c.user_id = ?2 AND c.parent_id IS NULL
-       ORDER BY c.updated_at DESC, s.seq DESC LIMIT ?5`,
+       ORDER BY CASE s.kind WHEN 'user' THEN 0 WHEN 'answer' THEN 1 ELSE 2 END, c.updated_at DESC, s.seq DESC
+       LIMIT ?5`,
     )
     .bind(match, userId, HIGHLIGHT.open, HIGHLIGHT.close, MAX_RESULTS * HITS_PER_CONVERSATION)
     .all<TextHit>();
-  const perConversation = new Map<string, number>();
-  return results.filter((hit) => {
-    const n = (perConversation.get(hit.conversation_id) ?? 0) + 1;
-    perConversation.set(hit.conversation_id, n);
-    return n <= HITS_PER_CONVERSATION;
-  });
+  return results;
 }
 
 /** Titles holding every word of the query (case-insensitive; `%` and `_` are literal). */
@@ -62,17 +54,5 @@ export async function searchConversations(d1: D1Database, userId: string, query:
     }),
     titleHits(d1, userId, matchWords(query)),
   ]);
-  const withText = new Set(text.map((h) => h.conversation_id));
-  const merged = [
-    ...text.map((h) => ({ ...h, sort: h.updated_at })),
-    ...titles
-      .filter((t) => !withText.has(t.conversation_id))
-      .map((t) => ({ ...t, seq: undefined, snippet: t.title, sort: t.updated_at })),
-  ].sort((a, b) => b.sort.localeCompare(a.sort));
-  return merged.slice(0, MAX_RESULTS).map((r) => ({
-    conversation_id: r.conversation_id,
-    title: r.title,
-    ...(r.seq !== undefined ? { seq: r.seq } : {}),
-    snippet: r.snippet,
-  }));
+  return rankHits(text, titles, HITS_PER_CONVERSATION, MAX_RESULTS);
 }

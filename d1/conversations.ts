@@ -5,9 +5,10 @@ import type { Conversation } from "../protocol";
 import type { Db } from "./client";
 import { nowIso } from "./client";
 import { conversations } from "./schema";
+import { DEFAULT_TITLE } from "./title-text";
+import { firstMessageTitleStatement } from "./titles";
 
-/** What a conversation is called until its first message names it. */
-export const DEFAULT_TITLE = "New conversation";
+export { DEFAULT_TITLE, titleFrom } from "./title-text";
 
 export type ConversationRow = typeof conversations.$inferSelect;
 
@@ -17,6 +18,8 @@ export const toConversation = (row: ConversationRow): Conversation => ({
   created_at: row.createdAt,
   updated_at: row.updatedAt,
   ...(row.preview ? { preview: row.preview } : {}),
+  pinned: row.pinned,
+  title_source: row.titleSource,
 });
 
 export async function findOwnConversation(db: Db, userId: string, id: string): Promise<ConversationRow | undefined> {
@@ -45,9 +48,31 @@ export async function createConversation(
   parentId: string | null = null,
 ): Promise<Conversation> {
   const now = nowIso();
-  const row = { id: crypto.randomUUID(), userId, title, parentId, createdAt: now, updatedAt: now, preview: "" };
+  // A title given at creation is the user's own; else the first message names it (d1/titles.ts).
+  const titleSource = title === DEFAULT_TITLE ? ("default" as const) : ("user" as const);
+  const row = {
+    id: crypto.randomUUID(),
+    userId,
+    title,
+    parentId,
+    createdAt: now,
+    updatedAt: now,
+    preview: "",
+    titleSource,
+    pinned: false,
+  };
   await db.insert(conversations).values(row);
   return toConversation(row);
+}
+
+/** Pins or unpins the user's own conversation; false when there is no such conversation of theirs. */
+export async function setPinned(db: Db, userId: string, id: string, pinned: boolean): Promise<boolean> {
+  const rows = await db
+    .update(conversations)
+    .set({ pinned })
+    .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))
+    .returning({ id: conversations.id });
+  return rows.length > 0;
 }
 
 /** Every subagent conversation below this one, at any depth. */
@@ -68,13 +93,13 @@ export async function descendantIds(d1: D1Database, conversationId: string): Pro
 export interface IndexUpdate {
   conversationId: string;
   userId: string;
-  /** User and agent text, one entry per message. */
-  entries: { seq: number; role: "user" | "agent"; text: string }[];
+  /** User and agent text, one entry per message; `kind` ranks it in search (an answer or a step's narration). */
+  entries: { seq: number; role: "user" | "agent"; kind: "user" | "answer" | "step"; text: string }[];
   /** created_at of the newest message flushed. */
   updatedAt: string;
   /** The newest user or agent text flushed, if any. */
   preview?: string;
-  /** From the first user message: applied only while the conversation still has the default title. */
+  /** From the first user message: applied only while the conversation still has the default title (titles.ts). */
   title?: string;
 }
 
@@ -82,12 +107,6 @@ const MAX_INDEXED_TEXT = 32_000;
 const PREVIEW_LENGTH = 140;
 
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
-
-/** A title from the start of a message's first line. */
-export function titleFrom(content: string): string {
-  const line = oneLine(content.trim().split("\n")[0] ?? "");
-  return line.length > 60 ? `${line.slice(0, 59).trimEnd()}…` : line;
-}
 
 export function previewFrom(text: string): string {
   const line = oneLine(text);
@@ -103,10 +122,10 @@ export function indexStatements(d1: D1Database, u: IndexUpdate): D1PreparedState
   const statements = u.entries.map((e) =>
     d1
       .prepare(
-        `INSERT OR IGNORE INTO message_search (conversation_id, user_id, seq, role, text)
-         SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM conversations WHERE id = ?1)`,
+        `INSERT OR IGNORE INTO message_search (conversation_id, user_id, seq, role, kind, text)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM conversations WHERE id = ?1)`,
       )
-      .bind(u.conversationId, u.userId, e.seq, e.role, e.text.slice(0, MAX_INDEXED_TEXT)),
+      .bind(u.conversationId, u.userId, e.seq, e.role, e.kind, e.text.slice(0, MAX_INDEXED_TEXT)),
   );
   statements.push(
     d1
@@ -115,12 +134,6 @@ export function indexStatements(d1: D1Database, u: IndexUpdate): D1PreparedState
       )
       .bind(u.conversationId, u.updatedAt, u.preview === undefined ? null : previewFrom(u.preview)),
   );
-  if (u.title) {
-    statements.push(
-      d1
-        .prepare("UPDATE conversations SET title = ?2 WHERE id = ?1 AND title = ?3")
-        .bind(u.conversationId, u.title, DEFAULT_TITLE),
-    );
-  }
+  if (u.title) statements.push(firstMessageTitleStatement(d1, u.conversationId, u.title));
   return statements;
 }

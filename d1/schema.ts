@@ -105,6 +105,12 @@ export const conversations = sqliteTable(
     updatedAt: text("updated_at").notNull().default(now),
     /** The start of the latest user or agent text, for the conversation list. */
     preview: text("preview").notNull().default(""),
+    /** Who named it (d1/titles.ts): a user's title is never replaced, a model's title replaces the first message's once. */
+    titleSource: text("title_source", { enum: ["default", "first_message", "model", "user"] })
+      .notNull()
+      .default("default"),
+    /** Kept at the top of the user's sidebar. */
+    pinned: integer("pinned", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [index("conversations_user_updated").on(t.userId, t.updatedAt)],
 );
@@ -144,6 +150,10 @@ export const messageSearch = sqliteTable(
     userId: text("user_id").notNull(),
     seq: integer("seq").notNull(),
     role: text("role", { enum: ["user", "agent"] }).notNull(),
+    /** What the text is, for ranking (conversation-search.ts): the user's words, an answer, or a step's narration. */
+    kind: text("kind", { enum: ["user", "answer", "step"] })
+      .notNull()
+      .default("answer"),
     text: text("text").notNull(),
   },
   (t) => [

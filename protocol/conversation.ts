@@ -9,11 +9,20 @@ export const ConversationSchema = z.object({
   updated_at: z.string(),
   /** The start of the latest user or agent text (an extension of docs/protocol.md's list item). */
   preview: z.string().optional(),
+  /** Kept at the top of the sidebar (PATCH `pinned`); absent from older servers, meaning false. */
+  pinned: z.boolean().optional(),
+  /** Who named it: the default, the first message, the model after the first answer, or the user. */
+  title_source: z.enum(["default", "first_message", "model", "user"]).optional(),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
 
 export const CreateConversationSchema = z.object({ title: z.string().trim().max(200).optional() }).strict();
 export const RenameConversationSchema = z.object({ title: z.string().trim().min(1).max(200) }).strict();
+/** PATCH /api/conversations/:id: a rename, a pin, or both; at least one. */
+export const UpdateConversationSchema = z
+  .object({ title: z.string().trim().min(1).max(200).optional(), pinned: z.boolean().optional() })
+  .strict()
+  .refine((b) => b.title !== undefined || b.pinned !== undefined, { message: "expected title or pinned" });
 
 export const MessagesQuerySchema = z.object({
   after: z.coerce.number().int().min(0).default(0),
@@ -37,6 +46,8 @@ export const SearchResultSchema = z.object({
   title: z.string(),
   /** The matching message; absent when only the title matched. */
   seq: z.number().int().optional(),
+  /** What the matching message is: the user's words, an answer, or a step's narration (ranked in that order). */
+  kind: z.enum(["user", "answer", "step"]).optional(),
   snippet: z.string(),
 });
 export type SearchResult = z.infer<typeof SearchResultSchema>;

@@ -106,5 +106,7 @@ export const ServerFrameSchema = z.union([
     frame: z.unknown(),
   }),
   z.object({ type: z.literal("pong") }),
+  /** The model named the conversation after its first answer (sent once, after `response_complete`). */
+  z.object({ type: z.literal("conversation_title"), conversation_id: z.string(), title: z.string() }),
 ]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;

@@ -1,7 +1,8 @@
 // The offline demo model: a deterministic LanguageModelV3 that streams a scripted answer, so
 // `npm start` without an API key shows the whole product through the same code path as a real model.
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { planDemoReply } from "./demo-script";
+import { demoTitle, firstMessageOfTitlePrompt, isTitlePrompt } from "../conversation-title";
+import { type DemoReply, planDemoReply } from "./demo-script";
 
 const CHUNK_DELAY_MS = 12;
 
@@ -15,10 +16,13 @@ export function createDemoModel(): LanguageModelV3 {
       throw new Error("the demo model only streams");
     },
     async doStream(options: LanguageModelV3CallOptions) {
-      const reply = planDemoReply(
-        options.prompt,
-        (options.tools ?? []).map((t) => t.name),
-      );
+      // A conversation's title request (agent/conversation-title.ts) gets a title made from its first message.
+      const reply: DemoReply = isTitlePrompt(options.prompt)
+        ? { text: demoTitle(firstMessageOfTitlePrompt(options.prompt)), toolCalls: [] }
+        : planDemoReply(
+            options.prompt,
+            (options.tools ?? []).map((t) => t.name),
+          );
       const signal = options.abortSignal;
       const stream = new ReadableStream<LanguageModelV3StreamPart>({
         async start(controller) {

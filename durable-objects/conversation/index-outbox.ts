@@ -122,8 +122,12 @@ export class IndexOutbox {
     const entries = rows.flatMap((r): IndexUpdate["entries"] => {
       const role = r.role;
       if (role !== "user" && role !== "agent") return [];
-      const text = (JSON.parse(r.payload) as { content?: string }).content?.trim();
-      return text ? [{ seq: r.seq, role, text }] : [];
+      const payload = JSON.parse(r.payload) as { content?: string; phase?: string };
+      const text = payload.content?.trim();
+      // Search ranks the user's words and answers above a step's narration (d1/conversation-search.ts):
+      // only a turn's final answer has the phase "final".
+      const kind = role === "user" ? "user" : payload.phase === "final" ? "answer" : "step";
+      return text ? [{ seq: r.seq, role, kind, text }] : [];
     });
     const through = rows.at(-1)?.seq ?? from;
     // The conversation is named after its first user message, in the flush that carries it.

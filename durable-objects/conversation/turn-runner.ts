@@ -26,6 +26,7 @@ import {
   type MessageDraft,
   type ServerFrame,
 } from "../../protocol";
+import { ConversationTitles } from "./conversation-titles";
 import type { ConversationFrames } from "./frame-port";
 import type { IndexOutbox } from "./index-outbox";
 import { readState, writeState } from "./local-tables";
@@ -109,6 +110,7 @@ export class TurnRunner {
   readonly pending: PendingInput;
   readonly marker: TurnMarkerStore;
   private readonly reminders: TaskReminders;
+  private readonly titles: ConversationTitles;
   /** The provider's count of the last request's tokens, which the next request's size starts from. */
   private readonly contextMeter: { meter: ContextMeter; save(): void };
 
@@ -122,6 +124,7 @@ export class TurnRunner {
     this.marker = new TurnMarkerStore(ctx.storage);
     this.reminders = new TaskReminders(ctx.storage, env.DB, meta.userId);
     this.contextMeter = storedMeter(ctx.storage.sql);
+    this.titles = new ConversationTitles(ctx, env, meta, io);
     io.frames.watch((frame) => this.track(frame));
   }
 
@@ -291,6 +294,8 @@ export class TurnRunner {
       this.contextMeter.save();
       await this.marker.end();
       this.io.index.release();
+      // After the turn's end was sent: the title request never holds a turn back (a subagent's is never named).
+      if (!origin.parent) this.titles.afterTurn();
     };
     try {
       await this.marker.begin();

@@ -75,14 +75,29 @@ async function call(url: string, init?: RequestInit): Promise<unknown> {
 /**
  * Registers (or replaces) KEY's script. Past the last step, the last step repeats. A compaction request
  * (no tools, ending with the Worker's summary instruction) is answered with `compaction` (default: a
- * one-line summary) and never consumes a step.
+ * one-line summary) and never consumes a step; so is the title request, with `title`.
  */
-export async function scriptModel(llmUrl: string, key: string, steps: Step[], compaction?: Step): Promise<void> {
+export async function scriptModel(
+  llmUrl: string,
+  key: string,
+  steps: Step[],
+  compaction?: Step,
+  /** The answer to the conversation's title request (default: "Fake model title"); it never consumes a step. */
+  title?: Step,
+): Promise<void> {
   await call(`${llmUrl}/__script`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ key, steps, ...(compaction ? { compaction } : {}) }),
+    body: JSON.stringify({ key, steps, ...(compaction ? { compaction } : {}), ...(title ? { title } : {}) }),
   });
+}
+
+/** The title requests (agent/conversation-title.ts) that carried KEY's marker; not among modelRequests. */
+export async function titleRequests(llmUrl: string, key: string): Promise<RecordedRequest[]> {
+  const out = (await call(`${llmUrl}/__title-requests?key=${encodeURIComponent(key)}`)) as {
+    requests: RecordedRequest[];
+  };
+  return out.requests;
 }
 
 /** Every model request that carried KEY's marker, oldest first. */

@@ -13,6 +13,10 @@ export interface FakeOpenAI {
 }
 
 const MARKER = /\[\[key:([^\]\s]+)\]\]/;
+/** How the Worker's title request's system prompt begins (agent/conversation-title.ts TITLE_REQUEST_TAG). */
+const TITLE_TAG = "[Title request]";
+/** What the fake names a conversation when its script gives no `title` step. */
+const DEFAULT_TITLE_REPLY = "Fake model title";
 /** How the Worker's compaction request begins (agent/prompts/compaction.eta). */
 const COMPACTION_TAG = "[Compaction request]";
 const MAX_BODY = 20 * 1024 * 1024;
@@ -81,6 +85,14 @@ function commonPrefix(a: string, b: string): number {
 /** A compaction request: it ends with the Worker's summary instruction. */
 function isCompaction(prompt: unknown[]): boolean {
   return strings(prompt.at(-1)).some((t) => t.startsWith(COMPACTION_TAG));
+}
+
+/** The conversation's title request: it comes after a turn and never consumes the turn's script. */
+function isTitleRequest(prompt: unknown[]): boolean {
+  const first = prompt[0];
+  // Chat Completions and Responses send it as a system message (a reasoning model's as a developer one).
+  const instruction = isObj(first) && (first.role === "system" || first.role === "developer");
+  return instruction && strings(first.content).some((t) => t.startsWith(TITLE_TAG));
 }
 
 /** `cachedChars`: how much of the prompt's text a prompt cache would already hold (see handleModel). */
@@ -164,7 +176,9 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 const now = () => performance.timeOrigin + performance.now();
 
 export async function startFakeOpenAI(): Promise<FakeOpenAI> {
-  const scripts = new Map<string, { steps: Step[]; next: number; compaction?: Step }>();
+  const scripts = new Map<string, { steps: Step[]; next: number; compaction?: Step; title?: Step }>();
+  /** Title requests, kept apart so counts of a turn's requests stay what the tests expect. */
+  let titleRequests: RecordedRequest[] = [];
   /** Per key, the text of the last prompt: what a provider's prompt cache would hold (prefix caching). */
   const lastPrompt = new Map<string, string>();
   let requests: RecordedRequest[] = [];
@@ -373,7 +387,8 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       completed: false,
       compaction: isCompaction(prompt),
     };
-    requests.push(rec);
+    const title = isTitleRequest(prompt);
+    (title ? titleRequests : requests).push(rec);
     // "close" fires on an abort and after a normal end; only an unfinished response counts as aborted.
     res.on("close", () => {
       if (!res.writableFinished) rec.aborted = true;
@@ -386,7 +401,9 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
 
     const script = key === null ? undefined : scripts.get(key);
     let step: Step;
-    if (rec.compaction) {
+    if (title) {
+      step = script?.title ?? { text: DEFAULT_TITLE_REPLY };
+    } else if (rec.compaction) {
       // Compactions come when the Worker decides; they never consume the conversation's script.
       step = script?.compaction ?? { text: "Summary: the user and the assistant talked; nothing is left open." };
     } else if (script?.steps.length) {
@@ -461,13 +478,15 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         typeof parsed.key !== "string" ||
         !Array.isArray(parsed.steps) ||
         !parsed.steps.every(isObj) ||
-        (parsed.compaction !== undefined && !isObj(parsed.compaction))
+        (parsed.compaction !== undefined && !isObj(parsed.compaction)) ||
+        (parsed.title !== undefined && !isObj(parsed.title))
       )
-        return openaiError(res, 400, "expected {key: string, steps: Step[], compaction?: Step}");
+        return openaiError(res, 400, "expected {key: string, steps: Step[], compaction?: Step, title?: Step}");
       scripts.set(parsed.key, {
         steps: parsed.steps as Step[],
         next: 0,
         ...(parsed.compaction ? { compaction: parsed.compaction as Step } : {}),
+        ...(parsed.title ? { title: parsed.title as Step } : {}),
       });
       return sendJson(res, 200, { ok: true });
     }
@@ -475,14 +494,22 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       const key = url.searchParams.get("key");
       return sendJson(res, 200, { requests: key === null ? requests : requests.filter((r) => r.key === key) });
     }
+    if (route === "GET /__title-requests") {
+      const key = url.searchParams.get("key");
+      return sendJson(res, 200, {
+        requests: key === null ? titleRequests : titleRequests.filter((r) => r.key === key),
+      });
+    }
     if (route === "POST /__reset") {
       const key = url.searchParams.get("key");
       if (key === null) {
         scripts.clear();
         requests = [];
+        titleRequests = [];
       } else {
         scripts.delete(key);
         requests = requests.filter((r) => r.key !== key);
+        titleRequests = titleRequests.filter((r) => r.key !== key);
       }
       return sendJson(res, 200, { ok: true });
     }

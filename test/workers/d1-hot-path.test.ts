@@ -1,6 +1,7 @@
 // What a turn asks of D1 (docs/architecture.md "Data"): the log is the object's, so no message reaches D1; the
 // turn reads the agent config, the subscriber toggles and the MCP servers in one batch as it starts; the index is
-// updated in at most two batches per turn; the task reminder reads the open tasks only when one is
+// updated in at most two batches per turn (and, after the first answer, once for the model's title, after the
+// turn's end); the task reminder reads the open tasks only when one is
 // near. Counted over a 14-step turn (13 vault_list steps, then the answer) by d1-probe.ts.
 import { describe, expect, it } from "vitest";
 import { openConversation, settle, TOOL_LABEL, turn } from "./d1-probe";
@@ -16,7 +17,10 @@ describe("D1 on the hot path of a turn", () => {
     expect(count(labels, (l) => l === TOOL_LABEL)).toBe(13);
     // No message row, and no per-message UPDATE of the conversation, goes to D1.
     expect(count(labels, (l) => / messages\b/.test(l))).toBe(0);
-    expect(count(labels, (l) => l === "UPDATE conversations")).toBe(0);
+    // Only the model's title, once, asked for after response_complete left (conversation-titles.ts; its
+    // frame order: conversation-titles.test.ts). Not split by `during`: that ends when the test's socket
+    // receives response_complete, which the object's next statement may precede.
+    expect(count(labels, (l) => l === "UPDATE conversations")).toBe(1);
     // The agent config once, in the same batch as the toggles.
     expect(count(labels, (l) => l.includes("agent_settings"))).toBe(1);
     expect(labels).toContain("batch(SELECT agent_settings + SELECT subscriber_settings + SELECT mcp_servers)");

@@ -10,11 +10,12 @@ import {
   descendantIds,
   findOwnConversation,
   listConversations,
+  setPinned,
   toConversation,
 } from "../../d1/conversations";
 import { credentialKey } from "../../d1/credentials";
 import { conversations } from "../../d1/schema";
-import { CreateConversationSchema, MessagesQuerySchema, NotifySchema, RenameConversationSchema } from "../../protocol";
+import { CreateConversationSchema, MessagesQuerySchema, NotifySchema, UpdateConversationSchema } from "../../protocol";
 import { ApiError, notFound, unauthorized } from "../errors";
 import { type AppEnv, currentUser, isWebSocketUpgrade } from "../middleware/identity";
 import { readJson, readQuery } from "../validate";
@@ -45,10 +46,20 @@ conversationRoutes.get("/:id", async (c) => {
 
 conversationRoutes.patch("/:id", async (c) => {
   const row = await ownConversation(c.var.db, currentUser(c).id, c.req.param("id"));
-  const { title } = await readJson(c, RenameConversationSchema);
-  const updatedAt = nowIso();
-  await c.var.db.update(conversations).set({ title, updatedAt }).where(eq(conversations.id, row.id));
-  return c.json(toConversation({ ...row, title, updatedAt }));
+  const { title, pinned } = await readJson(c, UpdateConversationSchema);
+  let updated = row;
+  if (pinned !== undefined) {
+    // Pinning is not activity: updated_at (the sidebar's date groups) stays.
+    await setPinned(c.var.db, row.userId, row.id, pinned);
+    updated = { ...updated, pinned };
+  }
+  if (title !== undefined) {
+    // The user's title wins over the first message's and the model's, now and later (d1/titles.ts).
+    const changes = { title, titleSource: "user" as const, updatedAt: nowIso() };
+    await c.var.db.update(conversations).set(changes).where(eq(conversations.id, row.id));
+    updated = { ...updated, ...changes };
+  }
+  return c.json(toConversation(updated));
 });
 
 conversationRoutes.delete("/:id", async (c) => {

@@ -177,6 +177,7 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
     case "subagent_frame":
       return applySubagentFrame(state, frame);
     case "pong":
+    case "conversation_title": // the sidebar's (use-conversation-socket.ts hands it there)
       return state;
   }
 }

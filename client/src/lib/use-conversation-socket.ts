@@ -5,6 +5,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from "preact/hoo
 import { type ClientFrame, ServerFrameSchema } from "../../../protocol";
 import { REVOKED_CLOSE_CODE } from "../../../protocol/socket-close";
 import { signalUnauthorized } from "./api";
+import { announceTitle } from "./conversation-groups";
 import { conversationReducer, INITIAL_STATE } from "./conversation-state";
 import { takeQueuedMessage } from "./outbox";
 import { reconnectDelay } from "./reconnect-backoff";
@@ -100,6 +101,8 @@ export function useConversationSocket(conversationId: string) {
             if (queued) socket.send(JSON.stringify({ type: "chat", content: queued } satisfies ClientFrame));
           }
         }
+        // The model named the conversation: the sidebar takes it (use-conversations.ts), not the chat.
+        if (frame.type === "conversation_title") return announceTitle(frame.conversation_id, frame.title);
         if (frame.type === "message") highestSeq.current = Math.max(highestSeq.current, frame.message.seq);
         dispatch({ type: "frame", frame });
       };

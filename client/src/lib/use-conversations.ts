@@ -1,5 +1,5 @@
-// The signed-in user's conversations for the sidebar: list, create (or reuse an empty one), rename, and
-// delete with Undo. Errors are kept for display rather than thrown, so a failing request never blanks
+// The signed-in user's conversations for the sidebar: list, create (or reuse an empty one), rename, pin,
+// take a title the model wrote (announced from the open chat's socket), and delete with Undo. Errors are kept for display rather than thrown, so a failing request never blanks
 // the list.
 //
 // Delete is deferred: the conversation leaves the list at once, but DELETE is sent only when the Undo
@@ -9,6 +9,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks"
 import { z } from "zod";
 import { type Conversation, ConversationSchema } from "../../../protocol";
 import { requestEmpty, requestJson } from "./api";
+import { onTitleAnnounced } from "./conversation-groups";
 import { ConversationListSchema } from "./response-schemas";
 
 /** How long "Deleted … · Undo" stays before the DELETE is sent. */
@@ -96,6 +97,28 @@ export function useConversations() {
     return true;
   }, []);
 
+  const pin = useCallback(async (id: string, pinned: boolean): Promise<boolean> => {
+    const result = await requestJson(conversationPath(id), ConversationSchema, "PATCH", { pinned });
+    if (!result.ok) {
+      setError(result.error.message);
+      return false;
+    }
+    setError(null);
+    changes.current++;
+    setAll((list) => (list ?? []).map((c) => (c.id === id ? { ...c, pinned: result.data.pinned ?? pinned } : c)));
+    return true;
+  }, []);
+
+  // A title the model wrote after the first answer: shown at once, without waiting for a list.
+  useEffect(
+    () =>
+      onTitleAnnounced((id, title) => {
+        changes.current++;
+        setAll((list) => list?.map((c) => (c.id === id ? { ...c, title, title_source: "model" } : c)) ?? list);
+      }),
+    [],
+  );
+
   const sendDelete = useCallback(
     async (id: string) => {
       const result = await requestEmpty(conversationPath(id), "DELETE");
@@ -161,6 +184,7 @@ export function useConversations() {
     refresh,
     create,
     rename,
+    pin,
     scheduleDelete,
     undoDelete,
     commitDelete,

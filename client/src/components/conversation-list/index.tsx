@@ -1,10 +1,13 @@
-// The sidebar: "New conversation", a search over every conversation's words, and the conversations,
-// newest first, the open one highlighted. Each row renames inline (double-click the title or ✎: Enter
-// saves, Esc cancels) and deletes with × (the Shell offers Undo). Focus lands somewhere sensible after
-// each: back on the renamed row, on the next row (or "New") after a delete.
-import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+// The sidebar: "New conversation", a search over every conversation's words, and the conversations in
+// groups (Pinned, then Today, Yesterday, Previous 7 days, Older by last activity: conversation-groups.ts),
+// newest first, the open one highlighted. Each row pins or unpins, renames inline (double-click the
+// title or ✎: Enter saves, Esc cancels) and deletes with × (the Shell offers Undo). Focus lands somewhere
+// sensible after each: back on the row, on the next row (or "New") after a delete.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { Conversation } from "../../../../protocol";
+import { groupConversations } from "../../lib/conversation-groups";
 import { ConversationSearch } from "../conversation-search";
+import { Icon } from "../icon";
 import { Link } from "../link";
 import style from "./style.module.css";
 
@@ -18,6 +21,7 @@ type Props = {
   onCreate: () => void;
   onDelete: (conversation: Conversation) => void;
   onRename: (id: string, title: string) => Promise<boolean>;
+  onPin: (id: string, pinned: boolean) => Promise<boolean>;
 };
 
 const titleOf = (conversation: Conversation) => conversation.title || "Untitled conversation";
@@ -34,7 +38,7 @@ function focusRow(list: HTMLElement | null, target: string | "new"): boolean {
 }
 
 export function ConversationList(props: Props) {
-  const { conversations, activeId, error, opened, creating, onCreate, onDelete, onRename } = props;
+  const { conversations, activeId, error, opened, creating, onCreate, onDelete, onRename, onPin } = props;
   const [editing, setEditing] = useState<string | null>(null);
   const [query, setQuery] = useState("");
   const root = useRef<HTMLElement>(null);
@@ -52,8 +56,15 @@ export function ConversationList(props: Props) {
     if (gone || focusRow(root.current, target)) focusNext.current = null;
   });
 
-  const remove = (conversation: Conversation, index: number) => {
-    const list = conversations ?? [];
+  // Grouped as the list changes; "today" is taken then too (a sidebar left open past midnight regroups
+  // at its next list, which every turn brings).
+  const groups = useMemo(() => groupConversations(conversations ?? [], new Date()), [conversations]);
+  /** The rows in the order they are shown, for the neighbour that takes focus after a delete. */
+  const shown = useMemo(() => groups.flatMap((g) => g.conversations), [groups]);
+
+  const remove = (conversation: Conversation) => {
+    const list = shown;
+    const index = list.findIndex((c) => c.id === conversation.id);
     const neighbour = list[index + 1] ?? list[index - 1];
     focusNext.current = neighbour ? neighbour.id : "new";
     onDelete(conversation);
@@ -64,6 +75,11 @@ export function ConversationList(props: Props) {
     focusNext.current = conversation.id;
     setEditing(null);
     if (trimmed && trimmed !== conversation.title) await onRename(conversation.id, trimmed);
+  };
+
+  const togglePin = async (conversation: Conversation) => {
+    focusNext.current = conversation.id;
+    await onPin(conversation.id, !conversation.pinned);
   };
 
   const searching = query.trim() !== "";
@@ -88,66 +104,115 @@ export function ConversationList(props: Props) {
       )}
       {!searching && conversations === null && <p class={style.muted}>Loading…</p>}
       {!searching && conversations?.length === 0 && <p class={style.muted}>No conversations yet.</p>}
-      {!searching && (
-        <ul class={style.list}>
-          {conversations?.map((conversation, index) => {
-            const active = conversation.id === activeId;
-            return (
-              <li
-                key={conversation.id}
-                class={`${style.item} ${active ? style.active : ""}`}
-                data-testid="conversation-item"
-                data-id={conversation.id}
-                data-active={active ? "true" : "false"}
-              >
-                {editing === conversation.id ? (
-                  <RenameInput
-                    initial={conversation.title}
-                    onDone={(title) => void finishRename(conversation, title)}
+      {!searching &&
+        groups.map((group) => {
+          const headingId = `conversation-group-${group.name.toLowerCase().replace(/\W+/g, "-")}`;
+          return (
+            <section
+              key={group.name}
+              class={style.group}
+              aria-labelledby={headingId}
+              data-testid="conversation-group"
+              data-group={group.name}
+            >
+              <h2 id={headingId} class={style.groupHeading}>
+                {group.name}
+              </h2>
+              <ul class={style.list}>
+                {group.conversations.map((conversation) => (
+                  <Row
+                    key={conversation.id}
+                    conversation={conversation}
+                    active={conversation.id === activeId}
+                    editing={editing === conversation.id}
+                    onEdit={() => setEditing(conversation.id)}
+                    onRenamed={(title) => void finishRename(conversation, title)}
+                    onPin={() => void togglePin(conversation)}
+                    onDelete={() => remove(conversation)}
                   />
-                ) : (
-                  <>
-                    <Link
-                      href={`/c/${encodeURIComponent(conversation.id)}`}
-                      class={style.link}
-                      aria-current={active ? "page" : undefined}
-                      data-testid="conversation-link"
-                      onDblClick={(event) => {
-                        event.preventDefault();
-                        setEditing(conversation.id);
-                      }}
-                    >
-                      <span class={style.title}>{titleOf(conversation)}</span>
-                      <span class={style.date}>{new Date(conversation.updated_at).toLocaleDateString()}</span>
-                    </Link>
-                    <button
-                      type="button"
-                      class={style.action}
-                      title={`Rename “${titleOf(conversation)}”`}
-                      aria-label="Rename conversation"
-                      onClick={() => setEditing(conversation.id)}
-                      data-testid="rename-conversation"
-                    >
-                      <span aria-hidden="true">✎</span>
-                    </button>
-                    <button
-                      type="button"
-                      class={style.action}
-                      title={`Delete “${titleOf(conversation)}”`}
-                      aria-label="Delete conversation"
-                      onClick={() => remove(conversation, index)}
-                      data-testid="delete-conversation"
-                    >
-                      <span aria-hidden="true">×</span>
-                    </button>
-                  </>
-                )}
-              </li>
-            );
-          })}
-        </ul>
-      )}
+                ))}
+              </ul>
+            </section>
+          );
+        })}
     </nav>
+  );
+}
+
+type RowProps = {
+  conversation: Conversation;
+  active: boolean;
+  editing: boolean;
+  onEdit: () => void;
+  onRenamed: (title: string | null) => void;
+  onPin: () => void;
+  onDelete: () => void;
+};
+
+function Row({ conversation, active, editing, onEdit, onRenamed, onPin, onDelete }: RowProps) {
+  const title = titleOf(conversation);
+  const pinned = conversation.pinned === true;
+  return (
+    <li
+      class={`${style.item} ${active ? style.active : ""}`}
+      data-testid="conversation-item"
+      data-id={conversation.id}
+      data-active={active ? "true" : "false"}
+      data-pinned={pinned ? "true" : "false"}
+    >
+      {editing ? (
+        <RenameInput initial={conversation.title} onDone={onRenamed} />
+      ) : (
+        <>
+          <Link
+            href={`/c/${encodeURIComponent(conversation.id)}`}
+            class={style.link}
+            aria-current={active ? "page" : undefined}
+            data-testid="conversation-link"
+            onDblClick={(event) => {
+              event.preventDefault();
+              onEdit();
+            }}
+          >
+            <span class={style.title} data-testid="conversation-title">
+              {title}
+            </span>
+            <span class={style.date}>{new Date(conversation.updated_at).toLocaleDateString()}</span>
+          </Link>
+          <button
+            type="button"
+            class={`${style.action} ${pinned ? style.pinned : ""}`}
+            title={pinned ? `Unpin “${title}”` : `Pin “${title}” to the top`}
+            aria-label={pinned ? "Unpin conversation" : "Pin conversation"}
+            aria-pressed={pinned}
+            onClick={onPin}
+            data-testid="pin-conversation"
+          >
+            <Icon name="pin" />
+          </button>
+          <button
+            type="button"
+            class={style.action}
+            title={`Rename “${title}”`}
+            aria-label="Rename conversation"
+            onClick={onEdit}
+            data-testid="rename-conversation"
+          >
+            <span aria-hidden="true">✎</span>
+          </button>
+          <button
+            type="button"
+            class={style.action}
+            title={`Delete “${title}”`}
+            aria-label="Delete conversation"
+            onClick={onDelete}
+            data-testid="delete-conversation"
+          >
+            <span aria-hidden="true">×</span>
+          </button>
+        </>
+      )}
+    </li>
   );
 }
 

@@ -1,5 +1,6 @@
 // Search over every conversation (GET /api/search): typed words are sent once typing pauses, and the
-// hits show under the box, each with its conversation's title and the matching words marked (<Snippet>).
+// hits show under the box, each with its conversation's title and the matching words marked (<Snippet>),
+// the user's own words and answers before a step's narration (the server ranks them), each labelled.
 // Esc or × clears the box and the sidebar shows the conversations again. Ctrl/⌘+K puts the cursor here.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { SearchResponseSchema, type SearchResult } from "../../../../protocol";
@@ -10,6 +11,9 @@ import { Snippet } from "../snippet";
 import style from "./style.module.css";
 
 const DEBOUNCE_MS = 250;
+
+/** What a hit is, in a word before its snippet. */
+const KIND_LABEL = { user: "You", answer: "Answer", step: "Step" } as const;
 
 type Found =
   | { status: "idle" }
@@ -109,12 +113,14 @@ export function ConversationSearch({ query, onQuery }: Props) {
                     class={style.result}
                     title={result.title}
                     data-testid="search-result"
+                    data-kind={result.kind}
                   >
                     {/* A conversation's further hits follow its first one, under the same title. */}
                     {found.results[index - 1]?.conversation_id !== result.conversation_id && (
                       <span class={style.title}>{result.title || "Untitled conversation"}</span>
                     )}
                     <span class={style.snippet}>
+                      {result.kind && <span class={style.kind}>{KIND_LABEL[result.kind]}: </span>}
                       <Snippet text={result.snippet} />
                     </span>
                   </Link>

@@ -7,6 +7,7 @@ const PATHS = {
   flow: "M4 12a8 8 0 0 1 14-5.3M20 12a8 8 0 0 1-14 5.3M18 3v4h-4M6 21v-4h4",
   clock: "M12 7v5l3 2M21 12a9 9 0 1 1-18 0 9 9 0 0 1 18 0z",
   wrench: "M14.7 6.3a4 4 0 0 0 5 5L13 18a2.1 2.1 0 0 1-3-3l6.7-6.7a4 4 0 0 0-5-5l2.6 2.6z",
+  pin: "M9 4h6l-1 6 3 3v1H7v-1l3-3zM12 14v6",
 } as const;
 
 export type IconName = keyof typeof PATHS;

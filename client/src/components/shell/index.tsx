@@ -237,6 +237,7 @@ export function Shell({ user, route, onLogOut }: Props) {
             onCreate={() => void open()}
             onDelete={onDelete}
             onRename={list.rename}
+            onPin={list.pin}
           />
           <nav class={style.drawerPages} aria-label="Pages">
             {PAGES.map((p) => (
