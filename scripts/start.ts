@@ -4,7 +4,7 @@
 // DevTools inspector gets a free port of its own, so two `npm start` with different PORTs run side by side.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 
 const LLM_VARS = [
@@ -27,7 +27,42 @@ function run(command: string, args: string[]): void {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-run("npm", ["run", "build"]);
+/** Whether the process that took a lock is still running. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Two starts at once build one after the other: each build empties client/dist first, so side by side
+ * one emptied what the other was finishing. The lock names its owner, so a start killed mid-build
+ * does not hold up the next one.
+ */
+async function withBuildLock(build: () => void): Promise<void> {
+  const lock = ".wrangler/build.lock";
+  mkdirSync(".wrangler", { recursive: true });
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: "wx" });
+      break;
+    } catch {
+      const owner = Number(readFileSync(lock, { encoding: "utf8", flag: "a+" }));
+      if (!owner || !alive(owner)) rmSync(lock, { force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  try {
+    build();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+await withBuildLock(() => run("npm", ["run", "build"]));
 run("wrangler", ["d1", "migrations", "apply", "DB", "--local"]);
 
 /**

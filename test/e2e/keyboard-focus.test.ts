@@ -151,7 +151,9 @@ for (const { name, phone, options } of VIEWPORTS) {
       await page.waitForURL((url) => url.pathname.startsWith("/c/") && !url.pathname.endsWith(chatId), {
         timeout: 15_000,
       });
-      await page.locator("#main [data-testid=connection-status][data-status=connected]").waitFor({ timeout: 15_000 });
+      await page
+        .locator("#main [data-testid=connection-status][data-status=connected]")
+        .waitFor({ state: "attached", timeout: 15_000 });
       await expect.poll(async () => (await focused(page)).testid).toBe("composer-input");
 
       // From the composer (typing), the modifier shortcut still works.

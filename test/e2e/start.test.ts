@@ -17,6 +17,7 @@ function npmStart(port: number): { proc: ChildProcess; output: () => string } {
     PATH: `${path.join(ROOT, "node_modules/.bin")}${path.delimiter}${process.env.PATH ?? ""}`,
   };
   for (const name of Object.keys(env)) if (name.startsWith("OPENAI_")) delete env[name]; // the demo model
+  delete env.NODE_ENV; // vitest's "test" would make the client build a development one for every later file
   // detached: a process group of its own, so the script, wrangler and workerd all stop together.
   const proc = spawn(process.execPath, ["scripts/start.ts"], {
     cwd: ROOT,
