@@ -1,6 +1,7 @@
 // `npm run screenshots`: the README's pictures of the chat, made from the real app as `npm start` runs
 // it offline (the demo model, fresh local state) in headless Chromium, at 1280 px and on a 390 px
-// phone. Writes docs/screenshots/chat-1280.png and chat-390.png; rerun after a UI change.
+// phone, dark, and once light. Writes docs/screenshots/chat-1280.png, chat-1280-light.png and chat-390.png;
+// rerun after a UI change.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import {
@@ -25,7 +26,12 @@ const NOTES: Record<string, string> = {
 mkdirSync(OUT, { recursive: true });
 const [app, browser] = await Promise.all([startApp(), launchBrowser()]);
 try {
-  const desktop = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 800 } });
+  // Dark by default (the app follows the system's scheme); one light picture beside it.
+  const desktop = await browser.newContext({
+    baseURL: app.url,
+    viewport: { width: 1280, height: 800 },
+    colorScheme: "dark",
+  });
   const page = await desktop.newPage();
   await signUpInBrowser(page, "ada");
   for (const [notePath, content] of Object.entries(NOTES)) {
@@ -41,6 +47,9 @@ try {
   }
   await page.waitForTimeout(500); // the last frames and the sidebar's refreshed title
   await page.screenshot({ path: path.join(OUT, "chat-1280.png") });
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.waitForTimeout(200);
+  await page.screenshot({ path: path.join(OUT, "chat-1280-light.png") });
 
   const phone = await browser.newContext({
     baseURL: app.url,
@@ -48,6 +57,7 @@ try {
     deviceScaleFactor: 2,
     isMobile: true,
     hasTouch: true,
+    colorScheme: "dark",
     storageState: await desktop.storageState(),
   });
   const mobile = await phone.newPage();
@@ -55,7 +65,7 @@ try {
   await mobile.locator("[data-role=agent]").last().waitFor();
   await mobile.waitForTimeout(500);
   await mobile.screenshot({ path: path.join(OUT, "chat-390.png") });
-  console.log(`wrote ${path.relative(ROOT, OUT)}/chat-1280.png and chat-390.png`);
+  console.log(`wrote ${path.relative(ROOT, OUT)}/chat-1280.png, chat-1280-light.png and chat-390.png`);
 } finally {
   await browser.close();
   await app.stop();

@@ -38,12 +38,13 @@ function alive(pid: number): boolean {
 }
 
 /**
- * Two starts at once build one after the other: each build empties client/dist first, so side by side
- * one emptied what the other was finishing. The lock names its owner, so a start killed mid-build
- * does not hold up the next one.
+ * Two starts at once build and migrate one after the other: each build empties client/dist first, so
+ * side by side one emptied what the other was finishing, and two migrations of the one local database
+ * both applied the first one ("table already exists"). The lock names its owner, so a start killed
+ * mid-build does not hold up the next one.
  */
-async function withBuildLock(build: () => void): Promise<void> {
-  const lock = ".wrangler/build.lock";
+async function withSetupLock(prepare: () => void): Promise<void> {
+  const lock = ".wrangler/setup.lock";
   mkdirSync(".wrangler", { recursive: true });
   for (;;) {
     try {
@@ -56,14 +57,16 @@ async function withBuildLock(build: () => void): Promise<void> {
     }
   }
   try {
-    build();
+    prepare();
   } finally {
     rmSync(lock, { force: true });
   }
 }
 
-await withBuildLock(() => run("npm", ["run", "build"]));
-run("wrangler", ["d1", "migrations", "apply", "DB", "--local"]);
+await withSetupLock(() => {
+  run("npm", ["run", "build"]);
+  run("wrangler", ["d1", "migrations", "apply", "DB", "--local"]);
+});
 
 /**
  * The key that seals MCP secrets locally: SECRETS_KEY from the shell, else one made on first start and

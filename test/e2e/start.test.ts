@@ -53,6 +53,7 @@ async function health(port: number, proc: ChildProcess, output: () => string): P
 afterAll(async () => {
   await Promise.all(
     started.map(async (proc) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return; // already gone (its exit event has fired)
       const gone = new Promise((resolve) => proc.once("exit", resolve));
       try {
         if (proc.pid && proc.exitCode === null) process.kill(-proc.pid, "SIGTERM");

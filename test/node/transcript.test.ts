@@ -181,7 +181,14 @@ describe("turnActivity", () => {
     expect(turnActivity(stepping, idle)?.label).toBe("Thinking…");
     expect(turnActivity(stepping, { writing: true, runningTools: [] })?.label).toBe("Writing…");
     expect(turnActivity(stepping, { writing: true, runningTools: ["vault_search"] })?.label).toBe(
-      "Running vault_search…",
+      "Searching your notes…",
+    );
+    // In words, never a tool's internal name; an MCP tool by its own name and its server's.
+    expect(turnActivity(stepping, { writing: false, runningTools: ["vault_read", "vault_read"] })?.label).toBe(
+      "Reading a note…",
+    );
+    expect(turnActivity(stepping, { writing: false, runningTools: ["task_create", "local__echo"] })?.label).toBe(
+      "Adding a task · Using echo on local…",
     );
     const asking = applyAgentUpdate(stepping, {
       update_type: "agent_request_input",

@@ -77,10 +77,24 @@ export type Activity = {
   label: string;
 };
 
-/** A tool's name in a sentence: an MCP tool `local__echo` reads "echo on local". */
+/** What each built-in tool does, as the working indicator says it (its name is in the tool card). */
+const BUILT_IN_DOING: Record<string, string> = {
+  vault_search: "Searching your notes",
+  vault_read: "Reading a note",
+  vault_list: "Looking through your notes",
+  vault_write: "Writing a note",
+  task_list: "Looking at your tasks",
+  task_create: "Adding a task",
+  task_update: "Updating a task",
+  delegate: "Handing part of the work to a helper",
+};
+
+/** A running tool in a sentence: "Searching your notes", or an MCP tool `local__echo` as "Using echo on local". */
 function toolPhrase(name: string): string {
+  const known = BUILT_IN_DOING[name];
+  if (known) return known;
   const mcp = splitToolName(name);
-  return mcp ? `${mcp.tool} on ${mcp.server}` : name;
+  return `Using ${mcp ? `${mcp.tool} on ${mcp.server}` : name}`;
 }
 
 /**
@@ -93,8 +107,8 @@ export function turnActivity(turn: Turn, live: { writing: boolean; runningTools:
   if (turn.stopping) return { kind: "stopping", label: "Stopping…" };
   if (turn.pendingInput) return { kind: "waiting", label: "Waiting for your answer" };
   if (live.runningTools.length) {
-    const names = [...new Set(live.runningTools)].map(toolPhrase);
-    return { kind: "tool", label: `Running ${names.join(", ")}…` };
+    const doing = [...new Set(live.runningTools.map(toolPhrase))];
+    return { kind: "tool", label: `${doing.join(" · ")}…` };
   }
   if (live.writing) return { kind: "writing", label: "Writing…" };
   if (turn.step === null) return { kind: "starting", label: "Starting…" };

@@ -3,8 +3,9 @@
 // running tool cards, and a working indicator (the one place that says what the turn is doing) so the
 // thread is never silent while a turn runs. Stays pinned to the bottom while the reader is there;
 // sending (or a new question arriving) brings the reader back down, so the answer streams into view;
-// when they scroll up during an answer and something new comes in, a "Jump to latest" button appears. The persisted part is a polite live region (role=log), so
-// screen readers announce new answers; the live part is not, so they do not hear every streamed word.
+// when they scroll up during an answer and something new comes in, a "Jump to latest" button appears.
+// The persisted part is a polite live region (role=log), so screen readers announce new answers; the
+// live part is not, so they do not hear every streamed word.
 import type { ComponentChildren } from "preact";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { type ConversationState, historyLoaded, type LiveTool, orderedMessages } from "../../lib/conversation-state";
@@ -83,11 +84,17 @@ export function MessageList({ state, connected, activity, onResend, onEditingCha
 
   // Sending, or a new question in the log (sent from here or another tab), puts the reader back at the
   // bottom: the question and then its answer are in view, as in any chat.
+  // The history arriving is not a send: a link to one message (a search hit) keeps its place.
   const follow = `${followKey ?? 0}:${lastUser?.seq ?? ""}`;
   const lastFollow = useRef(follow);
+  const loaded = historyLoaded(state);
+  const wasLoaded = useRef(loaded);
   useLayoutEffect(() => {
-    if (follow === lastFollow.current) return;
+    const changed = follow !== lastFollow.current;
+    const afterLoad = wasLoaded.current;
     lastFollow.current = follow;
+    wasLoaded.current = loaded;
+    if (!changed || !afterLoad) return;
     pinned.current = true;
     setBehind(false);
   });

@@ -1,5 +1,5 @@
 // The thread's own "still working" line at the end of a running turn, so it is never silent while the
-// model thinks or a tool runs: "Thinking…", "Running vault_search…", "Waiting for your answer". It is
+// model thinks or a tool runs: "Thinking…", "Searching your notes…", "Waiting for your answer". It is
 // the one place that says what a running turn is doing (no header line, no label on the streamed text);
 // the step count is in its tooltip for whoever wants it.
 import type { Activity } from "../../lib/turn-state";
