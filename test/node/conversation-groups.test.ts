@@ -1,7 +1,7 @@
 // The sidebar's groups (client/src/lib/conversation-groups.ts): Pinned, then by last activity in the
 // user's local time zone. The node project runs in the machine's zone; TZ is pinned per test file below.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dateGroup, groupConversations } from "../../client/src/lib/conversation-groups";
+import { dateGroup, groupConversations, shortWhen } from "../../client/src/lib/conversation-groups";
 import type { Conversation } from "../../protocol";
 
 const conversation = (id: string, updated_at: string, pinned = false): Conversation => ({
@@ -34,6 +34,18 @@ describe("dateGroup", () => {
     expect(dateGroup("2026-03-03T08:00:00Z", now)).toBe("Previous 7 days");
     expect(dateGroup("2026-03-03T07:59:00Z", now)).toBe("Older");
     expect(dateGroup("2026-03-11T01:00:00Z", now)).toBe("Today"); // a skewed clock's future
+  });
+});
+
+describe("shortWhen", () => {
+  const now = new Date("2026-03-10T16:00:00Z"); // Tuesday 09:00 in Los Angeles
+
+  it("says the time today, the weekday this week and the date before, never a bare date for today", () => {
+    expect(shortWhen("2026-03-10T15:05:00Z", now, "en-US")).toBe("8:05 AM");
+    expect(shortWhen("2026-03-09T20:00:00Z", now, "en-US")).toBe("Monday");
+    expect(shortWhen("2026-03-05T20:00:00Z", now, "en-US")).toBe("Thursday");
+    expect(shortWhen("2026-02-01T20:00:00Z", now, "en-US")).toBe("Feb 1, 2026");
+    expect(shortWhen("not a date", now, "en-US")).toBe("");
   });
 });
 

@@ -23,6 +23,24 @@ export function dateGroup(updatedAt: string, now: Date): Exclude<GroupName, "Pin
   return "Older";
 }
 
+/**
+ * When a row was last active, as short as its group allows: the time today, the weekday within the
+ * week, the date before that (the group heading already says which day it is roughly).
+ */
+export function shortWhen(updatedAt: string, now: Date, locale?: string): string {
+  const at = new Date(updatedAt);
+  if (Number.isNaN(at.getTime())) return "";
+  switch (dateGroup(updatedAt, now)) {
+    case "Today":
+      return at.toLocaleTimeString(locale, { hour: "numeric", minute: "2-digit" });
+    case "Yesterday":
+    case "Previous 7 days":
+      return at.toLocaleDateString(locale, { weekday: "long" });
+    default:
+      return at.toLocaleDateString(locale, { day: "numeric", month: "short", year: "numeric" });
+  }
+}
+
 /** The non-empty groups in sidebar order, each newest first (the list comes newest first). */
 export function groupConversations(list: readonly Conversation[], now: Date): ConversationGroup[] {
   const groups = new Map<GroupName, Conversation[]>();

@@ -5,7 +5,7 @@
 // sensible after each: back on the row, on the next row (or "New") after a delete.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { Conversation } from "../../../../protocol";
-import { groupConversations } from "../../lib/conversation-groups";
+import { groupConversations, shortWhen } from "../../lib/conversation-groups";
 import { ConversationSearch } from "../conversation-search";
 import { Icon } from "../icon";
 import { Link } from "../link";
@@ -177,7 +177,7 @@ function Row({ conversation, active, editing, onEdit, onRenamed, onPin, onDelete
             <span class={style.title} data-testid="conversation-title">
               {title}
             </span>
-            <span class={style.date}>{new Date(conversation.updated_at).toLocaleDateString()}</span>
+            <span class={style.date}>{shortWhen(conversation.updated_at, new Date())}</span>
           </Link>
           <button
             type="button"
