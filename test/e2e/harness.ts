@@ -305,3 +305,10 @@ export async function apiFromPage<T = unknown>(
     { method, apiPath, body },
   );
 }
+
+/** The sizes the layout tests run at: a desktop and two phones (with touch and a mobile viewport). */
+export const VIEWPORTS = [
+  { name: "desktop", width: 1280, height: 800, phone: false },
+  { name: "phone 390", width: 390, height: 844, phone: true },
+  { name: "phone 360", width: 360, height: 740, phone: true },
+] as const;

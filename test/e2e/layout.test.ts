@@ -3,15 +3,9 @@
 // and navigation close it) while the chat takes the whole height.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import { asNewUser, newConversationInBrowser, sendChat, useSharedApp, waitTurnEnded } from "./harness.ts";
+import { asNewUser, newConversationInBrowser, sendChat, useSharedApp, VIEWPORTS, waitTurnEnded } from "./harness.ts";
 
 const live = useSharedApp();
-
-const VIEWPORTS = [
-  { name: "desktop", width: 1280, height: 800, phone: false },
-  { name: "phone 390", width: 390, height: 844, phone: true },
-  { name: "phone 360", width: 360, height: 740, phone: true },
-] as const;
 
 /** Each page and what shows it has rendered. */
 const PAGES = [

@@ -14,16 +14,11 @@ import {
   newConversationInBrowser,
   sendChat,
   useSharedApp,
+  VIEWPORTS,
   waitTurnEnded,
 } from "./harness.ts";
 
 const live = useSharedApp();
-
-const VIEWPORTS = [
-  { name: "desktop", width: 1280, height: 800, phone: false },
-  { name: "phone 390", width: 390, height: 844, phone: true },
-  { name: "phone 360", width: 360, height: 740, phone: true },
-] as const;
 
 /** Internal names a person should not meet without asking for Details. */
 const INTERNAL =

@@ -7,15 +7,16 @@
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { marker, scriptModel } from "../support/fake-openai-client";
-import { asNewUser, newConversationInBrowser, sendChat, useSharedFakeModelApp, waitTurnEnded } from "./harness.ts";
+import {
+  asNewUser,
+  newConversationInBrowser,
+  sendChat,
+  useSharedFakeModelApp,
+  VIEWPORTS,
+  waitTurnEnded,
+} from "./harness.ts";
 
 const live = useSharedFakeModelApp();
-
-const VIEWPORTS = [
-  { name: "desktop", width: 1280, height: 800, phone: false },
-  { name: "phone 390", width: 390, height: 844, phone: true },
-  { name: "phone 360", width: 360, height: 740, phone: true },
-] as const;
 
 const PLAIN = "Just **words** here: it costs $5 and $10, or US$15.\n\n- no code\n- no maths";
 

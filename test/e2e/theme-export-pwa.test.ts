@@ -8,15 +8,17 @@
 //     registers, and offline after one visit a reload shows the app's own "You're offline" state.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import { apiFromPage, asNewUser, newConversationInBrowser, sendChat, useSharedApp, waitTurnEnded } from "./harness.ts";
+import {
+  apiFromPage,
+  asNewUser,
+  newConversationInBrowser,
+  sendChat,
+  useSharedApp,
+  VIEWPORTS,
+  waitTurnEnded,
+} from "./harness.ts";
 
 const live = useSharedApp();
-
-const VIEWPORTS = [
-  { name: "desktop", width: 1280, height: 800, phone: false },
-  { name: "phone 390", width: 390, height: 844, phone: true },
-  { name: "phone 360", width: 360, height: 740, phone: true },
-] as const;
 
 /** Relative luminance (WCAG) of a computed `rgb(r, g, b)` colour. */
 function luminance(rgb: string): number {

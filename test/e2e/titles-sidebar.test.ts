@@ -17,17 +17,12 @@ import {
   uniqueUsername,
   useSharedApp,
   useSharedFakeModelApp,
+  VIEWPORTS,
   waitTurnEnded,
 } from "./harness.ts";
 
 const live = useSharedApp();
 const fake = useSharedFakeModelApp();
-
-const VIEWPORTS = [
-  { width: 1280, height: 800, phone: false },
-  { width: 390, height: 844, phone: true },
-  { width: 360, height: 740, phone: true },
-] as const;
 
 /** The demo model's task demo: its narration and answer repeat the task's words. */
 const FIRST_MESSAGE = "add task **Feed** the `quokka` before noon";
