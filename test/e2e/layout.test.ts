@@ -26,9 +26,10 @@ const overflow = (page: Page) =>
     if (root.scrollWidth > window.innerWidth) found.push(`page ${root.scrollWidth} > ${window.innerWidth}`);
     const main = document.getElementById("main");
     if (main && main.scrollWidth > main.clientWidth + 1) found.push(`main ${main.scrollWidth} > ${main.clientWidth}`);
-    const header = document.querySelector("header");
-    if (header && header.scrollWidth > header.clientWidth + 1)
-      found.push(`header ${header.scrollWidth} > ${header.clientWidth}`);
+    // The app header, or on a phone in a chat the chat's title row that replaces it.
+    for (const header of document.querySelectorAll("header"))
+      if (header.scrollWidth > header.clientWidth + 1)
+        found.push(`header ${header.scrollWidth} > ${header.clientWidth}`);
     return found;
   });
 
@@ -42,8 +43,14 @@ const controlsOnOneRow = (page: Page) =>
     return boxes.length >= 3 && Math.max(...boxes.map((b) => b.top)) < Math.min(...boxes.map((b) => b.bottom));
   });
 
+/** The top header row's height (on a phone in a chat, the chat's title row: the app header is hidden). */
 const headerHeight = (page: Page) =>
-  page.evaluate(() => document.querySelector("body > #app header")?.getBoundingClientRect().height ?? 0);
+  page.evaluate(
+    () =>
+      [...document.querySelectorAll("body > #app header")]
+        .find((h) => h.getClientRects().length > 0)
+        ?.getBoundingClientRect().height ?? 0,
+  );
 
 for (const viewport of VIEWPORTS) {
   it(`fits ${viewport.width}×${viewport.height} (${viewport.name}) without sideways scrolling`, async () => {
@@ -128,6 +135,12 @@ it("keeps the conversations in a drawer on a phone: the menu opens it, Escape, t
     expect(chat?.x).toBe(0);
     expect(chat?.width).toBe(390);
     expect((chat?.y ?? 0) + (chat?.height ?? 0)).toBeGreaterThan(844 - 2);
+
+    // A conversation that is not there still has the menu (the app header is not shown in a chat).
+    await page.goto("/c/no-such-conversation");
+    await page.locator("[data-testid=conversation-not-found]").waitFor();
+    await menu.click();
+    await newButton.waitFor({ state: "visible" });
   });
 });
 

@@ -1,9 +1,11 @@
-// The chat for /c/:id: one slim row on top (the title, a button that opens what the conversation's
+// The chat for /c/:id: one slim row on top (on a phone the page's only header: the Shell's menu button
+// and demo badge join it; the title, a button that opens what the conversation's
 // answers used so far, and the connection state only when it is not fine), the message list (which
 // alone says what a running turn is doing), the request_input banner, a reconnect banner while the
 // socket is down, the composer, and a toast for socket errors. All live state comes from
 // useConversationSocket. Esc stops a running turn; the composer has the focus when the chat opens,
 // after a message is sent, after Stop and when an answer arrives.
+import type { ComponentChild } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { conversationTotal } from "../../lib/token-usage";
 import { turnActivity } from "../../lib/turn-state";
@@ -24,6 +26,10 @@ type Props = {
   onTurnEnded: () => void;
   /** A turn started (the sidebar refreshes, so a new conversation's title shows at once). */
   onTurnStarted?: () => void;
+  /** The Shell's menu button, first in the title row (shown on a phone only). */
+  menu?: ComponentChild;
+  /** Beside the title on a phone only (the app header says it on a wide screen): the demo badge. */
+  badge?: ComponentChild;
 };
 
 /** Whether focus may be moved to the composer without taking it from something the user is using. */
@@ -37,7 +43,7 @@ function mayTakeFocus(section: HTMLElement | null): boolean {
   );
 }
 
-function ChatSession({ id, title, onTurnEnded, onTurnStarted }: Props & { title: string }) {
+function ChatSession({ id, title, onTurnEnded, onTurnStarted, menu, badge }: Props & { title: string }) {
   const { state, status, problem, send, answerInput, dismissNotice, retryNow } = useConversationSocket(id);
   const { turn } = state;
   const total = conversationTotal(state.messages.values(), state.model?.prices);
@@ -117,10 +123,12 @@ function ChatSession({ id, title, onTurnEnded, onTurnStarted }: Props & { title:
 
   return (
     <section class={style.chat} data-testid="chat" data-conversation-id={id} ref={section}>
-      <header class={style.bar}>
+      <header class={style.bar} data-testid="chat-bar">
+        {menu}
         <h1 class={style.title} title={title || undefined} data-testid="chat-title">
           {title || "Untitled conversation"}
         </h1>
+        {badge && <span class={style.phoneOnly}>{badge}</span>}
         <ConnectionStatus status={status} />
         {total && <UsageButton metered={total} model={state.model} />}
         <ConversationMenu conversationId={id} />
@@ -148,15 +156,17 @@ function ChatSession({ id, title, onTurnEnded, onTurnStarted }: Props & { title:
 }
 
 /** `title` comes from the sidebar's list when it has the conversation, so a rename shows at once. */
-export function Chat({ id, title, onTurnEnded, onTurnStarted }: Props & { title?: string }) {
-  const detail = useConversationDetail(id);
+export function Chat({ title, ...props }: Props & { title?: string }) {
+  const detail = useConversationDetail(props.id);
   if (detail.status === "not_found") {
+    // On a phone the menu button must stay reachable: the app header is not shown in a conversation.
     return (
-      <section class={style.placeholder} data-testid="conversation-not-found">
-        <p>This conversation does not exist or is not yours.</p>
+      <section class={style.chat} data-testid="conversation-not-found">
+        {props.menu && <header class={`${style.bar} ${style.phoneOnly}`}>{props.menu}</header>}
+        <p class={style.placeholder}>This conversation does not exist or is not yours.</p>
       </section>
     );
   }
   const shown = title ?? (detail.status === "found" ? detail.title : "");
-  return <ChatSession key={id} id={id} title={shown} onTurnEnded={onTurnEnded} onTurnStarted={onTurnStarted} />;
+  return <ChatSession key={props.id} {...props} title={shown} />;
 }

@@ -1,10 +1,10 @@
 // The sidebar column on a wide screen; on a phone (≤ 760 px) a drawer that slides over the page from
-// the left, opened by the header's menu button. Open, it is a modal dialog: it takes focus, Tab and
-// Shift+Tab cycle inside it, and Escape or a tap on the backdrop closes it and gives focus back to the
-// menu button; the Shell closes it on navigation. Closed, it is `visibility: hidden`, so nothing inside
+// the left, opened by the menu button (the header's, or in a chat its title row's). Open, it is a modal
+// dialog: it takes focus, Tab and Shift+Tab cycle inside it, and Escape or a tap on the backdrop closes
+// it and gives focus back to the menu button; the Shell closes it on navigation. Closed, it is `visibility: hidden`, so nothing inside
 // it can be tabbed to or read out.
 import type { ComponentChildren, RefObject } from "preact";
-import { useEffect, useRef } from "preact/hooks";
+import { useCallback, useEffect, useRef } from "preact/hooks";
 import style from "./style.module.css";
 
 const FOCUSABLE = "a[href], button:not(:disabled), input:not(:disabled), textarea:not(:disabled), select, [tabindex]";
@@ -44,6 +44,19 @@ type Props = {
 
 export function Drawer({ open, column, onClose, menuButton, children }: Props) {
   const panel = useRef<HTMLDivElement>(null);
+  // Escape and the backdrop give focus back to the menu button once the drawer has closed: the button
+  // may be in the page (a chat's title row), which is inert until then.
+  const refocus = useRef(false);
+  const close = useCallback(() => {
+    refocus.current = true;
+    onClose();
+  }, [onClose]);
+
+  useEffect(() => {
+    if (open || !refocus.current) return;
+    refocus.current = false;
+    menuButton.current?.focus();
+  }, [open, menuButton]);
 
   useEffect(() => {
     if (!open) return;
@@ -52,12 +65,11 @@ export function Drawer({ open, column, onClose, menuButton, children }: Props) {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === "Tab" && panel.current) return trapTab(event, panel.current);
       if (event.key !== "Escape" || event.defaultPrevented) return;
-      onClose();
-      menuButton.current?.focus();
+      close();
     };
     document.addEventListener("keydown", onKeyDown);
     return () => document.removeEventListener("keydown", onKeyDown);
-  }, [open, onClose, menuButton]);
+  }, [open, close]);
 
   return (
     <>
@@ -72,17 +84,7 @@ export function Drawer({ open, column, onClose, menuButton, children }: Props) {
       >
         {children}
       </div>
-      {open && (
-        <div
-          class={style.backdrop}
-          aria-hidden="true"
-          onClick={() => {
-            onClose();
-            menuButton.current?.focus();
-          }}
-          data-testid="drawer-backdrop"
-        />
-      )}
+      {open && <div class={style.backdrop} aria-hidden="true" onClick={close} data-testid="drawer-backdrop" />}
     </>
   );
 }

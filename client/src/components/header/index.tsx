@@ -2,8 +2,9 @@
 // badge, which says it once instead of "demo · demo"; provider and prices are in the tooltip), the Library and
 // Settings one click away, and the signed-in user with Log out. On a phone it is one row: the menu
 // button (which opens the drawer holding the conversations and these links), the brand and a short
-// demo badge.
-import type { Ref } from "preact";
+// demo badge; in a conversation it is not shown there at all: the chat's title row is the one header
+// and carries the menu button and the badge (MenuButton, DemoBadge), as ChatGPT's phone layout does.
+import type { ComponentChild, Ref } from "preact";
 import type { User } from "../../../../protocol";
 import type { Health } from "../../lib/response-schemas";
 import { Link } from "../link";
@@ -13,9 +14,10 @@ type Props = {
   user: User;
   health: Health | null;
   onLogOut: () => void;
-  menuOpen: boolean;
-  onMenu: () => void;
-  menuButton?: Ref<HTMLButtonElement>;
+  /** The menu button (a phone), unless the page shows it in its own header row. */
+  menu?: ComponentChild;
+  /** On a phone the page's own header row replaces this one (a conversation). */
+  hiddenOnPhone?: boolean;
 };
 
 /** The badge's tooltip: the model, and the prices the token meters' costs come from, when set. */
@@ -33,24 +35,49 @@ export const PAGES = [
   { href: "/settings/agent", label: "Settings", icon: "⚙", title: "Settings", testid: "settings-link" },
 ] as const;
 
-export function Header({ user, health, onLogOut, menuOpen, onMenu, menuButton }: Props) {
+/** Opens and closes the drawer; shown on a phone only. */
+export function MenuButton({
+  open,
+  onClick,
+  buttonRef,
+}: {
+  open: boolean;
+  onClick: () => void;
+  buttonRef?: Ref<HTMLButtonElement>;
+}) {
+  return (
+    <button
+      ref={buttonRef}
+      type="button"
+      class={style.menu}
+      aria-label="Menu"
+      aria-expanded={open ? "true" : "false"}
+      aria-controls="drawer"
+      onClick={onClick}
+      data-testid="menu-button"
+    >
+      <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor">
+        <path d="M4 7h16M4 12h16M4 17h16" stroke-width="2" stroke-linecap="round" />
+      </svg>
+    </button>
+  );
+}
+
+/** "Demo model (offline)", or "Demo" on a phone: the answers come from the offline demo model. */
+export function DemoBadge({ testid = "demo-badge" }: { testid?: string }) {
+  return (
+    <span class={style.demo} data-testid={testid} title="Demo model (offline)">
+      <span class={style.long}>Demo model (offline)</span>
+      <span class={style.short}>Demo</span>
+    </span>
+  );
+}
+
+export function Header({ user, health, onLogOut, menu, hiddenOnPhone }: Props) {
   const demo = health?.model.provider === "demo";
   return (
-    <header class={style.header}>
-      <button
-        ref={menuButton}
-        type="button"
-        class={style.menu}
-        aria-label="Menu"
-        aria-expanded={menuOpen ? "true" : "false"}
-        aria-controls="drawer"
-        onClick={onMenu}
-        data-testid="menu-button"
-      >
-        <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor">
-          <path d="M4 7h16M4 12h16M4 17h16" stroke-width="2" stroke-linecap="round" />
-        </svg>
-      </button>
+    <header class={hiddenOnPhone ? `${style.header} ${style.hiddenOnPhone}` : style.header}>
+      {menu}
       <Link href="/" class={style.brand} data-testid="brand">
         <span aria-hidden="true">◎</span> Oracle
       </Link>
@@ -59,12 +86,7 @@ export function Header({ user, health, onLogOut, menuOpen, onMenu, menuButton }:
           {health.model.model}
         </span>
       )}
-      {demo && (
-        <span class={style.demo} data-testid="demo-badge" title="Demo model (offline)">
-          <span class={style.long}>Demo model (offline)</span>
-          <span class={style.short}>Demo</span>
-        </span>
-      )}
+      {demo && <DemoBadge />}
       <span class={style.spacer} />
       <nav class={style.pages} aria-label="Pages">
         {PAGES.map((page) => (

@@ -1,5 +1,6 @@
 // The signed-in app: a skip link, the header, then the page: home (/) or a chat (/c/:id) beside the
-// conversations (a column on a wide screen, a drawer on a phone), or Settings, the Library, Notes or
+// conversations (a column on a wide screen, a drawer on a phone; in a chat on a phone the chat's title
+// row is the only header, holding the menu button and the demo badge), or Settings, the Library, Notes or
 // Tasks, which are loaded on first visit (lazyPage) to keep the initial bundle small. The Shell also
 // owns the tab title, "New conversation" (reusing an empty one), delete with Undo, and the app-wide
 // keyboard shortcuts (lib/use-shortcuts.ts).
@@ -13,7 +14,7 @@ import { requestSearchFocus, useShortcuts } from "../../lib/use-shortcuts";
 import { Chat } from "../chat";
 import { ConversationList } from "../conversation-list";
 import { Drawer } from "../drawer";
-import { Header, PAGES } from "../header";
+import { DemoBadge, Header, MenuButton, PAGES } from "../header";
 import { Home } from "../home";
 import { Link } from "../link";
 import { lazyPage } from "./lazy";
@@ -128,6 +129,8 @@ export function Shell({ user, route, onLogOut }: Props) {
     onLogOut();
   }, [commitDelete, onLogOut]);
 
+  const toggleDrawer = useCallback(() => setDrawerOpen((isOpen) => !isOpen), []);
+
   const withSidebar = route.name === "home" || route.name === "conversation" || route.name === "not_found";
 
   useShortcuts({
@@ -172,6 +175,10 @@ export function Shell({ user, route, onLogOut }: Props) {
     />
   );
 
+  // One menu button: in the header, or in a chat's title row (the one header row on a phone).
+  const inChat = route.name === "conversation";
+  const menu = <MenuButton open={drawerOpen} onClick={toggleDrawer} buttonRef={menuButton} />;
+
   let page: preact.ComponentChild;
   switch (route.name) {
     case "settings":
@@ -187,7 +194,16 @@ export function Shell({ user, route, onLogOut }: Props) {
       page = <TasksPage />;
       break;
     case "conversation":
-      page = <Chat id={route.id} title={activeTitle} onTurnStarted={refreshSoon} onTurnEnded={refreshSoon} />;
+      page = (
+        <Chat
+          id={route.id}
+          title={activeTitle}
+          onTurnStarted={refreshSoon}
+          onTurnEnded={refreshSoon}
+          menu={menu}
+          badge={health?.model.provider === "demo" && <DemoBadge testid="chat-demo-badge" />}
+        />
+      );
       break;
     case "home":
       page = creating ? (
@@ -218,14 +234,7 @@ export function Shell({ user, route, onLogOut }: Props) {
       <a href="#main" class={style.skip} onClick={skipToMain} data-testid="skip-link">
         {route.name === "conversation" ? "Skip to chat" : "Skip to content"}
       </a>
-      <Header
-        user={user}
-        health={health}
-        onLogOut={logOut}
-        menuOpen={drawerOpen}
-        onMenu={() => setDrawerOpen((isOpen) => !isOpen)}
-        menuButton={menuButton}
-      />
+      <Header user={user} health={health} onLogOut={logOut} menu={inChat ? null : menu} hiddenOnPhone={inChat} />
       <div class={style.body} data-sidebar={withSidebar ? "true" : "false"}>
         <Drawer open={drawerOpen} column={withSidebar} onClose={() => setDrawerOpen(false)} menuButton={menuButton}>
           <ConversationList
