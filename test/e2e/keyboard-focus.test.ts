@@ -148,9 +148,10 @@ for (const { name, phone, options } of VIEWPORTS) {
       await page.goto(`/c/${chatId}`);
       await page.locator("#main [data-testid=composer-input]").waitFor();
       await page.keyboard.press("Control+Shift+O");
-      await page.waitForURL((url) => url.pathname.startsWith("/c/") && !url.pathname.endsWith(chatId), {
-        timeout: 15_000,
-      });
+      // The app moves by pushState: poll the address rather than wait for a navigation event.
+      await expect
+        .poll(() => new URL(page.url()).pathname, { timeout: 15_000 })
+        .toMatch(new RegExp(`^/c/(?!${chatId}$)`));
       await page
         .locator("#main [data-testid=connection-status][data-status=connected]")
         .waitFor({ state: "attached", timeout: 15_000 });

@@ -3,7 +3,7 @@
 // Help), and "/" to put the cursor in the message box. The ones with Ctrl/⌘ work while typing; "/" does
 // not (it is a character then). SHORTCUTS is what Help lists; shortcutFor decides, useShortcuts listens.
 import type { RefObject } from "preact";
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 
 export type ShortcutAction = "new-chat" | "search" | "help" | "composer";
 
@@ -51,7 +51,9 @@ type Handlers = Partial<Record<ShortcutAction, () => boolean>>;
 export function useShortcuts(handlers: Handlers): void {
   const current = useRef(handlers);
   current.current = handlers;
-  useEffect(() => {
+  // Bound as the page is drawn (a layout effect), not after it: a key pressed the moment the page shows
+  // is not lost. (A plain effect can run a frame or more later on a busy machine.)
+  useLayoutEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.isComposing) return;
       const action = shortcutFor(event, isTyping(event.target));
