@@ -9,15 +9,9 @@
 // The demo's "search my notes" is a two-step turn; "long story" streams slowly enough to watch and stop.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import { asNewUser, newConversationInBrowser, sendChat, useSharedApp, waitTurnEnded } from "./harness.ts";
+import { asNewUser, newConversationInBrowser, sendChat, useSharedApp, VIEWPORTS, waitTurnEnded } from "./harness.ts";
 
 const live = useSharedApp();
-
-const VIEWPORTS = [
-  { width: 1280, height: 800, phone: false },
-  { width: 390, height: 844, phone: true },
-  { width: 360, height: 740, phone: true },
-] as const;
 
 /** What the default view must not show: internal labels, ids, figures and codes. */
 const INTERNAL = [
