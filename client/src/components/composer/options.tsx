@@ -2,6 +2,7 @@
 // decision tree the agent follows), each left on "as in Settings" unless changed. A dot on the
 // button says when something differs from Settings.
 import { usePopover } from "../../lib/use-popover";
+import { Icon } from "../icon";
 import style from "./style.module.css";
 
 /** The decision trees, as a user would choose between them. */
@@ -35,12 +36,7 @@ export function ComposerOptions({ maxSteps, decisionTree, onMaxSteps, onDecision
         data-testid="composer-options-button"
         data-changed={changed ? "true" : "false"}
       >
-        <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" aria-hidden="true">
-          <path d="M4 6h10M18 6h2M4 12h4M12 12h8M4 18h12M20 18h0" stroke-width="2" stroke-linecap="round" />
-          <circle cx="16" cy="6" r="2" stroke-width="2" />
-          <circle cx="10" cy="12" r="2" stroke-width="2" />
-          <circle cx="18" cy="18" r="2" stroke-width="2" />
-        </svg>
+        <Icon name="sliders" size="18px" />
         {changed && <span class={style.changedDot} aria-hidden="true" />}
       </button>
       {open && (

@@ -1,8 +1,9 @@
 // The conversation's "⋯" menu in the chat header: Export as Markdown, Export as JSON. The menu button
 // pattern: the button says it opens a menu (aria-haspopup, aria-expanded); the menu takes the focus,
 // arrow keys, Home and End move through its items, Esc or Tab closes it (Esc returns the focus to the
-// button), and so does a click outside. An export fetches every message first (client/src/lib/export.ts).
-import { useEffect, useId, useRef, useState } from "preact/hooks";
+// button), and so does a click outside (those last as every popover: lib/use-popover.ts). An export
+// fetches every message first (client/src/lib/export.ts).
+import { useEffect, useId, useState } from "preact/hooks";
 import {
   type ConversationExport,
   conversationJson,
@@ -11,6 +12,8 @@ import {
   exportFileName,
   loadConversationExport,
 } from "../../lib/export";
+import { usePopover } from "../../lib/use-popover";
+import { Icon } from "../icon";
 import style from "./style.module.css";
 
 type Format = "md" | "json";
@@ -26,40 +29,17 @@ function save(format: Format, data: ConversationExport): void {
   else downloadText(name, "application/json;charset=utf-8", conversationJson(data));
 }
 
-function DotsIcon() {
-  return (
-    <svg width="1.1em" height="1.1em" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true">
-      <circle cx="5" cy="12" r="2" />
-      <circle cx="12" cy="12" r="2" />
-      <circle cx="19" cy="12" r="2" />
-    </svg>
-  );
-}
-
 export function ConversationMenu({ conversationId }: { conversationId: string }) {
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, toggle, button, panel: menu, onKeyDown: closeOnEscape } = usePopover();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  const menu = useRef<HTMLDivElement>(null);
-  const wrap = useRef<HTMLDivElement>(null);
   const menuId = useId();
 
   const items = () => [...(menu.current?.querySelectorAll<HTMLButtonElement>("[role=menuitem]") ?? [])];
-  const close = (returnFocus: boolean) => {
-    setOpen(false);
-    if (returnFocus) button.current?.focus();
-  };
 
-  // Opening moves the focus to the first item; a click elsewhere closes the menu.
+  // Opening moves the focus to the first item.
   useEffect(() => {
-    if (!open) return;
-    items()[0]?.focus();
-    const onPointerDown = (event: PointerEvent) => {
-      if (!wrap.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", onPointerDown);
-    return () => document.removeEventListener("pointerdown", onPointerDown);
+    if (open) items()[0]?.focus();
   }, [open]);
 
   const onMenuKeyDown = (event: KeyboardEvent) => {
@@ -73,12 +53,8 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
     else if (event.key === "ArrowUp") moveTo(at - 1);
     else if (event.key === "Home") moveTo(0);
     else if (event.key === "End") moveTo(all.length - 1);
-    else if (event.key === "Escape") {
-      // Handled here, so the chat does not also read it as "stop the turn".
-      event.preventDefault();
-      event.stopPropagation();
-      close(true);
-    } else if (event.key === "Tab") close(false);
+    else if (event.key === "Tab") setOpen(false);
+    else closeOnEscape(event); // and not also "stop the turn" in the chat
   };
 
   const onButtonKeyDown = (event: KeyboardEvent) => {
@@ -89,7 +65,8 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
   };
 
   const exportAs = async (format: Format) => {
-    close(true);
+    setOpen(false);
+    button.current?.focus();
     setBusy(true);
     setProblem(null);
     const result = await loadConversationExport(conversationId);
@@ -99,7 +76,7 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
   };
 
   return (
-    <div class={style.wrap} ref={wrap}>
+    <div class={style.wrap}>
       <button
         type="button"
         ref={button}
@@ -113,12 +90,12 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
         disabled={busy}
         onClick={() => {
           setProblem(null);
-          setOpen((was) => !was);
+          toggle();
         }}
         onKeyDown={onButtonKeyDown}
         data-testid="conversation-menu-button"
       >
-        <DotsIcon />
+        <Icon name="dots" size="1.1em" />
       </button>
       {open && (
         <div

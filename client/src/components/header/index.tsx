@@ -7,6 +7,7 @@
 import type { ComponentChild, Ref } from "preact";
 import type { User } from "../../../../protocol";
 import type { Health } from "../../lib/response-schemas";
+import { Icon } from "../icon";
 import { Link } from "../link";
 import style from "./style.module.css";
 
@@ -56,9 +57,7 @@ export function MenuButton({
       onClick={onClick}
       data-testid="menu-button"
     >
-      <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor">
-        <path d="M4 7h16M4 12h16M4 17h16" stroke-width="2" stroke-linecap="round" />
-      </svg>
+      <Icon name="menu" size="20px" />
     </button>
   );
 }

@@ -8,15 +8,21 @@ const PATHS = {
   clock: "M12 7v5l3 2M21 12a9 9 0 1 1-18 0 9 9 0 0 1 18 0z",
   wrench: "M14.7 6.3a4 4 0 0 0 5 5L13 18a2.1 2.1 0 0 1-3-3l6.7-6.7a4 4 0 0 0-5-5l2.6 2.6z",
   pin: "M9 4h6l-1 6 3 3v1H7v-1l3-3zM12 14v6",
+  menu: "M4 7h16M4 12h16M4 17h16",
+  gauge: "M4 17a8 8 0 1 1 16 0M12 17l4-5",
+  sliders:
+    "M4 6h10M18 6h2M4 12h4M12 12h8M4 18h12M14 6a2 2 0 1 0 4 0a2 2 0 1 0-4 0M8 12a2 2 0 1 0 4 0a2 2 0 1 0-4 0M16 18a2 2 0 1 0 4 0a2 2 0 1 0-4 0",
+  dots: "M4 12a1 1 0 1 0 2 0a1 1 0 1 0-2 0M11 12a1 1 0 1 0 2 0a1 1 0 1 0-2 0M18 12a1 1 0 1 0 2 0a1 1 0 1 0-2 0",
 } as const;
 
 export type IconName = keyof typeof PATHS;
 
-export function Icon({ name }: { name: IconName }) {
+/** `size` as a CSS length: 1em (the text's size) unless a button wants its icon a set size. */
+export function Icon({ name, size = "1em" }: { name: IconName; size?: string }) {
   return (
     <svg
-      width="1em"
-      height="1em"
+      width={size}
+      height={size}
       viewBox="0 0 24 24"
       fill="none"
       stroke="currentColor"

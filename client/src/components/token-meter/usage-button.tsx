@@ -4,6 +4,7 @@
 import type { ModelInfo } from "../../../../protocol";
 import { formatTokens, type Metered } from "../../lib/token-usage";
 import { usePopover } from "../../lib/use-popover";
+import { Icon } from "../icon";
 import { TokenMeter } from "./index";
 import style from "./style.module.css";
 
@@ -23,9 +24,7 @@ export function UsageButton({ metered, model }: { metered: Metered; model: Model
         onKeyDown={onKeyDown}
         data-testid="usage-button"
       >
-        <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" aria-hidden="true">
-          <path d="M4 17a8 8 0 1 1 16 0M12 17l4-5" stroke-width="2" stroke-linecap="round" />
-        </svg>
+        <Icon name="gauge" size="18px" />
       </button>
       {open && (
         // biome-ignore lint/a11y/noStaticElementInteractions: Escape inside the panel closes it
