@@ -1,15 +1,14 @@
 // What a person can do from an "MCP server unavailable" card (issue 26) instead of reading the same
 // card every turn: turn the server off (PATCH /api/mcp-servers/:id {enabled: false}), turn it back on,
 // or test it again (POST …/test), each with its outcome in words on the card. The card names the
-// server as Settings → Tools does, so the server is found by name in the user's list.
-import { useEffect, useState } from "preact/hooks";
-import { type McpServer, McpServerListSchema, McpServerSchema, McpTestResultSchema } from "../../../../protocol";
-import { requestJson } from "../../lib/api";
+// server as Settings → Tools does, so the server is found by name in the user's list, which the card
+// reads, changes and tests through the same hook as Settings → Tools (lib/use-mcp-servers.ts).
+import { useState } from "preact/hooks";
+import type { McpServer } from "../../../../protocol";
 import { plural } from "../../lib/plural";
+import { useMcpServers } from "../../lib/use-mcp-servers";
 import { Link } from "../link";
 import style from "./style.module.css";
-
-const BASE = "/api/mcp-servers";
 
 type Lookup =
   | { status: "loading" }
@@ -17,15 +16,15 @@ type Lookup =
   | { status: "failed" }
   | { status: "found"; server: McpServer };
 type Outcome = { tone: "ok" | "bad"; text: string };
+type Servers = ReturnType<typeof useMcpServers>;
 
 /** Text ending in one full stop, however the server's error ended. */
 const sentence = (text: string) => `${text.trim().replace(/[.\s]+$/, "")}.`;
 
-function ServerActions({ name, lookup }: { name: string; lookup: Lookup }) {
-  const [server, setServer] = useState<McpServer | null>(null);
+function ServerActions({ name, lookup, servers }: { name: string; lookup: Lookup; servers: Servers }) {
   const [busy, setBusy] = useState<"off" | "on" | "test" | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const current = server ?? (lookup.status === "found" ? lookup.server : null);
+  const current = lookup.status === "found" ? lookup.server : null;
 
   if (lookup.status === "loading") return null;
   if (!current) {
@@ -37,18 +36,16 @@ function ServerActions({ name, lookup }: { name: string; lookup: Lookup }) {
       </p>
     );
   }
-  const path = `${BASE}/${encodeURIComponent(current.id)}`;
 
   const setEnabled = async (enabled: boolean) => {
     setBusy(enabled ? "on" : "off");
     setOutcome(null);
-    const result = await requestJson(path, McpServerSchema, "PATCH", { enabled });
+    const result = await servers.update(current, { enabled }, { quiet: true });
     setBusy(null);
     if (!result.ok) {
       setOutcome({ tone: "bad", text: `Could not turn ${name} ${enabled ? "on" : "off"}: ${result.error.message}` });
       return;
     }
-    setServer(result.data);
     setOutcome(
       enabled
         ? { tone: "ok", text: `Turned back on. The next message tries ${name} again.` }
@@ -59,13 +56,12 @@ function ServerActions({ name, lookup }: { name: string; lookup: Lookup }) {
   const test = async () => {
     setBusy("test");
     setOutcome(null);
-    const result = await requestJson(`${path}/test`, McpTestResultSchema, "POST");
+    const result = await servers.test(current.id);
     setBusy(null);
     if (!result.ok) {
       setOutcome({ tone: "bad", text: `Could not test ${name}: ${result.error.message}` });
       return;
     }
-    setServer(result.data.server);
     const tools = result.data.server.tools.length;
     setOutcome(
       result.data.ok
@@ -131,27 +127,19 @@ function ServerActions({ name, lookup }: { name: string; lookup: Lookup }) {
 }
 
 /** The actions for each server a notice names; the user's servers are read once, when the card shows. */
-export function McpNoticeActions({ servers }: { servers: string[] }) {
-  const [listed, setListed] = useState<McpServer[] | "loading" | "failed">("loading");
-  useEffect(() => {
-    let live = true;
-    void requestJson(BASE, McpServerListSchema).then((result) => {
-      if (live) setListed(result.ok ? result.data.servers : "failed");
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
+export function McpNoticeActions({ servers: names }: { servers: string[] }) {
+  const servers = useMcpServers();
+  const { state } = servers;
   const lookup = (name: string): Lookup => {
-    if (listed === "loading") return { status: "loading" };
-    if (listed === "failed") return { status: "failed" };
-    const server = listed.find((s) => s.name === name);
+    if (state.status === "loading") return { status: "loading" };
+    if (state.status !== "ready") return { status: "failed" };
+    const server = state.servers.find((s) => s.name === name);
     return server ? { status: "found", server } : { status: "gone" };
   };
   return (
     <div class={style.actions} data-testid="mcp-notice-actions">
-      {servers.map((name) => (
-        <ServerActions key={name} name={name} lookup={lookup(name)} />
+      {names.map((name) => (
+        <ServerActions key={name} name={name} lookup={lookup(name)} servers={servers} />
       ))}
     </div>
   );

@@ -2,11 +2,11 @@
 // `<server>__<tool>`. Each server can be switched off, tested, given a new secret or deleted, and each
 // of its tools turned off; the form under the list adds one and tests it at once.
 import { useEffect, useState } from "preact/hooks";
+import { useMcpServers, withToolEnabled } from "../../lib/use-mcp-servers";
 import { pageStyle as page } from "../page-frame";
 import { AddServerForm } from "./add-server-form";
 import { ServerRow } from "./server-row";
 import style from "./style.module.css";
-import { useMcpServers, withToolEnabled } from "./use-mcp-servers";
 
 /** The time "checked 2 min ago" is counted from, moved on every half minute. */
 function useNow(): number {

@@ -1,6 +1,7 @@
-// The Tools tab's data: the user's MCP servers (GET /api/mcp-servers) and what can be done to one:
-// add (POST, then a connection test at once), change (PATCH: enabled, disabled_tools, a new secret),
-// test (POST …/test) and delete. Each server row has its own busy flags and its own error line.
+// The user's MCP servers (GET /api/mcp-servers) and what can be done to one: add (POST, then a
+// connection test at once), change (PATCH: enabled, disabled_tools, a new secret), test (POST …/test)
+// and delete. Each server row has its own busy flags and its own error line. Settings → Tools uses all
+// of it; an "MCP server unavailable" card turns a server off or on and tests it again.
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import {
   type McpServer,
@@ -8,9 +9,10 @@ import {
   McpServerListSchema,
   type McpServerPatch,
   McpServerSchema,
+  type McpTestResult,
   McpTestResultSchema,
-} from "../../../../protocol";
-import { type ApiResult, requestEmpty, requestJson } from "../../lib/api";
+} from "../../../protocol";
+import { type ApiResult, requestEmpty, requestJson } from "./api";
 
 export type ServersState =
   | { status: "loading" }
@@ -67,13 +69,14 @@ export function useMcpServers() {
   }, []);
 
   const test = useCallback(
-    async (id: string) => {
+    async (id: string): Promise<ApiResult<McpTestResult>> => {
       setTesting((t) => ({ ...t, [id]: true }));
       setRowError(id, null);
       const result = await requestJson(`${pathOf(id)}/test`, McpTestResultSchema, "POST");
       setTesting(({ [id]: _, ...rest }) => rest);
       if (result.ok) put(result.data.server);
       else setRowError(id, `Could not test the connection: ${result.error.message}`);
+      return result;
     },
     [put, setRowError],
   );
