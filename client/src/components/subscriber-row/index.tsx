@@ -4,6 +4,7 @@
 // names (the subscriber's id, the events it listens to, when it reaches the agent) are under Details.
 import type { SubscriberInfo } from "../../../../protocol";
 import { plural } from "../../lib/plural";
+import { FactsDetails } from "../facts-details";
 import { Icon } from "../icon";
 import switchStyle from "../switch/style.module.css";
 import style from "./style.module.css";
@@ -67,25 +68,22 @@ export function SubscriberRow({ subscriber, error, pending = false, onToggle }: 
         <p class={style.description} id={descriptionId} data-testid={`subscriber-description-${id}`}>
           {description}
         </p>
-        <details class={style.details} data-testid={`subscriber-details-${id}`}>
-          <summary class={style.detailsSummary}>Details</summary>
-          <dl class={style.facts}>
-            <dt>Id</dt>
-            <dd data-testid="subscriber-id">{id}</dd>
-            <dt>Listens for</dt>
-            <dd>
-              <ul class={style.events} aria-label="Events">
-                {events.map((event) => (
-                  <li key={event} class={style.chip} data-testid="subscriber-event">
-                    {event}
-                  </li>
-                ))}
-              </ul>
-            </dd>
-            <dt>Delivery</dt>
-            <dd>{delivery(subscriber)}</dd>
-          </dl>
-        </details>
+        <FactsDetails testid={`subscriber-details-${id}`}>
+          <dt>Id</dt>
+          <dd data-testid="subscriber-id">{id}</dd>
+          <dt>Listens for</dt>
+          <dd>
+            <ul class={style.events} aria-label="Events">
+              {events.map((event) => (
+                <li key={event} class={style.chip} data-testid="subscriber-event">
+                  {event}
+                </li>
+              ))}
+            </ul>
+          </dd>
+          <dt>Delivery</dt>
+          <dd>{delivery(subscriber)}</dd>
+        </FactsDetails>
         {error && (
           <p class={style.error} role="alert" data-testid={`subscriber-error-${id}`}>
             {error}

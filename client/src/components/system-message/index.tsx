@@ -9,6 +9,7 @@ import type { SystemMessage as Message, Severity } from "../../../../protocol";
 import type { NoticeFold, NoticeOccurrence } from "../../lib/fold-notices";
 import { dataIsDetail, headlineOf, noticeReason } from "../../lib/notification-content";
 import { plainSource, severityWords } from "../../lib/system-text";
+import { FactsDetails } from "../facts-details";
 import { MessageActions } from "../message-actions";
 import { NotificationData } from "../notification-body";
 import { SystemItemBody } from "../system-item-body";
@@ -131,24 +132,24 @@ export function SystemMessage({ message, compact, fold }: { message: Message; co
         </div>
         {fold && open && <Occurrences id={listId} fold={fold} shown={noticeLine(message)} />}
         {item.kind === "notification" && (
-          <details class={style.details} data-testid="system-details">
-            <summary class={style.detailsSummary}>Details</summary>
-            <dl class={style.facts}>
-              <dt>From</dt>
-              <dd data-testid="system-raw-source">{message.source}</dd>
-              {item.subscriber && (
-                <>
-                  <dt>Notification</dt>
-                  <dd>{item.subscriber}</dd>
-                </>
-              )}
-              <dt>Priority</dt>
-              <dd>{item.priority}</dd>
-              <dt>Severity</dt>
-              <dd data-testid="system-severity">{message.severity}</dd>
-            </dl>
-            {dataIsDetail(item) && <NotificationData item={item} />}
-          </details>
+          <FactsDetails
+            testid="system-details"
+            class={style.details}
+            after={dataIsDetail(item) && <NotificationData item={item} />}
+          >
+            <dt>From</dt>
+            <dd data-testid="system-raw-source">{message.source}</dd>
+            {item.subscriber && (
+              <>
+                <dt>Notification</dt>
+                <dd>{item.subscriber}</dd>
+              </>
+            )}
+            <dt>Priority</dt>
+            <dd>{item.priority}</dd>
+            <dt>Severity</dt>
+            <dd data-testid="system-severity">{message.severity}</dd>
+          </FactsDetails>
         )}
       </article>
       {!compact && <MessageActions createdAt={message.created_at} copyText={copyText} />}
