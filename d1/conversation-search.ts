@@ -5,7 +5,7 @@
 // hit is a result without `seq`.
 import type { SearchResult } from "../protocol";
 import { HIGHLIGHT, isFtsQueryError, matchAll, matchPhrase, matchTerms, matchWords } from "./fts-query";
-import { rankHits, type TextHit } from "./search-rank";
+import { kindOrderSql, rankHits, type TextHit } from "./search-rank";
 
 const HITS_PER_CONVERSATION = 3;
 const MAX_RESULTS = 50;
@@ -22,7 +22,7 @@ async function textHits(d1: D1Database, userId: string, match: string): Promise<
        JOIN message_search s ON s.id = message_search_fts.rowid
        JOIN conversations c ON c.id = s.conversation_id
        WHERE message_search_fts MATCH ?1 AND s.user_id = ?2 AND c.user_id = ?2 AND c.parent_id IS NULL
-       ORDER BY CASE s.kind WHEN 'user' THEN 0 WHEN 'answer' THEN 1 ELSE 2 END, c.updated_at DESC, s.seq DESC
+       ORDER BY ${kindOrderSql("s.kind")}, c.updated_at DESC, s.seq DESC
        LIMIT ?5`,
     )
     .bind(match, userId, HIGHLIGHT.open, HIGHLIGHT.close, MAX_RESULTS * HITS_PER_CONVERSATION)

@@ -23,6 +23,11 @@ export interface TitleHit {
 }
 
 export const KIND_ORDER: Record<HitKind, number> = { user: 0, answer: 1, step: 2 };
+/** KIND_ORDER as an SQL expression over `column`, so the query fetches the best kinds first in the same order. */
+export const kindOrderSql = (column: string) =>
+  `CASE ${column} ${Object.entries(KIND_ORDER)
+    .map(([kind, rank]) => `WHEN '${kind}' THEN ${rank}`)
+    .join(" ")} ELSE ${Math.max(...Object.values(KIND_ORDER))} END`;
 /** A title-only hit ranks with the answers: a title is the conversation's own summary. */
 const TITLE_RANK = KIND_ORDER.answer;
 
