@@ -1,13 +1,28 @@
 // `npm start` twice on one machine, at the same moment, with different PORTs: both come up and answer
 // /api/health (scripts/start.ts gives each its own free inspector port; wrangler's own pick gave both
 // 9229 and the second died with "Address already in use"). Runs the real script, so it also builds the
-// client and migrates the checkout's local database (.wrangler/), as `npm start` does.
-import { type ChildProcess, spawn } from "node:child_process";
+// client and migrates a local database, as `npm start` does: in a copy of the checkout, because a build
+// here would empty the client/dist the shared app of the other e2e files serves (its wrangler died of it).
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { freePort, ROOT } from "./harness.ts";
 
 const started: ChildProcess[] = [];
+let checkout = "";
+
+beforeAll(() => {
+  // The working tree as it is (tracked and new files, not what git ignores), sharing node_modules.
+  checkout = mkdtempSync(path.join(tmpdir(), "oracle-start-"));
+  const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "-z"], { cwd: ROOT, encoding: "utf8" });
+  for (const file of files.split("\0").filter((f) => f && existsSync(path.join(ROOT, f)))) {
+    mkdirSync(path.dirname(path.join(checkout, file)), { recursive: true });
+    cpSync(path.join(ROOT, file), path.join(checkout, file));
+  }
+  symlinkSync(path.join(ROOT, "node_modules"), path.join(checkout, "node_modules"));
+});
 
 function npmStart(port: number): { proc: ChildProcess; output: () => string } {
   const env: NodeJS.ProcessEnv = {
@@ -20,7 +35,7 @@ function npmStart(port: number): { proc: ChildProcess; output: () => string } {
   delete env.NODE_ENV; // vitest's "test" would make the client build a development one for every later file
   // detached: a process group of its own, so the script, wrangler and workerd all stop together.
   const proc = spawn(process.execPath, ["scripts/start.ts"], {
-    cwd: ROOT,
+    cwd: checkout,
     env,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
@@ -69,6 +84,7 @@ afterAll(async () => {
       clearTimeout(timer);
     }),
   );
+  if (checkout) rmSync(checkout, { recursive: true, force: true });
 });
 
 it("runs two `npm start` side by side on different PORTs, both answering /api/health", async () => {
