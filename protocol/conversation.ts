@@ -27,7 +27,11 @@ export const UpdateConversationSchema = z
 export const MessagesQuerySchema = z.object({
   after: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(200),
+  /** `path` (default): the current path, or the path ending at `leaf`; `tree`: every branch. */
+  view: z.enum(["path", "tree"]).default("path"),
+  leaf: z.coerce.number().int().min(1).optional(),
 });
+export type MessagesQuery = z.infer<typeof MessagesQuerySchema>;
 
 export const NotifySchema = z
   .object({ message: z.string().min(1).max(8000), severity: SeveritySchema.default("info") })

@@ -17,15 +17,30 @@ export const ChatFrameSchema = z.strictObject({
     .max(MAX_CHAT_CHARS, `content is over ${MAX_CHAT_CHARS} characters`),
   agent_max_steps: z.number().int().min(1).max(50).optional(),
   decision_tree: DecisionTreeNameSchema.optional(),
+  /** A new version of this user message: the new one follows the same message, on a new branch. */
+  edit_seq: z.number().int().min(1).optional(),
 });
 export type ChatFrame = z.infer<typeof ChatFrameSchema>;
+
+/** Runs the turn of a user message again, on a new branch; `seq` is that message or any message of its turn. */
+export const RegenerateFrameSchema = z.strictObject({
+  type: z.literal("regenerate"),
+  seq: z.number().int().min(1),
+  agent_max_steps: z.number().int().min(1).max(50).optional(),
+  decision_tree: DecisionTreeNameSchema.optional(),
+});
+export type RegenerateFrame = z.infer<typeof RegenerateFrameSchema>;
 
 export const ClientFrameSchema = z.discriminatedUnion("type", [
   ChatFrameSchema,
   z.strictObject({ type: z.literal("agent_control"), action: z.literal("stop") }),
   z.strictObject({ type: z.literal("agent_user_input"), content: z.string().min(1).max(MAX_CHAT_CHARS) }),
-  z.strictObject({ type: z.literal("resume"), after_seq: z.number().int().min(0) }),
+  /** `tree`: every branch's messages; without it, only the current path's (what a linear client shows). */
+  z.strictObject({ type: z.literal("resume"), after_seq: z.number().int().min(0), tree: z.boolean().optional() }),
   z.strictObject({ type: z.literal("ping") }),
+  RegenerateFrameSchema,
+  /** Shows the version holding message `seq`: the current path goes through it to its newest message. */
+  z.strictObject({ type: z.literal("switch_branch"), seq: z.number().int().min(1) }),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 
@@ -63,6 +78,8 @@ export const ServerFrameSchema = z.union([
     running: z.boolean(),
     pending_input: PendingInputSchema.optional(),
     model: ModelInfoSchema.optional(),
+    /** The last message of the current path (= last_seq while the conversation never branched). */
+    leaf_seq: z.number().optional(),
   }),
   z.object({ type: z.literal("message"), message: MessageSchema }),
   z.object({ type: z.literal("agent_update") }).and(AgentUpdateSchema),
@@ -108,5 +125,10 @@ export const ServerFrameSchema = z.union([
   z.object({ type: z.literal("pong") }),
   /** The model named the conversation after its first answer (sent once, after `response_complete`). */
   z.object({ type: z.literal("conversation_title"), conversation_id: z.string(), title: z.string() }),
+  /**
+   * The current path changed (a switch, or an edit or regenerate about to add its branch): it now ends at
+   * `leaf_seq`. Every message sent after it follows the current leaf.
+   */
+  z.object({ type: z.literal("branch_switched"), leaf_seq: z.number() }),
 ]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;

@@ -12,6 +12,7 @@ export * from "./library";
 export * from "./mcp";
 export * from "./message";
 export * from "./notes";
+export * from "./share";
 export * from "./subscriber";
 export * from "./system-item";
 export * from "./usage";

@@ -25,7 +25,16 @@ export type Phase = z.infer<typeof PhaseSchema>;
 
 export const ToolStatusSchema = z.enum(["success", "error", "timeout"]);
 
-const base = { seq: z.number().int().positive(), id: z.string(), created_at: z.string() };
+const base = {
+  seq: z.number().int().positive(),
+  id: z.string(),
+  created_at: z.string(),
+  /**
+   * The message this one follows on its branch (0: it starts the conversation). A conversation is a tree
+   * of branches on one append-only log; absent only from servers older than branches (read: seq - 1).
+   */
+  parent_seq: z.number().int().min(0).optional(),
+};
 
 export const UserMessageSchema = z.object({ ...base, role: z.literal("user"), content: z.string() });
 export const AgentMessageSchema = z.object({
@@ -71,5 +80,5 @@ export type ToolMessage = z.infer<typeof ToolMessageSchema>;
 export type SystemMessage = z.infer<typeof SystemMessageSchema>;
 
 /** A message before the conversation object gives it its seq, id and time. */
-type Draft<T> = T extends unknown ? Omit<T, "seq" | "id" | "created_at"> : never;
+type Draft<T> = T extends unknown ? Omit<T, "seq" | "id" | "created_at" | "parent_seq"> : never;
 export type MessageDraft = Draft<Message>;
