@@ -3,8 +3,10 @@
 // streamed text and tool cards are live-only and give way to the persisted messages that replace them.
 // A subagent's frames (`subagent_frame`) fold into a state of the same shape, keyed by the delegate
 // call that started it, so nested subagents nest the same way and the run stays visible after the
-// call's result arrives.
+// call's result arrives. The messages are every branch's (lib/branches.ts); `leafSeq` says which path
+// the chat shows.
 import { type Message, type ModelInfo, type ServerFrame, ServerFrameSchema } from "../../../protocol";
+import { parentOf, pathTo } from "./branches";
 import { applyAgentUpdate, completeTurn, IDLE_TURN, type Turn } from "./turn-state";
 
 export type LiveTool = {
@@ -40,6 +42,13 @@ export type ConversationState = {
   model: ModelInfo | null;
   /** The last_seq the first `hello` announced (null before any hello): see historyLoaded. */
   helloSeq: number | null;
+  /**
+   * The last message of the path the chat shows (hello.leaf_seq, then each live message that follows
+   * it, or branch_switched); null before any hello, when every message is read as one line.
+   */
+  leafSeq: number | null;
+  /** The last_seq of the latest hello: messages up to it are history, not news that moves the leaf. */
+  liveAfter: number;
 };
 
 export type ConversationAction =
@@ -58,6 +67,8 @@ export const INITIAL_STATE: ConversationState = {
   notice: null,
   model: null,
   helloSeq: null,
+  leafSeq: null,
+  liveAfter: 0,
 };
 
 function without<K, V>(map: ReadonlyMap<K, V>, key: K): ReadonlyMap<K, V> {
@@ -71,8 +82,19 @@ function withEntry<K, V>(map: ReadonlyMap<K, V>, key: K, value: V): ReadonlyMap<
   return new Map(map).set(key, value);
 }
 
+/**
+ * A new message that follows the current leaf becomes it. History a resume replays (seq up to the
+ * hello's last_seq) never does: on another branch, it may well follow the leaf too (a regenerate that
+ * has not written yet leaves the leaf on the question whose old answers are below it).
+ */
+function nextLeaf(state: ConversationState, message: Message): number | null {
+  if (state.leafSeq === null || message.seq <= state.liveAfter) return state.leafSeq;
+  return parentOf(message) === state.leafSeq ? message.seq : state.leafSeq;
+}
+
 function addMessage(state: ConversationState, message: Message): ConversationState {
   if (state.messages.has(message.seq)) return state;
+  state = { ...state, leafSeq: nextLeaf(state, message) };
   const messages = withEntry(state.messages, message.seq, message);
   if (message.role === "agent") {
     const liveText = message.step === undefined ? new Map() : without(state.liveText, message.step);
@@ -131,8 +153,13 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
         subagents: frame.running ? state.subagents : settleAll(state.subagents),
         model: frame.model ?? state.model,
         helloSeq: state.helloSeq ?? frame.last_seq,
+        // A server older than branches has one line: its leaf is its last message.
+        leafSeq: frame.leaf_seq ?? frame.last_seq,
+        liveAfter: frame.last_seq,
       };
     }
+    case "branch_switched":
+      return { ...state, leafSeq: frame.leaf_seq };
     case "message":
       return addMessage(state, frame.message);
     case "agent_update":
@@ -234,7 +261,12 @@ export function historyLoaded(state: ConversationState): boolean {
   return state.helloSeq === 0;
 }
 
-/** Persisted messages in `seq` order. */
+/** Persisted messages in `seq` order (every branch's). */
 export function orderedMessages(state: ConversationState): Message[] {
   return [...state.messages.values()].sort((a, b) => a.seq - b.seq);
+}
+
+/** The messages the chat shows: the path that ends at the current leaf (all of them before a hello). */
+export function pathMessages(state: ConversationState): Message[] {
+  return state.leafSeq === null ? orderedMessages(state) : pathTo(state.messages, state.leafSeq);
 }

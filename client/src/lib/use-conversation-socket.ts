@@ -91,7 +91,8 @@ export function useConversationSocket(conversationId: string) {
           setProblem(null);
           // Always resume, even when last_seq looks equal: it is idempotent (messages are keyed by
           // seq) and it is what puts the socket back on the live stream.
-          const resume = { type: "resume", after_seq: highestSeq.current } satisfies ClientFrame;
+          // `tree`: every branch's messages, so switching versions needs no fetch (lib/branches.ts).
+          const resume = { type: "resume", after_seq: highestSeq.current, tree: true } satisfies ClientFrame;
           socket.send(JSON.stringify(resume));
           // The home page's first message, queued while the conversation was being created: sent
           // once, on this chat's first connection.
