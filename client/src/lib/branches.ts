@@ -101,7 +101,7 @@ export function otherVersionsWrote(versions: Versions, writes: ReadonlySet<numbe
  */
 export function turnFork(tree: BranchTree, path: readonly Message[], from: number): number | null {
   for (let i = from + 1; i < path.length; i++) {
-    const message = path[i];
+    const message = path[i] as Message;
     if (message.role === "user") return null;
     if (versionsOf(tree, message.seq).seqs.length > 1) return message.seq;
     if (isFinalAnswer(message)) return null; // the turn is over

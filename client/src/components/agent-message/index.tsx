@@ -2,6 +2,7 @@
 // one note on how it ended. Inside a turn's folded steps a step text also says its loop phase (Reason /
 // Observe / Answer, seed 003) and its step. What is for the curious (the step, how the turn ended in
 // the agent's terms, the tokens the turn used) sits behind the answer's Details button.
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import type { AgentMessage as Message, Phase, Prices } from "../../../../protocol";
 import { answerParts } from "../../lib/termination";
@@ -17,8 +18,12 @@ const PHASE_LABELS: Record<Phase, string> = { reason: "Reason", observe: "Observ
 type Props = {
   message: Message;
   prices?: Prices;
-  /** Set on the last answer while a new turn may start: asks the same question again. */
+  /** Runs this answer's turn again as a new version. Absent: no Regenerate (read-only, a step text). */
   onRegenerate?: () => void;
+  /** Why Regenerate cannot be used now (a turn is running…): disabled with this tooltip. */
+  blocked?: string | null;
+  /** ‹ n/m › when this answer's turn has versions. */
+  switcher?: ComponentChildren;
   /** Intermediate step texts inside a turn group: labelled with phase and step, no action row. */
   compact?: boolean;
 };
@@ -38,7 +43,7 @@ export function AnswerDetails({ message, prices }: { message: Message; prices?: 
   );
 }
 
-export function AgentMessage({ message, prices, onRegenerate, compact }: Props) {
+export function AgentMessage({ message, prices, onRegenerate, blocked, switcher, compact }: Props) {
   const [details, setDetails] = useState(false);
   const { body, note } = answerParts(message.content, message.termination_reason);
   return (
@@ -62,8 +67,15 @@ export function AgentMessage({ message, prices, onRegenerate, compact }: Props) 
       </article>
       {!compact && (
         <MessageActions createdAt={message.created_at} copyText={message.content}>
+          {switcher}
           {onRegenerate && (
-            <ActionButton onClick={onRegenerate} testid="regenerate" label="Regenerate this answer">
+            <ActionButton
+              onClick={onRegenerate}
+              disabled={!!blocked}
+              title={blocked ?? undefined}
+              testid="regenerate"
+              label="Regenerate this answer as a new version"
+            >
               Regenerate
             </ActionButton>
           )}

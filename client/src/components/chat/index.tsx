@@ -6,7 +6,7 @@
 // useConversationSocket. Esc stops a running turn; the composer has the focus when the chat opens,
 // after a message is sent, after Stop and when an answer arrives.
 import type { ComponentChild } from "preact";
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { conversationTotal } from "../../lib/token-usage";
 import { turnActivity } from "../../lib/turn-state";
 import { useConversationDetail } from "../../lib/use-conversation-detail";
@@ -14,7 +14,7 @@ import { useConversationSocket } from "../../lib/use-conversation-socket";
 import { Composer } from "../composer";
 import { ConnectionStatus, ReconnectBanner } from "../connection-status";
 import { ConversationMenu } from "../conversation-menu";
-import { MessageList } from "../message-list";
+import { type BranchActions, MessageList } from "../message-list";
 import { RequestInputBanner } from "../request-input-banner";
 import { Toast } from "../toast";
 import { UsageButton } from "../token-meter/usage-button";
@@ -84,17 +84,23 @@ function ChatSession({ id, title, onTurnEnded, onTurnStarted, menu, badge }: Pro
     composerInput.current?.focus();
   }, [send]);
 
-  const resend = useCallback(
-    (content: string) => {
-      const sent = send({ type: "chat", content });
+  // Versions (docs/protocol.md "Branches"): an edit or a regenerate is a send (the list follows its
+  // answer, the composer gets the focus); a switch only changes which version shows.
+  const branching = useMemo((): BranchActions => {
+    const sendTurn = (frame: Parameters<typeof send>[0]) => {
+      const sent = send(frame);
       if (sent) {
         setFollowKey((n) => n + 1);
         composerInput.current?.focus();
       }
       return sent;
-    },
-    [send],
-  );
+    };
+    return {
+      edit: (seq, content) => sendTurn({ type: "chat", content, edit_seq: seq }),
+      regenerate: (seq) => sendTurn({ type: "regenerate", seq }),
+      switchTo: (seq) => send({ type: "switch_branch", seq }),
+    };
+  }, [send]);
 
   const sendFromComposer = useCallback(
     (frame: Parameters<typeof send>[0]) => {
@@ -137,7 +143,7 @@ function ChatSession({ id, title, onTurnEnded, onTurnStarted, menu, badge }: Pro
         state={state}
         connected={connected}
         activity={activity}
-        onResend={resend}
+        branching={branching}
         onEditingChange={setEditing}
         followKey={followKey}
       />

@@ -1,6 +1,7 @@
 // A turn that failed (the model could not be reached, too many tool errors): not an answer but an
 // error, said plainly with what to do, the provider's own words folded away, and Retry, which asks
-// the same question again as a new turn. What the turn used sits in Details with the provider's words.
+// the turn again as a new version. What the turn used sits in Details with the provider's words.
+import type { ComponentChildren } from "preact";
 import type { AgentMessage, Prices } from "../../../../protocol";
 import { describeFailure } from "../../lib/termination";
 import { metered } from "../../lib/token-usage";
@@ -10,9 +11,18 @@ import { PlainText } from "../plain-text";
 import { TokenMeter } from "../token-meter";
 import style from "./style.module.css";
 
-type Props = { message: AgentMessage; prices?: Prices; onRetry?: () => void };
+type Props = {
+  message: AgentMessage;
+  prices?: Prices;
+  /** Runs the turn again (a regenerate): a new version beside this one. */
+  onRetry?: () => void;
+  /** Why Retry cannot be used now (a turn is running…): disabled with this tooltip. */
+  blocked?: string | null;
+  /** ‹ n/m › when this turn has versions. */
+  switcher?: ComponentChildren;
+};
 
-export function ErrorBubble({ message, prices, onRetry }: Props) {
+export function ErrorBubble({ message, prices, onRetry, blocked, switcher }: Props) {
   const failure = describeFailure(message.termination_reason ?? "llm_error", message.content);
   const used = message.usage && message.usage.total_tokens > 0 ? message.usage : null;
   return (
@@ -50,13 +60,22 @@ export function ErrorBubble({ message, prices, onRetry }: Props) {
             </details>
           )}
           {onRetry && (
-            <button type="button" class={style.retry} onClick={onRetry} data-testid="retry">
+            <button
+              type="button"
+              class={style.retry}
+              onClick={onRetry}
+              disabled={!!blocked}
+              title={blocked ?? undefined}
+              data-testid="retry"
+            >
               Retry
             </button>
           )}
         </div>
       </div>
-      <MessageActions createdAt={message.created_at} copyText={message.content} />
+      <MessageActions createdAt={message.created_at} copyText={message.content}>
+        {switcher}
+      </MessageActions>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 // The small row under a message: when it was written (short local time, the full date on hover) and
-// what can be done with it (Copy always; Edit, Regenerate or Retry where the caller offers them).
+// what can be done with it (Copy always; Edit, Regenerate, ‹ n/m › where the caller offers them).
 import type { ComponentChildren } from "preact";
 import { COPY_LABELS, useCopy } from "../../lib/use-copy";
 import style from "./style.module.css";
@@ -60,6 +60,7 @@ export function ActionButton({
   testid,
   label,
   expanded,
+  title,
 }: {
   onClick: () => void;
   disabled?: boolean;
@@ -68,6 +69,8 @@ export function ActionButton({
   label?: string;
   /** For a button that shows and hides something (Details). */
   expanded?: boolean;
+  /** The tooltip: why a disabled button cannot be used now. */
+  title?: string;
 }) {
   return (
     <button
@@ -77,6 +80,7 @@ export function ActionButton({
       disabled={disabled}
       data-testid={testid}
       aria-label={label}
+      title={title}
       aria-expanded={expanded === undefined ? undefined : expanded ? "true" : "false"}
     >
       {children}

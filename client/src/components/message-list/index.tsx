@@ -6,12 +6,17 @@
 // when they scroll up during an answer and something new comes in, a "Jump to latest" button appears.
 // The persisted part is a polite live region (role=log), so screen readers announce new answers; the
 // live part is not, so they do not hear every streamed word.
+// What it shows is the current path of the conversation's tree (lib/branches.ts): Edit on every
+// question and Regenerate on every answer make new versions, ‹ n/m › switches between them; all of it
+// waits while a turn runs, and none of it is there when `readOnly`.
 import type { ComponentChildren } from "preact";
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
-import { type ConversationState, historyLoaded, type LiveTool, orderedMessages } from "../../lib/conversation-state";
+import { useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
+import type { Message as MessageShape } from "../../../../protocol";
+import { answerTurns, buildTree, otherVersionsWrote, subtreesWithWrites, versionsOf } from "../../lib/branches";
+import { type ConversationState, historyLoaded, type LiveTool, pathMessages } from "../../lib/conversation-state";
 import { useTargetSeq } from "../../lib/router";
 import { isFailure } from "../../lib/termination";
-import { buildTranscript, lastExchange, type TranscriptItem } from "../../lib/transcript";
+import { buildTranscript, type TranscriptItem } from "../../lib/transcript";
 import type { Activity } from "../../lib/turn-state";
 import { AgentMessage } from "../agent-message";
 import { ErrorBubble } from "../error-bubble";
@@ -20,6 +25,7 @@ import { StreamingBubble } from "../streaming-bubble";
 import { ToolCard } from "../tool-card";
 import { TurnGroup } from "../turn-group";
 import { UserMessage } from "../user-message";
+import { VersionSwitcher } from "../version-switcher";
 import { WorkingIndicator } from "../working-indicator";
 import style from "./style.module.css";
 
@@ -36,35 +42,105 @@ function stepText({ step, maxSteps }: ConversationState["turn"]): string | undef
   return step === null ? undefined : `Step ${step}${maxSteps ? ` of ${maxSteps}` : ""}`;
 }
 
+/** What the version controls send (each true when sent): the chat's socket. */
+export type BranchActions = {
+  /** A new version of user message `seq` with this text (`chat` with `edit_seq`). */
+  edit: (seq: number, content: string) => boolean;
+  /** The turn of user message `seq` again (`regenerate`). */
+  regenerate: (seq: number) => boolean;
+  /** Shows the version holding message `seq` (`switch_branch`). */
+  switchTo: (seq: number) => boolean;
+};
+
 type Props = {
   state: ConversationState;
-  /** The socket is open: actions that send (Retry, Regenerate, Edit) are offered. */
+  /** The socket is open: actions that send (Retry, Regenerate, Edit, ‹ ›) are usable. */
   connected: boolean;
   activity: Activity | null;
-  /** Starts a new turn with this text (Retry, Regenerate, Edit & send); true when sent. */
-  onResend?: (content: string) => boolean;
+  /** Edit, Regenerate, Retry and ‹ n/m ›; without them (or with readOnly) none is shown. */
+  branching?: BranchActions;
+  /** A transcript to read, not to change (a shared page): no Edit, Regenerate, Retry or ‹ n/m ›. */
+  readOnly?: boolean;
   onEditingChange?: (editing: boolean) => void;
   /** Bumped by the chat when the user sends: the list scrolls to the bottom and follows the answer. */
   followKey?: number;
   footer?: ComponentChildren;
 };
 
-export function MessageList({ state, connected, activity, onResend, onEditingChange, followKey, footer }: Props) {
+/** Why the version controls wait, in the words of their tooltip; null when they may be used. */
+function blockedReason(state: ConversationState, connected: boolean): string | null {
+  if (!connected) return "Not connected: wait for the connection to come back";
+  if (state.turn.pendingInput) return "Answer the question first (or stop the answer)";
+  if (state.turn.running) return "Wait for the answer to finish";
+  return null;
+}
+
+/** The newest user message held on any branch: a new one (sent here or in another tab) is followed. */
+function newestQuestion(messages: ReadonlyMap<number, MessageShape>): number {
+  let newest = 0;
+  for (const message of messages.values()) if (message.role === "user") newest = Math.max(newest, message.seq);
+  return newest;
+}
+
+export function MessageList(props: Props) {
+  const { state, connected, activity, onEditingChange, followKey, footer } = props;
+  const branching = props.readOnly ? undefined : props.branching;
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const [behind, setBehind] = useState(false);
-  const messages = orderedMessages(state);
+  const tree = useMemo(() => buildTree(state.messages), [state.messages]);
+  const writes = useMemo(() => subtreesWithWrites(tree), [tree]);
+  const messages = useMemo(() => pathMessages(state), [state.messages, state.leafSeq]);
+  const turns = useMemo(() => answerTurns(tree, messages), [tree, messages]);
+  const newestUser = useMemo(() => newestQuestion(state.messages), [state.messages]);
   const tools: LiveTool[] = [...state.liveTools.values()];
   const running = state.turn.running;
   const items = buildTranscript(messages, { running });
-  const { user: lastUser, answer: lastAnswer } = lastExchange(messages);
-  const canResend = !running && connected && onResend !== undefined;
-  const resendLast = lastUser && canResend ? () => void onResend(lastUser.content) : undefined;
+  const blocked = blockedReason(state, connected);
 
-  // What changes when something new arrives: a persisted message, streamed text, a tool card.
+  // After a switch the pressed ‹ or › (now under the version shown) keeps the focus.
+  const refocus = useRef<{ seq: number; button: "previous" | "next" } | null>(null);
+  useLayoutEffect(() => {
+    const wanted = refocus.current;
+    if (!wanted) return;
+    const group = scroller.current?.querySelector(`[data-testid=version-switcher][data-version-seq="${wanted.seq}"]`);
+    if (!group) return; // not switched yet: the next render tries again
+    refocus.current = null;
+    const buttons = [`version-${wanted.button}`, "version-previous", "version-next"];
+    for (const testid of buttons) {
+      const button = group.querySelector<HTMLButtonElement>(`[data-testid=${testid}]`);
+      if (button && !button.disabled) return button.focus();
+    }
+  });
+
+  /** ‹ n/m › for the versions of `seq` (a question, or the first message of a regenerated turn). */
+  const switcher = (seq: number, align: "start" | "end" = "start") => {
+    if (!branching) return undefined;
+    const versions = versionsOf(tree, seq);
+    if (versions.seqs.length < 2) return undefined;
+    const show = (index: number) => {
+      const target = versions.seqs[index];
+      if (target === undefined || !branching.switchTo(target)) return;
+      refocus.current = { seq: target, button: index < versions.index ? "previous" : "next" };
+    };
+    return (
+      <VersionSwitcher
+        seq={seq}
+        index={versions.index}
+        count={versions.seqs.length}
+        onShow={show}
+        blocked={blocked}
+        changesStay={otherVersionsWrote(versions, writes)}
+        align={align}
+      />
+    );
+  };
+
+  // What changes when something new arrives: a persisted message (on any branch: a switch is not
+  // news), streamed text, a tool card.
   let liveChars = 0;
   for (const text of state.liveText.values()) liveChars += text.length;
-  const content = `${messages.length}:${liveChars}:${tools.length}:${activity?.kind ?? ""}`;
+  const content = `${state.messages.size}:${liveChars}:${tools.length}:${activity?.kind ?? ""}`;
   const lastContent = useRef(content);
 
   // A link to one message (a search hit): once it is on screen, scroll it into view and mark it. Runs
@@ -83,9 +159,10 @@ export function MessageList({ state, connected, activity, onResend, onEditingCha
   });
 
   // Sending, or a new question in the log (sent from here or another tab), puts the reader back at the
-  // bottom: the question and then its answer are in view, as in any chat.
-  // The history arriving is not a send: a link to one message (a search hit) keeps its place.
-  const follow = `${followKey ?? 0}:${lastUser?.seq ?? ""}`;
+  // bottom: the question and then its answer are in view, as in any chat. Switching versions is not a
+  // send: the reader stays by the switcher. The history arriving is not one either: a link to one
+  // message (a search hit) keeps its place.
+  const follow = `${followKey ?? 0}:${newestUser}`;
   const lastFollow = useRef(follow);
   const loaded = historyLoaded(state);
   const wasLoaded = useRef(loaded);
@@ -124,34 +201,46 @@ export function MessageList({ state, connected, activity, onResend, onEditingCha
 
   const renderItem = (item: TranscriptItem) => {
     switch (item.kind) {
-      case "user":
+      case "user": {
+        const { seq } = item.message;
         return (
           <UserMessage
-            key={item.message.seq}
+            key={seq}
             message={item.message}
-            onResend={item.message === lastUser && canResend ? onResend : undefined}
+            onEdit={branching && ((content) => branching.edit(seq, content))}
+            blocked={blocked}
             onEditingChange={onEditingChange}
+            switcher={switcher(seq, "end")}
           />
         );
+      }
       case "system":
         return <Message key={item.message.seq} message={item.message} fold={item.fold} prices={state.model?.prices} />;
       case "group":
         return <TurnGroup key={item.key} group={item} subagents={state.subagents} prices={state.model?.prices} />;
       case "answer": {
-        const isLast = item.message === lastAnswer;
+        const { seq } = item.message;
+        const turn = turns.get(seq);
+        // The turn's question when it has one; otherwise the server finds the turn from the answer.
+        const regenerate = branching && (() => void branching.regenerate(turn?.user ?? seq));
+        const versions = turn?.fork ? switcher(turn.fork) : undefined;
         return isFailure(item.message.termination_reason) ? (
           <ErrorBubble
-            key={item.message.seq}
+            key={seq}
             message={item.message}
             prices={state.model?.prices}
-            onRetry={isLast ? resendLast : undefined}
+            onRetry={regenerate}
+            blocked={blocked}
+            switcher={versions}
           />
         ) : (
           <AgentMessage
-            key={item.message.seq}
+            key={seq}
             message={item.message}
             prices={state.model?.prices}
-            onRegenerate={isLast ? resendLast : undefined}
+            onRegenerate={regenerate}
+            blocked={blocked}
+            switcher={versions}
           />
         );
       }

@@ -1,6 +1,7 @@
-// The user's own message: a right-aligned bubble, its time and Copy; the last one can be edited and
-// sent again (a new turn with the edited text; the original stays in the log). Esc or Cancel closes the
-// editor and gives the focus back to Edit.
+// The user's own message: a right-aligned bubble, its time and Copy; any of them can be edited and sent
+// again as a new version (a new branch from there; the original and what followed it stay, one ‹ › away).
+// Esc or Cancel closes the editor and gives the focus back to Edit.
+import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { UserMessage as Message } from "../../../../protocol";
 import { ActionButton, MessageActions } from "../message-actions";
@@ -9,19 +10,23 @@ import style from "./style.module.css";
 
 type Props = {
   message: Message;
-  /** Set on the last user message while it may be resent: sends the edited text, true when sent. */
-  onResend?: (content: string) => boolean;
+  /** Sends the edited text as a new version of this message; true when sent. Absent: no Edit (read-only). */
+  onEdit?: (content: string) => boolean;
+  /** Why Edit cannot be used now (a turn is running…): the button is disabled with this tooltip. */
+  blocked?: string | null;
   /** Told when the inline editor opens or closes (Esc then cancels the edit, not the turn). */
   onEditingChange?: (editing: boolean) => void;
+  /** ‹ n/m › when this message has versions. */
+  switcher?: ComponentChildren;
 };
 
-export function UserMessage({ message, onResend, onEditingChange }: Props) {
+export function UserMessage({ message, onEdit, blocked, onEditingChange, switcher }: Props) {
   const [draft, setDraft] = useState<string | null>(null);
   const editor = useRef<HTMLTextAreaElement>(null);
   const row = useRef<HTMLDivElement>(null);
   /** Set by Esc and Cancel: the focus goes back to this message's Edit button, where the user was. */
   const backToEdit = useRef(false);
-  const editing = draft !== null && onResend !== undefined;
+  const editing = draft !== null && onEdit !== undefined;
 
   useEffect(() => {
     onEditingChange?.(editing);
@@ -38,7 +43,7 @@ export function UserMessage({ message, onResend, onEditingChange }: Props) {
 
   const save = () => {
     const content = draft?.trim();
-    if (content && onResend?.(content)) setDraft(null);
+    if (content && !blocked && onEdit?.(content)) setDraft(null);
   };
 
   return (
@@ -76,7 +81,13 @@ export function UserMessage({ message, onResend, onEditingChange }: Props) {
               <button type="button" class={style.cancel} onClick={cancel} data-testid="edit-cancel">
                 Cancel
               </button>
-              <button type="submit" class={style.save} disabled={!draft?.trim()} data-testid="edit-save">
+              <button
+                type="submit"
+                class={style.save}
+                disabled={!draft?.trim() || !!blocked}
+                title={blocked ?? undefined}
+                data-testid="edit-save"
+              >
                 Save &amp; send
               </button>
             </div>
@@ -88,8 +99,15 @@ export function UserMessage({ message, onResend, onEditingChange }: Props) {
         )}
       </article>
       <MessageActions createdAt={message.created_at} copyText={message.content} align="end">
-        {onResend && !editing && (
-          <ActionButton onClick={() => setDraft(message.content)} testid="edit-message" label="Edit and resend">
+        {switcher}
+        {onEdit && !editing && (
+          <ActionButton
+            onClick={() => setDraft(message.content)}
+            disabled={!!blocked}
+            title={blocked ?? undefined}
+            testid="edit-message"
+            label="Edit and send as a new version"
+          >
             Edit
           </ActionButton>
         )}
