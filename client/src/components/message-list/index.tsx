@@ -221,8 +221,9 @@ export function MessageList(props: Props) {
       case "answer": {
         const { seq } = item.message;
         const turn = turns.get(seq);
-        // The turn's question when it has one; otherwise the server finds the turn from the answer.
-        const regenerate = branching && (() => void branching.regenerate(turn?.user ?? seq));
+        // A turn the user did not start (a notify, a reminder) has no question to ask again.
+        const question = turn?.user;
+        const regenerate = branching && question ? () => void branching.regenerate(question) : undefined;
         const versions = turn?.fork ? switcher(turn.fork) : undefined;
         return isFailure(item.message.termination_reason) ? (
           <ErrorBubble
