@@ -1,5 +1,5 @@
 // What one can do with messages and how the chat behaves around them (issue 13): Regenerate and
-// Edit & send start new turns (the old messages stay in the log), Copy puts a message on the
+// Edit & send make new versions (issue 27: the old ones stay, one ‹ › away), Copy puts a message on the
 // clipboard, messages show their time, Esc stops a running turn, the composer gets the focus back
 // after Stop and after an answer, a pending question survives a reload with its deadline, a dropped
 // socket shows a reconnect banner with Send disabled, "Jump to latest" appears for a reader who
@@ -24,8 +24,9 @@ const live = useSharedFakeModelApp();
 const PAGE: PageOptions = { viewport: { width: 1200, height: 800 }, clipboard: true };
 
 type Row = { role: string; content?: string; phase?: string };
-async function messages(page: Page, id: string): Promise<Row[]> {
-  const res = await apiFromPage<{ messages: Row[] }>(page, "GET", `/api/conversations/${id}/messages`);
+/** The conversation's current path, or with `tree` every version's messages. */
+async function messages(page: Page, id: string, view: "path" | "tree" = "path"): Promise<Row[]> {
+  const res = await apiFromPage<{ messages: Row[] }>(page, "GET", `/api/conversations/${id}/messages?view=${view}`);
   expect(res.status).toBe(200);
   return res.body.messages;
 }
@@ -33,7 +34,7 @@ async function messages(page: Page, id: string): Promise<Row[]> {
 const focusedTestId = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? "");
 const finals = (page: Page) => page.locator("[data-role=agent][data-phase=final]");
 
-it("regenerates the last answer and edits-and-resends the last question as new turns; copies; shows times", async () => {
+it("regenerates the answer and edits-and-resends the question as new versions; copies; shows times", async () => {
   await asNewUser(live, "actions-regenerate", PAGE, async (page) => {
     const id = await newConversationInBrowser(page);
     // The chat opens with the composer focused.
@@ -60,14 +61,18 @@ it("regenerates the last answer and edits-and-resends the last question as new t
     await page.locator("[data-testid=copy-message]").last().click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe("First answer.");
 
-    // Regenerate: the same question again, a new turn; both answers stay.
+    // Regenerate: a second version of the answer to the same question, shown in its place; the first
+    // stays in the log, one ‹ away. The question is not repeated.
     await page.locator("[data-testid=regenerate]").click();
-    await expect.poll(() => finals(page).count(), { timeout: 30_000 }).toBe(2);
+    await expect.poll(() => finals(page).textContent(), { timeout: 30_000 }).toContain("Second answer.");
     await waitTurnEnded(page, id);
-    expect(await finals(page).nth(1).textContent()).toContain("Second answer.");
-    expect(await page.locator("[data-testid=regenerate]").count()).toBe(1); // only the last answer
+    expect(await finals(page).count()).toBe(1);
+    expect(await page.locator("[data-testid=version-count]").textContent()).toContain("Version 2 of 2");
     let log = await messages(page, id);
-    expect(log.filter((m) => m.role === "user").map((m) => m.content)).toEqual([question, question]);
+    expect(log.filter((m) => m.role === "user").map((m) => m.content)).toEqual([question]);
+    expect(log.filter((m) => m.phase === "final").map((m) => m.content)).toEqual(["Second answer."]);
+    log = await messages(page, id, "tree");
+    expect(log.filter((m) => m.role === "user").map((m) => m.content)).toEqual([question]);
     expect(log.filter((m) => m.phase === "final").map((m) => m.content)).toEqual(["First answer.", "Second answer."]);
 
     // Edit & send the last question: an inline editor; Esc there cancels the edit (and stops nothing).
@@ -80,16 +85,19 @@ it("regenerates the last answer and edits-and-resends the last question as new t
     const edited = `Pick a bigger number ${marker(key)}`;
     await editor.fill(edited);
     await page.locator("[data-testid=edit-save]").click();
-    await expect.poll(() => finals(page).count(), { timeout: 30_000 }).toBe(3);
+    // A second version of the question with its own answer, in the place of the first.
+    await expect.poll(() => finals(page).textContent(), { timeout: 30_000 }).toContain("Answer to the edit.");
     await waitTurnEnded(page, id);
     log = await messages(page, id);
-    expect(log.filter((m) => m.role === "user").map((m) => m.content)).toEqual([question, question, edited]);
-    expect(await page.locator("[data-role=user]").count()).toBe(3);
-    expect(await finals(page).nth(2).textContent()).toContain("Answer to the edit.");
+    expect(log.filter((m) => m.role === "user").map((m) => m.content)).toEqual([edited]);
+    expect(await page.locator("[data-role=user]").count()).toBe(1);
+    expect(await finals(page).count()).toBe(1);
+    log = await messages(page, id, "tree");
+    expect(log.filter((m) => m.role === "user").map((m) => m.content)).toEqual([question, edited]);
 
     // Copy on a user message.
     await page.locator("[data-testid=copy-message]").first().click();
-    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(question);
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(edited);
   });
 });
 
