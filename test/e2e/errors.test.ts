@@ -1,5 +1,5 @@
 // Errors as errors (issue 13): a turn whose model call failed shows as an error bubble in plain words
-// with what to do, never a raw code, and Retry asks the same question again as a new turn. While the
+// with what to do, never a raw code, and Retry runs the turn again as a new version (issue 27). While the
 // model is slow to answer, the thread says it is thinking. The model is the fake OpenAI server.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
@@ -21,15 +21,16 @@ const inConversation = (name: string, run: (page: Page, id: string) => Promise<v
   );
 
 type Row = { role: string; content?: string; termination_reason?: string };
-async function messages(page: Page, id: string): Promise<Row[]> {
-  const res = await apiFromPage<{ messages: Row[] }>(page, "GET", `/api/conversations/${id}/messages`);
+/** The conversation's current path, or with `tree` every version's messages. */
+async function messages(page: Page, id: string, view: "path" | "tree" = "path"): Promise<Row[]> {
+  const res = await apiFromPage<{ messages: Row[] }>(page, "GET", `/api/conversations/${id}/messages?view=${view}`);
   expect(res.status).toBe(200);
   return res.body.messages;
 }
 
 const squash = (s: string | null) => (s ?? "").replace(/\s+/g, " ").trim();
 
-it("shows a refused API key as an error bubble in plain words, and Retry starts a new turn that succeeds", async () => {
+it("shows a refused API key as an error bubble in plain words, and Retry makes a new version that succeeds", async () => {
   await inConversation("errors-401", async (page, id) => {
     const key = `e401-${Date.now().toString(36)}`;
     await scriptModel(live.llm.url, key, [
@@ -54,17 +55,22 @@ it("shows a refused API key as an error bubble in plain words, and Retry starts 
     // The bubble says it once: no second line elsewhere (the chat header has no status line).
     expect(chatText.match(/could not be reached/g)).toHaveLength(1);
 
-    // Retry: the same question again, a new turn, and this time an answer. The failed one stays.
+    // Retry: the turn again, as a second version in the failed one's place, and this time an answer.
+    // The failed one stays, one ‹ away.
     await page.locator("[data-testid=retry]").click();
     const answer = page.locator("[data-role=agent][data-phase=final]:not([data-testid=error-bubble])");
     await answer.waitFor({ timeout: 30_000 });
     await waitTurnEnded(page, id);
     expect(await answer.textContent()).toContain("Back in business.");
-    expect(await bubble.count()).toBe(1);
-    expect(await page.locator("[data-testid=retry]").count()).toBe(0); // only the last failed turn offers it
-    const log = await messages(page, id);
-    expect(log.filter((m) => m.role === "user").map((m) => m.content)).toEqual([question, question]);
+    expect(await bubble.count()).toBe(0);
+    expect(await page.locator("[data-testid=version-count]").textContent()).toContain("Version 2 of 2");
+    expect((await messages(page, id)).map((m) => m.termination_reason ?? m.content)).toEqual([question, "completed"]);
+    const log = await messages(page, id, "tree");
+    expect(log.filter((m) => m.role === "user").map((m) => m.content)).toEqual([question]);
     expect(log.filter((m) => m.role === "agent").map((m) => m.termination_reason)).toEqual(["llm_error", "completed"]);
+    await page.locator("[data-testid=version-previous]").click();
+    await bubble.waitFor({ timeout: 10_000 });
+    expect(await answer.count()).toBe(0);
   });
 });
 
