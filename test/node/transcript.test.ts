@@ -2,7 +2,7 @@
 // (client/src/lib/termination.ts): pure functions, tested without a browser.
 import { describe, expect, it } from "vitest";
 import { answerParts, describeFailure, isFailure, terminationText } from "../../client/src/lib/termination";
-import { buildTranscript, groupSummary, isRoutineSystem, lastExchange } from "../../client/src/lib/transcript";
+import { buildTranscript, groupSummary, isRoutineSystem } from "../../client/src/lib/transcript";
 import { applyAgentUpdate, IDLE_TURN, turnActivity } from "../../client/src/lib/turn-state";
 import type { Message } from "../../protocol";
 import { TERMINATION_REASONS } from "../../protocol";
@@ -104,14 +104,6 @@ describe("buildTranscript", () => {
       item: { kind: "file_attachment", path: "plan.md", body: "x" },
     };
     expect(isRoutineSystem(attachment as never)).toBe(false);
-  });
-
-  it("finds the last user message and the last answer", () => {
-    const first = user("one");
-    const answer = final("two", 1);
-    expect(lastExchange([first, answer])).toEqual({ user: first, answer });
-    const second = user("three");
-    expect(lastExchange([first, answer, second])).toEqual({ user: second, answer: null });
   });
 });
 

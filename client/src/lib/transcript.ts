@@ -141,16 +141,3 @@ export function groupSummary(group: Pick<TurnGroup, "stepCount" | "toolCount" | 
   if (group.failedTools > 0) parts.push(`${group.failedTools.toLocaleString("en-US")} failed`);
   return parts.join(" · ");
 }
-
-/** The last user message and the last final answer, which carry the Edit and Regenerate actions. */
-export function lastExchange(messages: readonly Message[]): { user: UserMessage | null; answer: AgentMessage | null } {
-  let user: UserMessage | null = null;
-  let answer: AgentMessage | null = null;
-  for (const message of messages) {
-    if (message.role === "user") {
-      user = message;
-      answer = null;
-    } else if (isFinalAnswer(message)) answer = message;
-  }
-  return { user, answer };
-}
