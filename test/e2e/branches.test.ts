@@ -2,12 +2,14 @@
 // editing the first question of a 3-turn chat makes a second version with its own answer, and ‹ › flips
 // between the two, each with the turns that followed it; regenerating the middle answer gives it ‹ 2/2 ›
 // without the third turn, and version 1 still has it (with a line saying the note its turn wrote stays);
-// a second tab follows every switch, and a reload keeps the version chosen. The controls wait while a
-// turn runs, and fit a 360 px screen. One user per viewport, on the shared fake-model app.
+// a second tab follows every switch, a reload keeps the version chosen, and a link to a message of
+// another version (a search hit) shows that version. The controls wait while a turn runs, and fit a
+// 360 px screen. One user per viewport, on the shared fake-model app.
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { marker, scriptModel } from "../support/fake-openai-client";
 import {
+  apiFromPage,
   asNewUser,
   newConversationInBrowser,
   type PageOptions,
@@ -134,6 +136,17 @@ for (const { name, width, height, phone } of VIEWPORTS) {
         await page.reload();
         await expect.poll(() => shown(page), { timeout: 15_000 }).toEqual(ORIGINAL);
         expect(await versionOf(answers(page).nth(1)).textContent()).toContain("Version 1 of 2");
+
+        // A link to a message of another version (a search hit: search covers every branch) shows it.
+        const tree = await apiFromPage<{ messages: { seq: number; content?: string }[] }>(
+          page,
+          "GET",
+          `/api/conversations/${id}/messages?view=tree`,
+        );
+        const again = tree.body.messages.find((m) => m.content === "A2 again");
+        await page.goto(`/c/${id}#m${again?.seq}`);
+        await expect.poll(() => shown(page), { timeout: 15_000 }).toEqual(["Q1", "A1", "Q2", "A2 again"]);
+        await expect.poll(() => answers(page).nth(1).getAttribute("data-target")).toBe("true");
         await other.close();
       });
     });

@@ -157,6 +157,14 @@ export function MessageList(props: Props) {
     found.setAttribute("data-target", "true");
     found.scrollIntoView({ block: "center" });
   });
+  // A search hit in another version (search covers every branch): show that version, once.
+  const switchedFor = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (target === null || switchedFor.current === target || !branching || blocked) return;
+    if (!state.messages.has(target) || messages.some((m) => m.seq === target)) return;
+    switchedFor.current = target;
+    branching.switchTo(target);
+  });
 
   // Sending, or a new question in the log (sent from here or another tab), puts the reader back at the
   // bottom: the question and then its answer are in view, as in any chat. Switching versions is not a
