@@ -33,6 +33,7 @@ async function sharedWorld(): Promise<Scenario> {
     { tool_calls: [{ name: "local__echo", arguments: { text: `look at ${mcpUrl}` } }] },
     { text: `The server at ${host} echoed it.` },
     { text: "A later answer." },
+    { text: "A regenerated answer." },
   ]);
   const added = await api("/api/mcp-servers", {
     method: "POST",
@@ -130,9 +131,19 @@ describe("share links", () => {
     const full = await makeShare(s.session, s.conversationId, { include_system: true, include_tools: true });
     expect(full.leaf_seq).toBe(all.at(-1)?.seq);
 
-    // A later turn is past the snapshot: the links still show what was there when they were made.
+    // A later turn, and then another branch made current, are past the snapshot: the links still show
+    // the path as it was when they were made.
     await chat(s, "And now?");
     expect((await history(s)).length).toBeGreaterThan(all.length);
+    const from = s.socket.frames.length;
+    s.socket.send({ type: "regenerate", seq: all[0]?.seq });
+    await s.socket.next("response_complete", () => true, { from, timeoutMs: 20_000 });
+    const now = await makeShare(s.session, s.conversationId, { include_system: true, include_tools: true });
+    const nowView = await json<SharedConversation>(await readShared(now.id), 200);
+    expect(nowView.messages.map((m) => (m.role === "agent" ? m.content : m.role))).toEqual([
+      "user",
+      "A regenerated answer.",
+    ]);
 
     // A bad or stale session does not stand in the way of the public read.
     const withBadToken = await api(`/api/shared/${plain.id}`, { headers: { Authorization: "Bearer nonsense" } });
@@ -227,9 +238,7 @@ describe("share links", () => {
     expect(roles(copied.messages)).toEqual(["user", "tool", "agent"]);
     // One linear path: each message follows the one before it.
     expect(copied.messages.map((m) => m.seq)).toEqual([1, 2, 3]);
-    expect(copied.messages.map((m) => (m as { parent_seq?: number }).parent_seq ?? null)).toEqual(
-      copied.messages.map((m) => ((m as { parent_seq?: number }).parent_seq === undefined ? null : m.seq - 1)),
-    );
+    expect(copied.messages.map((m) => m.parent_seq)).toEqual([0, 1, 2]);
 
     expect((await api(`/api/shares/${link.id}`, { method: "DELETE", headers: s.session.headers })).status).toBe(204);
     const afterRevoke = await fork(bob);
