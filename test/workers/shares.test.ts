@@ -24,6 +24,7 @@ const makeShare = async (session: Session, conversationId: string, body: Record<
 const readShared = (id: string, address = "198.51.100.1") =>
   api(`/api/shared/${id}`, { headers: { "CF-Connecting-IP": address } });
 
+const SECRET = "sk-share-test-0123456789";
 const roles = (messages: Message[]) => messages.map((m) => m.role);
 
 /** A conversation with a user message, an MCP tool call and result, an answer and a System message. */
@@ -41,7 +42,19 @@ async function sharedWorld(): Promise<Scenario> {
     headers: s.session.headers,
   });
   expect(added.status).toBe(201);
-  await chat(s, "Echo something");
+  // A second server, off, whose secret the user pasted into the chat: the page hides it too.
+  const sealed = await api("/api/mcp-servers", {
+    method: "POST",
+    json: {
+      name: "paid",
+      url: "https://tools.example.com/mcp",
+      enabled: false,
+      auth: { type: "bearer", token: SECRET },
+    },
+    headers: s.session.headers,
+  });
+  expect(sealed.status).toBe(201);
+  await chat(s, `Echo something (my key is ${SECRET})`);
   const notified = await api(`/api/conversations/${s.conversationId}/notify`, {
     method: "POST",
     json: { message: `Deploy finished (${new URL(mcpUrl).hostname})` },
@@ -165,7 +178,16 @@ describe("share links", () => {
     for (const view of [plainView, fullView]) {
       const text = JSON.stringify(view);
       const url = new URL(mcpUrl);
-      for (const secret of [mcpUrl, url.host, url.hostname, s.session.user.username, s.session.user.id]) {
+      expect(text).toContain("[hidden]");
+      for (const secret of [
+        mcpUrl,
+        url.host,
+        url.hostname,
+        SECRET,
+        "tools.example.com",
+        s.session.user.username,
+        s.session.user.id,
+      ]) {
         expect(text).not.toContain(secret);
       }
       expect(text).not.toContain(s.conversationId);

@@ -1,11 +1,16 @@
 // What a shared page must not reveal of its owner's MCP servers (docs/protocol.md "Share links"): every
 // occurrence of a server's URL, origin, host or host name, in any string of the answer (keys included),
-// becomes the server's name. Longer forms are replaced first, so a URL never leaves its path behind.
+// becomes the server's name, and its secret (should a tool have echoed it) becomes "[hidden]". Longer
+// forms are replaced first, so a URL never leaves its path behind.
 
 export interface NamedUrl {
   name: string;
   url: string;
+  /** The server's token or header value, opened (d1/mcp-servers.ts serverAddresses). */
+  secret?: string;
 }
+
+export const HIDDEN_SECRET = "[hidden]";
 
 /** The forms under which a server's address can appear in text, longest first. */
 function formsOf(url: string): string[] {
@@ -34,6 +39,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&
 export function addressScrubber(servers: NamedUrl[]): ((text: string) => string) | null {
   const byForm = new Map<string, string>();
   for (const server of servers) {
+    if (server.secret) byForm.set(server.secret.toLowerCase(), HIDDEN_SECRET);
     for (const form of formsOf(server.url)) {
       const key = form.toLowerCase();
       if (!byForm.has(key)) byForm.set(key, server.name);

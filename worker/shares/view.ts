@@ -1,8 +1,8 @@
 // What a share link shows (docs/protocol.md "Share links"): the path up to the link's leaf, read from the
 // conversation's object at each view (nothing is copied, so revoking or deleting ends it at once), less
-// what the owner left out, with their MCP servers' addresses replaced by the servers' names.
+// what the owner left out, with their MCP servers' addresses replaced by the servers' names (and secrets hidden).
 
-import { listMcpServers } from "../../d1/mcp-servers";
+import { serverAddresses } from "../../d1/mcp-servers";
 import type { ShareRow } from "../../d1/shares";
 import type { Message, SharedConversation } from "../../protocol";
 import { addressScrubber, scrubStrings } from "./scrub";
@@ -19,7 +19,7 @@ export async function sharedView(env: Env, row: ShareRow): Promise<SharedConvers
   // leaf_seq 0 is a link to an empty conversation: there is no path to read (and 0 is not "the current leaf").
   const [path, servers] = await Promise.all([
     row.leafSeq > 0 ? stubFor(env, row.conversationId).snapshot(meta, row.leafSeq) : { messages: [], leaf_seq: 0 },
-    listMcpServers(env.DB, row.userId),
+    serverAddresses(env.DB, row.userId, env.SECRETS_KEY),
   ]);
   const view: SharedConversation = {
     share: {
