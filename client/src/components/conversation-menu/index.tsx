@@ -1,8 +1,9 @@
-// The conversation's "⋯" menu in the chat header: Export as Markdown, Export as JSON. The menu button
-// pattern: the button says it opens a menu (aria-haspopup, aria-expanded); the menu takes the focus,
-// arrow keys, Home and End move through its items, Esc or Tab closes it (Esc returns the focus to the
-// button), and so does a click outside (those last as every popover: lib/use-popover.ts). An export
-// fetches every message first (client/src/lib/export.ts).
+// The conversation's "⋯" menu in the chat header: Share… (share-dialog/), Export as Markdown, Export as
+// JSON. The menu button pattern: the button says it opens a menu (aria-haspopup, aria-expanded); the
+// menu takes the focus, arrow keys, Home and End move through its items, Esc or Tab closes it (Esc
+// returns the focus to the button), and so does a click outside (those last as every popover:
+// lib/use-popover.ts). An export fetches every message first (client/src/lib/export.ts). Closing the
+// share dialog gives the focus back to the menu's button.
 import { useEffect, useId, useState } from "preact/hooks";
 import {
   type ConversationExport,
@@ -14,6 +15,7 @@ import {
 } from "../../lib/export";
 import { usePopover } from "../../lib/use-popover";
 import { Icon } from "../icon";
+import { ShareDialog } from "../share-dialog";
 import style from "./style.module.css";
 
 type Format = "md" | "json";
@@ -33,6 +35,7 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
   const { open, setOpen, toggle, button, panel: menu, onKeyDown: closeOnEscape } = usePopover();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const [sharing, setSharing] = useState(false);
   const menuId = useId();
 
   const items = () => [...(menu.current?.querySelectorAll<HTMLButtonElement>("[role=menuitem]") ?? [])];
@@ -75,6 +78,17 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
     else setProblem(`Export failed: ${result.error.message}`);
   };
 
+  const openShare = () => {
+    setOpen(false);
+    setProblem(null);
+    setSharing(true);
+  };
+
+  const closeShare = () => {
+    setSharing(false);
+    button.current?.focus();
+  };
+
   return (
     <div class={style.wrap}>
       <button
@@ -107,6 +121,16 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
           onKeyDown={onMenuKeyDown}
           data-testid="conversation-menu"
         >
+          <button
+            type="button"
+            role="menuitem"
+            tabIndex={-1}
+            class={style.item}
+            onClick={openShare}
+            data-testid="share-conversation"
+          >
+            Share…
+          </button>
           {ITEMS.map(({ format, label }) => (
             <button
               key={format}
@@ -122,6 +146,7 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
           ))}
         </div>
       )}
+      {sharing && <ShareDialog conversationId={conversationId} onClose={closeShare} />}
       {problem && (
         <p class={style.problem} role="alert">
           {problem}
