@@ -6,9 +6,11 @@ import { useEffect } from "preact/hooks";
 import { loginPathFor, navigate, nextFromLocation, useRoute } from "../../lib/router";
 import { useSession } from "../../lib/use-session";
 import { AuthForm } from "../auth-form";
-import { SharedPage } from "../shared-page";
 import { Shell } from "../shell";
+import { lazyPage } from "../shell/lazy";
 import style from "./style.module.css";
+
+const SharedPage = lazyPage(() => import("../shared-page").then((m) => m.SharedPage));
 
 export function App() {
   const route = useRoute();

@@ -15,7 +15,7 @@ import {
 } from "../../lib/export";
 import { usePopover } from "../../lib/use-popover";
 import { Icon } from "../icon";
-import { ShareDialog } from "../share-dialog";
+import type { ShareDialog } from "../share-dialog";
 import style from "./style.module.css";
 
 type Format = "md" | "json";
@@ -35,7 +35,8 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
   const { open, setOpen, toggle, button, panel: menu, onKeyDown: closeOnEscape } = usePopover();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const [sharing, setSharing] = useState(false);
+  // The share dialog's module, loaded on first use (it stays out of the first download).
+  const [Sharing, setSharing] = useState<typeof ShareDialog | null>(null);
   const menuId = useId();
 
   const items = () => [...(menu.current?.querySelectorAll<HTMLButtonElement>("[role=menuitem]") ?? [])];
@@ -78,14 +79,20 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
     else setProblem(`Export failed: ${result.error.message}`);
   };
 
-  const openShare = () => {
+  const openShare = async () => {
     setOpen(false);
     setProblem(null);
-    setSharing(true);
+    try {
+      const { ShareDialog } = await import("../share-dialog");
+      setSharing(() => ShareDialog);
+    } catch {
+      button.current?.focus();
+      setProblem("Sharing could not be loaded. Reload the page and try again.");
+    }
   };
 
   const closeShare = () => {
-    setSharing(false);
+    setSharing(null);
     button.current?.focus();
   };
 
@@ -126,7 +133,7 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
             role="menuitem"
             tabIndex={-1}
             class={style.item}
-            onClick={openShare}
+            onClick={() => void openShare()}
             data-testid="share-conversation"
           >
             Share…
@@ -146,7 +153,7 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
           ))}
         </div>
       )}
-      {sharing && <ShareDialog conversationId={conversationId} onClose={closeShare} />}
+      {Sharing && <Sharing conversationId={conversationId} onClose={closeShare} />}
       {problem && (
         <p class={style.problem} role="alert">
           {problem}

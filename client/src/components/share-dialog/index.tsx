@@ -30,12 +30,18 @@ export function ShareDialog({ conversationId, onClose }: Props) {
     return () => element.close();
   }, []);
 
+  /** Leaves the top layer first, so the page is no longer inert when the caller moves the focus back. */
+  const close = () => {
+    dialog.current?.close();
+    onClose();
+  };
+
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === "Tab" && dialog.current) trapTab(event, dialog.current);
     if (event.key !== "Escape") return;
     event.preventDefault(); // the chat's Esc (stop the turn) checks this
     event.stopPropagation();
-    onClose();
+    close();
   };
 
   const submit = async (event: Event) => {
@@ -56,10 +62,10 @@ export function ShareDialog({ conversationId, onClose }: Props) {
       onKeyDown={onKeyDown}
       onCancel={(event) => {
         event.preventDefault();
-        onClose();
+        close();
       }}
       onClick={(event) => {
-        if (event.target === dialog.current) onClose(); // the backdrop
+        if (event.target === dialog.current) close(); // the backdrop
       }}
       data-testid="share-dialog"
     >
@@ -120,7 +126,7 @@ export function ShareDialog({ conversationId, onClose }: Props) {
             </ul>
           ))}
         <div class={style.footer}>
-          <button type="button" onClick={onClose} data-testid="share-close">
+          <button type="button" onClick={close} data-testid="share-close">
             Close
           </button>
         </div>
