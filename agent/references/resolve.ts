@@ -6,7 +6,7 @@
 import { getKnowledge } from "../../d1/library/knowledge-store";
 import { getWorkflow } from "../../d1/library/workflow-store";
 import { listNotes, NotePathSchema, readNote } from "../../d1/notes";
-import type { MessageDraft, SystemItem } from "../../protocol";
+import type { Message, MessageDraft, SystemItem } from "../../protocol";
 import { safeEnd } from "../context/model-messages";
 import { parseReferences, type Reference } from "./parse";
 
@@ -14,6 +14,15 @@ export const MAX_ATTACHMENT_CHARS = 8000;
 const MAX_LISTED = 50;
 
 type SystemDraft = Extract<MessageDraft, { role: "system" }>;
+
+/** The sources of the System messages a user's references add (the message's input, with it). */
+const REFERENCE_SOURCES: ReadonlySet<string> = new Set(["References", "Vault", "Knowledge", "Workflows"]);
+
+/** A System message that one of the user's references added right after their message. */
+export const isReferenceMessage = (message: Message): boolean =>
+  message.role === "system" &&
+  REFERENCE_SOURCES.has(message.source) &&
+  !("subscriber" in message.item && message.item.subscriber);
 
 const draft = (source: string, item: SystemItem): SystemDraft => ({ role: "system", source, severity: "info", item });
 

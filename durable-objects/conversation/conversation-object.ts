@@ -7,7 +7,8 @@ import { llmSettings, publicModelInfo } from "../../agent/llm/config";
 import { BusNotifier } from "../../agent/notifications/notifier";
 import { findSubscriber, isEnabled } from "../../agent/notifications/subscribers";
 import { type Credential, parseCredentialKey } from "../../d1/credentials";
-import type { ClientFrame, Message, Notify } from "../../protocol";
+import type { ClientFrame, Message, MessageDraft, Notify } from "../../protocol";
+import { ConversationBranches } from "./branches";
 import { parseClientFrame } from "./client-frames";
 import { ConversationFrames } from "./frame-port";
 import { IndexOutbox } from "./index-outbox";
@@ -76,7 +77,8 @@ export class ConversationObject extends DurableObject<Env> {
       delivered: (ids) => this.inbox.remove(ids),
     });
     const turns = new TurnRunner(this.ctx, this.env, meta, {
-      messages: () => log.all(),
+      messages: () => log.path(),
+      branches: new ConversationBranches(log, (frame) => frames.send(frame)),
       append: (draft) => log.append(draft),
       frames,
       notifier,
@@ -118,6 +120,7 @@ export class ConversationObject extends DurableObject<Env> {
       type: "hello",
       conversation_id: conversationId,
       last_seq: log.lastSeq,
+      leaf_seq: log.leafSeq,
       running: this.turns?.running ?? false,
       ...(pending ? { pending_input: pending } : {}),
       model: publicModelInfo(llmSettings(this.env)),
@@ -135,7 +138,8 @@ export class ConversationObject extends DurableObject<Env> {
       await this.open({ conversationId: state.conversationId, userId: state.userId });
       const parsed = parseClientFrame(data);
       // A chat frame's turn settings are read while the credential is checked; used only once admitted.
-      const settings = parsed.ok && parsed.frame.type === "chat" ? this.turns?.prefetchSettings() : undefined;
+      const startsTurn = parsed.ok && (parsed.frame.type === "chat" || parsed.frame.type === "regenerate");
+      const settings = startsTurn ? this.turns?.prefetchSettings() : undefined;
       if (!(await this.guard.admit(ws))) return;
       if (!parsed.ok) return this.hub.send(ws, { type: "error", code: parsed.code, message: parsed.message });
       await this.handle(ws, parsed.frame, state.credential, settings);
@@ -160,11 +164,24 @@ export class ConversationObject extends DurableObject<Env> {
       case "resume": {
         const range = SocketHub.claimResume(ws, frame.after_seq);
         if (!range) return;
-        for (const message of log.range(range.after, range.through)) this.hub.send(ws, { type: "message", message });
+        // Without `tree`, a client reads one linear conversation: the current path.
+        const view = frame.tree ? { view: "tree" as const } : { view: "path" as const };
+        for (const message of log.range(range.after, range.through, view))
+          this.hub.send(ws, { type: "message", message });
         return;
       }
       case "chat": {
         const refused = await turns?.start(frame, credential, settings);
+        if (refused) this.hub.send(ws, { type: "error", ...refused });
+        return;
+      }
+      case "regenerate": {
+        const refused = await turns?.regenerate(frame, credential, settings);
+        if (refused) this.hub.send(ws, { type: "error", ...refused });
+        return;
+      }
+      case "switch_branch": {
+        const refused = await turns?.switchBranch(frame.seq);
         if (refused) this.hub.send(ws, { type: "error", ...refused });
         return;
       }
@@ -206,10 +223,45 @@ export class ConversationObject extends DurableObject<Env> {
     this.turns?.stop();
   }
 
-  /** RPC from the Worker (docs/protocol.md `GET …/messages`): a page of the log, read from this object's SQLite. */
-  async messages(meta: SocketMeta, after: number, limit: number): Promise<Message[]> {
+  /**
+   * RPC from the Worker (docs/protocol.md `GET …/messages`): a page of the current path (or of the path
+   * to `leaf`, or of every branch), read from this object's SQLite. Undefined for a `leaf` it lacks.
+   */
+  async messages(
+    meta: SocketMeta,
+    query: { after: number; limit: number; view: "path" | "tree"; leaf?: number },
+  ): Promise<{ messages: Message[]; leaf_seq: number } | undefined> {
     const log = await this.open(meta);
-    return log.page(after, limit);
+    if (query.leaf !== undefined && !log.has(query.leaf)) return undefined;
+    const view = query.view === "tree" ? { view: "tree" as const } : { view: "path" as const, leaf: query.leaf };
+    return { messages: log.page(query.after, query.limit, undefined, view), leaf_seq: log.leafSeq };
+  }
+
+  /** RPC from the Worker (share links): the whole path that ends at `leaf` (default: the current one). */
+  async snapshot(meta: SocketMeta, leaf?: number): Promise<{ messages: Message[]; leaf_seq: number }> {
+    const log = await this.open(meta);
+    const end = leaf ?? log.leafSeq;
+    return { messages: log.pathTo(end), leaf_seq: end };
+  }
+
+  /**
+   * RPC from the Worker (a fork of a shared conversation): copies of `messages`, in order, as this new
+   * conversation's one path. Seqs are new, so a compaction's `through_seq` is carried over to the copy of
+   * the last message it covered. Refused on a conversation that already has messages.
+   */
+  async importMessages(meta: SocketMeta, messages: Message[]): Promise<number> {
+    const log = await this.open(meta);
+    if (log.lastSeq > 0) throw new Error("messages are imported only into a new conversation");
+    const seqs = new Map<number, number>();
+    for (const message of messages) {
+      const { seq, id: _id, created_at: _at, parent_seq: _parent, ...draft } = message;
+      const copy =
+        draft.role === "system" && draft.item.kind === "compaction"
+          ? { ...draft, item: { ...draft.item, through_seq: copiedThrough(seqs, draft.item.through_seq) } }
+          : draft;
+      seqs.set(seq, (await log.append(copy as MessageDraft)).seq);
+    }
+    return log.lastSeq;
   }
 
   /** RPC from the Worker: whether a turn runs now. */
@@ -263,4 +315,11 @@ export class ConversationObject extends DurableObject<Env> {
     this.outbox = undefined;
     this.turns = undefined;
   }
+}
+
+/** The copy's seq of the last copied message at or before `through` (0 when none was copied). */
+function copiedThrough(seqs: ReadonlyMap<number, number>, through: number): number {
+  let best = 0;
+  for (const [from, to] of seqs) if (from <= through) best = Math.max(best, to);
+  return best;
 }

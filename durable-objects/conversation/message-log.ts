@@ -1,23 +1,48 @@
 // The conversation's message log, in the object's own SQLite: every message gets the next seq and is
 // written locally, then handed to `onPersisted` (the broadcast, which the runtime's output gate holds
 // until the write is durable). Writes are synchronous, so seq has no gaps and broadcasts leave in seq
-// order. Only what a reader needs is read: a wake reads max(seq), a page reads its page, and the whole
-// log is loaded only when a turn builds its context (then kept in step with appends).
+// order. Only what a reader needs is read: a wake reads max(seq) and the current leaf, a page reads its
+// page, and the whole log is loaded only when a turn builds its context (then kept in step with appends).
+//
+// The log is a tree of branches (docs/protocol.md "Branches"): each message follows a parent, and the
+// conversation has a current leaf. A new message always follows the leaf and becomes it, so the common
+// case (no branching) writes nothing more than the message. The model and a linear client read the
+// current path: the leaf's ancestors, in seq order (a parent's seq is always below its child's).
 
 import { defuseItem } from "../../agent/system-items/forgery";
 import type { Message, MessageDraft } from "../../protocol";
-import { insertMessage, type MessageRow } from "./local-tables";
+import { deleteState, insertMessage, type MessageRow, readState, writeState } from "./local-tables";
 
-const COLUMNS = "seq, id, role, created_at, payload";
+const COLUMNS = "seq, id, role, created_at, payload, parent";
 const PAGE = 500;
+/** The current leaf, stored only while it is not the last message (after a switch or a branch point). */
+const LEAF_KEY = "leaf";
+/** The seqs of the path that ends at `?1` (a recursive walk up the parents, each a primary-key lookup). */
+const PATH_SEQS = `WITH RECURSIVE path(seq) AS (
+  SELECT seq FROM messages WHERE seq = ?1
+  UNION ALL SELECT m.parent FROM messages m JOIN path ON m.seq = path.seq WHERE m.parent > 0
+) SELECT seq FROM path`;
 
 // Rows are only ever written by `append` from validated drafts, so they are not parsed again here.
 const toMessage = (row: MessageRow): Message =>
-  ({ ...JSON.parse(row.payload), seq: row.seq, id: row.id, role: row.role, created_at: row.created_at }) as Message;
+  ({
+    ...JSON.parse(row.payload),
+    seq: row.seq,
+    id: row.id,
+    role: row.role,
+    created_at: row.created_at,
+    parent_seq: row.parent ?? row.seq - 1,
+  }) as Message;
+
+export type LogView = { view: "path" | "tree"; leaf?: number };
 
 export class MessageLog {
+  /** Every message, indexed by seq - 1 (seqs are gapless from 1), once a turn needed them. */
   private loaded: Message[] | undefined;
+  /** The current path, once read; grows with appends, replaced when the leaf moves elsewhere. */
+  private currentPath: Message[] | undefined;
   private last: number;
+  private leaf: number;
   private read = 0;
 
   constructor(
@@ -25,10 +50,18 @@ export class MessageLog {
     private readonly onPersisted: (message: Message) => void,
   ) {
     this.last = this.select<{ seq: number }>("SELECT coalesce(max(seq), 0) AS seq FROM messages")[0]?.seq ?? 0;
+    const stored = readState(sql, LEAF_KEY);
+    const leaf = stored === undefined ? Number.NaN : Number(stored);
+    this.leaf = Number.isInteger(leaf) && leaf >= 0 && leaf <= this.last ? leaf : this.last;
   }
 
   get lastSeq(): number {
     return this.last;
+  }
+
+  /** The last message of the current path (0: the path is empty, as before a first message's edit). */
+  get leafSeq(): number {
+    return this.leaf;
   }
 
   /** Rows this instance has read from SQLite so far: what a wake costs (tests and benchmarks read it). */
@@ -36,16 +69,83 @@ export class MessageLog {
     return this.read;
   }
 
-  /** The whole log, for building a turn's context. */
+  /** Every branch's messages, in seq order. */
   all(): readonly Message[] {
     this.loaded ??= this.select<MessageRow>(`SELECT ${COLUMNS} FROM messages ORDER BY seq`).map(toMessage);
     return this.loaded;
   }
 
-  /** Up to `limit` messages after `after` (and at most `through`), in seq order. */
-  page(after: number, limit: number, through = Number.MAX_SAFE_INTEGER): Message[] {
+  /** The current path, for building a turn's context: the same array while it only grows. */
+  path(): readonly Message[] {
+    this.currentPath ??= this.pathTo(this.leaf);
+    return this.currentPath;
+  }
+
+  /** The path that ends at `leaf`, in seq order (empty for 0 or a seq the log does not have). */
+  pathTo(leaf: number): Message[] {
+    if (leaf <= 0 || leaf > this.last) return [];
+    const all = this.loaded;
+    if (!all)
+      return this.select<MessageRow>(
+        `SELECT ${COLUMNS} FROM messages WHERE seq IN (${PATH_SEQS}) ORDER BY seq`,
+        leaf,
+      ).map(toMessage);
+    const path: Message[] = [];
+    for (let at = all[leaf - 1]; at; at = all[(at.parent_seq ?? at.seq - 1) - 1]) path.push(at);
+    return path.reverse();
+  }
+
+  has(seq: number): boolean {
+    return Number.isInteger(seq) && seq >= 1 && seq <= this.last;
+  }
+
+  /** One message by seq. */
+  get(seq: number): Message | undefined {
+    if (!this.has(seq)) return undefined;
+    if (this.loaded) return this.loaded[seq - 1];
+    return this.select<MessageRow>(`SELECT ${COLUMNS} FROM messages WHERE seq = ?`, seq).map(toMessage)[0];
+  }
+
+  /** The messages that follow `seq` directly (its children: versions of one another), in seq order. */
+  childrenOf(seq: number): Message[] {
+    return this.select<MessageRow>(`SELECT ${COLUMNS} FROM messages WHERE parent = ? ORDER BY seq`, seq).map(toMessage);
+  }
+
+  /** The newest message at or below `seq`: where the path through `seq` ends (always a leaf of the tree). */
+  newestUnder(seq: number): number {
+    const rows = this.select<{ seq: number }>(
+      `WITH RECURSIVE below(seq) AS (
+         SELECT ?1 UNION ALL SELECT m.seq FROM messages m JOIN below ON m.parent = below.seq
+       ) SELECT max(seq) AS seq FROM below`,
+      seq,
+    );
+    return rows[0]?.seq ?? seq;
+  }
+
+  /** Moves the current leaf (a switch, or the branch point of an edit or regenerate). */
+  moveLeaf(seq: number): void {
+    if (seq !== 0 && !this.has(seq)) throw new Error(`no message ${seq}`);
+    if (seq === this.leaf) return;
+    this.leaf = seq;
+    this.currentPath = undefined;
+    if (seq === this.last) deleteState(this.sql, LEAF_KEY);
+    else writeState(this.sql, LEAF_KEY, String(seq));
+  }
+
+  /** Up to `limit` messages after `after` (and at most `through`), in seq order: every branch's, or one path's. */
+  page(after: number, limit: number, through = Number.MAX_SAFE_INTEGER, view: LogView = { view: "tree" }): Message[] {
+    if (view.view === "tree")
+      return this.select<MessageRow>(
+        `SELECT ${COLUMNS} FROM messages WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?`,
+        after,
+        through,
+        limit,
+      ).map(toMessage);
+    const leaf = view.leaf ?? this.leaf;
+    if (leaf <= 0) return [];
     return this.select<MessageRow>(
-      `SELECT ${COLUMNS} FROM messages WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?`,
+      `SELECT ${COLUMNS} FROM messages WHERE seq IN (${PATH_SEQS}) AND seq > ?2 AND seq <= ?3 ORDER BY seq LIMIT ?4`,
+      leaf,
       after,
       through,
       limit,
@@ -53,10 +153,10 @@ export class MessageLog {
   }
 
   /** Every message after `after` through `through`, a page at a time (a resume can span the whole log). */
-  *range(after: number, through: number): Generator<Message> {
+  *range(after: number, through: number, view: LogView = { view: "tree" }): Generator<Message> {
     let from = after;
     while (from < through) {
-      const page = this.page(from, PAGE, through);
+      const page = this.page(from, PAGE, through, view);
       yield* page;
       const end = page.at(-1);
       if (!end || page.length < PAGE) return;
@@ -83,19 +183,31 @@ export class MessageLog {
 
   private write(draft: MessageDraft): Message {
     const seq = this.last + 1;
+    const parent = this.leaf;
     // Whatever built a system item, its body reaches the model defused of forged reminder tags.
     const safe = draft.role === "system" ? { ...draft, item: defuseItem(draft.item) } : draft;
     const { role, ...payload } = safe;
-    const message = { ...safe, seq, id: crypto.randomUUID(), created_at: new Date().toISOString() } as Message;
+    const message = {
+      ...safe,
+      seq,
+      id: crypto.randomUUID(),
+      created_at: new Date().toISOString(),
+      parent_seq: parent,
+    } as Message;
     insertMessage(this.sql, {
       seq,
       id: message.id,
       role,
       created_at: message.created_at,
       payload: JSON.stringify(payload),
+      parent,
     });
+    // The leaf was stored only while it was not the last message; now it is again.
+    if (parent !== this.last) deleteState(this.sql, LEAF_KEY);
     this.last = seq;
+    this.leaf = seq;
     this.loaded?.push(message);
+    this.currentPath?.push(message);
     this.onPersisted(message);
     return message;
   }

@@ -24,8 +24,10 @@ import {
   MCP_TOOL_SEPARATOR,
   type Message,
   type MessageDraft,
+  type RegenerateFrame,
   type ServerFrame,
 } from "../../protocol";
+import type { ConversationBranches } from "./branches";
 import { ConversationTitles } from "./conversation-titles";
 import type { ConversationFrames } from "./frame-port";
 import type { IndexOutbox } from "./index-outbox";
@@ -40,7 +42,10 @@ import { TurnMarkerStore } from "./turn-marker";
 export { RUNNING_TURN_KEY } from "./turn-marker";
 
 export interface RunnerIO {
+  /** The current path: what the model reads. */
   messages(): readonly Message[];
+  /** Where an edit, a regenerate or a switch moves the current leaf (branches.ts). */
+  branches: ConversationBranches;
   append(draft: MessageDraft): Promise<Message>;
   /** Where every frame leaves the object; the runner watches it too (frame-port.ts). */
   frames: ConversationFrames;
@@ -104,6 +109,13 @@ const NO_USAGE = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
 /** What a turn starts from (user-settings.ts loadTurnSettings), possibly read ahead (prefetchSettings). */
 export type TurnSettings = Awaited<ReturnType<typeof loadTurnSettings>>;
 type Refusal = { code: string; message: string };
+/** What a turn's frame may set for that turn (chat and regenerate alike). */
+type TurnOptions = Pick<ChatFrame, "agent_max_steps" | "decision_tree">;
+const BUSY: Refusal = { code: "busy", message: "A turn is already running; stop it or wait for it to finish" };
+const QUESTION_WAITING: Refusal = {
+  code: "busy",
+  message: "A question is waiting for your answer; answer it before changing versions",
+};
 
 export class TurnRunner {
   private current: RunningTurn | undefined;
@@ -150,19 +162,23 @@ export class TurnRunner {
     return read;
   }
 
-  /** Persists the user's message and what it references, then runs the turn; or says why not. */
+  /**
+   * Persists the user's message and what it references, then runs the turn; or says why not. With
+   * `edit_seq` the message is a new version of that one, on a new branch.
+   */
   async start(
     frame: ChatFrame,
     credential?: Credential,
     prefetched?: Promise<TurnSettings>,
   ): Promise<Refusal | undefined> {
-    if (this.current) return { code: "busy", message: "A turn is already running; stop it or wait for it to finish" };
-    if (frame.decision_tree !== undefined && !findDecisionTree(frame.decision_tree)) {
-      return { code: "invalid_frame", message: `decision_tree: unknown decision tree "${frame.decision_tree}"` };
-    }
+    const refused = await this.refuseTurn(frame, frame.edit_seq !== undefined);
+    if (refused) return refused;
+    const point = frame.edit_seq === undefined ? undefined : this.io.branches.editPoint(frame.edit_seq);
+    if (point && "code" in point) return point;
     await this.launch(
       (signal) => this.userPlan(frame, signal, prefetched),
       async () => {
+        if (point) this.io.branches.moveTo(point.leaf);
         await this.io.append({ role: "user", content: frame.content });
         for (const draft of await resolveReferences(this.env.DB, this.meta.userId, frame.content))
           await this.io.append(draft);
@@ -170,6 +186,47 @@ export class TurnRunner {
       { startedBy: credential && credentialKey(credential) },
     );
     return undefined;
+  }
+
+  /** Runs the turn of a user message again, on a new branch from after that message's input. */
+  async regenerate(
+    frame: RegenerateFrame,
+    credential?: Credential,
+    prefetched?: Promise<TurnSettings>,
+  ): Promise<Refusal | undefined> {
+    const refused = await this.refuseTurn(frame, true);
+    if (refused) return refused;
+    const point = this.io.branches.regeneratePoint(frame.seq);
+    if ("code" in point) return point;
+    await this.launch(
+      (signal) => this.userPlan(frame, signal, prefetched),
+      async () => this.io.branches.moveTo(point.leaf),
+      { startedBy: credential && credentialKey(credential) },
+    );
+    return undefined;
+  }
+
+  /** Shows the version holding `seq`: never under a running turn or a waiting question. */
+  async switchBranch(seq: number): Promise<Refusal | undefined> {
+    if (this.current) return BUSY;
+    if (await this.pending.current()) return QUESTION_WAITING;
+    if (this.current) return BUSY;
+    const point = this.io.branches.switchPoint(seq);
+    if ("code" in point) return point;
+    this.io.branches.moveTo(point.leaf);
+    return undefined;
+  }
+
+  /** Why a turn cannot start now; `branching` turns also wait for a question to be answered. */
+  private async refuseTurn(options: TurnOptions, branching: boolean): Promise<Refusal | undefined> {
+    if (this.current) return BUSY;
+    if (options.decision_tree !== undefined && !findDecisionTree(options.decision_tree)) {
+      return { code: "invalid_frame", message: `decision_tree: unknown decision tree "${options.decision_tree}"` };
+    }
+    if (!branching) return undefined;
+    if (await this.pending.current()) return QUESTION_WAITING;
+    // Another frame may have started a turn while the question was read.
+    return this.current ? BUSY : undefined;
   }
 
   /**
@@ -180,7 +237,7 @@ export class TurnRunner {
     const question = await this.pending.current();
     if (!question || this.current) return { code: "no_pending_input", message: "No question is waiting for an answer" };
     await this.launch(
-      (signal) => this.userPlan({ type: "chat", content }, signal),
+      (signal) => this.userPlan({}, signal),
       async () => {
         await this.pending.clear();
         await this.io.append({
@@ -242,7 +299,11 @@ export class TurnRunner {
     return mcp;
   }
 
-  private async userPlan(frame: ChatFrame, signal: AbortSignal, prefetched?: Promise<TurnSettings>): Promise<TurnPlan> {
+  private async userPlan(
+    frame: TurnOptions,
+    signal: AbortSignal,
+    prefetched?: Promise<TurnSettings>,
+  ): Promise<TurnPlan> {
     const { saved, mcpServers } = await this.settings(prefetched);
     const mcp = await this.openMcp(mcpServers, signal);
     return {

@@ -76,10 +76,11 @@ conversationRoutes.delete("/:id", async (c) => {
 
 conversationRoutes.get("/:id/messages", async (c) => {
   const row = await ownConversation(c.var.db, currentUser(c).id, c.req.param("id"));
-  const { after, limit } = readQuery(c, MessagesQuerySchema);
+  const query = readQuery(c, MessagesQuerySchema);
   // The log lives in the conversation's object (its own SQLite); ownership was checked above.
-  const messages = await stubFor(c.env, row.id).messages({ conversationId: row.id, userId: row.userId }, after, limit);
-  return c.json({ messages });
+  const page = await stubFor(c.env, row.id).messages({ conversationId: row.id, userId: row.userId }, query);
+  if (!page) throw notFound(`No message ${query.leaf} in this conversation`);
+  return c.json(page);
 });
 
 conversationRoutes.post("/:id/notify", async (c) => {

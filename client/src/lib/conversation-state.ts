@@ -178,6 +178,7 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
       return applySubagentFrame(state, frame);
     case "pong":
     case "conversation_title": // the sidebar's (use-conversation-socket.ts hands it there)
+    case "branch_switched": // branches: the client follows them in lib/ (not yet)
       return state;
   }
 }
