@@ -168,7 +168,7 @@ for (const viewport of VIEWPORTS) {
 
       await withPage(live, `share-revoked-${viewport.width}`, options, async (visitor) => {
         expect((await visitor.request.get(`/api/shared/${revokedId}`)).status()).toBe(404);
-        await visitor.goto(withSystem);
+        expect((await visitor.goto(withSystem))?.status()).toBe(404);
         await visitor.locator("[data-testid=shared-not-found]").waitFor({ timeout: 15_000 });
         expect(await visitor.locator("[data-testid=shared-not-found]").textContent()).toBe(
           "This link doesn't exist or was revoked",
