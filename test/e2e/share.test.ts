@@ -96,6 +96,13 @@ for (const viewport of VIEWPORTS) {
       expect(withoutSystem).not.toBe(withSystem);
       expect(await owner.locator("[data-testid=share-dialog] [data-testid=share-row]").count()).toBe(2);
       expect(await fits(owner)).toBe(true);
+      // Tab and Shift+Tab stay inside the dialog.
+      const inDialog = () => owner.evaluate(() => !!document.activeElement?.closest("[data-testid=share-dialog]"));
+      for (const key of ["Tab", "Shift+Tab"])
+        for (let i = 0; i < 12; i++) {
+          await owner.keyboard.press(key);
+          expect(await inDialog(), `${key} ×${i + 1}`).toBe(true);
+        }
       // Esc closes the dialog and gives the focus back to the ⋯ button.
       await owner.keyboard.press("Escape");
       await owner.locator("[data-testid=share-dialog]").waitFor({ state: "detached", timeout: 5_000 });
