@@ -9,7 +9,9 @@ export interface ConversationFigures {
   overWindow: number;
   /** Per request: the share of it that is the previous request's prefix. */
   prefixShares: number[];
-  /** Requests (after the first) that begin with the whole previous request. */
+  /** Requests (after the first) that begin with the whole previous request of their branch. */
   wholePrefix: number;
+  /** Pairs of consecutive requests on one branch (what `prefixShares` and `wholePrefix` count). */
+  pairs: number;
   turnsCompleted: number;
 }

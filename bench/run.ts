@@ -81,7 +81,12 @@ async function stopLatency() {
 }
 
 type ContextBench = {
-  runConversation: (turns: number, window: number, limit?: number) => Promise<ConversationFigures>;
+  runConversation: (
+    turns: number,
+    window: number,
+    limit?: number,
+    edit?: { at: number; from: number },
+  ) => Promise<ConversationFigures>;
 };
 
 /** Issue 12: a 200-turn conversation with a 16,000-token window against the same one sent whole. */
@@ -91,13 +96,16 @@ async function contextCompaction(): Promise<string[]> {
   const WINDOW = 16_000;
   const compacted = await runConversation(TURNS, WINDOW);
   const whole = await runConversation(TURNS, 1e12, WINDOW);
+  // Issue 27: the same conversation, but at turn 100 the user edits their message of turn 50.
+  const branched = await runConversation(TURNS, WINDOW, WINDOW, { at: 100, from: 50 });
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
-  const row = (label: string, f: (c: ConversationFigures) => string) => `| ${label} | ${f(whole)} | ${f(compacted)} |`;
+  const row = (label: string, f: (c: ConversationFigures) => string) =>
+    `| ${label} | ${f(whole)} | ${f(compacted)} | ${f(branched)} |`;
   return [
     `${TURNS} turns (a tool step every 4th turn, a tool failure every 10th, a task reminder every 6th request), o200k_base tokens of each request's tool declarations and messages; window ${WINDOW.toLocaleString("en-US")} tokens.`,
     "",
-    "| | whole history (before) | compacted (now) |",
-    "| --- | --- | --- |",
+    "| | whole history (before) | compacted (now) | compacted, branched at turn 100 |",
+    "| --- | --- | --- | --- |",
     row("turns completed", (f) => String(f.turnsCompleted)),
     row("requests (summary calls included)", (f) => `${f.requests} (${f.compactions} compactions)`),
     row("input tokens sent, total", (f) => f.inputTokens.toLocaleString("en-US")),
@@ -105,9 +113,11 @@ async function contextCompaction(): Promise<string[]> {
     row("requests over the window", (f) => String(f.overWindow)),
     row("input tokens in the previous request's prefix (cacheable)", (f) => pct(f.cachedTokens / f.inputTokens)),
     row("share of a request that is the previous request's prefix, median", (f) => pct(median(f.prefixShares))),
-    row("requests beginning with the whole previous request", (f) => `${f.wholePrefix} of ${f.requests - 1}`),
+    row("requests beginning with the whole previous request", (f) => `${f.wholePrefix} of ${f.pairs}`),
     "",
     `Input tokens, compacted ÷ whole: ${(compacted.inputTokens / whole.inputTokens).toFixed(3)}. The requests that do not begin with the whole previous one are each compaction's summary call and the request after it (2 per compaction).`,
+    "",
+    "Branched: at turn 100 the user edits their message of turn 50, and turns 100–199 run on that branch; the model reads the branch's path only. Prefix figures are within a branch: the first request after the branch point follows the other branch's last request and is left out of them (and of the cached tokens).",
   ];
 }
 

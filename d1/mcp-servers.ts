@@ -208,6 +208,26 @@ export async function recordMcpTest(
 /** The tool names (the server's own) the user switched off. */
 export const disabledToolsOf = (row: McpServerRow): string[] => parseList<string>(row.disabledTools);
 
+/**
+ * Each of the user's servers by name with its URL and, where one is stored and can be opened, its secret:
+ * what a shared page must hide (worker/shares/scrub.ts), never part of an answer itself.
+ */
+export async function serverAddresses(
+  d1: D1Database,
+  userId: string,
+  secretsKey?: string,
+): Promise<{ name: string; url: string; secret?: string }[]> {
+  const rows = await database(d1).select().from(mcpServers).where(eq(mcpServers.userId, userId));
+  return Promise.all(
+    rows.map(async (row) => {
+      const secret = row.sealedSecret
+        ? await openSecret(secretsKey, row.sealedSecret, boundTo(row)).catch(() => undefined)
+        : undefined;
+      return { name: row.name, url: row.url, ...(secret ? { secret } : {}) };
+    }),
+  );
+}
+
 /** How to reach the server, its secret opened: only for the connection, never for an answer. */
 export async function endpointOf(row: McpServerRow, secretsKey?: string): Promise<McpEndpoint> {
   const headers: Record<string, string> = {};

@@ -257,3 +257,43 @@ export const mcpServers = sqliteTable(
   },
   (t) => [uniqueIndex("mcp_servers_user_name").on(t.userId, t.name)],
 );
+
+/**
+ * Share links (docs/protocol.md "Share links"): a read-only snapshot of a conversation's path up to
+ * `leaf_seq`. The messages stay in the conversation's object and are read from there on each view, so
+ * deleting the conversation (cascade) or the row (revoking) ends the link at once.
+ */
+export const shares = sqliteTable(
+  "shares",
+  {
+    /** 144 random bits, base64url: the link is the only secret. */
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    leafSeq: integer("leaf_seq").notNull(),
+    includeSystem: integer("include_system", { mode: "boolean" }).notNull(),
+    includeTools: integer("include_tools", { mode: "boolean" }).notNull(),
+    createdAt: text("created_at").notNull().default(now),
+  },
+  (t) => [index("shares_user").on(t.userId, t.createdAt), index("shares_conversation").on(t.conversationId)],
+);
+
+/**
+ * Fixed-window counters of the generic rate limiter (d1/rate-limits.ts), one row per key such as
+ * `share_create:<user id>`. A row whose window has ended is reset by its next hit or pruned by another's.
+ */
+export const rateLimits = sqliteTable(
+  "rate_limits",
+  {
+    key: text("key").primaryKey(),
+    count: integer("count").notNull(),
+    /** When the window ends (ms since the epoch). */
+    resetAt: integer("reset_at").notNull(),
+  },
+  (t) => [index("rate_limits_reset").on(t.resetAt)],
+);

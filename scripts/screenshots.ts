@@ -1,6 +1,7 @@
 // `npm run screenshots`: the README's pictures of the chat, made from the real app as `npm start` runs
 // it offline (the demo model, fresh local state) in headless Chromium, at 1280 px and on a 390 px
-// phone, dark, and once light. Writes docs/screenshots/chat-1280.png, chat-1280-light.png and chat-390.png;
+// phone, dark, and once light; and the page of a share link to that chat, as a visitor with no account
+// sees it. Writes docs/screenshots/chat-1280.png, chat-1280-light.png, chat-390.png and shared-1280.png;
 // rerun after a UI change.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -65,7 +66,28 @@ try {
   await mobile.locator("[data-role=agent]").last().waitFor();
   await mobile.waitForTimeout(500);
   await mobile.screenshot({ path: path.join(OUT, "chat-390.png") });
-  console.log(`wrote ${path.relative(ROOT, OUT)}/chat-1280.png, chat-1280-light.png and chat-390.png`);
+
+  // A share link with the tool details, opened in a browser with no cookies.
+  const share = await apiFromPage<{ url: string }>(
+    page,
+    "POST",
+    `/api/conversations/${encodeURIComponent(id)}/shares`,
+    {
+      include_tools: true,
+    },
+  );
+  if (share.status !== 201) throw new Error(`could not create a share link: ${share.status}`);
+  const visitor = await browser.newContext({
+    baseURL: app.url,
+    viewport: { width: 1280, height: 800 },
+    colorScheme: "dark",
+  });
+  const shared = await visitor.newPage();
+  await shared.goto(share.body.url);
+  await shared.locator("[data-testid=shared-page][data-status=ready]").waitFor();
+  await shared.waitForTimeout(300);
+  await shared.screenshot({ path: path.join(OUT, "shared-1280.png") });
+  console.log(`wrote ${path.relative(ROOT, OUT)}/chat-1280.png, chat-1280-light.png, chat-390.png and shared-1280.png`);
 } finally {
   await browser.close();
   await app.stop();

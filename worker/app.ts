@@ -13,6 +13,7 @@ import { mcpServerRoutes } from "./routes/mcp-servers";
 import { noteRoutes } from "./routes/notes";
 import { searchRoutes } from "./routes/search";
 import { settingsRoutes } from "./routes/settings";
+import { conversationShareRoutes, sharedRoutes, shareRoutes } from "./routes/shares";
 import { subscriberRoutes } from "./routes/subscribers";
 import { taskRoutes } from "./routes/tasks";
 import { tokenRoutes } from "./routes/tokens";
@@ -29,12 +30,18 @@ app.get("/health", (c) => c.json({ ok: true, model: publicModelInfo(llmSettings(
 
 app.use(withDb);
 app.route("/auth", authRoutes);
+// A share link's page needs no account: mounted before identity, which a bad token would refuse
+// (its fork runs identity itself).
+app.route("/shared", sharedRoutes);
 app.use(identify);
 app.route("/me", meRoutes);
 app.use("/tokens/*", requireSession);
 app.route("/tokens", tokenRoutes);
 app.use("/conversations/*", requireUser);
 app.route("/conversations", conversationRoutes);
+app.route("/conversations", conversationShareRoutes);
+app.use("/shares/*", requireUser);
+app.route("/shares", shareRoutes);
 app.use("/settings/*", requireUser);
 app.route("/settings", settingsRoutes);
 app.use("/notes/*", requireUser);

@@ -1,5 +1,12 @@
-// Worker entry: the API app, plus the Durable Object class the runtime needs exported from main.
+// Worker entry: the API app and the share links' page, plus the Durable Object class the runtime needs
+// exported from main. Everything else is the client's assets, served before the Worker runs (wrangler.toml).
 import { app } from "./app";
+import { SHARE_PAGE_PREFIX, sharedPage } from "./shares/page";
 
 export { ConversationObject } from "../durable-objects/conversation/conversation-object";
-export default app satisfies ExportedHandler<Env>;
+export default {
+  fetch(request, env, ctx) {
+    if (new URL(request.url).pathname.startsWith(SHARE_PAGE_PREFIX)) return sharedPage(request, env);
+    return app.fetch(request, env, ctx);
+  },
+} satisfies ExportedHandler<Env>;

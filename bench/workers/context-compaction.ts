@@ -12,7 +12,7 @@ import { findDecisionTree } from "../../agent/decision-trees";
 import { reminderItem } from "../../agent/system-items/reminder";
 import { defineTool } from "../../agent/tools/tool";
 import { runTurn } from "../../agent/turn/run-turn";
-import { DEFAULT_AGENT_CONFIG } from "../../protocol";
+import { DEFAULT_AGENT_CONFIG, type Message } from "../../protocol";
 import type { ConversationFigures } from "../context-figures";
 import { memoryLog } from "./memory-log";
 import { streamOf } from "./scripted-model";
@@ -45,6 +45,8 @@ interface Sent {
   tokens: number;
   cached: number;
   compaction: boolean;
+  /** The first request after a branch point: it follows a request of another branch. */
+  branched: boolean;
 }
 
 function commonPrefix(a: string, b: string): number {
@@ -54,7 +56,7 @@ function commonPrefix(a: string, b: string): number {
   return i;
 }
 
-function benchModel(turn: () => number, sent: Sent[]): LanguageModelV3 {
+function benchModel(turn: () => number, sent: Sent[], branchedAt: () => number): LanguageModelV3 {
   let inTurn = 0;
   let lastTurn = -1;
   return {
@@ -70,7 +72,7 @@ function benchModel(turn: () => number, sent: Sent[]): LanguageModelV3 {
       const shared = commonPrefix(previous, text);
       const cached = shared ? countTokens(text.slice(0, shared)) : 0;
       const compaction = JSON.stringify(options.prompt.at(-1)).includes(COMPACTION_TAG);
-      sent.push({ text, tokens, cached, compaction });
+      sent.push({ text, tokens, cached, compaction, branched: sent.length === branchedAt() });
       const i = turn();
       if (i !== lastTurn) {
         lastTurn = i;
@@ -112,22 +114,41 @@ function benchModel(turn: () => number, sent: Sent[]): LanguageModelV3 {
   };
 }
 
-/** `limit`: the window the sizes are judged against (the baseline runs with no window at all). */
-export async function runConversation(turns: number, window: number, limit = window): Promise<ConversationFigures> {
-  const { log, append, notifier } = memoryLog();
+/**
+ * `limit`: the window the sizes are judged against (the baseline runs with no window at all). `edit`:
+ * at turn `at`, the user edits their message of turn `from` and the rest of the turns run on that branch.
+ */
+export async function runConversation(
+  turns: number,
+  window: number,
+  limit = window,
+  edit?: { at: number; from: number },
+): Promise<ConversationFigures> {
+  const { append, notifier, path, moveLeaf } = memoryLog();
   const sent: Sent[] = [];
+  const questions: Message[] = [];
   let turn = 0;
   let requests = 0;
-  const model = benchModel(() => turn, sent);
+  let branchedAt = -1;
+  const model = benchModel(
+    () => turn,
+    sent,
+    () => branchedAt,
+  );
   const meter = new ContextMeter();
   const tree = findDecisionTree("default");
   if (!tree) throw new Error("default tree missing");
   let completed = 0;
   for (turn = 0; turn < turns; turn++) {
-    await append({ role: "user", content: `Question ${turn}: ${words(turn + 3, 60)}?` });
+    const edited = edit?.at === turn ? questions[edit.from] : undefined;
+    if (edited) {
+      moveLeaf(edited.parent_seq ?? 0);
+      branchedAt = sent.length;
+    }
+    questions.push(await append({ role: "user", content: `Question ${turn}: ${words(turn + 3, 60)}?` }));
     const outcome = await runTurn(
       {
-        messages: () => log,
+        messages: path,
         append,
         frames: { send: () => {} },
         emit: (e) => notifier.emit(e),
@@ -156,16 +177,19 @@ export async function runConversation(turns: number, window: number, limit = win
     );
     if (outcome.reason === "completed") completed++;
   }
-  const shares = sent.slice(1).map((s, i) => commonPrefix((sent[i] as Sent).text, s.text) / s.text.length);
+  // Within a branch: the request after the branch point follows another branch's, so it is left out.
+  const pairs = sent.slice(1).flatMap((s, i) => (s.branched ? [] : [[sent[i] as Sent, s] as const]));
+  const shares = pairs.map(([before, s]) => commonPrefix(before.text, s.text) / s.text.length);
   return {
     requests: sent.length,
     compactions: sent.filter((s) => s.compaction).length,
     inputTokens: sent.reduce((n, s) => n + s.tokens, 0),
-    cachedTokens: sent.reduce((n, s) => n + s.cached, 0),
+    cachedTokens: sent.reduce((n, s) => n + (s.branched ? 0 : s.cached), 0),
     largest: Math.max(...sent.map((s) => s.tokens)),
     overWindow: sent.filter((s) => s.tokens > limit).length,
     prefixShares: shares,
-    wholePrefix: sent.slice(1).filter((s, i) => s.text.startsWith((sent[i] as Sent).text)).length,
+    wholePrefix: pairs.filter(([before, s]) => s.text.startsWith(before.text)).length,
+    pairs: pairs.length,
     turnsCompleted: completed,
   };
 }

@@ -17,11 +17,16 @@ const COLUMNS = "seq, id, role, created_at, payload, parent";
 const PAGE = 500;
 /** The current leaf, stored only while it is not the last message (after a switch or a branch point). */
 const LEAF_KEY = "leaf";
-/** The seqs of the path that ends at `?1` (a recursive walk up the parents, each a primary-key lookup). */
+/** Set once the leaf first left the last message: until then the log is one line and its path is all of it. */
+const BRANCHED_KEY = "branched";
+/**
+ * The seqs above `?2` of the path that ends at `?1`: a walk up the parents, each step a primary-key
+ * lookup, that stops below `?2` (a parent's seq is always below its child's).
+ */
 const PATH_SEQS = `WITH RECURSIVE path(seq) AS (
-  SELECT seq FROM messages WHERE seq = ?1
-  UNION ALL SELECT m.parent FROM messages m JOIN path ON m.seq = path.seq WHERE m.parent > 0
-) SELECT seq FROM path`;
+  SELECT seq FROM messages WHERE seq = ?1 AND seq > ?2
+  UNION ALL SELECT m.parent FROM messages m JOIN path ON m.seq = path.seq WHERE m.parent > ?2
+) SELECT seq FROM path ORDER BY seq`;
 
 // Rows are only ever written by `append` from validated drafts, so they are not parsed again here.
 const toMessage = (row: MessageRow): Message =>
@@ -43,6 +48,7 @@ export class MessageLog {
   private currentPath: Message[] | undefined;
   private last: number;
   private leaf: number;
+  private branched: boolean;
   private read = 0;
 
   constructor(
@@ -53,6 +59,7 @@ export class MessageLog {
     const stored = readState(sql, LEAF_KEY);
     const leaf = stored === undefined ? Number.NaN : Number(stored);
     this.leaf = Number.isInteger(leaf) && leaf >= 0 && leaf <= this.last ? leaf : this.last;
+    this.branched = readState(sql, BRANCHED_KEY) !== undefined;
   }
 
   get lastSeq(): number {
@@ -85,11 +92,7 @@ export class MessageLog {
   pathTo(leaf: number): Message[] {
     if (leaf <= 0 || leaf > this.last) return [];
     const all = this.loaded;
-    if (!all)
-      return this.select<MessageRow>(
-        `SELECT ${COLUMNS} FROM messages WHERE seq IN (${PATH_SEQS}) ORDER BY seq`,
-        leaf,
-      ).map(toMessage);
+    if (!all) return [...this.range(0, leaf, { view: "path", leaf })];
     const path: Message[] = [];
     for (let at = all[leaf - 1]; at; at = all[(at.parent_seq ?? at.seq - 1) - 1]) path.push(at);
     return path.reverse();
@@ -130,38 +133,73 @@ export class MessageLog {
     this.currentPath = undefined;
     if (seq === this.last) deleteState(this.sql, LEAF_KEY);
     else writeState(this.sql, LEAF_KEY, String(seq));
+    if (seq !== this.last && !this.branched) {
+      this.branched = true;
+      writeState(this.sql, BRANCHED_KEY, "1");
+    }
   }
 
   /** Up to `limit` messages after `after` (and at most `through`), in seq order: every branch's, or one path's. */
   page(after: number, limit: number, through = Number.MAX_SAFE_INTEGER, view: LogView = { view: "tree" }): Message[] {
-    if (view.view === "tree")
-      return this.select<MessageRow>(
-        `SELECT ${COLUMNS} FROM messages WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?`,
-        after,
-        through,
-        limit,
-      ).map(toMessage);
+    const path = this.onPath(view);
+    if (!path) return this.linearPage(after, limit, Math.min(through, this.bound(view)));
+    return this.rows(path(after, through).slice(0, limit));
+  }
+
+  /** Every message after `after` through `through`, a page at a time (a resume can span the whole log). */
+  *range(after: number, through: number, view: LogView = { view: "tree" }): Generator<Message> {
+    const path = this.onPath(view);
+    if (path) {
+      // The path's seqs are walked once; its messages are read a page at a time.
+      const seqs = path(after, through);
+      for (let i = 0; i < seqs.length; i += PAGE) yield* this.rows(seqs.slice(i, i + PAGE));
+      return;
+    }
+    const bound = Math.min(through, this.bound(view));
+    let from = after;
+    while (from < bound) {
+      const page = this.linearPage(from, PAGE, bound);
+      yield* page;
+      const end = page.at(-1);
+      if (!end || page.length < PAGE) return;
+      from = end.seq;
+    }
+  }
+
+  /**
+   * The seqs of a path view above `after` (at most `through`); undefined when the view is every message
+   * up to a bound: the tree, or any path of a log that never branched (one line).
+   */
+  private onPath(view: LogView): ((after: number, through: number) => number[]) | undefined {
+    if (view.view === "tree" || !this.branched) return undefined;
     const leaf = view.leaf ?? this.leaf;
-    if (leaf <= 0) return [];
+    return (after, through) =>
+      leaf <= after
+        ? []
+        : this.select<{ seq: number }>(PATH_SEQS, leaf, after).flatMap((r) => (r.seq <= through ? [r.seq] : []));
+  }
+
+  /** The last seq a view that is every message up to a bound can hold. */
+  private bound(view: LogView): number {
+    return view.view === "tree" ? this.last : (view.leaf ?? this.leaf);
+  }
+
+  private linearPage(after: number, limit: number, through: number): Message[] {
     return this.select<MessageRow>(
-      `SELECT ${COLUMNS} FROM messages WHERE seq IN (${PATH_SEQS}) AND seq > ?2 AND seq <= ?3 ORDER BY seq LIMIT ?4`,
-      leaf,
+      `SELECT ${COLUMNS} FROM messages WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?`,
       after,
       through,
       limit,
     ).map(toMessage);
   }
 
-  /** Every message after `after` through `through`, a page at a time (a resume can span the whole log). */
-  *range(after: number, through: number, view: LogView = { view: "tree" }): Generator<Message> {
-    let from = after;
-    while (from < through) {
-      const page = this.page(from, PAGE, through, view);
-      yield* page;
-      const end = page.at(-1);
-      if (!end || page.length < PAGE) return;
-      from = end.seq;
-    }
+  /** The messages of these seqs, in seq order. */
+  private rows(seqs: readonly number[]): Message[] {
+    if (!seqs.length) return [];
+    return this.select<MessageRow>(
+      `SELECT ${COLUMNS} FROM messages WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq`,
+      JSON.stringify(seqs),
+    ).map(toMessage);
   }
 
   /** The external triggers (notify) that persisted notifications already carry. */

@@ -13,6 +13,7 @@ const PAGES = [
   { path: "/settings/agent", ready: "[data-testid=tab-agent]" },
   { path: "/settings/notifications", ready: "[data-testid=tab-notifications]" },
   { path: "/settings/tools", ready: "[data-testid=tool-settings]" },
+  { path: "/settings/shares", ready: "[data-testid=shared-links]" },
   { path: "/library", ready: "[data-testid=library]" },
   { path: "/notes", ready: "[data-testid=notes-page]" },
   { path: "/tasks", ready: "[data-testid=tasks-page]" },

@@ -94,7 +94,11 @@ async function menuButtonBehaves(page: Page): Promise<void> {
   await button.click();
   expect(await button.getAttribute("aria-expanded")).toBe("true");
   const menu = page.locator("[data-testid=conversation-menu][role=menu]");
-  expect(await menu.locator("[role=menuitem]").allTextContents()).toEqual(["Export as Markdown", "Export as JSON"]);
+  expect(await menu.locator("[role=menuitem]").allTextContents()).toEqual([
+    "Share…",
+    "Export as Markdown",
+    "Export as JSON",
+  ]);
   await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("role"))).toBe("menuitem");
   await page.keyboard.press("Escape");
   await menu.waitFor({ state: "detached" });

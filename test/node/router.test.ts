@@ -13,12 +13,16 @@ it("names every page, decoding ids and note paths", () => {
   expect(parseRoute("/settings/notifications")).toEqual({ name: "settings", tab: "notifications" });
   expect(parseRoute("/settings/tools")).toEqual({ name: "settings", tab: "tools" });
   expect(parseRoute("/settings/help")).toEqual({ name: "settings", tab: "help" });
+  expect(parseRoute("/settings/shares")).toEqual({ name: "settings", tab: "shares" });
+  expect(parseRoute("/s/AbC_-d")).toEqual({ name: "shared", id: "AbC_-d" });
+  expect(parseRoute("/s/a/b")).toEqual({ name: "not_found" });
   expect(parseRoute("/nowhere")).toEqual({ name: "not_found" });
 });
 
 it("answers a malformed percent-encoding with not_found instead of throwing", () => {
   expect(parseRoute("/notes/%E0")).toEqual({ name: "not_found" });
   expect(parseRoute("/c/%")).toEqual({ name: "not_found" });
+  expect(parseRoute("/s/%")).toEqual({ name: "not_found" });
 });
 
 it("follows only same-origin paths after signing in", () => {

@@ -4,7 +4,22 @@
 import type { z } from "zod";
 import { ErrorBodySchema } from "../../../protocol";
 
-export type ApiError = { status: number; code: string; message: string; fields: Record<string, string> };
+export type ApiError = {
+  status: number;
+  code: string;
+  message: string;
+  fields: Record<string, string>;
+  /** A 429's `Retry-After`, in seconds, when the server sent one. */
+  retryAfterSeconds?: number;
+};
+
+/** `Retry-After` as seconds (the delta form; a date is not sent by this server). */
+function retryAfter(response: Response): { retryAfterSeconds?: number } {
+  const seconds = Number(response.headers.get("retry-after"));
+  return response.headers.has("retry-after") && Number.isFinite(seconds) && seconds >= 0
+    ? { retryAfterSeconds: seconds }
+    : {};
+}
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ApiError };
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -44,8 +59,9 @@ async function readError(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
   const parsed = ErrorBodySchema.safeParse(body);
   if (response.status === 401 && !response.url.includes("/api/auth/")) signalUnauthorized();
-  if (parsed.success) return { status: response.status, fields: {}, ...parsed.data.error };
+  if (parsed.success) return { status: response.status, fields: {}, ...parsed.data.error, ...retryAfter(response) };
   return {
+    ...retryAfter(response),
     status: response.status,
     code: `http_${response.status}`,
     message: response.statusText || "Request failed",

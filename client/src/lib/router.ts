@@ -2,7 +2,7 @@
 // saves. `navigate` changes the URL and tells every `useRoute` subscriber; Back/Forward arrive as popstate.
 import { useEffect, useState } from "preact/hooks";
 
-export type SettingsTab = "agent" | "notifications" | "tools" | "help";
+export type SettingsTab = "agent" | "notifications" | "tools" | "shares" | "help";
 
 export type Route =
   | { name: "login" }
@@ -13,6 +13,8 @@ export type Route =
   | { name: "library" }
   | { name: "notes"; path?: string }
   | { name: "tasks" }
+  /** A share link's page (no account needed). */
+  | { name: "shared"; id: string }
   | { name: "not_found" };
 
 const listeners = new Set<() => void>();
@@ -47,6 +49,7 @@ export function parseRoute(pathname: string): Route {
   if (path === "/settings" || path === "/settings/agent") return { name: "settings", tab: "agent" };
   if (path === "/settings/notifications") return { name: "settings", tab: "notifications" };
   if (path === "/settings/tools") return { name: "settings", tab: "tools" };
+  if (path === "/settings/shares") return { name: "settings", tab: "shares" };
   if (path === "/settings/help") return { name: "settings", tab: "help" };
   if (path === "/library") return { name: "library" };
   if (path === "/notes") return { name: "notes" };
@@ -56,6 +59,9 @@ export function parseRoute(pathname: string): Route {
   const conversation = /^\/c\/([^/]+)$/.exec(path);
   const id = conversation?.[1] ? decoded(conversation[1]) : undefined;
   if (id) return { name: "conversation", id };
+  const shared = /^\/s\/([^/]+)$/.exec(path);
+  const shareId = shared?.[1] ? decoded(shared[1]) : undefined;
+  if (shareId) return { name: "shared", id: shareId };
   return { name: "not_found" };
 }
 

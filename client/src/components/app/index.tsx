@@ -1,33 +1,41 @@
 // The root: asks who is signed in, then shows the auth pages or the app, and keeps the URL honest
 // (signed-out visitors land on /login, remembering where they were going in ?next=; signed-in ones never
-// see it, and go back there once signed in, when that is a path of ours).
+// see it, and go back there once signed in, when that is a path of ours). A share link's page (/s/<id>)
+// is shown to anyone, signed in or not, without the app around it.
 import { useEffect } from "preact/hooks";
 import { loginPathFor, navigate, nextFromLocation, useRoute } from "../../lib/router";
 import { useSession } from "../../lib/use-session";
 import { AuthForm } from "../auth-form";
 import { Shell } from "../shell";
+import { lazyPage } from "../shell/lazy";
 import style from "./style.module.css";
+
+const SharedPage = lazyPage(() => import("../shared-page").then((m) => m.SharedPage));
 
 export function App() {
   const route = useRoute();
   const { session, signedIn, logOut, refresh } = useSession();
   const onAuthPage = route.name === "login" || route.name === "signup";
+  const shared = route.name === "shared";
 
   useEffect(() => {
-    if (session.status === "signed_out" && !onAuthPage)
+    if (session.status === "signed_out" && !onAuthPage && !shared)
       navigate(loginPathFor(location.pathname + location.search), { replace: true });
     if (session.status === "signed_in" && onAuthPage) navigate(nextFromLocation() ?? "/", { replace: true });
-  }, [session.status, onAuthPage]);
+  }, [session.status, onAuthPage, shared]);
 
   useEffect(() => {
+    if (shared) return; // the shared page names itself
     if (session.status === "signed_out") document.title = `${route.name === "signup" ? "Sign up" : "Log in"} · Oracle`;
     else if (session.status !== "signed_in") document.title = "Oracle";
-  }, [session.status, route.name]);
+  }, [session.status, route.name, shared]);
 
   const onLogOut = async () => {
     await logOut();
     navigate("/login"); // a deliberate log out does not come back here (no ?next=)
   };
+
+  if (route.name === "shared") return <SharedPage id={route.id} session={session.status} />;
 
   switch (session.status) {
     case "loading":

@@ -1,8 +1,9 @@
-// The conversation's "⋯" menu in the chat header: Export as Markdown, Export as JSON. The menu button
-// pattern: the button says it opens a menu (aria-haspopup, aria-expanded); the menu takes the focus,
-// arrow keys, Home and End move through its items, Esc or Tab closes it (Esc returns the focus to the
-// button), and so does a click outside (those last as every popover: lib/use-popover.ts). An export
-// fetches every message first (client/src/lib/export.ts).
+// The conversation's "⋯" menu in the chat header: Share… (share-dialog/), Export as Markdown, Export as
+// JSON. The menu button pattern: the button says it opens a menu (aria-haspopup, aria-expanded); the
+// menu takes the focus, arrow keys, Home and End move through its items, Esc or Tab closes it (Esc
+// returns the focus to the button), and so does a click outside (those last as every popover:
+// lib/use-popover.ts). An export fetches every message first (client/src/lib/export.ts). Closing the
+// share dialog gives the focus back to the menu's button.
 import { useEffect, useId, useState } from "preact/hooks";
 import {
   type ConversationExport,
@@ -14,6 +15,7 @@ import {
 } from "../../lib/export";
 import { usePopover } from "../../lib/use-popover";
 import { Icon } from "../icon";
+import type { ShareDialog } from "../share-dialog";
 import style from "./style.module.css";
 
 type Format = "md" | "json";
@@ -33,6 +35,8 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
   const { open, setOpen, toggle, button, panel: menu, onKeyDown: closeOnEscape } = usePopover();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  // The share dialog's module, loaded on first use (it stays out of the first download).
+  const [Sharing, setSharing] = useState<typeof ShareDialog | null>(null);
   const menuId = useId();
 
   const items = () => [...(menu.current?.querySelectorAll<HTMLButtonElement>("[role=menuitem]") ?? [])];
@@ -75,6 +79,23 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
     else setProblem(`Export failed: ${result.error.message}`);
   };
 
+  const openShare = async () => {
+    setOpen(false);
+    setProblem(null);
+    try {
+      const { ShareDialog } = await import("../share-dialog");
+      setSharing(() => ShareDialog);
+    } catch {
+      button.current?.focus();
+      setProblem("Sharing could not be loaded. Reload the page and try again.");
+    }
+  };
+
+  const closeShare = () => {
+    setSharing(null);
+    button.current?.focus();
+  };
+
   return (
     <div class={style.wrap}>
       <button
@@ -107,6 +128,16 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
           onKeyDown={onMenuKeyDown}
           data-testid="conversation-menu"
         >
+          <button
+            type="button"
+            role="menuitem"
+            tabIndex={-1}
+            class={style.item}
+            onClick={() => void openShare()}
+            data-testid="share-conversation"
+          >
+            Share…
+          </button>
           {ITEMS.map(({ format, label }) => (
             <button
               key={format}
@@ -122,6 +153,7 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
           ))}
         </div>
       )}
+      {Sharing && <Sharing conversationId={conversationId} onClose={closeShare} />}
       {problem && (
         <p class={style.problem} role="alert">
           {problem}

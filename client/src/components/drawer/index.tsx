@@ -5,33 +5,8 @@
 // it can be tabbed to or read out.
 import type { ComponentChildren, RefObject } from "preact";
 import { useCallback, useEffect, useRef } from "preact/hooks";
+import { tabbable, trapTab } from "../../lib/focus-trap";
 import style from "./style.module.css";
-
-const FOCUSABLE = "a[href], button:not(:disabled), input:not(:disabled), textarea:not(:disabled), select, [tabindex]";
-
-/** What Tab can reach inside `root`, in order (shown, not inert, not tabindex=-1). */
-function tabbable(root: HTMLElement): HTMLElement[] {
-  return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
-    (el) => el.tabIndex >= 0 && el.getClientRects().length > 0 && !el.closest("[inert]"),
-  );
-}
-
-/** Keeps Tab inside `root`: from its last element to its first, Shift+Tab from its first to its last. */
-function trapTab(event: KeyboardEvent, root: HTMLElement) {
-  const items = tabbable(root);
-  const first = items[0];
-  const last = items[items.length - 1];
-  if (!first || !last) return;
-  const active = document.activeElement;
-  const outside = !root.contains(active);
-  if (event.shiftKey && (active === first || outside)) {
-    event.preventDefault();
-    last.focus();
-  } else if (!event.shiftKey && (active === last || outside)) {
-    event.preventDefault();
-    first.focus();
-  }
-}
 
 type Props = {
   open: boolean;

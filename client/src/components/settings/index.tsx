@@ -1,4 +1,4 @@
-// /settings/agent, /settings/notifications, /settings/tools and /settings/help: tabs are links, so each
+// /settings/agent, /settings/notifications, /settings/tools, /settings/shares and /settings/help: tabs are links, so each
 // tab has its own URL and is at most two clicks from anywhere (gear, then tab).
 
 import type { SettingsTab } from "../../lib/router";
@@ -6,6 +6,7 @@ import { AgentSettings } from "../agent-settings";
 import { Link } from "../link";
 import { NotificationSettings } from "../notification-settings";
 import { PageFrame } from "../page-frame";
+import { SharedLinks } from "../shared-links";
 import { ThemeSetting } from "../theme-setting";
 import { ToolSettings } from "../tool-settings";
 import { Help } from "./help";
@@ -15,6 +16,7 @@ const TABS: { tab: SettingsTab; label: string }[] = [
   { tab: "agent", label: "Agent" },
   { tab: "notifications", label: "Notifications" },
   { tab: "tools", label: "Tools" },
+  { tab: "shares", label: "Shared links" },
   { tab: "help", label: "Help" },
 ];
 
@@ -31,6 +33,8 @@ function Panel({ tab }: { tab: SettingsTab }) {
       return <NotificationSettings />;
     case "tools":
       return <ToolSettings />;
+    case "shares":
+      return <SharedLinks />;
     case "help":
       return <Help />;
   }

@@ -1,0 +1,89 @@
+// Share links (docs/protocol.md "Share links"). Creating and revoking check ownership (another user's
+// conversation or link is 404); the public read needs no account and is mounted before identity
+// (worker/app.ts), so no cookie or token, stale or bad, can refuse it; forking takes a signed-in caller.
+import type { Context } from "hono";
+import { Hono } from "hono";
+import { createConversation, findOwnConversation } from "../../d1/conversations";
+import { deleteShare, findShare, insertShare, listShares, toShare } from "../../d1/shares";
+import { CreateShareSchema, SHARE_CREATE_LIMIT, SHARE_FORK_LIMIT, SHARE_READ_LIMIT } from "../../protocol";
+import { clientAddress } from "../auth/client-address";
+import { notFound } from "../errors";
+import { type AppEnv, currentUser, identify, requireUser } from "../middleware/identity";
+import { enforce } from "../shares/rate";
+import { sharedView } from "../shares/view";
+import { readJson } from "../validate";
+
+const stubFor = (env: Env, id: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
+const noSuchLink = () => notFound("No such share link");
+
+/** Under /api/conversations (signed in): make a link to the conversation's current path. */
+export const conversationShareRoutes = new Hono<AppEnv>();
+
+conversationShareRoutes.post("/:id/shares", async (c) => {
+  const user = currentUser(c);
+  const row = await findOwnConversation(c.var.db, user.id, c.req.param("id"));
+  if (!row) throw notFound("No such conversation");
+  const body = await readJson(c, CreateShareSchema);
+  await enforce(c, `share_create:${user.id}`, SHARE_CREATE_LIMIT, "share links made");
+  // The snapshot is the current leaf now: what is added later is past leaf_seq and never shown.
+  const { leaf_seq } = await stubFor(c.env, row.id).snapshot({ conversationId: row.id, userId: row.userId });
+  const share = await insertShare(c.var.db, {
+    userId: user.id,
+    conversationId: row.id,
+    title: row.title,
+    leafSeq: leaf_seq,
+    includeSystem: body.include_system,
+    includeTools: body.include_tools,
+  });
+  return c.json(toShare(share), 201);
+});
+
+/** /api/shares (signed in): the user's links. */
+export const shareRoutes = new Hono<AppEnv>();
+
+shareRoutes.get("/", async (c) => {
+  const rows = await listShares(c.var.db, currentUser(c).id);
+  return c.json({ shares: rows.map(toShare) });
+});
+
+shareRoutes.delete("/:id", async (c) => {
+  if (!(await deleteShare(c.var.db, currentUser(c).id, c.req.param("id")))) throw noSuchLink();
+  return c.body(null, 204);
+});
+
+/** /api/shared: what a link shows (no account), and forking it into the caller's own conversations. */
+export const sharedRoutes = new Hono<AppEnv>();
+
+/** A shared page is not for search engines, caches or the sites it links to; set on errors too. */
+function privatePage(c: Context<AppEnv>): void {
+  c.header("X-Robots-Tag", "noindex");
+  c.header("Cache-Control", "no-store");
+  c.header("Referrer-Policy", "no-referrer");
+}
+
+sharedRoutes.get("/:id", async (c) => {
+  privatePage(c);
+  const address = clientAddress(c.req.header("CF-Connecting-IP") ?? "local");
+  await enforce(c, `share_read:${address}`, SHARE_READ_LIMIT, "shared pages opened");
+  const row = await findShare(c.var.db, c.req.param("id"));
+  if (!row) throw noSuchLink();
+  return c.json(await sharedView(c.env, row));
+});
+
+// identify checks the Origin of a cookie-signed write, as on every other route.
+sharedRoutes.post("/:id/fork", identify, requireUser, async (c) => {
+  const user = currentUser(c);
+  const row = await findShare(c.var.db, c.req.param("id"));
+  if (!row) throw noSuchLink();
+  await enforce(c, `share_fork:${user.id}`, SHARE_FORK_LIMIT, "conversations copied");
+  const view = await sharedView(c.env, row);
+  // A new conversation of the caller's with a copy of what the link shows: nothing points back to it.
+  const conversation = await createConversation(c.var.db, user.id, view.share.title);
+  if (view.messages.length > 0) {
+    await stubFor(c.env, conversation.id).importMessages(
+      { conversationId: conversation.id, userId: user.id },
+      view.messages,
+    );
+  }
+  return c.json(conversation, 201);
+});

@@ -1,0 +1,36 @@
+// What a share link shows (docs/protocol.md "Share links"): the path up to the link's leaf, read from the
+// conversation's object at each view (nothing is copied, so revoking or deleting ends it at once), less
+// what the owner left out, with their MCP servers' addresses replaced by the servers' names (and secrets hidden).
+
+import { serverAddresses } from "../../d1/mcp-servers";
+import type { ShareRow } from "../../d1/shares";
+import type { Message, SharedConversation } from "../../protocol";
+import { addressScrubber, scrubStrings } from "./scrub";
+
+const stubFor = (env: Env, id: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
+
+/** The messages the link shows, in seq order. */
+export function shownMessages(messages: Message[], row: Pick<ShareRow, "includeSystem" | "includeTools">): Message[] {
+  return messages.filter((m) => (m.role !== "tool" || row.includeTools) && (m.role !== "system" || row.includeSystem));
+}
+
+export async function sharedView(env: Env, row: ShareRow): Promise<SharedConversation> {
+  const meta = { conversationId: row.conversationId, userId: row.userId };
+  // leaf_seq 0 is a link to an empty conversation: there is no path to read (and 0 is not "the current leaf").
+  const [path, servers] = await Promise.all([
+    row.leafSeq > 0 ? stubFor(env, row.conversationId).snapshot(meta, row.leafSeq) : { messages: [], leaf_seq: 0 },
+    serverAddresses(env.DB, row.userId, env.SECRETS_KEY),
+  ]);
+  const view: SharedConversation = {
+    share: {
+      id: row.id,
+      title: row.title,
+      created_at: row.createdAt,
+      include_system: row.includeSystem,
+      include_tools: row.includeTools,
+    },
+    messages: shownMessages(path.messages, row),
+  };
+  const scrub = addressScrubber(servers);
+  return scrub ? scrubStrings(view, scrub) : view;
+}
