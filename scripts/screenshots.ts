@@ -46,6 +46,15 @@ try {
     await page.locator("[data-role=user]", { hasText: prompt }).waitFor();
     await waitTurnEnded(page, id);
   }
+  // The last answer regenerated once, so the pictures show its versions (‹ 2/2 ›).
+  await page
+    .locator("[data-role=agent][data-phase=final]")
+    .last()
+    .locator("xpath=..")
+    .locator("[data-testid=regenerate]")
+    .click();
+  await page.locator("[data-testid=version-switcher]").first().waitFor();
+  await waitTurnEnded(page, id);
   await page.waitForTimeout(500); // the last frames and the sidebar's refreshed title
   await page.screenshot({ path: path.join(OUT, "chat-1280.png") });
   await page.emulateMedia({ colorScheme: "light" });
