@@ -207,10 +207,12 @@ it("renders a TOON batch as a table, a single event as fields, and raw text when
 
   // TOON that does not parse: with `data` beside it the data is shown; without, the raw text with a
   // visible mark. Injected into the socket, since the server only sends what it could encode.
-  const broken = (seq: number, message: string, data?: unknown) => ({
+  // Each follows the one before it on the current path (hello's leaf_seq first), as the server's do.
+  const broken = (seq: number, parent: number, message: string, data?: unknown) => ({
     type: "message",
     message: {
       seq,
+      parent_seq: parent,
       id: `injected-${seq}`,
       created_at: new Date().toISOString(),
       role: "system",
@@ -230,14 +232,18 @@ it("renders a TOON batch as a table, a single event as fields, and raw text when
   const injected = await page.context().newPage();
   await injected.routeWebSocket(/\/ws$/, (ws) => {
     const server = ws.connectToServer();
-    server.onMessage((frame) => ws.send(frame));
+    let leaf = 0;
+    server.onMessage((frame) => {
+      if (typeof frame === "string" && frame.includes('"hello"')) leaf = JSON.parse(frame).leaf_seq;
+      ws.send(frame);
+    });
     ws.onMessage((frame) => {
       server.send(frame);
       if (typeof frame === "string" && frame.includes('"resume"')) {
         setTimeout(() => {
-          ws.send(JSON.stringify(broken(9001, "Broken without data")));
+          ws.send(JSON.stringify(broken(9001, leaf, "Broken without data")));
           const rows = Array.from({ length: 7 }, (_, i) => ({ tool: `tool_${i + 1}`, error: "boom" }));
-          ws.send(JSON.stringify(broken(9002, "Broken with data", rows)));
+          ws.send(JSON.stringify(broken(9002, 9001, "Broken with data", rows)));
         }, 300);
       }
     });
