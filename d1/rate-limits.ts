@@ -1,5 +1,5 @@
-// A generic fixed-window rate limiter on D1 (the share links' limits in protocol/share.ts; sign-in
-// throttling has its own policy in worker/auth/rate-limit.ts). A hit is counted and read back by one
+// A generic fixed-window rate limiter on D1: the share links' limits (protocol/share.ts) and sign-in
+// throttling (worker/auth/rate-limit.ts, whose policy decides the keys and gives a success's back). A hit is counted and read back by one
 // upsert, which D1 runs atomically: parallel requests each get a distinct count, so a burst is refused
 // from the (max + 1)th on exactly as the same requests sent one after another would be. A refused hit
 // counts too, but never extends the window. Rows of ended windows are pruned in the same batch.
@@ -35,4 +35,9 @@ export async function hit(db: Db, key: string, limit: RateLimit, now = Date.now(
   const row = rows[0];
   if (!row || row.count <= limit.max) return { allowed: true };
   return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((row.resetAt - now) / 1000)) };
+}
+
+/** Starts `key` afresh (a successful sign-in). */
+export async function forget(db: Db, key: string): Promise<void> {
+  await db.delete(rateLimits).where(sql`${rateLimits.key} = ${key}`);
 }

@@ -41,20 +41,6 @@ export const apiTokens = sqliteTable(
 );
 
 /**
- * Login attempts per throttling key (a username from one address, or one trusted device) in a fixed
- * window (worker/auth/rate-limit.ts). Rows of past windows are pruned as new attempts arrive.
- */
-export const loginFailures = sqliteTable(
-  "login_failures",
-  {
-    key: text("key").primaryKey(),
-    count: integer("count").notNull(),
-    windowStart: integer("window_start").notNull(),
-  },
-  (t) => [index("login_failures_window").on(t.windowStart)],
-);
-
-/**
  * Browsers a user has signed in from (OWASP's "device cookie"): keyed by the SHA-256 of the cookie's
  * token. Sign-in attempts from such a browser are throttled on their own, so failures from anywhere
  * else can never refuse the right password there.

@@ -161,12 +161,12 @@ describe("accounts", () => {
 
   it("prunes the records of windows that have passed", async () => {
     const old = Date.now() - 16 * 60 * 1000;
-    await env.DB.prepare("INSERT INTO login_failures (key, count, window_start) VALUES (?, 3, ?)")
-      .bind(`user:${uniqueName()}|old`, old)
+    await env.DB.prepare("INSERT INTO rate_limits (key, count, reset_at) VALUES (?, 3, ?)")
+      .bind(`sign-in:user:${uniqueName()}|old`, old + 15 * 60 * 1000)
       .run();
     await api("/api/auth/login", { method: "POST", json: { username: uniqueName(), password: "whatever-123" } });
-    const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM login_failures WHERE window_start < ?")
-      .bind(Date.now() - 15 * 60 * 1000)
+    const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM rate_limits WHERE reset_at <= ?")
+      .bind(Date.now())
       .first<{ n: number }>();
     expect(left?.n).toBe(0);
   });
