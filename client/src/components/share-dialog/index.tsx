@@ -78,24 +78,12 @@ export function ShareDialog({ conversationId, onClose }: Props) {
           link can see it, without an account; your name is not shown.
         </p>
         <form class={style.form} onSubmit={(event) => void submit(event)}>
-          <label class={style.check}>
-            <input
-              type="checkbox"
-              checked={includeSystem}
-              onChange={(event) => setIncludeSystem(event.currentTarget.checked)}
-              data-testid="share-include-system"
-            />
+          <Choice checked={includeSystem} onChange={setIncludeSystem} testid="share-include-system">
             Include system messages
-          </label>
-          <label class={style.check}>
-            <input
-              type="checkbox"
-              checked={includeTools}
-              onChange={(event) => setIncludeTools(event.currentTarget.checked)}
-              data-testid="share-include-tools"
-            />
+          </Choice>
+          <Choice checked={includeTools} onChange={setIncludeTools} testid="share-include-tools">
             Include tool details
-          </label>
+          </Choice>
           <button type="submit" class={style.primary} disabled={busy} data-testid="share-create">
             {busy ? "Creating…" : "Create link"}
           </button>
@@ -164,5 +152,20 @@ function CreatedLink({ share }: { share: Share }) {
         {state === "copied" ? "Link copied" : ""}
       </span>
     </div>
+  );
+}
+
+/** One of what the link includes: a labelled checkbox. */
+function Choice(props: { checked: boolean; onChange: (on: boolean) => void; testid: string; children: string }) {
+  return (
+    <label class={style.check}>
+      <input
+        type="checkbox"
+        checked={props.checked}
+        onChange={(event) => props.onChange(event.currentTarget.checked)}
+        data-testid={props.testid}
+      />
+      {props.children}
+    </label>
   );
 }
