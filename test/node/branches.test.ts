@@ -89,6 +89,28 @@ describe("the tree", () => {
     expect(versionsOf(tree, 5)).toEqual({ seqs: [5], index: 0 });
   });
 
+  it("never counts a question and a turn's first message as versions of each other", () => {
+    // Question 1's turn wrote nothing (it failed outside the loop) and the user asked 3; then 1's turn
+    // was regenerated (4, 5 follow 1 too), and a System message (6) came while 1 was the leaf.
+    const mixed = buildTree(
+      byseq([
+        user(1, 0),
+        user(3, 1),
+        step(4, 1),
+        answer(5, 4),
+        {
+          ...step(6, 1),
+          role: "system",
+          source: "External",
+          severity: "info",
+          item: { kind: "interrupt", body: "x" },
+        } as Message,
+      ]),
+    );
+    expect(versionsOf(mixed, 3)).toEqual({ seqs: [3], index: 0 });
+    expect(versionsOf(mixed, 4)).toEqual({ seqs: [4, 6], index: 0 });
+  });
+
   it("goes on to the newest message below a version", () => {
     expect(newestLeaf(tree, 1)).toBe(9);
     expect(newestLeaf(tree, 4)).toBe(6);

@@ -46,9 +46,17 @@ export function pathTo(messages: ReadonlyMap<number, Message>, leaf: number): Me
 /** The versions of message `seq` (its parent's children, oldest first) and which of them it is. */
 export type Versions = { seqs: readonly number[]; index: number };
 
+/**
+ * A question's versions are the questions among its siblings; a turn's are the siblings that are not
+ * questions. The two can share a parent: a turn regenerated after its question was answered by
+ * nothing and the user had moved on, or a notify that arrived while an older version was shown.
+ */
 export function versionsOf(tree: BranchTree, seq: number): Versions {
   const message = tree.messages.get(seq);
-  const seqs = message ? (tree.children.get(parentOf(message)) ?? [seq]) : [seq];
+  if (!message) return { seqs: [seq], index: 0 };
+  const isQuestion = message.role === "user";
+  const siblings = tree.children.get(parentOf(message)) ?? [seq];
+  const seqs = siblings.filter((s) => (tree.messages.get(s)?.role === "user") === isQuestion);
   return { seqs, index: Math.max(0, seqs.indexOf(seq)) };
 }
 
