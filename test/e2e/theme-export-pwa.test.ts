@@ -129,22 +129,31 @@ async function exportsEveryMessage(page: Page): Promise<void> {
   await sendChat(page, "What tasks are open? Use #oracle");
   await waitTurnEnded(page, id);
   await page.locator("[data-role=agent]").first().waitFor({ timeout: 15_000 });
-  const api = await apiFromPage<{ messages: ApiMessage[] }>(
-    page,
-    "GET",
-    `/api/conversations/${encodeURIComponent(id)}/messages?limit=1000`,
-  );
+  // A second version of the answer: the JSON keeps both, the Markdown is the one on screen.
+  await page.locator("[data-testid=regenerate]").last().click();
+  await page.locator("[data-testid=version-switcher]").first().waitFor({ timeout: 15_000 });
+  await waitTurnEnded(page, id);
+  const read = (view: string) =>
+    apiFromPage<{ messages: ApiMessage[]; leaf_seq: number }>(
+      page,
+      "GET",
+      `/api/conversations/${encodeURIComponent(id)}/messages?limit=1000&view=${view}`,
+    );
+  const [api, tree] = [await read("path"), await read("tree")];
   expect(api.status).toBe(200);
   const messages = api.body.messages;
   expect(messages.map((m) => m.role)).toEqual(expect.arrayContaining(["user", "agent", "system"]));
+  const otherVersion = tree.body.messages.filter((m) => !messages.some((shown) => shown.seq === m.seq));
+  expect(otherVersion.length).toBeGreaterThan(0);
 
   await menuButtonBehaves(page);
 
   const json = await exportAs(page, "json");
   expect(json.name).toMatch(/^[a-z0-9-]+\.json$/);
-  const parsed = JSON.parse(json.text) as { conversation: { id: string }; messages: ApiMessage[] };
+  const parsed = JSON.parse(json.text) as { conversation: { id: string }; leaf_seq: number; messages: ApiMessage[] };
   expect(parsed.conversation.id).toBe(id);
-  expect(parsed.messages).toEqual(messages);
+  expect(parsed.messages).toEqual(tree.body.messages);
+  expect(parsed.leaf_seq).toBe(api.body.leaf_seq);
 
   const markdown = await exportAs(page, "md");
   expect(markdown.name).toMatch(/^[a-z0-9-]+\.md$/);
@@ -154,6 +163,7 @@ async function exportsEveryMessage(page: Page): Promise<void> {
     if (message.role === "user" || message.role === "agent") expect(markdown.text).toContain(message.content);
   }
   expect(markdown.text).toMatch(/### System · Knowledge/);
+  for (const message of otherVersion) expect(markdown.text).not.toContain(`· #${message.seq}\n`);
 
   // The chat, in light, has no dark islands: the bubbles, the System card and the composer are light too.
   await page.emulateMedia({ colorScheme: "light" });

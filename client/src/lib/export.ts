@@ -1,7 +1,9 @@
-// Export a conversation as Markdown (to read) or JSON (to keep or process): every persisted message,
-// System items included. Done in the browser from GET /api/conversations/:id/messages, paged with
-// `after` until a page comes back short, so no route of its own is needed and the JSON holds each
-// message exactly as the API answers it. The formatting is pure (test/node/export.test.ts).
+// Export a conversation as Markdown (to read) or JSON (to keep or process), System items included.
+// Done in the browser from GET /api/conversations/:id/messages, paged with `after` until a page comes
+// back short, so no route of its own is needed and the JSON holds each message exactly as the API
+// answers it. Markdown is the version on screen (the current path); JSON, a copy to keep, holds every
+// version (`view=tree`, each message with its parent_seq) and says which one was shown (`leaf_seq`).
+// The formatting is pure (test/node/export.test.ts).
 import { z } from "zod";
 import { type Conversation, MessageSchema, type SystemMessage } from "../../../protocol";
 import { type ApiResult, requestJson } from "./api";
@@ -12,7 +14,7 @@ import { compactionTitle, interruptText, podEventLine, splitReferenceBody, unwra
 export type RawMessage = { seq: number; role: string; created_at: string } & Record<string, unknown>;
 
 const RawMessageSchema = z.looseObject({ seq: z.number(), role: z.string(), created_at: z.string() });
-const MessagePageSchema = z.object({ messages: z.array(RawMessageSchema) });
+const MessagePageSchema = z.object({ messages: z.array(RawMessageSchema), leaf_seq: z.number().optional() });
 
 /** The API's largest page (docs/protocol.md: limit at most 1000). */
 const PAGE = 1000;
@@ -26,20 +28,28 @@ export type ConversationExport = {
   version: 1;
   exported_at: string;
   conversation: ExportedConversation;
+  /** The last message of the version on screen (absent from a server older than branches). */
+  leaf_seq?: number;
   messages: RawMessage[];
 };
 
-/** The conversation and every one of its messages, fetched page by page. */
-export async function loadConversationExport(id: string, now = new Date()): Promise<ApiResult<ConversationExport>> {
+/** The conversation and its messages (the version on screen, or `tree`: every version), page by page. */
+export async function loadConversationExport(
+  id: string,
+  view: "path" | "tree",
+  now = new Date(),
+): Promise<ApiResult<ConversationExport>> {
   const path = `/api/conversations/${encodeURIComponent(id)}`;
   const detail = await requestJson(path, ConversationDetailSchema);
   if (!detail.ok) return detail;
   const messages: RawMessage[] = [];
+  let leaf: number | undefined;
   for (;;) {
     const after = messages.at(-1)?.seq ?? 0;
-    const page = await requestJson(`${path}/messages?after=${after}&limit=${PAGE}`, MessagePageSchema);
+    const page = await requestJson(`${path}/messages?after=${after}&limit=${PAGE}&view=${view}`, MessagePageSchema);
     if (!page.ok) return page;
     messages.push(...page.data.messages);
+    leaf ??= page.data.leaf_seq;
     if (page.data.messages.length < PAGE) break;
   }
   const { title, created_at, updated_at } = detail.data;
@@ -50,6 +60,7 @@ export async function loadConversationExport(id: string, now = new Date()): Prom
       version: 1,
       exported_at: now.toISOString(),
       conversation: { id, title, created_at, updated_at },
+      ...(leaf === undefined ? {} : { leaf_seq: leaf }),
       messages,
     },
   };

@@ -73,7 +73,8 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
     button.current?.focus();
     setBusy(true);
     setProblem(null);
-    const result = await loadConversationExport(conversationId);
+    // Markdown is for reading: the version on screen. JSON is a copy to keep: every version.
+    const result = await loadConversationExport(conversationId, format === "md" ? "path" : "tree");
     setBusy(false);
     if (result.ok) save(format, result.data);
     else setProblem(`Export failed: ${result.error.message}`);
