@@ -158,6 +158,10 @@ export class ConversationObject extends DurableObject<Env> {
   ): Promise<void> {
     const turns = this.turns;
     const log = this.requireLog();
+    // A frame the turn runner refused is answered with why, on this socket only.
+    const answer = (refused: { code: string; message: string } | undefined) => {
+      if (refused) this.hub.send(ws, { type: "error", ...refused });
+    };
     switch (frame.type) {
       case "ping":
         return this.hub.send(ws, { type: "pong" });
@@ -170,30 +174,19 @@ export class ConversationObject extends DurableObject<Env> {
           this.hub.send(ws, { type: "message", message });
         return;
       }
-      case "chat": {
-        const refused = await turns?.start(frame, credential, settings);
-        if (refused) this.hub.send(ws, { type: "error", ...refused });
-        return;
-      }
-      case "regenerate": {
-        const refused = await turns?.regenerate(frame, credential, settings);
-        if (refused) this.hub.send(ws, { type: "error", ...refused });
-        return;
-      }
-      case "switch_branch": {
-        const refused = await turns?.switchBranch(frame.seq);
-        if (refused) this.hub.send(ws, { type: "error", ...refused });
-        return;
-      }
+      case "chat":
+        return answer(await turns?.start(frame, credential, settings));
+      case "regenerate":
+        return answer(await turns?.regenerate(frame, credential, settings));
+      case "switch_branch":
+        return answer(await turns?.switchBranch(frame.seq));
       case "agent_control":
         if (!turns?.stop()) this.hub.send(ws, { type: "error", code: "not_running", message: "No turn is running" });
         return;
       case "agent_user_input": {
         if (!turns || turns.pending.answer(frame.content)) return;
         // The question outlived its turn (the object restarted while it waited): the answer carries it on.
-        const refused = await turns.answerAfterRestart(frame.content, credential);
-        if (refused) this.hub.send(ws, { type: "error", ...refused });
-        return;
+        return answer(await turns.answerAfterRestart(frame.content, credential));
       }
     }
   }

@@ -14,8 +14,8 @@ export function ensureLocalTables(sql: SqlStorage): void {
 
 /**
  * Branches (docs/protocol.md "Branches"): each message records the message it follows. A log from before
- * branches was one line, so each of its messages follows the one before it. The index finds a message's
- * versions (siblings) and the newest message below one without reading the log.
+ * branches was one line, so each of its messages follows the one before it. The index finds the newest
+ * message below one (a switch) without reading the log.
  */
 function addParentColumn(sql: SqlStorage): void {
   const has = sql.exec("SELECT 1 FROM pragma_table_info('messages') WHERE name = 'parent'").toArray().length > 0;

@@ -2,7 +2,7 @@
 // written locally, then handed to `onPersisted` (the broadcast, which the runtime's output gate holds
 // until the write is durable). Writes are synchronous, so seq has no gaps and broadcasts leave in seq
 // order. Only what a reader needs is read: a wake reads max(seq) and the current leaf, a page reads its
-// page, and the whole log is loaded only when a turn builds its context (then kept in step with appends).
+// page, and the current path is loaded only when a turn builds its context (then kept in step with appends).
 //
 // The log is a tree of branches (docs/protocol.md "Branches"): each message follows a parent, and the
 // conversation has a current leaf. A new message always follows the leaf and becomes it, so the common
@@ -42,8 +42,6 @@ const toMessage = (row: MessageRow): Message =>
 export type LogView = { view: "path" | "tree"; leaf?: number };
 
 export class MessageLog {
-  /** Every message, indexed by seq - 1 (seqs are gapless from 1), once a turn needed them. */
-  private loaded: Message[] | undefined;
   /** The current path, once read; grows with appends, replaced when the leaf moves elsewhere. */
   private currentPath: Message[] | undefined;
   private last: number;
@@ -76,12 +74,6 @@ export class MessageLog {
     return this.read;
   }
 
-  /** Every branch's messages, in seq order. */
-  all(): readonly Message[] {
-    this.loaded ??= this.select<MessageRow>(`SELECT ${COLUMNS} FROM messages ORDER BY seq`).map(toMessage);
-    return this.loaded;
-  }
-
   /** The current path, for building a turn's context: the same array while it only grows. */
   path(): readonly Message[] {
     this.currentPath ??= this.pathTo(this.leaf);
@@ -91,11 +83,7 @@ export class MessageLog {
   /** The path that ends at `leaf`, in seq order (empty for 0 or a seq the log does not have). */
   pathTo(leaf: number): Message[] {
     if (leaf <= 0 || leaf > this.last) return [];
-    const all = this.loaded;
-    if (!all) return [...this.range(0, leaf, { view: "path", leaf })];
-    const path: Message[] = [];
-    for (let at = all[leaf - 1]; at; at = all[(at.parent_seq ?? at.seq - 1) - 1]) path.push(at);
-    return path.reverse();
+    return [...this.range(0, leaf, { view: "path", leaf })];
   }
 
   has(seq: number): boolean {
@@ -105,13 +93,7 @@ export class MessageLog {
   /** One message by seq. */
   get(seq: number): Message | undefined {
     if (!this.has(seq)) return undefined;
-    if (this.loaded) return this.loaded[seq - 1];
     return this.select<MessageRow>(`SELECT ${COLUMNS} FROM messages WHERE seq = ?`, seq).map(toMessage)[0];
-  }
-
-  /** The messages that follow `seq` directly (its children: versions of one another), in seq order. */
-  childrenOf(seq: number): Message[] {
-    return this.select<MessageRow>(`SELECT ${COLUMNS} FROM messages WHERE parent = ? ORDER BY seq`, seq).map(toMessage);
   }
 
   /** The newest message at or below `seq`: where the path through `seq` ends (always a leaf of the tree). */
@@ -244,7 +226,6 @@ export class MessageLog {
     if (parent !== this.last) deleteState(this.sql, LEAF_KEY);
     this.last = seq;
     this.leaf = seq;
-    this.loaded?.push(message);
     this.currentPath?.push(message);
     this.onPersisted(message);
     return message;

@@ -208,16 +208,15 @@ export class TurnRunner {
 
   /** Shows the version holding `seq`: never under a running turn or a waiting question. */
   async switchBranch(seq: number): Promise<Refusal | undefined> {
-    if (this.current) return BUSY;
-    if (await this.pending.current()) return QUESTION_WAITING;
-    if (this.current) return BUSY;
+    const refused = await this.refuseTurn({}, true);
+    if (refused) return refused;
     const point = this.io.branches.switchPoint(seq);
     if ("code" in point) return point;
     this.io.branches.moveTo(point.leaf);
     return undefined;
   }
 
-  /** Why a turn cannot start now; `branching` turns also wait for a question to be answered. */
+  /** Why a turn (or a switch) cannot start now; branching also waits for a question to be answered. */
   private async refuseTurn(options: TurnOptions, branching: boolean): Promise<Refusal | undefined> {
     if (this.current) return BUSY;
     if (options.decision_tree !== undefined && !findDecisionTree(options.decision_tree)) {
