@@ -1,34 +1,17 @@
 // The user's share links (GET /api/shares, newest first), for Settings → Shared links and the share
 // dialog (which shows those of one conversation): create puts the new link on top, revoke takes it
 // off once the server agrees (an already-gone link is taken off too).
-import { useCallback, useEffect, useState } from "preact/hooks";
-import type { ApiResult } from "./api";
+import { useCallback } from "preact/hooks";
+import type { ApiError, ApiResult } from "./api";
 import { createShare, explainShareError, listShares, revokeShare, type Share, type ShareOptions } from "./shares";
+import { type ListState, useList } from "./use-list";
 
-export type ShareListState =
-  | { status: "loading" }
-  | { status: "failed"; message: string }
-  | { status: "ready"; shares: Share[] };
+export type ShareListState = ListState<Share>;
+
+const explainLoad = (error: ApiError) => explainShareError(error, "load your shared links");
 
 export function useShares(conversationId?: string) {
-  const [list, setList] = useState<ShareListState>({ status: "loading" });
-
-  const reload = useCallback(async () => {
-    const result = await listShares();
-    setList(
-      result.ok
-        ? { status: "ready", shares: result.data }
-        : { status: "failed", message: explainShareError(result.error, "load your shared links") },
-    );
-  }, []);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-
-  const update = useCallback((change: (shares: Share[]) => Share[]) => {
-    setList((current) => (current.status === "ready" ? { ...current, shares: change(current.shares) } : current));
-  }, []);
+  const { list, reload, update } = useList(listShares, explainLoad);
 
   const create = useCallback(
     async (id: string, options: ShareOptions): Promise<ApiResult<Share>> => {
@@ -50,7 +33,7 @@ export function useShares(conversationId?: string) {
 
   const shown: ShareListState =
     list.status === "ready" && conversationId
-      ? { status: "ready", shares: list.shares.filter((s) => s.conversation_id === conversationId) }
+      ? { status: "ready", items: list.items.filter((s) => s.conversation_id === conversationId) }
       : list;
   return { list: shown, create, revoke, reload };
 }

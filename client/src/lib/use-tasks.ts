@@ -1,17 +1,15 @@
 // The Tasks page's data over /api/tasks (worker/routes/tasks.ts): the list (newest first), add, mark
 // done / reopen (at once on screen, put back with the server's reason if it refuses), delete and the
 // undo of a delete (the task is created again with its title, details and status).
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useCallback } from "preact/hooks";
 import { type ApiError, type ApiResult, requestEmpty, requestJson } from "./api";
 import { type Task, TaskListSchema, TaskSchema } from "./response-schemas";
+import { type ListState, useList } from "./use-list";
 
 export type { Task };
 export type TaskStatus = Task["status"];
 
-export type TaskListState =
-  | { status: "loading" }
-  | { status: "failed"; message: string }
-  | { status: "ready"; tasks: Task[] };
+export type TaskListState = ListState<Task>;
 
 const taskPath = (id: string) => `/api/tasks/${encodeURIComponent(id)}`;
 
@@ -26,25 +24,11 @@ export function explainTaskError(error: ApiError, doing: string): string {
   return `Could not ${doing}: ${error.message}`;
 }
 
+const loadTasks = () => requestJson("/api/tasks", TaskListSchema);
+const explainLoad = (error: ApiError) => explainTaskError(error, "load your tasks");
+
 export function useTasks() {
-  const [list, setList] = useState<TaskListState>({ status: "loading" });
-
-  const reload = useCallback(async () => {
-    const result = await requestJson("/api/tasks", TaskListSchema);
-    setList(
-      result.ok
-        ? { status: "ready", tasks: result.data }
-        : { status: "failed", message: explainTaskError(result.error, "load your tasks") },
-    );
-  }, []);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-
-  const update = useCallback((change: (tasks: Task[]) => Task[]) => {
-    setList((current) => (current.status === "ready" ? { ...current, tasks: change(current.tasks) } : current));
-  }, []);
+  const { list, reload, update } = useList(loadTasks, explainLoad);
 
   const add = useCallback(
     async (title: string, details?: string): Promise<ApiResult<Task>> => {

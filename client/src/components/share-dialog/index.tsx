@@ -102,13 +102,13 @@ export function ShareDialog({ conversationId, onClose }: Props) {
           </p>
         )}
         {list.status === "ready" &&
-          (list.shares.length === 0 ? (
+          (list.items.length === 0 ? (
             <p class={style.muted} data-testid="share-dialog-empty">
               None yet.
             </p>
           ) : (
             <ul class={style.list} data-testid="share-dialog-links">
-              {list.shares.map((share) => (
+              {list.items.map((share) => (
                 <ShareRow key={share.id} share={share} onRevoke={revoke} />
               ))}
             </ul>

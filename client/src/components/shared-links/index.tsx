@@ -37,13 +37,13 @@ export function SharedLinks() {
         </p>
       )}
       {list.status === "ready" &&
-        (list.shares.length === 0 ? (
+        (list.items.length === 0 ? (
           <p class={pageStyle.empty} data-testid="shared-links-empty">
             No shared links. To share a conversation, open it and choose Share… in its ⋯ menu.
           </p>
         ) : (
           <ul class={pageStyle.list} data-testid="shared-links-list">
-            {list.shares.map((share) => (
+            {list.items.map((share) => (
               <ShareRow key={share.id} share={share} withTitle onRevoke={onRevoke} />
             ))}
           </ul>

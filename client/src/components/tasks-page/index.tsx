@@ -31,7 +31,7 @@ export function TasksPage() {
   /** The task whose checkbox takes the focus once the list has re-rendered; "new" is the new-task box. */
   const focusNext = useRef<string | null>(null);
 
-  const tasks = list.status === "ready" ? list.tasks : [];
+  const tasks = list.status === "ready" ? list.items : [];
   const open = tasks.filter((t) => t.status !== "done");
   const done = tasks.filter((t) => t.status === "done");
   const groups: { key: "open" | "done"; title: string; tasks: Task[]; none: string }[] = [
