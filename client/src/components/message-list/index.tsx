@@ -8,7 +8,7 @@
 // live part is not, so they do not hear every streamed word.
 // What it shows is the current path of the conversation's tree (lib/branches.ts): Edit on every
 // question and Regenerate on every answer make new versions, ‹ n/m › switches between them; all of it
-// waits while a turn runs, and none of it is there when `readOnly`.
+// waits while a turn runs, and none of it is there without `branching` (a shared page reads, never writes).
 import type { ComponentChildren } from "preact";
 import { useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { Message as MessageShape } from "../../../../protocol";
@@ -57,10 +57,8 @@ type Props = {
   /** The socket is open: actions that send (Retry, Regenerate, Edit, ‹ ›) are usable. */
   connected: boolean;
   activity: Activity | null;
-  /** Edit, Regenerate, Retry and ‹ n/m ›; without them (or with readOnly) none is shown. */
+  /** Edit, Regenerate, Retry and ‹ n/m ›; without them (a shared page) none is shown. */
   branching?: BranchActions;
-  /** A transcript to read, not to change (a shared page): no Edit, Regenerate, Retry or ‹ n/m ›. */
-  readOnly?: boolean;
   onEditingChange?: (editing: boolean) => void;
   /** Bumped by the chat when the user sends: the list scrolls to the bottom and follows the answer. */
   followKey?: number;
@@ -83,8 +81,7 @@ function newestQuestion(messages: ReadonlyMap<number, MessageShape>): number {
 }
 
 export function MessageList(props: Props) {
-  const { state, connected, activity, onEditingChange, followKey, footer } = props;
-  const branching = props.readOnly ? undefined : props.branching;
+  const { state, connected, activity, branching, onEditingChange, followKey, footer } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const [behind, setBehind] = useState(false);

@@ -1,7 +1,6 @@
 // The page a share link opens, /s/<id>, with or without an account: the snapshot's title, "Shared
 // conversation · snapshot of <date>" and its messages drawn by the chat's own message list, read-only
-// (no socket, no composer; the list offers Retry, Regenerate and Edit only with a connection and a
-// resend, and gets neither). Search engines are asked not to index it (a robots meta while it is
+// (no socket, no composer, and no `branching`, so no Edit, Regenerate, Retry or ‹ n/m ›). Search engines are asked not to index it (a robots meta while it is
 // shown; the API answers with X-Robots-Tag too). An unknown or revoked link says so in words.
 // "Continue in your account" copies the snapshot into a new conversation of the reader's (POST
 // …/fork) and opens it; signed out, it goes to sign in first and forks on the way back (remembered in
