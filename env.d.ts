@@ -15,6 +15,14 @@ interface Env {
   OPENAI_PRICE_INPUT?: string;
   OPENAI_PRICE_CACHED_INPUT?: string;
   OPENAI_PRICE_OUTPUT?: string;
+  /** The cap on one answer in tokens (default: a quarter of the window, at most 8192). */
+  OPENAI_MAX_OUTPUT_TOKENS?: string;
+  /** What the model picker calls the operator's provider (default: the base URL's host, or "OpenAI"). */
+  OPENAI_PROVIDER_NAME?: string;
+  /** "true": replay the model's reasoning with its earlier steps (servers that require it). */
+  OPENAI_SEND_REASONING?: string;
+  /** "off": users may not add their own model providers (Settings → Models). */
+  USER_PROVIDERS?: string;
   /** Worker secret (32+ characters) from which the key sealing users' MCP secrets is derived. */
   SECRETS_KEY?: string;
   /** "true" lets MCP URLs point at loopback (local development and tests); never set it in production. */

@@ -1,6 +1,7 @@
 // Conversation routes of docs/protocol.md ("Conversations").
 import { z } from "zod";
 import { SeveritySchema } from "./message";
+import { ModelRefSchema } from "./models";
 
 export const ConversationSchema = z.object({
   id: z.string(),
@@ -13,16 +14,24 @@ export const ConversationSchema = z.object({
   pinned: z.boolean().optional(),
   /** Who named it: the default, the first message, the model after the first answer, or the user. */
   title_source: z.enum(["default", "first_message", "model", "user"]).optional(),
+  /** The model its turns use (PATCH `model`); absent: the user's default model. */
+  model: ModelRefSchema.optional(),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
 
 export const CreateConversationSchema = z.object({ title: z.string().trim().max(200).optional() }).strict();
 export const RenameConversationSchema = z.object({ title: z.string().trim().min(1).max(200) }).strict();
-/** PATCH /api/conversations/:id: a rename, a pin, or both; at least one. */
+/** PATCH /api/conversations/:id: a rename, a pin, a model (null: the user's default), or several; at least one. */
 export const UpdateConversationSchema = z
-  .object({ title: z.string().trim().min(1).max(200).optional(), pinned: z.boolean().optional() })
+  .object({
+    title: z.string().trim().min(1).max(200).optional(),
+    pinned: z.boolean().optional(),
+    model: ModelRefSchema.nullable().optional(),
+  })
   .strict()
-  .refine((b) => b.title !== undefined || b.pinned !== undefined, { message: "expected title or pinned" });
+  .refine((b) => b.title !== undefined || b.pinned !== undefined || b.model !== undefined, {
+    message: "expected title, pinned or model",
+  });
 
 export const MessagesQuerySchema = z.object({
   after: z.coerce.number().int().min(0).default(0),

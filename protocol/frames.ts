@@ -84,6 +84,8 @@ export const ServerFrameSchema = z.union([
   z.object({ type: z.literal("message"), message: MessageSchema }),
   z.object({ type: z.literal("agent_update") }).and(AgentUpdateSchema),
   z.object({ type: z.literal("text_delta"), step: z.number(), delta: z.string() }),
+  /** The model's reasoning as it streams, before the step's text (kept on the step's message as `reasoning`). */
+  z.object({ type: z.literal("reasoning_delta"), step: z.number(), delta: z.string() }),
   z.object({
     type: z.literal("tool_start"),
     call_id: z.string(),

@@ -11,6 +11,7 @@ export * from "./frames";
 export * from "./library";
 export * from "./mcp";
 export * from "./message";
+export * from "./models";
 export * from "./notes";
 export * from "./share";
 export * from "./subscriber";

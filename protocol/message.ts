@@ -1,7 +1,7 @@
 // Message (docs/protocol.md "Message"): what history and the socket carry, persisted before broadcast.
 import { z } from "zod";
 import { SystemItemSchema } from "./system-item";
-import { UsageSchema } from "./usage";
+import { ModelInfoSchema, UsageSchema } from "./usage";
 
 export const TERMINATION_REASONS = [
   "user_cancelled",
@@ -37,15 +37,33 @@ const base = {
 };
 
 export const UserMessageSchema = z.object({ ...base, role: z.literal("user"), content: z.string() });
+/** What the model thought before it wrote a step (streamed as `reasoning_delta`). */
+export const ReasoningSchema = z.object({
+  text: z.string(),
+  /** From the first reasoning delta to the first text or tool call ("Thought for 12 s"). */
+  duration_ms: z.number().int().nonnegative(),
+});
+export type Reasoning = z.infer<typeof ReasoningSchema>;
+
 export const AgentMessageSchema = z.object({
   ...base,
   role: z.literal("agent"),
+  /** What the agent wrote; on a final answer that ended for a reason, `note` follows it after "\n\n— ". */
   content: z.string(),
   step: z.number().int().optional(),
   phase: PhaseSchema.optional(),
   termination_reason: TerminationReasonSchema.optional(),
   /** On a turn's final answer: what the whole turn used (the token meter reads it after a reload). */
   usage: UsageSchema.optional(),
+  /**
+   * The product's words on how the turn ended ("Stopped by the user.", "The model call failed: …"), also
+   * at the end of `content` for clients that show only that. Never replayed to the model as its own words.
+   */
+  note: z.string().optional(),
+  /** The step's reasoning. A step that only called tools has a message with empty `content` to carry it. */
+  reasoning: ReasoningSchema.optional(),
+  /** On a turn's final answer: the model that wrote it. */
+  model: ModelInfoSchema.optional(),
 });
 export const ToolMessageSchema = z.object({
   ...base,

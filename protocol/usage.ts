@@ -7,6 +7,8 @@ export const UsageSchema = z.object({
   total_tokens: z.number(),
   /** Input tokens the provider served from its prompt cache (part of input_tokens), when it reports them. */
   cached_input_tokens: z.number().optional(),
+  /** Output tokens the model spent reasoning (part of output_tokens), when the provider reports them. */
+  reasoning_tokens: z.number().optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
@@ -16,11 +18,17 @@ export type Prices = z.infer<typeof PricesSchema>;
 
 /** Which model answers (hello frame, /api/health): never the key. */
 export const ModelInfoSchema = z.object({
+  /** The kind of provider: "openai" (any OpenAI-compatible server) or "demo". */
   provider: z.string(),
   model: z.string(),
-  /** OPENAI_CONTEXT_WINDOW: no request to the model is larger. */
+  /** No request to the model is larger (OPENAI_CONTEXT_WINDOW, or the user's setting for the model). */
   context_window: z.number().optional(),
   prices: PricesSchema.optional(),
+  /** Which provider (`default`: the operator's; else one of the user's, protocol/models.ts) and its name. */
+  provider_id: z.string().optional(),
+  provider_name: z.string().optional(),
+  /** The cap on one answer. */
+  max_output_tokens: z.number().optional(),
 });
 export type ModelInfo = z.infer<typeof ModelInfoSchema>;
 

@@ -1,17 +1,46 @@
-// The language model of a conversation: @ai-sdk/openai (Chat Completions by default, so any
-// OpenAI-compatible server works; Responses API on request) or the offline demo model. Both are
-// LanguageModelV3 providers, so the loop treats them alike. The real provider's stream is watched for
-// silence (idle-timeout.ts); the demo model runs in the object itself and cannot stall.
+// The language model of a turn. Chat Completions go through @ai-sdk/openai-compatible for any server
+// other than OpenAI's own: it reads the `reasoning_content` / `reasoning` deltas that llama.cpp, vLLM,
+// DeepSeek, Qwen and most compatible servers stream (@ai-sdk/openai drops them) and sends reasoning back
+// as `reasoning_content` where the model's settings ask for it. OpenAI's own API keeps @ai-sdk/openai,
+// which knows its quirks (max_completion_tokens for reasoning models). The Responses API is
+// @ai-sdk/openai's, with a fetch that fills in what compatible servers leave out of its stream
+// (responses-compat.ts). All are LanguageModelV3 providers, as is the offline demo model, so the loop
+// treats them alike. A real provider's stream is watched for silence (idle-timeout.ts).
 
 import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import type { LlmSettings } from "./config";
+import type { LlmSettings, OpenAiSettings } from "./config";
 import { createDemoModel } from "./demo-model";
 import { withIdleTimeout } from "./idle-timeout";
 
 export function languageModel(settings: LlmSettings): LanguageModelV3 {
   if (settings.provider === "demo") return createDemoModel();
-  const openai = createOpenAI({ apiKey: settings.apiKey, baseURL: settings.baseURL });
-  const model = settings.style === "responses" ? openai.responses(settings.model) : openai.chat(settings.model);
-  return withIdleTimeout(model, settings.streamIdleMs);
+  return withIdleTimeout(providerModel(settings), settings.streamIdleMs);
+}
+
+/** OpenAI's own API: no base URL, or one on api.openai.com. */
+export function isOpenAiItself(baseURL: string | undefined): boolean {
+  if (!baseURL) return true;
+  try {
+    return new URL(baseURL).hostname === "api.openai.com";
+  } catch {
+    return false;
+  }
+}
+
+function providerModel(s: OpenAiSettings): LanguageModelV3 {
+  const own = isOpenAiItself(s.baseURL);
+  if (s.style === "responses" || own) {
+    const openai = createOpenAI({ apiKey: s.apiKey, baseURL: s.baseURL, fetch: s.fetch });
+    return s.style === "responses" ? openai.responses(s.model) : openai.chat(s.model);
+  }
+  const compatible = createOpenAICompatible({
+    name: "openai-compatible",
+    apiKey: s.apiKey,
+    baseURL: s.baseURL ?? "https://api.openai.com/v1",
+    includeUsage: true,
+    fetch: s.fetch,
+  });
+  return compatible.chatModel(s.model);
 }
