@@ -49,6 +49,16 @@ export function summarizeActions(s: AgentState): string {
   return [...counts].map(([tool, n]) => (n > 1 ? `${tool} ×${n}` : tool)).join(", ");
 }
 
+/** A turn's final message: `content` as saved and shown, and `note`, the product's own words in it. */
+export interface FinalAnswer {
+  content: string;
+  /**
+   * Why the turn ended, or what stands in for a missing answer: never the model's words, so never
+   * replayed to it as its own (context/model-messages.ts). `content` ends with it.
+   */
+  note?: string;
+}
+
 /**
  * The final message of a turn: what there is, then why it ended or why it may be incomplete (the
  * answer hit the model's output limit). Never empty.
@@ -58,15 +68,29 @@ export function composeFinal(
   reason: TerminationReason,
   s: AgentState,
   { outputLimited = false } = {},
-): string {
+): FinalAnswer {
   const discarded = s.discardedSubagents
     ? `${s.discardedSubagents === 1 ? "A subagent was" : `${s.discardedSubagents} subagents were`} stopped before finishing; its unfinished work was discarded.`
     : "";
-  const why =
-    [explainTermination(reason, s), discarded, outputLimited ? OUTPUT_LIMIT_NOTE : ""].filter(Boolean).join(" ") ||
-    undefined;
-  const body =
-    text.trim() || (s.actions.length ? `I did not get to an answer. What I tried: ${summarizeActions(s)}.` : "");
-  if (!why) return body || "(The model returned an empty answer.)";
-  return body ? `${body}\n\n— ${why}` : why;
+  const why = [explainTermination(reason, s), discarded, outputLimited ? OUTPUT_LIMIT_NOTE : ""]
+    .filter(Boolean)
+    .join(" ");
+  const body = text.trim();
+  if (body) return why ? { content: `${body}\n\n— ${why}`, note: why } : { content: body };
+  const instead = s.actions.length
+    ? `I did not get to an answer. What I tried: ${summarizeActions(s)}.`
+    : why
+      ? ""
+      : "(The model returned an empty answer.)";
+  const note = [instead, why].filter(Boolean).join(" ");
+  return { content: note, note };
+}
+
+/** What the model itself wrote in a final message: its content without the product's note. */
+export function modelWords(message: { content: string; note?: string }): string {
+  const { content, note } = message;
+  if (!note) return content;
+  if (content === note) return "";
+  const suffix = `\n\n— ${note}`;
+  return content.endsWith(suffix) ? content.slice(0, -suffix.length) : content;
 }

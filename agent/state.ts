@@ -29,6 +29,8 @@ export interface AgentState {
   lastStepTokens: number;
   /** Input tokens served from the provider's prompt cache (part of inputTokens); undefined until one is reported. */
   cachedInputTokens?: number;
+  /** Output tokens spent reasoning (part of outputTokens); undefined until one is reported. */
+  reasoningTokens?: number;
   startedAt: number;
   /** Milliseconds spent waiting for the user (request_input), which no time limit counts. */
   pausedMs: number;
@@ -83,15 +85,19 @@ export const tokensUsed = (s: AgentState) => s.inputTokens + s.outputTokens;
 
 /** Adds one model call's (or a subagent's) usage to the turn's. */
 export function addUsage(s: AgentState, usage: ModelUsage): AgentState {
-  const cached =
-    usage.cachedInputTokens === undefined ? s.cachedInputTokens : (s.cachedInputTokens ?? 0) + usage.cachedInputTokens;
+  const cached = addReported(s.cachedInputTokens, usage.cachedInputTokens);
+  const reasoning = addReported(s.reasoningTokens, usage.reasoningTokens);
   return {
     ...s,
     inputTokens: s.inputTokens + usage.inputTokens,
     outputTokens: s.outputTokens + usage.outputTokens,
     ...(cached !== undefined ? { cachedInputTokens: cached } : {}),
+    ...(reasoning !== undefined ? { reasoningTokens: reasoning } : {}),
   };
 }
+
+/** A count only some providers report: undefined until one call reported it. */
+const addReported = (sum: number | undefined, n: number | undefined) => (n === undefined ? sum : (sum ?? 0) + n);
 
 /** The turn's usage as the wire carries it (response_complete, the final answer). */
 export function usageOf(s: AgentState): Usage {
@@ -100,6 +106,7 @@ export function usageOf(s: AgentState): Usage {
     output_tokens: s.outputTokens,
     total_tokens: tokensUsed(s),
     ...(s.cachedInputTokens !== undefined ? { cached_input_tokens: s.cachedInputTokens } : {}),
+    ...(s.reasoningTokens !== undefined ? { reasoning_tokens: s.reasoningTokens } : {}),
   };
 }
 /** Time the turn has spent so far, waiting for the user excluded; `now` defaults to the state's clock. */

@@ -10,11 +10,14 @@ import type {
   LanguageModelV3ToolResultPart as ToolResultPart,
 } from "@ai-sdk/provider";
 import type { Message, SystemMessage, ToolMessage } from "../../protocol";
+import { modelWords } from "../explanations";
 import { neutralizeReminders } from "../system-items/forgery";
 import { type ContextBudget, estimateTokens } from "./window";
 
 interface AssistantBlock {
   step: number | undefined;
+  /** The step's reasoning, where the model reads it back (ContextOptions.reasoning). */
+  reasoning: string;
   text: string;
   calls: ToolCallPart[];
   results: ToolResultPart[];
@@ -34,6 +37,11 @@ export interface ContextOptions {
   messageLimit?: number;
   /** Only the messages up to this seq (what a compaction summarises, as the context showed it). */
   upTo?: number;
+  /**
+   * Send each step's reasoning back with it (a `reasoning` part, which Chat Completions providers send
+   * as `reasoning_content`). Off for most models: servers ignore or refuse it, and it costs tokens.
+   */
+  reasoning?: boolean;
 }
 
 export function toModelMessages(log: readonly Message[], options: ContextOptions = {}): LanguageModelV3Prompt {
@@ -42,7 +50,11 @@ export function toModelMessages(log: readonly Message[], options: ContextOptions
   let block: AssistantBlock | undefined;
   const flush = () => {
     if (!block) return;
-    const content = [...(block.text ? [{ type: "text" as const, text: block.text }] : []), ...block.calls];
+    const content = [
+      ...(block.reasoning ? [{ type: "reasoning" as const, text: block.reasoning }] : []),
+      ...(block.text ? [{ type: "text" as const, text: block.text }] : []),
+      ...block.calls,
+    ];
     if (content.length) out.push({ role: "assistant", content });
     if (block.results.length) out.push({ role: "tool", content: block.results });
     out.push(...block.deferred);
@@ -50,7 +62,7 @@ export function toModelMessages(log: readonly Message[], options: ContextOptions
   };
   const open = (step: number | undefined) => {
     flush();
-    block = { step, text: "", calls: [], results: [], deferred: [] };
+    block = { step, reasoning: "", text: "", calls: [], results: [], deferred: [] };
     return block;
   };
 
@@ -65,9 +77,13 @@ export function toModelMessages(log: readonly Message[], options: ContextOptions
         flush();
         out.push({ role: "user", content: [{ type: "text", text: fit(neutralizeReminders(message.content)) }] });
         break;
-      case "agent":
-        open(message.step).text = fit(neutralizeReminders(message.content));
+      case "agent": {
+        // The model's own words: a note the product added (why the turn ended) is not one of them.
+        const opened = open(message.step);
+        opened.text = fit(neutralizeReminders(modelWords(message)));
+        if (options.reasoning && message.reasoning) opened.reasoning = fit(message.reasoning.text);
         break;
+      }
       case "tool": {
         const target = block && block.step === message.step ? block : open(message.step);
         target.calls.push({
@@ -145,7 +161,7 @@ function safeStart(text: string, i: number): number {
 export function contextPrompt(system: string, log: readonly Message[], budget: ContextBudget, upTo?: number) {
   const prompt: LanguageModelV3Prompt = [
     { role: "system", content: system },
-    ...toModelMessages(log, { messageLimit: budget.message, upTo }),
+    ...toModelMessages(log, { messageLimit: budget.message, upTo, reasoning: budget.reasoning }),
   ];
   return prompt;
 }

@@ -90,11 +90,14 @@ export interface ContextBudget {
   keep: number;
   summary: number;
   message: number;
+  /** The model reads its earlier reasoning back (the model's `send_reasoning`; model-messages.ts). */
+  reasoning?: boolean;
 }
 
-export function contextBudget(window: number): ContextBudget {
+export function contextBudget(window: number, { reasoning = false } = {}): ContextBudget {
   return {
     window,
+    ...(reasoning ? { reasoning } : {}),
     compactAt: Math.floor(window * 0.75),
     keep: Math.floor(window * 0.2),
     summary: Math.min(4_000, Math.floor(window * 0.1)),

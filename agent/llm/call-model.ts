@@ -13,6 +13,7 @@ import type {
   LanguageModelV3Prompt,
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
+import type { Reasoning } from "../../protocol";
 import { asModelError, ModelCallError } from "./model-call-error";
 import { type RetryOptions, withRetries } from "./retry";
 
@@ -27,6 +28,8 @@ export interface ModelToolCall {
 
 export interface ModelCallResult {
   text: string;
+  /** What the model thought before it wrote (reasoning parts, from any provider); absent when it sent none. */
+  reasoning?: Reasoning;
   toolCalls: ModelToolCall[];
   usage: ModelUsage;
   /** How the model said it finished; "length" means the answer hit the output limit. */
@@ -38,6 +41,8 @@ export interface ModelUsage {
   inputTokens: number;
   outputTokens: number;
   cachedInputTokens?: number;
+  /** Output tokens spent reasoning (part of outputTokens), when the provider reports them. */
+  reasoningTokens?: number;
 }
 
 type FinishReason = LanguageModelV3FinishReason["unified"];
@@ -46,6 +51,9 @@ type ResultSoFar = Omit<ModelCallResult, "finishReason"> & {
   finishReason?: FinishReason;
   /** Tool calls whose arguments are still streaming (tool-input-start … tool-input-delta). */
   inputs: Map<string, { tool: string; text: string }>;
+  reasoningText: string;
+  /** When the first reasoning part came, and when the model moved on from reasoning (text, a tool call). */
+  thinking?: { started: number; ended?: number };
 };
 
 /** `signal` (Stop, the time limit), `deadline` and `onRetry` govern retries too (retry.ts). */
@@ -57,6 +65,8 @@ export interface ModelCallOptions extends RetryOptions {
   toolChoice?: "auto" | "none";
   maxOutputTokens?: number;
   onTextDelta?: (delta: string) => void;
+  /** The model's reasoning as it streams (before its text). */
+  onReasoningDelta?: (delta: string) => void;
   /** The provider answered (doStream resolved): the request is out and the model is at work. */
   onResponseStart?: () => void;
   /**
@@ -87,6 +97,7 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallRes
     toolCalls: [],
     usage: { inputTokens: 0, outputTokens: 0 },
     inputs: new Map(),
+    reasoningText: "",
   };
   const onAbort = () => void reader.cancel(options.signal.reason).catch(() => undefined);
   options.signal.addEventListener("abort", onAbort, { once: true });
@@ -110,16 +121,39 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallRes
   // No finish part at all: the stream ended without the provider's own closing.
   if (!result.finishReason) throw new ModelCallError(CUT_OFF);
   const { text, toolCalls, usage, finishReason } = result;
-  return { text, toolCalls, usage, finishReason };
+  return { text, toolCalls, usage, finishReason, ...reasoningOf(result) };
+}
+
+/** The call's reasoning, timed from its first part to the moment the model moved on (else the end). */
+function reasoningOf(result: ResultSoFar): { reasoning: Reasoning } | undefined {
+  if (!result.thinking || !result.reasoningText) return undefined;
+  const { started, ended = Date.now() } = result.thinking;
+  return { reasoning: { text: result.reasoningText, duration_ms: Math.max(0, Math.round(ended - started)) } };
+}
+
+/** The model moved on from reasoning: its thinking time ends here. */
+function thought(result: ResultSoFar): void {
+  if (result.thinking && result.thinking.ended === undefined) result.thinking.ended = Date.now();
 }
 
 function handlePart(part: LanguageModelV3StreamPart, result: ResultSoFar, options: ModelCallOptions): void {
   switch (part.type) {
+    case "reasoning-delta":
+      if (!part.delta) return;
+      result.thinking ??= { started: Date.now() };
+      result.reasoningText += part.delta;
+      options.onReasoningDelta?.(part.delta);
+      return;
+    case "reasoning-end":
+      thought(result);
+      return;
     case "text-delta":
+      thought(result);
       result.text += part.delta;
       options.onTextDelta?.(part.delta);
       return;
     case "tool-input-start":
+      thought(result);
       if (options.onToolInput) result.inputs.set(part.id, { tool: part.toolName, text: "" });
       return;
     case "tool-input-delta": {
@@ -134,6 +168,7 @@ function handlePart(part: LanguageModelV3StreamPart, result: ResultSoFar, option
       return;
     }
     case "tool-call":
+      thought(result);
       result.toolCalls.push(parseToolCall(part.toolCallId, part.toolName, part.input));
       return;
     case "finish":
@@ -146,6 +181,8 @@ function handlePart(part: LanguageModelV3StreamPart, result: ResultSoFar, option
         ...(part.usage.inputTokens.cacheRead !== undefined
           ? { cachedInputTokens: part.usage.inputTokens.cacheRead }
           : {}),
+        // Chat Completions' completion_tokens_details.reasoning_tokens, Responses' output_tokens_details.
+        ...(part.usage.outputTokens.reasoning ? { reasoningTokens: part.usage.outputTokens.reasoning } : {}),
       };
       result.finishReason = part.finishReason.unified;
       return;

@@ -5,6 +5,10 @@ import { demoTitle, firstMessageOfTitlePrompt, isTitlePrompt } from "../conversa
 import { type DemoReply, planDemoReply } from "./demo-script";
 
 const CHUNK_DELAY_MS = 12;
+/** Slower than the text, so the "Thinking…" block is there to see. */
+const REASONING_DELAY_MS = 30;
+
+const words = (text: string) => text.match(/\S+\s*/g) ?? [];
 
 export function createDemoModel(): LanguageModelV3 {
   return {
@@ -27,9 +31,18 @@ export function createDemoModel(): LanguageModelV3 {
       const stream = new ReadableStream<LanguageModelV3StreamPart>({
         async start(controller) {
           controller.enqueue({ type: "stream-start", warnings: [] });
+          if (reply.reasoning) {
+            controller.enqueue({ type: "reasoning-start", id: "r" });
+            for (const chunk of words(reply.reasoning)) {
+              if (signal?.aborted) return controller.error(signal.reason);
+              await new Promise((r) => setTimeout(r, REASONING_DELAY_MS));
+              controller.enqueue({ type: "reasoning-delta", id: "r", delta: chunk });
+            }
+            controller.enqueue({ type: "reasoning-end", id: "r" });
+          }
           if (reply.text) {
             controller.enqueue({ type: "text-start", id: "t" });
-            for (const chunk of reply.text.match(/\S+\s*/g) ?? []) {
+            for (const chunk of words(reply.text)) {
               if (signal?.aborted) return controller.error(signal.reason);
               await new Promise((r) => setTimeout(r, CHUNK_DELAY_MS));
               controller.enqueue({ type: "text-delta", id: "t", delta: chunk });
@@ -45,7 +58,9 @@ export function createDemoModel(): LanguageModelV3 {
             });
           }
           const inputTokens = Math.ceil(JSON.stringify(options.prompt).length / 4);
-          const outputTokens = Math.ceil((reply.text.length + JSON.stringify(reply.toolCalls).length) / 4);
+          const reasoningTokens = Math.ceil((reply.reasoning?.length ?? 0) / 4);
+          const outputTokens =
+            Math.ceil((reply.text.length + JSON.stringify(reply.toolCalls).length) / 4) + reasoningTokens;
           controller.enqueue({
             type: "finish",
             // The raw reasons OpenAI's Chat Completions would send (call-model.ts reads a missing one as a cut-off).
@@ -54,7 +69,11 @@ export function createDemoModel(): LanguageModelV3 {
               : { unified: "stop", raw: "stop" },
             usage: {
               inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: undefined, cacheWrite: undefined },
-              outputTokens: { total: outputTokens, text: outputTokens, reasoning: undefined },
+              outputTokens: {
+                total: outputTokens,
+                text: outputTokens - reasoningTokens,
+                reasoning: reasoningTokens || undefined,
+              },
             },
           });
           controller.close();

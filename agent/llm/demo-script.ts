@@ -28,6 +28,8 @@ export interface DemoToolCall {
 export interface DemoReply {
   text: string;
   toolCalls: DemoToolCall[];
+  /** Streamed first, as a reasoning model's thinking is (asked for with "think" in the message). */
+  reasoning?: string;
 }
 
 type Phase = "reason" | "act" | "observe" | "wrap-up";
@@ -104,7 +106,7 @@ export function planDemoReply(prompt: LanguageModelV3Prompt, tools: string[]): D
     case "observe":
       return say(observeReply(decision, lastStep));
     default: {
-      if (!decision.call) return say(decision.answer);
+      if (!decision.call) return { ...say(decision.answer), ...thinking(prompt, results.length) };
       const id = `demo-${prompt.length}-${JSON.stringify(prompt).length}-0`;
       return { text: decision.why, toolCalls: [{ id, ...decision.call }] };
     }
@@ -528,6 +530,18 @@ function summarize(results: ToolOutcome[]): string {
 // --- Reply shapes ---------------------------------------------------------------------------------
 
 const say = (text: string): DemoReply => ({ text, toolCalls: [] });
+
+/** A short scripted reasoning block for a message that asks the model to think, before its first answer. */
+function thinking(prompt: LanguageModelV3Prompt, results: number): { reasoning: string } | undefined {
+  const text = lastUserText(prompt);
+  if (results > 0 || !/\bthink\b|\bstep by step\b|\breason(?:ing)?\b/i.test(text)) return undefined;
+  return {
+    reasoning:
+      `The user asks: "${clip(clean(text), 80)}". I am the offline demo model, so I have no real thoughts; ` +
+      "this block is scripted. It streams before the answer, the way a reasoning model's thinking does, " +
+      "and stays folded under the answer once it is written.",
+  };
+}
 const withControl = (prose: string, control: Record<string, unknown>) =>
   `${prose}\n\n\`\`\`json\n${JSON.stringify(control)}\n\`\`\``;
 

@@ -13,21 +13,29 @@ export async function decide(turn: Turn, plan: PhasePlan, result: ModelCallResul
   });
   turn.state = verdict.state;
   turn.partial = "";
+  turn.partialReasoning = undefined;
   const step = turn.state.step;
+  const reasoning = result.reasoning ? { reasoning: result.reasoning } : {};
   if (plan.phase === "reason")
     turn.send({ type: "agent_update", update_type: "agent_reason", content: verdict.display, step });
   if (plan.phase === "observe")
     turn.send({ type: "agent_update", update_type: "agent_observe", content: verdict.display, step });
-  if (verdict.display.trim() && verdict.display !== verdict.answer) {
+  const answered = verdict.answer !== undefined;
+  const shown = verdict.display.trim() && verdict.display !== verdict.answer;
+  // A step that only called tools still keeps its reasoning: on a message of its own, with no text.
+  if (shown || (result.reasoning && !answered)) {
     await turn.io.append({
       role: "agent",
-      content: verdict.display,
+      content: shown ? verdict.display : "",
       step,
       ...(verdict.phase ? { phase: verdict.phase } : {}),
+      ...reasoning,
     });
   }
   if (verdict.answer === undefined) return false;
   turn.answer = verdict.answer;
+  // Shown above with the step's text, or saved with the answer.
+  turn.answerReasoning = shown ? undefined : result.reasoning;
   turn.outputLimited = result.finishReason === "length";
   return true;
 }

@@ -1,6 +1,6 @@
 // Finish: the turn's answer is saved with an explanation of why it ended (explanations.ts). A turn
 // stopped by a limit first gets one tool-less wrap-up call, so the user gets the best answer so far.
-import type { TerminationReason } from "../../protocol";
+import type { Reasoning, TerminationReason } from "../../protocol";
 import { composeFinal } from "../explanations";
 import { render } from "../prompts/prompts.generated";
 import { type AgentState, elapsedMs, tokensUsed, usageOf } from "../state";
@@ -16,6 +16,7 @@ export async function finishTurn(turn: Turn): Promise<TurnOutcome> {
   const state = turn.sync();
   const reason: TerminationReason = turn.answer !== undefined ? "completed" : (firstStop(state) ?? "completed");
   const text = turn.answer ?? (await lastWords(turn, reason));
+  const reasoning = turn.answerReasoning ?? keptReasoning(turn);
   if (reason === "token_budget" || reason === "timeout")
     turn.io.emit({
       type: "budget.exceeded",
@@ -23,13 +24,17 @@ export async function finishTurn(turn: Turn): Promise<TurnOutcome> {
       source: "Budget Monitor",
       payload: exceededPayload(reason, turn.state),
     });
+  const { content, note } = composeFinal(text, reason, turn.state, { outputLimited: turn.outputLimited });
   await turn.io.append({
     role: "agent",
-    content: composeFinal(text, reason, turn.state, { outputLimited: turn.outputLimited }),
+    content,
+    ...(note ? { note } : {}),
     step: turn.state.step,
     phase: "final",
     termination_reason: reason,
     usage: usageOf(turn.state),
+    ...(reasoning ? { reasoning } : {}),
+    ...(turn.setup.llm ? { model: turn.setup.llm.info } : {}),
   });
   turn.clock.dispose();
   const { step } = turn.state;
@@ -59,7 +64,15 @@ async function lastWords(turn: Turn, reason: TerminationReason): Promise<string>
   // Still under the turn's clock: a slow wrap-up is cut at the time limit, keeping what it streamed.
   const wrap = await callModelPhase(turn, { tools: false, instruction: render("wrap-up", { why }) });
   turn.outputLimited = wrap?.finishReason === "length";
+  turn.answerReasoning = wrap?.reasoning;
   return wrap?.text ?? turn.partial;
+}
+
+/** What a call cut short (Stop, a limit, a failure) had reasoned so far: kept, as its text is. */
+function keptReasoning(turn: Turn): Reasoning | undefined {
+  const partial = turn.partialReasoning;
+  if (!partial?.text) return undefined;
+  return { text: partial.text, duration_ms: Math.max(0, Date.now() - partial.started) };
 }
 
 function canWrapUp(s: AgentState): boolean {

@@ -1,11 +1,23 @@
 // Call the model: the request built from the log (context/request.ts), streamed, its text going out
 // as it arrives. A failure becomes state (cancelled, timed out, llm_error), never a throw.
 
+import { MIN_OUTPUT_TOKENS } from "../../protocol";
 import { fitRequest } from "../context/request";
 import { estimateTokens } from "../context/window";
 import type { PhasePlan } from "../decision-trees/decision-tree";
 import { callModel, type ModelCallResult } from "../llm/call-model";
 import type { Turn } from "./turn";
+
+/** Reasoning the call streamed before it ended (read through a function: callbacks set it). */
+const streamedReasoning = (turn: Turn): string => turn.partialReasoning?.text ?? "";
+
+/** Output tokens the call may write: the model's cap, within what the window leaves after the request. */
+function outputCap(turn: Turn, requestTokens: number): number | undefined {
+  const cap = turn.setup.llm?.maxOutputTokens;
+  if (cap === undefined) return undefined;
+  const room = turn.setup.context.budget.window - requestTokens;
+  return Math.max(MIN_OUTPUT_TOKENS, Math.min(cap, room));
+}
 
 /** A tree's phase, or the wrap-up call that ends a turn stopped by a limit (finish.ts). */
 export type CallPlan = PhasePlan | { tools: false; instruction: string };
@@ -16,6 +28,7 @@ export async function callModelPhase(turn: Turn, plan: CallPlan): Promise<ModelC
   // Reads started for an earlier call that the step did not run (it answered, or failed) stop here.
   turn.early.discard();
   turn.partial = "";
+  turn.partialReasoning = undefined;
   let sentTokens: number | undefined;
   try {
     const tools = plan.tools ? turn.declarations : undefined;
@@ -28,11 +41,17 @@ export async function callModelPhase(turn: Turn, plan: CallPlan): Promise<ModelC
       model: turn.setup.model,
       prompt: request.prompt,
       tools,
+      maxOutputTokens: outputCap(turn, request.size),
       signal: turn.signal,
       deadline: turn.clock.deadline,
       onRetry: turn.requests.onRetry,
       onResponseStart: () => turn.io.modelResponding?.(),
       onToolInput: plan.tools ? (callId, tool, args) => turn.early.start(callId, tool, args) : undefined,
+      onReasoningDelta: (delta) => {
+        turn.partialReasoning ??= { text: "", started: Date.now() };
+        turn.partialReasoning.text += delta;
+        turn.send({ type: "reasoning_delta", step: turn.state.step, delta });
+      },
       onTextDelta: (delta) => {
         turn.partial += delta;
         turn.send({ type: "text_delta", step: turn.state.step, delta });
@@ -46,9 +65,10 @@ export async function callModelPhase(turn: Turn, plan: CallPlan): Promise<ModelC
     // A call cut short (Stop, the time limit, a stream that broke after it began) never reports its
     // usage, yet the provider read the request and wrote what was streamed: count the estimate, so
     // the budget and the answer's meter do not say 0.
-    const interrupted = state.cancelled || state.timedOut || turn.partial !== "";
+    const streamed = turn.partial + streamedReasoning(turn);
+    const interrupted = state.cancelled || state.timedOut || streamed !== "";
     if (sentTokens !== undefined && interrupted)
-      turn.charge({ inputTokens: sentTokens, outputTokens: estimateTokens(turn.partial) });
+      turn.charge({ inputTokens: sentTokens, outputTokens: estimateTokens(streamed) });
     if (!state.cancelled && !state.timedOut)
       turn.state = { ...turn.state, llmError: error instanceof Error ? error.message : String(error) };
     return undefined;

@@ -2,7 +2,7 @@
 // request context, the AgentState (replaced, never mutated: trees and stop conditions are pure
 // functions of it) and what the current model call has streamed.
 import type { LanguageModelV3, LanguageModelV3FunctionTool } from "@ai-sdk/provider";
-import type { AgentConfig, ServerFrame, TerminationReason, Usage } from "../../protocol";
+import type { AgentConfig, ModelInfo, Reasoning, ServerFrame, TerminationReason, Usage } from "../../protocol";
 import type { RequestContext } from "../context/request";
 import type { ContextBudget, ContextMeter } from "../context/window";
 import type { DecisionTree } from "../decision-trees/decision-tree";
@@ -26,6 +26,8 @@ export interface TurnSetup {
   signal: AbortSignal;
   /** The model's context window and the provider's last count (context/window.ts). */
   context: { budget: ContextBudget; meter: ContextMeter };
+  /** The model as the final answer records it (`model`), and the cap on one answer (max_tokens). */
+  llm?: { info: ModelInfo; maxOutputTokens: number };
 }
 
 export interface TurnOutcome {
@@ -48,6 +50,10 @@ export class Turn {
   state: AgentState;
   /** Text the current model call streamed: what a stop or a failure keeps. */
   partial = "";
+  /** Reasoning the current model call streamed, and since when: a stop or a failure keeps it too. */
+  partialReasoning: { text: string; started: number } | undefined;
+  /** The reasoning of the call that gave the answer (saved with the final message). */
+  answerReasoning: Reasoning | undefined;
   /** The final answer, once a phase reached the goal. */
   answer: string | undefined;
   /**

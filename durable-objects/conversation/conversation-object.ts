@@ -125,9 +125,10 @@ export class ConversationObject extends DurableObject<Env> {
       ...(pending ? { pending_input: pending } : {}),
       model: publicModelInfo(llmSettings(this.env)),
     });
-    // A tab that joins mid-step first gets the text streamed so far, then the live stream.
-    const live = this.turns?.liveText;
-    if (live) this.hub.send(server, { type: "text_delta", step: live.step, delta: live.text });
+    // A tab that joins mid-step first gets the reasoning and text streamed so far, then the live stream.
+    const live = this.turns?.liveStep;
+    if (live?.reasoning) this.hub.send(server, { type: "reasoning_delta", step: live.step, delta: live.reasoning });
+    if (live?.text) this.hub.send(server, { type: "text_delta", step: live.step, delta: live.text });
     return new Response(null, { status: 101, webSocket: client });
   }
 

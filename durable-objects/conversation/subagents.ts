@@ -125,6 +125,7 @@ export class ConversationSubagents implements SubagentHost {
         inputTokens: outcome.usage.input_tokens,
         outputTokens: outcome.usage.output_tokens,
         cachedInputTokens: outcome.usage.cached_input_tokens,
+        reasoningTokens: outcome.usage.reasoning_tokens,
       });
       return this.report(ctx, child.id, podName, outcome, stopped);
     } finally {

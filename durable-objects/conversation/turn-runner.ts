@@ -5,7 +5,7 @@
 
 import { ContextMeter, contextBudget, type Observation } from "../../agent/context/window";
 import { findDecisionTree } from "../../agent/decision-trees";
-import { llmSettings } from "../../agent/llm/config";
+import { llmSettings, publicModelInfo } from "../../agent/llm/config";
 import { languageModel } from "../../agent/llm/model";
 import type { Notifier } from "../../agent/notifications/notifier";
 import { resolveReferences } from "../../agent/references/resolve";
@@ -55,10 +55,17 @@ export interface RunnerIO {
   index: Pick<IndexOutbox, "hold" | "release" | "soon">;
 }
 
+/** What the current step has streamed so far, for a tab that joins mid-step. */
+interface LiveStep {
+  step: number;
+  text: string;
+  reasoning: string;
+}
+
 interface RunningTurn {
   abort: AbortController;
   done: Promise<void>;
-  live: { step: number; text: string } | undefined;
+  live: LiveStep | undefined;
   outcome?: TurnOutcome;
   /** Set when this turn is a subagent's: every frame also goes to the parent. */
   parent?: ParentLink;
@@ -145,8 +152,9 @@ export class TurnRunner {
   }
 
   /** The text streamed so far in the running step, for a tab that joins mid-turn. */
-  get liveText(): { step: number; text: string } | undefined {
-    return this.current?.live?.text ? this.current.live : undefined;
+  get liveStep(): LiveStep | undefined {
+    const live = this.current?.live;
+    return live && (live.text || live.reasoning) ? live : undefined;
   }
 
   /**
@@ -426,11 +434,12 @@ export class TurnRunner {
     const turn = this.current;
     if (!turn) return;
     if (turn.parent) void Promise.resolve(turn.parent.onFrame(frame)).catch(() => undefined);
-    if (frame.type === "text_delta") {
+    if (frame.type === "text_delta" || frame.type === "reasoning_delta") {
+      const live = turn.live?.step === frame.step ? turn.live : { step: frame.step, text: "", reasoning: "" };
       turn.live =
-        turn.live?.step === frame.step
-          ? { step: frame.step, text: turn.live.text + frame.delta }
-          : { step: frame.step, text: frame.delta };
+        frame.type === "text_delta"
+          ? { ...live, text: live.text + frame.delta }
+          : { ...live, reasoning: live.reasoning + frame.delta };
     } else if (
       frame.type === "agent_update" ||
       frame.type === "tool_start" ||
@@ -491,7 +500,11 @@ export class TurnRunner {
         },
         {
           model: languageModel(llm),
-          context: { budget: contextBudget(llm.contextWindow), meter: this.contextMeter.meter },
+          context: {
+            budget: contextBudget(llm.contextWindow, { reasoning: llm.sendReasoning }),
+            meter: this.contextMeter.meter,
+          },
+          llm: { info: publicModelInfo(llm), maxOutputTokens: llm.maxOutputTokens },
           config,
           tree,
           tools,

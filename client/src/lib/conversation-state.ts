@@ -164,6 +164,8 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
       return addMessage(state, frame.message);
     case "agent_update":
       return { ...state, turn: applyAgentUpdate(state.turn, frame) };
+    case "reasoning_delta":
+      return state;
     case "text_delta": {
       const text = (state.liveText.get(frame.step) ?? "") + frame.delta;
       return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { composeFinal, explainTermination, summarizeActions } from "../../../agent/explanations";
+import { composeFinal, explainTermination, modelWords, summarizeActions } from "../../../agent/explanations";
 import { TERMINATION_REASONS } from "../../../protocol";
 import { failed, ok, state } from "./fixtures";
 
@@ -47,19 +47,31 @@ describe("summarizeActions", () => {
 
 describe("composeFinal", () => {
   it("keeps a completed answer as it is", () => {
-    expect(composeFinal("The answer.", "completed", state())).toBe("The answer.");
+    expect(composeFinal("The answer.", "completed", state())).toEqual({ content: "The answer." });
   });
 
   it("puts the explanation after the accumulated text", () => {
     const s = state({ step: 3 }, { maxIterations: 3 });
     const final = composeFinal("Partial work.", "max_iterations", s);
-    expect(final.startsWith("Partial work.")).toBe(true);
-    expect(final).toContain(explainTermination("max_iterations", s));
+    expect(final.content.startsWith("Partial work.")).toBe(true);
+    expect(final.note).toBe(explainTermination("max_iterations", s));
+    expect(final.content).toBe(`Partial work.\n\n— ${final.note}`);
+    // What the model reads back of it is its own words only.
+    expect(modelWords(final)).toBe("Partial work.");
+  });
+
+  it("keeps the product's words apart when the model wrote nothing", () => {
+    const s = state({ actions: [ok("vault_search")] });
+    const final = composeFinal("", "llm_error", { ...s, llmError: "The server refused the API key (HTTP 401)." });
+    expect(final.note).toBe(final.content);
+    expect(final.content).toContain("The model call failed: The server refused the API key (HTTP 401).");
+    expect(modelWords(final)).toBe("");
+    expect(modelWords({ content: "legacy text\n\n— Stopped by the user." })).toBe("legacy text\n\n— Stopped by the user.");
   });
 
   it("says what was attempted when there is no text (seed 001 edge case)", () => {
     const s = state({ actions: [ok("vault_search"), ok("vault_search", { q: 1 }), ok("vault_search", { q: 2 })] });
-    const final = composeFinal("  ", "no_progress", s);
+    const final = composeFinal("  ", "no_progress", s).content;
     expect(final).toContain("vault_search ×3");
     expect(final).toContain(explainTermination("no_progress", s));
   });
@@ -68,7 +80,7 @@ describe("composeFinal", () => {
     for (const reason of TERMINATION_REASONS) {
       for (const text of ["", " \n\t"]) {
         for (const actions of [[], [ok("t")]]) {
-          expect(composeFinal(text, reason, state({ actions })).trim(), `${reason} ${JSON.stringify(text)}`).not.toBe(
+          expect(composeFinal(text, reason, state({ actions })).content.trim(), `${reason} ${JSON.stringify(text)}`).not.toBe(
             "",
           );
         }

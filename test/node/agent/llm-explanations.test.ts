@@ -32,8 +32,9 @@ describe("explanations that quote an error", () => {
 
 describe("an answer that hit the output limit", () => {
   it("says so after the text, also when the turn completed", () => {
-    expect(composeFinal("Most of it", "completed", state(), { outputLimited: true })).toBe(
-      "Most of it\n\n— The answer hit the model's output limit and may be incomplete.",
-    );
+    expect(composeFinal("Most of it", "completed", state(), { outputLimited: true })).toEqual({
+      content: "Most of it\n\n— The answer hit the model's output limit and may be incomplete.",
+      note: "The answer hit the model's output limit and may be incomplete.",
+    });
   });
 });
