@@ -187,6 +187,8 @@ function handlePart(part: LanguageModelV3StreamPart, result: ResultSoFar, option
       result.finishReason = part.finishReason.unified;
       return;
     case "error":
+      // @ai-sdk/openai-compatible says a stream that ended without a finish reason with an error part.
+      if (isMissingFinish(part.error)) throw new ModelCallError(CUT_OFF);
       throw asModelError(part.error);
   }
 }
@@ -211,6 +213,9 @@ function parseToolCall(callId: string, tool: string, input: string): ModelToolCa
     return { callId, tool, args: input, problem: "invalid_args" };
   }
 }
+
+const isMissingFinish = (error: unknown) =>
+  error instanceof Error && /stream ended without a finish reason/i.test(error.message);
 
 /**
  * A stream that ended before the model said how it finished. @ai-sdk/openai (3.0.x) then still closes

@@ -27,7 +27,7 @@ describe("OPENAI_API_STYLE", () => {
         const health = (await (await fetch(`${url}/api/health`)).json()) as {
           model: { provider: string; model: string };
         };
-        expect(health.model).toEqual({ provider: "openai", model: "m", context_window: 128_000 });
+        expect(health.model).toMatchObject({ provider: "openai", model: "m", context_window: 128_000 });
         const client = await signUp(url);
         const id = await client.createConversation();
         const socket = await openSocket(client, id);

@@ -265,7 +265,14 @@ describe("health", () => {
     const res = await api("/api/health");
     expect(await res.json()).toEqual({
       ok: true,
-      model: { provider: "openai", model: "fake-model", context_window: 128_000 },
+      model: {
+        provider: "openai",
+        model: "fake-model",
+        context_window: 128_000,
+        provider_id: "default",
+        provider_name: "127.0.0.1",
+        max_output_tokens: 8_192,
+      },
     });
   });
 
