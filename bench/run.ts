@@ -39,7 +39,9 @@ async function load<T>(name: string): Promise<T> {
   return (await import(`../${outfile}`)) as T;
 }
 
-type TurnBench = { measureTurn: (steps: number) => Promise<{ perStepMs: number[]; totalMs: number }> };
+type TurnBench = {
+  measureTurn: (steps: number, options?: { reasoning?: number }) => Promise<{ perStepMs: number[]; totalMs: number }>;
+};
 
 async function loopOverhead() {
   const { measureTurn } = await load<TurnBench>("workers/loop-overhead");
@@ -47,8 +49,18 @@ async function loopOverhead() {
   const long = await measureTurn(1000);
   const typical: number[] = [];
   for (let i = 0; i < 20; i++) typical.push(...(await measureTurn(50)).perStepMs);
+  // Issue 28: what a reasoning part costs the loop per step (streamed as frames, kept on the step's
+  // message, in the log the next request is built from): 100 deltas of 8 characters per model call.
+  const thinking: number[] = [];
+  const plain: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    plain.push(...(await measureTurn(50)).perStepMs);
+    thinking.push(...(await measureTurn(50, { reasoning: 100 })).perStepMs);
+  }
+  const extra = median(thinking) - median(plain);
   return [
     `| loop overhead per step, one 1000-step turn (median of 999 steps) | ${fmt(median(long.perStepMs))} | p99 ${fmt(quantile(long.perStepMs, 0.99))}, total ${fmt(long.totalMs, 0)} |`,
+    `| loop overhead per step with reasoning: 100 deltas (800 characters) per call, 10 turns of 50 steps, run alternately with 10 without | ${fmt(median(thinking))} | without ${fmt(median(plain))}: ${fmt(extra * 1000, 0)} µs per step for the reasoning, ${fmt((extra * 1000) / 100, 2)} µs per delta |`,
     `| loop overhead per step, 20 turns of 50 steps (median of 980 steps) | ${fmt(median(typical))} | p99 ${fmt(quantile(typical, 0.99))} |`,
   ];
 }

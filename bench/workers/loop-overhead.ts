@@ -18,7 +18,11 @@ const noop = defineTool({
   execute: async ({ i }) => ({ i }),
 });
 
-export async function measureTurn(steps: number): Promise<{ perStepMs: number[]; totalMs: number }> {
+/** `reasoning`: reasoning deltas each model call streams before its text or tool call. */
+export async function measureTurn(
+  steps: number,
+  { reasoning = 0 } = {},
+): Promise<{ perStepMs: number[]; totalMs: number }> {
   const { log, append, notifier } = memoryLog();
   await append({ role: "user", content: "benchmark the loop" });
   const stepStarts: number[] = [];
@@ -41,7 +45,9 @@ export async function measureTurn(steps: number): Promise<{ perStepMs: number[];
       beforeModelRequest: async () => {},
     },
     {
-      model: scriptedModel((i) => (i < steps - 1 ? { toolCall: { name: "noop", args: { i } } } : { text: "done" })),
+      model: scriptedModel((i) => (i < steps - 1 ? { toolCall: { name: "noop", args: { i } } } : { text: "done" }), {
+        reasoning,
+      }),
       config: { ...DEFAULT_AGENT_CONFIG, maxIterations: steps, tokenBudget: 1e9, timeoutSeconds: 3600 },
       tree,
       tools: [noop],

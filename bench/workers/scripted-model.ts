@@ -9,7 +9,8 @@ export const SCRIPTED_USAGE = {
   outputTokens: { total: 5, text: 5, reasoning: undefined },
 };
 
-export function scriptedModel(reply: (callIndex: number) => ScriptedReply): LanguageModelV3 {
+/** `reasoning`: each call first streams this many reasoning deltas of 8 characters (a thinking model). */
+export function scriptedModel(reply: (callIndex: number) => ScriptedReply, { reasoning = 0 } = {}): LanguageModelV3 {
   let calls = 0;
   return {
     specificationVersion: "v3",
@@ -20,6 +21,11 @@ export function scriptedModel(reply: (callIndex: number) => ScriptedReply): Lang
     async doStream() {
       const next = reply(calls++);
       const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+      if (reasoning) {
+        parts.push({ type: "reasoning-start", id: "r" });
+        for (let i = 0; i < reasoning; i++) parts.push({ type: "reasoning-delta", id: "r", delta: "thought " });
+        parts.push({ type: "reasoning-end", id: "r" });
+      }
       if ("text" in next) {
         parts.push(
           { type: "text-start", id: "t" },
