@@ -55,7 +55,11 @@ const BaseUrlSchema = z
   .trim()
   .url("a URL such as https://api.example.com/v1")
   .max(2000, "a URL of at most 2,000 characters");
-const ApiKeySchema = z.string().trim().min(1, "an API key, or leave it out").max(4000, "a key of at most 4,000 characters");
+const ApiKeySchema = z
+  .string()
+  .trim()
+  .min(1, "an API key, or leave it out")
+  .max(4000, "a key of at most 4,000 characters");
 const ModelListSchema = z
   .array(ProviderModelSchema)
   .max(MAX_PROVIDER_MODELS, `at most ${MAX_PROVIDER_MODELS} models`)
@@ -123,9 +127,7 @@ export const ProviderTestSchema = z.object({
 export type ProviderTest = z.infer<typeof ProviderTestSchema>;
 
 /** Which model: a provider (`default`, or one of the user's) and the model's name there. */
-export const ModelRefSchema = z
-  .object({ provider_id: z.string().min(1).max(64), model: ModelNameSchema })
-  .strict();
+export const ModelRefSchema = z.object({ provider_id: z.string().min(1).max(64), model: ModelNameSchema }).strict();
 export type ModelRef = z.infer<typeof ModelRefSchema>;
 
 /** GET /api/models: every model the user can pick, the default provider's first; and their default. */

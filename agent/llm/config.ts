@@ -114,8 +114,7 @@ export const userProvidersAllowed = (env: Env) => !["off", "false", "0"].include
 /** A variable's number; NaN when unset or blank (Number("") would be 0). */
 const numberVar = (value: string | undefined) => Number(value?.trim() || Number.NaN);
 
-const streamIdleMs = (env: Env) =>
-  positiveSeconds(env.OPENAI_STREAM_IDLE_SECONDS, DEFAULT_STREAM_IDLE_SECONDS) * 1000;
+const streamIdleMs = (env: Env) => positiveSeconds(env.OPENAI_STREAM_IDLE_SECONDS, DEFAULT_STREAM_IDLE_SECONDS) * 1000;
 
 function hostName(url: string | undefined): string | undefined {
   try {
@@ -138,8 +137,7 @@ function wholeTokens(value: string | undefined, min: number): number | undefined
 }
 
 /** A whole number of tokens, at least MIN_CONTEXT_WINDOW; anything else is the default. */
-const contextWindow = (value: string | undefined) =>
-  wholeTokens(value, MIN_CONTEXT_WINDOW) ?? DEFAULT_CONTEXT_WINDOW;
+const contextWindow = (value: string | undefined) => wholeTokens(value, MIN_CONTEXT_WINDOW) ?? DEFAULT_CONTEXT_WINDOW;
 
 /** The three OPENAI_PRICE_* (per million tokens), or none: a cost shown from half the prices would mislead. */
 function prices(env: Env): Prices | undefined {

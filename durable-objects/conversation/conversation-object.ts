@@ -3,7 +3,6 @@
 // message log (in its own SQLite), the index outbox, the socket hub and the turn runner.
 import { DurableObject } from "cloudflare:workers";
 import { stampEvent } from "../../agent/events";
-import { llmSettings, publicModelInfo } from "../../agent/llm/config";
 import { BusNotifier } from "../../agent/notifications/notifier";
 import { findSubscriber, isEnabled } from "../../agent/notifications/subscribers";
 import { type Credential, parseCredentialKey } from "../../d1/credentials";
@@ -21,7 +20,7 @@ import { SocketGuard } from "./socket-guard";
 import { SocketHub, type SocketMeta } from "./socket-hub";
 import type { ChildOutcome, ChildRequest, ParentLink } from "./subagents";
 import { ToggleCache } from "./toggle-cache";
-import { TurnRunner, type TurnSettings } from "./turn-runner";
+import { helloModel, TurnRunner, type TurnSettings } from "./turn-runner";
 
 const META_KEY = "meta";
 
@@ -123,7 +122,7 @@ export class ConversationObject extends DurableObject<Env> {
       leaf_seq: log.leafSeq,
       running: this.turns?.running ?? false,
       ...(pending ? { pending_input: pending } : {}),
-      model: publicModelInfo(llmSettings(this.env)),
+      model: helloModel(this.ctx.storage.sql, this.env),
     });
     // A tab that joins mid-step first gets the reasoning and text streamed so far, then the live stream.
     const live = this.turns?.liveStep;

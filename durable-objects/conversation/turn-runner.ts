@@ -24,6 +24,8 @@ import {
   MCP_TOOL_SEPARATOR,
   type Message,
   type MessageDraft,
+  type ModelInfo,
+  ModelInfoSchema,
   type RegenerateFrame,
   type ServerFrame,
 } from "../../protocol";
@@ -53,6 +55,19 @@ export interface RunnerIO {
   toggles: ToggleCache;
   /** The D1 index's outbox: a turn holds it and flushes at its start and end (index-outbox.ts). */
   index: Pick<IndexOutbox, "hold" | "release" | "soon">;
+}
+
+/** local_state: the ModelInfo of the conversation's latest turn (hello's `model`). */
+const LAST_MODEL = "last_model";
+
+/** The model `hello` names: the one the conversation's latest turn used, else the operator's. */
+export function helloModel(sql: SqlStorage, env: Env): ModelInfo {
+  const saved = readState(sql, LAST_MODEL);
+  if (saved) {
+    const parsed = ModelInfoSchema.safeParse(JSON.parse(saved));
+    if (parsed.success) return parsed.data;
+  }
+  return publicModelInfo(llmSettings(env));
 }
 
 /** What the current step has streamed so far, for a tab that joins mid-step. */
@@ -466,6 +481,8 @@ export class TurnRunner {
       const tree = findDecisionTree(config.decisionTree) ?? findDecisionTree("default");
       if (!tree) throw new Error("no decision tree registered");
       const llm = llmSettings(this.env);
+      // What `hello` names from now on: the model this conversation last used.
+      writeState(this.ctx.storage.sql, LAST_MODEL, JSON.stringify(publicModelInfo(llm)));
       turn.outcome = await runTurn(
         {
           messages: this.io.messages,

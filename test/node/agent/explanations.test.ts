@@ -66,7 +66,9 @@ describe("composeFinal", () => {
     expect(final.note).toBe(final.content);
     expect(final.content).toContain("The model call failed: The server refused the API key (HTTP 401).");
     expect(modelWords(final)).toBe("");
-    expect(modelWords({ content: "legacy text\n\n— Stopped by the user." })).toBe("legacy text\n\n— Stopped by the user.");
+    expect(modelWords({ content: "legacy text\n\n— Stopped by the user." })).toBe(
+      "legacy text\n\n— Stopped by the user.",
+    );
   });
 
   it("says what was attempted when there is no text (seed 001 edge case)", () => {
@@ -80,9 +82,10 @@ describe("composeFinal", () => {
     for (const reason of TERMINATION_REASONS) {
       for (const text of ["", " \n\t"]) {
         for (const actions of [[], [ok("t")]]) {
-          expect(composeFinal(text, reason, state({ actions })).content.trim(), `${reason} ${JSON.stringify(text)}`).not.toBe(
-            "",
-          );
+          expect(
+            composeFinal(text, reason, state({ actions })).content.trim(),
+            `${reason} ${JSON.stringify(text)}`,
+          ).not.toBe("");
         }
       }
     }
