@@ -13,6 +13,7 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { LlmSettings, OpenAiSettings } from "./config";
 import { createDemoModel } from "./demo-model";
 import { withIdleTimeout } from "./idle-timeout";
+import { responsesCompatFetch } from "./responses-compat";
 
 export function languageModel(settings: LlmSettings): LanguageModelV3 {
   if (settings.provider === "demo") return createDemoModel();
@@ -32,7 +33,8 @@ export function isOpenAiItself(baseURL: string | undefined): boolean {
 function providerModel(s: OpenAiSettings): LanguageModelV3 {
   const own = isOpenAiItself(s.baseURL);
   if (s.style === "responses" || own) {
-    const openai = createOpenAI({ apiKey: s.apiKey, baseURL: s.baseURL, fetch: s.fetch });
+    const fetch = s.style === "responses" && !own ? responsesCompatFetch(s.fetch ?? globalFetch) : s.fetch;
+    const openai = createOpenAI({ apiKey: s.apiKey, baseURL: s.baseURL, fetch });
     return s.style === "responses" ? openai.responses(s.model) : openai.chat(s.model);
   }
   const compatible = createOpenAICompatible({
@@ -44,3 +46,6 @@ function providerModel(s: OpenAiSettings): LanguageModelV3 {
   });
   return compatible.chatModel(s.model);
 }
+
+/** The runtime's fetch, looked up at each call (never a detached reference to it). */
+const globalFetch: typeof fetch = (input, init) => fetch(input, init);
