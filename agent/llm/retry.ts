@@ -35,21 +35,33 @@ export async function withRetries<T>(request: () => PromiseLike<T>, options: Ret
       return await request();
     } catch (error) {
       options.signal.throwIfAborted();
-      if (!APICallError.isInstance(error) || !error.isRetryable) throw asModelError(error);
+      if (!isRetryable(error)) throw asModelError(error);
       if (attempt > MAX_RETRIES)
         throw new ModelCallError(`${messageWithStatus(error)} (after ${MAX_RETRIES} retries)`, { cause: error });
-      const asked = retryAfterMs(error.responseHeaders);
+      const api = APICallError.isInstance(error) ? error : undefined;
+      const asked = retryAfterMs(api?.responseHeaders);
       const waitMs = asked ?? backoffMs(attempt);
       if (Date.now() + waitMs > options.deadline) throw noTimeToWait(error, asked);
-      options.onRetry?.({ status: error.statusCode, attempt, waitMs, message: error.message });
+      options.onRetry?.({ status: api?.statusCode, attempt, waitMs, message: error.message });
       await sleep(waitMs, options.signal);
     }
   }
 }
 
+/**
+ * A refusal for a passing reason, or a connection that failed before any answer: workerd reports a
+ * refused or dropped connection as a plain Error ("Network connection lost.") that the AI SDK does not
+ * wrap as a retryable APICallError, as it does Node's "fetch failed".
+ */
+function isRetryable(error: unknown): error is Error {
+  if (APICallError.isInstance(error)) return error.isRetryable;
+  return error instanceof Error && CONNECTION_FAILED.test(error.message);
+}
+const CONNECTION_FAILED = /network connection lost|fetch failed|connection (?:refused|reset)|ECONNREFUSED|ECONNRESET/i;
+
 const backoffMs = (attempt: number) => FIRST_BACKOFF_MS * 2 ** (attempt - 1) * (1 + Math.random() * JITTER);
 
-function noTimeToWait(error: APICallError, askedMs: number | undefined): ModelCallError {
+function noTimeToWait(error: Error, askedMs: number | undefined): ModelCallError {
   const why =
     askedMs === undefined
       ? "no time is left in the turn to retry"
