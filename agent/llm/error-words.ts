@@ -2,7 +2,7 @@
 // short sentences. Never a raw dump: an AI SDK validation error carries the whole answer it could not read
 // (17,000 characters is common), and a provider's error body can be an HTML page. Pure: the Worker's
 // provider test, the probe and the turn's error message all read errors through it.
-import type { ApiStyle } from "./config";
+import type { ApiStyle } from "../../protocol";
 
 export interface ErrorContext {
   /** The provider's name as the user knows it ("OpenRouter", "my llama"). */

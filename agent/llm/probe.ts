@@ -4,8 +4,7 @@
 // the Responses API where the server has no Chat Completions route (404/405). Pure: the caller gives the
 // fetch (the Worker's goes through the outbound policy, mcp/outbound.ts).
 import { APICallError, TypeValidationError } from "@ai-sdk/provider";
-import type { DiscoveredModel } from "../../protocol";
-import type { ApiStyle } from "./config";
+import type { ApiStyle, DiscoveredModel } from "../../protocol";
 import { explainModelError } from "./error-words";
 
 export interface ProbeTarget {
@@ -13,6 +12,8 @@ export interface ProbeTarget {
   apiKey?: string;
   /** Fixed: only this style is called; absent: detected. */
   style?: ApiStyle;
+  /** When detecting, the style tried first (the provider's saved one); Chat Completions by default. */
+  prefer?: ApiStyle;
   /** The model to call (the provider's first configured one); absent: the first the server lists. */
   model?: string;
   /** The provider's name, for the error's words. */
@@ -53,7 +54,11 @@ export async function probeProvider(
     const error = "The server lists no models: add a model by its name, then test again.";
     return { ok: false, models, ...(target.style ? { style: target.style } : {}), error };
   }
-  const styles: ApiStyle[] = target.style ? [target.style] : ["chat", "responses"];
+  const styles: ApiStyle[] = target.style
+    ? [target.style]
+    : target.prefer === "responses"
+      ? ["responses", "chat"]
+      : ["chat", "responses"];
   let first: { error: unknown; style: ApiStyle } | undefined;
   for (const style of styles) {
     try {
