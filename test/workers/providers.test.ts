@@ -8,7 +8,13 @@ import { languageModel } from "../../agent/llm/model";
 import { getProviderRow } from "../../d1/providers";
 import { loadTurnSettings } from "../../d1/user-settings";
 import { turnModel } from "../../durable-objects/conversation/turn-model";
-import type { Conversation, ModelListResponse, Provider, ProviderTest } from "../../protocol";
+import {
+  type Conversation,
+  MAX_PROVIDERS,
+  type ModelListResponse,
+  type Provider,
+  type ProviderTest,
+} from "../../protocol";
 import { app } from "../../worker/app";
 import { api, createConversation, ORIGIN, type Session, signup } from "./helpers";
 
@@ -169,6 +175,33 @@ describe("providers: what is refused", () => {
     const body = (await deployed.json()) as { error: { fields: Record<string, string> } };
     expect(body.error.fields.base_url).toMatch(/127\.0\.0\.1 is a loopback address/);
     expect((await (await call(s, "/api/providers")).json()) as Provider[]).toEqual([]);
+  });
+
+  it("answers 401 without a session", async () => {
+    for (const path of ["/api/providers", "/api/models"]) expect((await api(path)).status, path).toBe(401);
+  });
+
+  it("refuses a bad body by field, and an eleventh provider", async () => {
+    const s = await signup();
+    for (const [body, field] of [
+      [{ name: "x", base_url: "not a url" }, "base_url"],
+      [{ name: "", base_url: "https://api.example.com/v1" }, "name"],
+      [{ name: "x", base_url: "https://api.example.com/v1", style: "soap" }, "style"],
+      [
+        { name: "x", base_url: "https://api.example.com/v1", models: [{ id: "m", context_window: 10 }] },
+        "models.0.context_window",
+      ],
+      [{ name: "x", base_url: "https://api.example.com/v1", key: "k" }, "key"],
+    ] as const) {
+      const res = await call(s, "/api/providers", { method: "POST", json: body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(Object.keys(((await res.json()) as { error: { fields: object } }).error.fields)).toEqual([field]);
+    }
+    const full = { base_url: "https://api.example.com/v1", style: "chat", models: twoModels };
+    for (let i = 0; i < MAX_PROVIDERS; i++) await add(s, { name: `p${i}`, ...full });
+    const eleventh = await call(s, "/api/providers", { method: "POST", json: { name: "one more", ...full } });
+    expect(eleventh.status).toBe(409);
+    expect(((await eleventh.json()) as { error: { code: string } }).error.code).toBe("conflict");
   });
 
   it("refuses every provider route, and lists only the operator's model, when USER_PROVIDERS is off", async () => {
