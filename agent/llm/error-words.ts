@@ -55,7 +55,19 @@ export function explainModelError(error: unknown, ctx: ErrorContext = {}): strin
     );
   if (status !== undefined && status >= 500)
     return cap(`${who} failed (HTTP ${status}). Try again in a moment, or pick another model.`);
-  if (chain.some(isRefusedAddress)) return cap(`The app may not call this address: ${firstLine(refusedText(chain))}.`);
+  const redirect = chain.map((e) => e.statusCode).find((s) => typeof s === "number" && s >= 300 && s <= 399);
+  if (status === undefined && redirect !== undefined)
+    return cap(
+      `${who} answered with a redirect (HTTP ${redirect}), which the app does not follow. Use the address it redirects to as the base URL (often https://…).`,
+    );
+  if (chain.some(isRefusedAddress)) {
+    const why = firstLine(refusedText(chain));
+    return cap(
+      /larger than|too large/.test(why)
+        ? `${who} sent a larger answer than the app accepts (${why}).`
+        : `The app may not call this address: ${why}.`,
+    );
+  }
   if (status === undefined && chain.some(isNetworkError))
     return cap(
       `Could not reach ${host ?? who.replace(/^The /, "the ")}${networkCode(chain)}. Check the base URL and that the server is running.`,

@@ -104,6 +104,22 @@ describe("explainModelError", () => {
     );
   });
 
+  it("says a redirect is not followed, and what to use instead", () => {
+    expect(explainModelError(apiError(301, "", "Moved Permanently"))).toBe(
+      "The model server answered with a redirect (HTTP 301), which the app does not follow. Use the address it redirects to as the base URL (often https://…).",
+    );
+  });
+
+  it("names the outbound policy's refusals: a private address, an answer over the cap", () => {
+    const refused = (message: string) => Object.assign(new Error(message), { name: "OutboundRefused" });
+    expect(explainModelError(refused("refused: 10.0.0.8 is a private, link-local or reserved address"))).toBe(
+      "The app may not call this address: 10.0.0.8 is a private, link-local or reserved address.",
+    );
+    expect(explainModelError(refused("response larger than 67108864 bytes"), { providerName: "P" })).toBe(
+      "P sent a larger answer than the app accepts (response larger than 67108864 bytes).",
+    );
+  });
+
   it("keeps anything else to a short first line", () => {
     const words = explainModelError(new Error(`Something odd\n${"at frame\n".repeat(500)}`));
     expect(words).toBe("Something odd");
