@@ -4,6 +4,7 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Conversation } from "../protocol";
 import type { Db } from "./client";
 import { nowIso } from "./client";
+import { parseModelRef } from "./providers";
 import { conversations } from "./schema";
 import { DEFAULT_TITLE } from "./title-text";
 import { firstMessageTitleStatement } from "./titles";
@@ -12,15 +13,19 @@ export { DEFAULT_TITLE, titleFrom } from "./title-text";
 
 export type ConversationRow = typeof conversations.$inferSelect;
 
-export const toConversation = (row: ConversationRow): Conversation => ({
-  id: row.id,
-  title: row.title,
-  created_at: row.createdAt,
-  updated_at: row.updatedAt,
-  ...(row.preview ? { preview: row.preview } : {}),
-  pinned: row.pinned,
-  title_source: row.titleSource,
-});
+export function toConversation(row: ConversationRow): Conversation {
+  const model = parseModelRef(row.model);
+  return {
+    id: row.id,
+    title: row.title,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    ...(row.preview ? { preview: row.preview } : {}),
+    pinned: row.pinned,
+    title_source: row.titleSource,
+    ...(model ? { model } : {}),
+  };
+}
 
 export async function findOwnConversation(db: Db, userId: string, id: string): Promise<ConversationRow | undefined> {
   return (
@@ -60,6 +65,7 @@ export async function createConversation(
     preview: "",
     titleSource,
     pinned: false,
+    model: null,
   };
   await db.insert(conversations).values(row);
   return toConversation(row);

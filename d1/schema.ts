@@ -63,6 +63,8 @@ export const agentSettings = sqliteTable("agent_settings", {
     .references(() => users.id, { onDelete: "cascade" }),
   config: text("config", { mode: "json" }).notNull(),
   updatedAt: text("updated_at").notNull().default(now),
+  /** The user's default model (a protocol ModelRef as JSON); null: the operator's. */
+  defaultModel: text("default_model"),
 });
 
 export const subscriberSettings = sqliteTable(
@@ -97,6 +99,8 @@ export const conversations = sqliteTable(
       .default("default"),
     /** Kept at the top of the user's sidebar. */
     pinned: integer("pinned", { mode: "boolean" }).notNull().default(false),
+    /** The model its turns use (a protocol ModelRef as JSON); null: the user's default. */
+    model: text("model"),
   },
   (t) => [index("conversations_user_updated").on(t.userId, t.updatedAt)],
 );
@@ -242,6 +246,33 @@ export const mcpServers = sqliteTable(
     updatedAt: text("updated_at").notNull().default(now),
   },
   (t) => [uniqueIndex("mcp_servers_user_name").on(t.userId, t.name)],
+);
+
+/**
+ * The user's own model providers (Settings → Models): OpenAI-compatible endpoints. The API key is
+ * sealed like an MCP secret (d1/secret-box.ts, bound to `providers:<user>:<id>`) and never returned;
+ * `models` is the user's list of protocol ProviderModel (JSON).
+ */
+export const providers = sqliteTable(
+  "providers",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    baseUrl: text("base_url").notNull(),
+    style: text("style", { enum: ["chat", "responses"] })
+      .notNull()
+      .default("chat"),
+    sealedKey: text("sealed_key"),
+    models: text("models").notNull().default("[]"),
+    checkedAt: text("checked_at"),
+    lastError: text("last_error"),
+    createdAt: text("created_at").notNull().default(now),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [index("providers_user").on(t.userId)],
 );
 
 /**

@@ -1,10 +1,17 @@
 // A user's settings in D1: the AgentConfig they saved (over the defaults) and their subscriber toggles.
 // The settings routes read and write them; a conversation's object reads both at the start of a turn,
-// in one round trip (loadTurnSettings).
+// in one round trip (loadTurnSettings), with the model choices the turn's model is picked from.
 import { eq } from "drizzle-orm";
-import { type AgentConfig, type AgentConfigPatch, AgentConfigPatchSchema, DEFAULT_AGENT_CONFIG } from "../protocol";
+import {
+  type AgentConfig,
+  type AgentConfigPatch,
+  AgentConfigPatchSchema,
+  DEFAULT_AGENT_CONFIG,
+  type ModelRef,
+} from "../protocol";
 import { database } from "./client";
 import { enabledMcpServersQuery, type McpServerRow } from "./mcp-servers";
+import { conversationModelQuery, type ProviderRow, parseModelRef, providersQuery } from "./providers";
 import { agentSettings, subscriberSettings } from "./schema";
 
 /** A user's subscriber choices: subscriber id → enabled. Missing means the default, enabled. */
@@ -53,15 +60,43 @@ export async function saveToggle(d1: D1Database, userId: string, subscriberId: s
     .onConflictDoUpdate({ target: [subscriberSettings.userId, subscriberSettings.subscriberId], set: { enabled } });
 }
 
-/** What a turn starts from, in one D1 round trip: config, toggles and the enabled MCP servers (by name). */
+/** What a turn starts from, in one D1 round trip. */
+export interface TurnSettingsRead {
+  config: AgentConfig;
+  toggles: SubscriberToggles;
+  mcpServers: McpServerRow[];
+  /** The conversation's model (PATCH model), if set. */
+  conversationModel?: ModelRef;
+  /** The user's default model (PUT /api/models/default), if set. */
+  defaultModel?: ModelRef;
+  /** The user's providers, keys still sealed (durable-objects/conversation/turn-model.ts opens the one it needs). */
+  providers: ProviderRow[];
+}
+
+/**
+ * What a turn starts from, in one D1 round trip: config, toggles, the enabled MCP servers (by name), and
+ * the model choices (the conversation's, the user's default, the user's providers).
+ */
 export async function loadTurnSettings(
   d1: D1Database,
   userId: string,
-): Promise<{ config: AgentConfig; toggles: SubscriberToggles; mcpServers: McpServerRow[] }> {
-  const [config, toggles, mcpServers] = await database(d1).batch([
+  conversationId: string,
+): Promise<TurnSettingsRead> {
+  const [config, toggles, mcpServers, conversation, providers] = await database(d1).batch([
     configQuery(d1, userId),
     togglesQuery(d1, userId),
     enabledMcpServersQuery(d1, userId),
+    conversationModelQuery(d1, userId, conversationId),
+    providersQuery(d1, userId),
   ]);
-  return { config: toConfig(config[0]), toggles: toToggles(toggles), mcpServers };
+  const conversationModel = parseModelRef(conversation[0]?.model);
+  const defaultModel = parseModelRef(config[0]?.defaultModel);
+  return {
+    config: toConfig(config[0]),
+    toggles: toToggles(toggles),
+    mcpServers,
+    ...(conversationModel ? { conversationModel } : {}),
+    ...(defaultModel ? { defaultModel } : {}),
+    providers,
+  };
 }

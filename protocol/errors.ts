@@ -10,6 +10,8 @@ export const ERROR_CODES = [
   "rate_limited",
   "forbidden_origin",
   "session_required",
+  /** The operator turned the feature off (USER_PROVIDERS=off). */
+  "forbidden",
   "busy",
   "no_pending_input",
   "not_running",

@@ -179,7 +179,7 @@ export class TurnRunner {
    */
   prefetchSettings(): Promise<TurnSettings> | undefined {
     if (this.current) return undefined;
-    const read = loadTurnSettings(this.env.DB, this.meta.userId);
+    const read = loadTurnSettings(this.env.DB, this.meta.userId, this.meta.conversationId);
     // Never an unhandled rejection when the frame is not acted on; the turn that uses it still sees the error.
     read.catch(() => undefined);
     return read;
@@ -301,7 +301,8 @@ export class TurnRunner {
   private async settings(
     prefetched?: Promise<TurnSettings>,
   ): Promise<{ saved: AgentConfig; mcpServers: McpServerRow[] }> {
-    const { config, toggles, mcpServers } = await (prefetched ?? loadTurnSettings(this.env.DB, this.meta.userId));
+    const { config, toggles, mcpServers } = await (prefetched ??
+      loadTurnSettings(this.env.DB, this.meta.userId, this.meta.conversationId));
     this.io.toggles.set(toggles);
     return { saved: config, mcpServers };
   }

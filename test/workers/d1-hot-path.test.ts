@@ -1,5 +1,6 @@
 // What a turn asks of D1 (docs/architecture.md "Data"): the log is the object's, so no message reaches D1; the
-// turn reads the agent config, the subscriber toggles and the MCP servers in one batch as it starts; the index is
+// turn reads the agent config, the subscriber toggles, the MCP servers and the model choices (the conversation's
+// model, the user's providers) in one batch as it starts; the index is
 // updated in at most two batches per turn (and, after the first answer, once for the model's title, after the
 // turn's end); the task reminder reads the open tasks only when one is
 // near. Counted over a 14-step turn (13 vault_list steps, then the answer) by d1-probe.ts.
@@ -21,9 +22,11 @@ describe("D1 on the hot path of a turn", () => {
     // frame order: conversation-titles.test.ts). Not split by `during`: that ends when the test's socket
     // receives response_complete, which the object's next statement may precede.
     expect(count(labels, (l) => l === "UPDATE conversations")).toBe(1);
-    // The agent config once, in the same batch as the toggles.
+    // The agent config once, in the same batch as the toggles and the model choices (turn-model.ts picks from them).
     expect(count(labels, (l) => l.includes("agent_settings"))).toBe(1);
-    expect(labels).toContain("batch(SELECT agent_settings + SELECT subscriber_settings + SELECT mcp_servers)");
+    expect(labels).toContain(
+      "batch(SELECT agent_settings + SELECT subscriber_settings + SELECT mcp_servers + SELECT conversations + SELECT providers)",
+    );
     // Toggles re-read in the background at most once per later model request.
     expect(count(labels, (l) => l === "SELECT subscriber_settings")).toBeLessThanOrEqual(13);
     // The index: one batch as the turn starts, one as it ends.

@@ -14,11 +14,13 @@ import {
   toConversation,
 } from "../../d1/conversations";
 import { credentialKey } from "../../d1/credentials";
+import { setConversationModel } from "../../d1/providers";
 import { conversations } from "../../d1/schema";
 import { CreateConversationSchema, MessagesQuerySchema, NotifySchema, UpdateConversationSchema } from "../../protocol";
 import { ApiError, notFound, unauthorized } from "../errors";
 import { type AppEnv, currentUser, isWebSocketUpgrade } from "../middleware/identity";
 import { readJson, readQuery } from "../validate";
+import { ownModel } from "./providers";
 
 export const conversationRoutes = new Hono<AppEnv>();
 
@@ -46,8 +48,15 @@ conversationRoutes.get("/:id", async (c) => {
 
 conversationRoutes.patch("/:id", async (c) => {
   const row = await ownConversation(c.var.db, currentUser(c).id, c.req.param("id"));
-  const { title, pinned } = await readJson(c, UpdateConversationSchema);
+  const { title, pinned, model } = await readJson(c, UpdateConversationSchema);
+  // Checked before anything changes: a model the user does not have refuses the whole PATCH.
+  const ref = model ? await ownModel(c.env, row.userId, model, "model") : model;
   let updated = row;
+  if (ref !== undefined) {
+    // The next turn's model (durable-objects/conversation/turn-model.ts); null: the user's default again.
+    await setConversationModel(c.env.DB, row.userId, row.id, ref);
+    updated = { ...updated, model: ref ? JSON.stringify(ref) : null };
+  }
   if (pinned !== undefined) {
     // Pinning is not activity: updated_at (the sidebar's date groups) stays.
     await setPinned(c.var.db, row.userId, row.id, pinned);
