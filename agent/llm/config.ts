@@ -13,6 +13,8 @@ import {
   type ProviderModel,
 } from "../../protocol";
 
+import type { ErrorContext } from "./error-words";
+
 export type { ApiStyle };
 export { MIN_CONTEXT_WINDOW };
 
@@ -161,4 +163,11 @@ export const publicModelInfo = (s: LlmSettings): ModelInfo => ({
   provider_id: s.providerId,
   provider_name: s.providerName,
   max_output_tokens: s.maxOutputTokens,
+});
+
+/** Who a failed call's words name, and what they may advise (error-words.ts). */
+export const errorContextOf = (s: LlmSettings): ErrorContext => ({
+  providerName: s.providerName,
+  operator: s.providerId === DEFAULT_PROVIDER_ID,
+  ...(s.provider === "openai" ? { style: s.style, ...(s.baseURL ? { url: s.baseURL } : {}) } : {}),
 });

@@ -3,6 +3,13 @@
 // Aborts (Stop, the turn's time limit) stay what they are: the loop reads those from its own signals.
 export class ModelCallError extends Error {
   override name = "ModelCallError";
+  /** What the retries add to the plain words of the failure ("It still failed after 3 retries."). */
+  readonly retryNote: string | undefined;
+
+  constructor(message: string, options?: ErrorOptions & { retryNote?: string }) {
+    super(message, options);
+    this.retryNote = options?.retryNote;
+  }
 }
 
 export function asModelError(error: unknown): Error {

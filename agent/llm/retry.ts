@@ -37,7 +37,10 @@ export async function withRetries<T>(request: () => PromiseLike<T>, options: Ret
       options.signal.throwIfAborted();
       if (!isRetryable(error)) throw asModelError(error);
       if (attempt > MAX_RETRIES)
-        throw new ModelCallError(`${messageWithStatus(error)} (after ${MAX_RETRIES} retries)`, { cause: error });
+        throw new ModelCallError(`${messageWithStatus(error)} (after ${MAX_RETRIES} retries)`, {
+          cause: error,
+          retryNote: `It still failed after ${MAX_RETRIES} retries.`,
+        });
       const api = APICallError.isInstance(error) ? error : undefined;
       const asked = retryAfterMs(api?.responseHeaders);
       const waitMs = asked ?? backoffMs(attempt);
@@ -66,7 +69,10 @@ function noTimeToWait(error: Error, askedMs: number | undefined): ModelCallError
     askedMs === undefined
       ? "no time is left in the turn to retry"
       : `the provider asked to wait ${Math.ceil(askedMs / 1000)} s, longer than the turn has left`;
-  return new ModelCallError(`${messageWithStatus(error)}; ${why}`, { cause: error });
+  return new ModelCallError(`${messageWithStatus(error)}; ${why}`, {
+    cause: error,
+    retryNote: `Not retried: ${why}.`,
+  });
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it trips. */

@@ -6,7 +6,16 @@ import { fitRequest } from "../context/request";
 import { estimateTokens } from "../context/window";
 import type { PhasePlan } from "../decision-trees/decision-tree";
 import { callModel, type ModelCallResult } from "../llm/call-model";
+import { explainModelError } from "../llm/error-words";
+import { ModelCallError } from "../llm/model-call-error";
 import type { Turn } from "./turn";
+
+/** A failed call in plain words, with what its retries add. */
+function failureWords(error: unknown, turn: Turn): string {
+  const words = explainModelError(error, turn.setup.llm?.errors);
+  const note = error instanceof ModelCallError ? error.retryNote : undefined;
+  return note ? `${words} ${note}` : words;
+}
 
 /** Reasoning the call streamed before it ended (read through a function: callbacks set it). */
 const streamedReasoning = (turn: Turn): string => turn.partialReasoning?.text ?? "";
@@ -69,8 +78,8 @@ export async function callModelPhase(turn: Turn, plan: CallPlan): Promise<ModelC
     const interrupted = state.cancelled || state.timedOut || streamed !== "";
     if (sentTokens !== undefined && interrupted)
       turn.charge({ inputTokens: sentTokens, outputTokens: estimateTokens(streamed) });
-    if (!state.cancelled && !state.timedOut)
-      turn.state = { ...turn.state, llmError: error instanceof Error ? error.message : String(error) };
+    // Plain words (what failed, what to fix), never the provider's raw error: it is saved and shown.
+    if (!state.cancelled && !state.timedOut) turn.state = { ...turn.state, llmError: failureWords(error, turn) };
     return undefined;
   }
 }

@@ -7,6 +7,7 @@ import type { RequestContext } from "../context/request";
 import type { ContextBudget, ContextMeter } from "../context/window";
 import type { DecisionTree } from "../decision-trees/decision-tree";
 import type { ModelUsage } from "../llm/call-model";
+import type { ErrorContext } from "../llm/error-words";
 import { render } from "../prompts/prompts.generated";
 import { type AgentState, addUsage, createState, tokensUsed } from "../state";
 import type { AgentTool, ToolContext } from "../tools/tool";
@@ -26,8 +27,11 @@ export interface TurnSetup {
   signal: AbortSignal;
   /** The model's context window and the provider's last count (context/window.ts). */
   context: { budget: ContextBudget; meter: ContextMeter };
-  /** The model as the final answer records it (`model`), and the cap on one answer (max_tokens). */
-  llm?: { info: ModelInfo; maxOutputTokens: number };
+  /**
+   * The model as the final answer records it (`model`), the cap on one answer (max_tokens), and who a
+   * failed call's plain words name (error-words.ts).
+   */
+  llm?: { info: ModelInfo; maxOutputTokens: number; errors: ErrorContext };
 }
 
 export interface TurnOutcome {

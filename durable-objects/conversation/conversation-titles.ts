@@ -5,7 +5,7 @@
 // failed call changes nothing and is not shown; the open tabs learn of a new title by a
 // `conversation_title` frame.
 import { firstExchange, generateTitle, TITLE_TIMEOUT_MS } from "../../agent/conversation-title";
-import { llmSettings } from "../../agent/llm/config";
+import { type LlmSettings, llmSettings } from "../../agent/llm/config";
 import { languageModel } from "../../agent/llm/model";
 import { titleSourceOf, writeModelTitle } from "../../d1/titles";
 import type { Message } from "../../protocol";
@@ -25,26 +25,26 @@ export class ConversationTitles {
   ) {}
 
   /** A user's turn ended: after the conversation's first answer, the model names it (once, in the background). */
-  afterTurn(): void {
+  afterTurn(llm: LlmSettings | undefined): void {
     const sql = this.ctx.storage.sql;
     if (readState(sql, TITLE_ASKED)) return;
     const exchange = firstExchange(this.io.messages());
     if (!exchange) return; // no answer yet (a failed or stopped turn): a later turn asks
     writeState(sql, TITLE_ASKED, new Date().toISOString());
     this.ctx.waitUntil(
-      this.write(exchange.question, exchange.answer).catch((error) => {
+      this.write(exchange.question, exchange.answer, llm ?? llmSettings(this.env)).catch((error) => {
         console.warn("conversation title: not written", this.meta.conversationId, error);
       }),
     );
   }
 
-  private async write(question: string, answer: string): Promise<void> {
+  private async write(question: string, answer: string, llm: LlmSettings): Promise<void> {
     const { conversationId, userId } = this.meta;
     const source = await titleSourceOf(this.env.DB, conversationId, userId);
     // Renamed by the user (or gone): no request at all.
     if (source !== "default" && source !== "first_message") return;
     // The conversation's own model (the demo model answers with a summary of the first message).
-    const model = languageModel(llmSettings(this.env));
+    const model = languageModel(llm);
     // A timer of our own, cleared at once: a pending AbortSignal.timeout would keep the object awake.
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(new Error("the title took too long")), TITLE_TIMEOUT_MS);

@@ -9,7 +9,7 @@ import type { SubagentHost, SubagentRequest, SubagentResult, ToolContext } from 
 import { ToolError } from "../../agent/tools/tool";
 import { database } from "../../d1/client";
 import { createConversation } from "../../d1/conversations";
-import type { PodEvent, ServerFrame, TerminationReason, Usage } from "../../protocol";
+import type { ModelRef, PodEvent, ServerFrame, TerminationReason, Usage } from "../../protocol";
 import type { SocketMeta } from "./socket-hub";
 
 /** Root conversations are depth 0; a subagent at MAX_DEPTH cannot delegate further. */
@@ -31,6 +31,8 @@ export interface ChildRequest {
   limits: ChildLimits;
   depth: number;
   podName: string;
+  /** The parent's model: a subagent thinks with the model its parent's turn uses. */
+  model?: ModelRef;
 }
 
 export interface ChildOutcome {
@@ -72,6 +74,8 @@ export class ConversationSubagents implements SubagentHost {
     private readonly depth: number,
     /** This conversation's own parent and name, when it is itself a subagent. */
     private readonly parent?: { link: ParentLink; podName: string },
+    /** The model of the turn that delegates, passed on to its subagents. */
+    private readonly model?: ModelRef,
   ) {}
 
   async delegate(request: SubagentRequest, ctx: ToolContext): Promise<SubagentResult> {
@@ -118,7 +122,14 @@ export class ConversationSubagents implements SubagentHost {
     try {
       const outcome = await stub.runSubagent(
         { conversationId: child.id, userId: this.meta.userId },
-        { task: request.task, tools: request.tools, limits, depth: this.depth + 1, podName },
+        {
+          task: request.task,
+          tools: request.tools,
+          limits,
+          depth: this.depth + 1,
+          podName,
+          ...(this.model ? { model: this.model } : {}),
+        },
         link,
       );
       ctx.chargeTokens?.({

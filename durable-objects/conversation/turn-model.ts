@@ -7,6 +7,7 @@ import { type LlmSettings, llmSettings, providerLlm, userProvidersAllowed } from
 import { toProvider, userProviderOf } from "../../d1/providers";
 import type { TurnSettingsRead } from "../../d1/user-settings";
 import { guardedFetch, outboundPolicy } from "../../mcp/outbound";
+import type { ModelRef } from "../../protocol";
 
 /**
  * The cap on one model response's bytes. The outbound policy's 4 MB suits a tool's answer, but a streamed
@@ -35,6 +36,9 @@ export async function turnModel(
   const fetch = guardedFetch({ ...outboundPolicy(env), maxResponseBytes: MODEL_RESPONSE_BYTES });
   return providerLlm(env, provider, choice.model, fetch);
 }
+
+/** The ref that names a turn's model again (a subagent runs with its parent's). */
+export const modelRef = (llm: LlmSettings): ModelRef => ({ provider_id: llm.providerId, model: llm.model });
 
 const toUser = (row: TurnSettingsRead["providers"][number]) => ({
   id: row.id,

@@ -5,7 +5,7 @@
 
 import { ContextMeter, contextBudget, type Observation } from "../../agent/context/window";
 import { findDecisionTree } from "../../agent/decision-trees";
-import { llmSettings, publicModelInfo } from "../../agent/llm/config";
+import { errorContextOf, type LlmSettings, llmSettings, publicModelInfo } from "../../agent/llm/config";
 import { languageModel } from "../../agent/llm/model";
 import type { Notifier } from "../../agent/notifications/notifier";
 import { resolveReferences } from "../../agent/references/resolve";
@@ -26,6 +26,7 @@ import {
   type MessageDraft,
   type ModelInfo,
   ModelInfoSchema,
+  type ModelRef,
   type RegenerateFrame,
   type ServerFrame,
 } from "../../protocol";
@@ -40,6 +41,7 @@ import { type ChildOutcome, type ChildRequest, ConversationSubagents, MAX_DEPTH,
 import { TaskReminders } from "./task-reminders";
 import type { ToggleCache } from "./toggle-cache";
 import { TurnMarkerStore } from "./turn-marker";
+import { modelRef, turnModel } from "./turn-model";
 
 export { RUNNING_TURN_KEY } from "./turn-marker";
 
@@ -90,6 +92,8 @@ interface RunningTurn {
   indexInput?: boolean;
   /** The turn's read-only tools (AgentTool.readOnly): their calls are left out of the marker. */
   readOnlyTools?: ReadonlySet<string>;
+  /** The model the turn runs with (known once its settings are read); the title is asked of it too. */
+  llm?: LlmSettings;
 }
 
 /** What one turn runs with: the limits, the tools, who hosts its subagents, and its MCP connections. */
@@ -98,6 +102,8 @@ interface TurnPlan {
   tools: AgentTool[];
   subagents?: SubagentHost;
   mcp: McpToolbox;
+  /** The model that answers (turn-model.ts). */
+  llm: LlmSettings;
 }
 
 const CONTEXT_METER_KEY = "context_meter";
@@ -297,14 +303,18 @@ export class TurnRunner {
     };
   }
 
-  /** The user's saved config, subscriber toggles and MCP servers, read once per turn (one D1 round trip). */
+  /**
+   * The user's saved config, subscriber toggles, MCP servers and the turn's model, read once per turn (one
+   * D1 round trip). `model`: the model to use instead of the conversation's (a subagent takes its parent's).
+   */
   private async settings(
     prefetched?: Promise<TurnSettings>,
-  ): Promise<{ saved: AgentConfig; mcpServers: McpServerRow[] }> {
-    const { config, toggles, mcpServers } = await (prefetched ??
-      loadTurnSettings(this.env.DB, this.meta.userId, this.meta.conversationId));
-    this.io.toggles.set(toggles);
-    return { saved: config, mcpServers };
+    model?: ModelRef,
+  ): Promise<{ saved: AgentConfig; mcpServers: McpServerRow[]; llm: LlmSettings }> {
+    const loaded = await (prefetched ?? loadTurnSettings(this.env.DB, this.meta.userId, this.meta.conversationId));
+    this.io.toggles.set(loaded.toggles);
+    const llm = await turnModel(this.env, model ? { ...loaded, conversationModel: model } : loaded);
+    return { saved: loaded.config, mcpServers: loaded.mcpServers, llm };
   }
 
   /** The MCP servers' tools for this turn; a server that is down is reported on the bus (a System message). */
@@ -327,7 +337,7 @@ export class TurnRunner {
     signal: AbortSignal,
     prefetched?: Promise<TurnSettings>,
   ): Promise<TurnPlan> {
-    const { saved, mcpServers } = await this.settings(prefetched);
+    const { saved, mcpServers, llm } = await this.settings(prefetched);
     const mcp = await this.openMcp(mcpServers, signal);
     return {
       config: {
@@ -336,14 +346,15 @@ export class TurnRunner {
         decisionTree: frame.decision_tree ?? saved.decisionTree,
       },
       tools: [...BUILTIN_TOOLS, delegateTool, ...mcp.tools],
-      subagents: new ConversationSubagents(this.env, this.meta, 0),
+      subagents: new ConversationSubagents(this.env, this.meta, 0, undefined, modelRef(llm)),
       mcp,
+      llm,
     };
   }
 
   /** A subagent's plan: its limits from the parent, its tools a subset, no questions to the user. */
   private async subagentPlan(request: ChildRequest, parent: ParentLink, signal: AbortSignal): Promise<TurnPlan> {
-    const { saved, mcpServers } = await this.settings();
+    const { saved, mcpServers, llm } = await this.settings(undefined, request.model);
     const canDelegate = request.depth < MAX_DEPTH;
     // Only the servers whose tools the subagent was given are connected.
     const wanted = request.tools
@@ -359,9 +370,16 @@ export class TurnRunner {
       config: { ...saved, ...request.limits, decisionTree: "default", taskReminderRequests: 0 },
       tools,
       subagents: tools.some((t) => t.name === DELEGATE)
-        ? new ConversationSubagents(this.env, this.meta, request.depth, { link: parent, podName: request.podName })
+        ? new ConversationSubagents(
+            this.env,
+            this.meta,
+            request.depth,
+            { link: parent, podName: request.podName },
+            modelRef(llm),
+          )
         : undefined,
       mcp,
+      llm,
     };
   }
 
@@ -379,7 +397,7 @@ export class TurnRunner {
       await this.marker.end();
       this.io.index.release();
       // After the turn's end was sent: the title request never holds a turn back (a subagent's is never named).
-      if (!origin.parent) this.titles.afterTurn();
+      if (!origin.parent) this.titles.afterTurn(turn.llm);
     };
     try {
       await this.marker.begin();
@@ -477,11 +495,11 @@ export class TurnRunner {
     try {
       const plan = await planFor(turn.abort.signal);
       mcp = plan.mcp;
-      const { config, tools, subagents } = plan;
+      const { config, tools, subagents, llm } = plan;
+      turn.llm = llm;
       turn.readOnlyTools = new Set(tools.flatMap((t) => (t.readOnly ? [t.name] : [])));
       const tree = findDecisionTree(config.decisionTree) ?? findDecisionTree("default");
       if (!tree) throw new Error("no decision tree registered");
-      const llm = llmSettings(this.env);
       // What `hello` names from now on: the model this conversation last used.
       writeState(this.ctx.storage.sql, LAST_MODEL, JSON.stringify(publicModelInfo(llm)));
       turn.outcome = await runTurn(
@@ -522,7 +540,7 @@ export class TurnRunner {
             budget: contextBudget(llm.contextWindow, { reasoning: llm.sendReasoning }),
             meter: this.contextMeter.meter,
           },
-          llm: { info: publicModelInfo(llm), maxOutputTokens: llm.maxOutputTokens },
+          llm: { info: publicModelInfo(llm), maxOutputTokens: llm.maxOutputTokens, errors: errorContextOf(llm) },
           config,
           tree,
           tools,

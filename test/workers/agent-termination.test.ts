@@ -108,7 +108,7 @@ describe("termination", () => {
     expect(done.termination_reason).toBe("llm_error");
     const messages = await history(s);
     expect(messages[0]).toMatchObject({ role: "user" });
-    // The status leads, so the UI can name the cause (here a 400) whatever the provider's words.
-    expect(finalMessage(messages).content).toMatch(/model call failed: HTTP 400: bad model/);
+    // In plain words with the status, so the user can tell the cause (here a 400), and the provider's own short reason.
+    expect(finalMessage(messages).content).toMatch(/model call failed: .*refused the request \(HTTP 400\): bad model/);
   });
 });

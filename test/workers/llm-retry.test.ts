@@ -70,7 +70,9 @@ describe("retrying a refused model request", () => {
     const messages = await history(s);
     expect(retries(messages)).toHaveLength(MAX_RETRIES);
     expect(await modelRequests(llmUrl, s.key)).toHaveLength(MAX_RETRIES + 1);
-    expect(finalMessage(messages).content).toMatch(/Rate limit reached.*after 3 retries/);
+    expect(finalMessage(messages).content).toMatch(
+      /rate limiting requests.*HTTP 429.*It still failed after 3 retries\./,
+    );
   });
 
   it("fails at once when the provider asks to wait past the turn's time limit", async () => {
@@ -79,7 +81,7 @@ describe("retrying a refused model request", () => {
     expect(done.termination_reason).toBe("llm_error");
     const messages = await history(s);
     expect(retries(messages)).toHaveLength(0);
-    expect(finalMessage(messages).content).toMatch(/provider asked to wait 600 s/);
+    expect(finalMessage(messages).content).toMatch(/Not retried: the provider asked to wait 600 s/);
     expect(await modelRequests(llmUrl, s.key)).toHaveLength(1);
   });
 
