@@ -17,6 +17,10 @@ declare module "vitest" {
 export interface Step {
   /** Reply text; a string is streamed word by word, an array chunk by chunk. */
   text?: string | string[];
+  /** The model's reasoning, streamed before the text and the tool calls, chunk by chunk: Chat Completions
+   * `reasoning_content` deltas (as llama.cpp, vLLM, DeepSeek and Qwen send them), Responses reasoning
+   * summary events. Counted in usage as `reasoning_tokens` (chars/4, part of the output tokens). */
+  reasoning?: string[];
   /** Tool calls after the text; `arguments` as an object is JSON-encoded, a string is sent verbatim (invalid JSON allowed). */
   tool_calls?: { name: string; arguments: Record<string, unknown> | string; id?: string }[];
   /** Defaults to "tool_calls" when there are tool calls, else "stop". */

@@ -63,6 +63,7 @@ function lastUserText(prompt: unknown[]): string {
 /** A step as the fake will play it: text chunks, tool calls with string arguments, finish reason, usage. */
 interface Reply {
   chunks: string[];
+  reasoning: string[];
   calls: { id: string; name: string; args: string }[];
   finish: "stop" | "tool_calls" | "length";
   usage: {
@@ -70,6 +71,7 @@ interface Reply {
     completion_tokens: number;
     total_tokens: number;
     prompt_tokens_details: { cached_tokens: number };
+    completion_tokens_details: { reasoning_tokens: number };
   };
   step: Step;
 }
@@ -108,12 +110,16 @@ function planReply(step: Step, prompt: unknown[], cachedChars = 0): Reply {
     args: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments ?? {}),
   }));
   const finish = step.finish_reason ?? (calls.length ? "tool_calls" : "stop");
+  const reasoning = (step.reasoning ?? []).map(String);
+  const reasoningChars = reasoning.join("").length;
+  const reasoning_tokens = reasoningChars ? tokens(reasoningChars) : 0;
   const replyChars = chunks.join("").length + calls.reduce((n, c) => n + c.name.length + c.args.length, 0);
   const prompt_tokens = step.usage?.prompt_tokens ?? tokens(strings(prompt).join("").length);
-  const completion_tokens = step.usage?.completion_tokens ?? tokens(replyChars);
+  const completion_tokens = step.usage?.completion_tokens ?? tokens(replyChars) + reasoning_tokens;
   const cached_tokens = step.usage?.cached_tokens ?? Math.min(prompt_tokens, Math.floor(cachedChars / 4));
   return {
     chunks,
+    reasoning,
     calls,
     finish,
     usage: {
@@ -121,6 +127,7 @@ function planReply(step: Step, prompt: unknown[], cachedChars = 0): Reply {
       completion_tokens,
       total_tokens: prompt_tokens + completion_tokens,
       prompt_tokens_details: { cached_tokens },
+      completion_tokens_details: { reasoning_tokens },
     },
     step,
   };
@@ -172,6 +179,9 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
+/** The id of a reply's reasoning item (Responses), beside its message's. */
+const reasoningId = (msgId: string) => `rs_${msgId.slice("msg_".length)}`;
+
 /** Epoch milliseconds with the monotonic clock's precision: phases of a few ms are timed with it. */
 const now = () => performance.timeOrigin + performance.now();
 
@@ -201,6 +211,10 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     const gap = () => sleep(r.step.chunk_delay_ms ?? 0);
     // Like OpenAI: content "" opens a text reply, null a tool-only one.
     send({ role: "assistant", content: r.chunks.length ? "" : null, refusal: null });
+    for (const c of r.reasoning) {
+      await gap();
+      send({ reasoning_content: c });
+    }
     for (const c of r.chunks) {
       await gap();
       send({ content: c });
@@ -237,6 +251,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
             role: "assistant",
             content: text || null,
             refusal: null,
+            ...(r.reasoning.length ? { reasoning_content: r.reasoning.join("") } : {}),
             ...(r.calls.length
               ? {
                   tool_calls: r.calls.map((c) => ({
@@ -258,6 +273,13 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   /** The Responses API's output items and final response object for a reply. */
   function responseOf(body: Json, r: Reply, id: string, msgId: string) {
     const output: Json[] = [];
+    if (r.reasoning.length)
+      output.push({
+        type: "reasoning",
+        id: reasoningId(msgId),
+        encrypted_content: null,
+        summary: [{ type: "summary_text", text: r.reasoning.join("") }],
+      });
     if (r.chunks.length)
       output.push({
         type: "message",
@@ -289,7 +311,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         input_tokens: r.usage.prompt_tokens,
         input_tokens_details: { cached_tokens: r.usage.prompt_tokens_details.cached_tokens },
         output_tokens: r.usage.completion_tokens,
-        output_tokens_details: { reasoning_tokens: 0 },
+        output_tokens_details: { reasoning_tokens: r.usage.completion_tokens_details.reasoning_tokens },
         total_tokens: r.usage.total_tokens,
       },
     };
@@ -308,15 +330,30 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     send("response.created", { response: shell });
     send("response.in_progress", { response: shell });
     let index = 0;
+    if (r.reasoning.length) {
+      const item_id = reasoningId(msgId);
+      const at = { item_id, output_index: 0, summary_index: 0 };
+      send("response.output_item.added", { output_index: 0, item: { type: "reasoning", id: item_id, summary: [] } });
+      send("response.reasoning_summary_part.added", { ...at, part: { type: "summary_text", text: "" } });
+      for (const c of r.reasoning) {
+        await gap();
+        send("response.reasoning_summary_text.delta", { ...at, delta: c });
+      }
+      const text = r.reasoning.join("");
+      send("response.reasoning_summary_text.done", { ...at, text });
+      send("response.reasoning_summary_part.done", { ...at, part: { type: "summary_text", text } });
+      send("response.output_item.done", { output_index: 0, item: final.output[0] });
+      index = 1;
+    }
     if (r.chunks.length || r.step.hang || r.step.cut_off) {
-      const item = final.output[0] ?? {};
+      const item = final.output[index] ?? {};
       send("response.output_item.added", {
-        output_index: 0,
+        output_index: index,
         item: { type: "message", id: msgId, status: "in_progress", role: "assistant", content: [] },
       });
       send("response.content_part.added", {
         item_id: msgId,
-        output_index: 0,
+        output_index: index,
         content_index: 0,
         part: { type: "output_text", text: "", annotations: [] },
       });
@@ -324,7 +361,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         await gap();
         send("response.output_text.delta", {
           item_id: msgId,
-          output_index: 0,
+          output_index: index,
           content_index: 0,
           delta: c,
           logprobs: [],
@@ -333,15 +370,15 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       if (r.step.hang) return;
       if (r.step.cut_off) return void (live() && res.end()); // no response.completed
       const text = r.chunks.join("");
-      send("response.output_text.done", { item_id: msgId, output_index: 0, content_index: 0, text, logprobs: [] });
+      send("response.output_text.done", { item_id: msgId, output_index: index, content_index: 0, text, logprobs: [] });
       send("response.content_part.done", {
         item_id: msgId,
-        output_index: 0,
+        output_index: index,
         content_index: 0,
         part: { type: "output_text", text, annotations: [] },
       });
-      send("response.output_item.done", { output_index: 0, item });
-      index = 1;
+      send("response.output_item.done", { output_index: index, item });
+      index++;
     }
     for (const c of r.calls) {
       const item = { type: "function_call", id: `fc_${c.id}`, call_id: c.id, name: c.name };

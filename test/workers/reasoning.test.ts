@@ -8,6 +8,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { AgentMessage, Message } from "../../protocol";
 import { modelRequests, scriptModel } from "../support/fake-openai-client";
+import { api } from "./helpers";
 import { chat, finalMessage, history, llmUrl, scenario } from "./turn-helpers";
 
 const agentMessages = (messages: Message[]) => messages.filter((m): m is AgentMessage => m.role === "agent");
@@ -63,6 +64,52 @@ describe("reasoning", () => {
     expect(JSON.stringify(last.slice(0, previous.length))).toBe(JSON.stringify(previous));
     expect(JSON.stringify(last)).not.toContain("Done thinking.");
     expect(last.find((m) => m.role === "assistant" && m.content === "First answer.")).toBeDefined();
+  });
+
+  it("runs on the user's own model, capped by its settings, and sends its reasoning back where it asks", async () => {
+    const s = await scenario([
+      { reasoning: ["Plan: list them."], tool_calls: [{ name: "task_list", arguments: {} }] },
+      { reasoning: ["Listed."], text: "Nothing is open." },
+    ]);
+    const headers = s.session.headers;
+    const created = await api("/api/providers", {
+      method: "POST",
+      headers,
+      json: {
+        name: "Mine",
+        base_url: `${llmUrl}/v1`,
+        api_key: "user-key",
+        style: "chat",
+        models: [{ id: "my-model", context_window: 16_000, max_output_tokens: 500, send_reasoning: true }],
+      },
+    });
+    expect(created.status).toBe(201);
+    const provider = (await created.json()) as { id: string };
+    const model = { provider_id: provider.id, model: "my-model" };
+    const patched = await api(`/api/conversations/${s.conversationId}`, { method: "PATCH", headers, json: { model } });
+    expect(patched.status).toBe(200);
+
+    await chat(s, "tasks?");
+    const requests = (await modelRequests(llmUrl, s.key)).filter((r) => !r.compaction);
+    expect(requests.map((r) => [r.body.model, r.body.max_tokens])).toEqual([
+      ["my-model", 500],
+      ["my-model", 500],
+    ]);
+    // The step's reasoning goes back with its tool call, as reasoning_content.
+    const replayed = ((requests[1]?.body.messages ?? []) as ChatMessage[]).find((m) => m.role === "assistant");
+    expect(replayed?.reasoning_content).toBe("Plan: list them.");
+    const answer = finalMessage(await history(s));
+    expect(answer.model).toMatchObject({ provider_id: provider.id, provider_name: "Mine", model: "my-model" });
+    expect(answer.model?.context_window).toBe(16_000);
+
+    // After a restart the next request begins with the bytes of the last one, reasoning included.
+    const before = requests.at(-1)?.body.messages as ChatMessage[];
+    await evictDurableObject(env.CONVERSATION.get(env.CONVERSATION.idFromName(s.conversationId)));
+    await scriptModel(llmUrl, s.key, [{ text: "Again." }]);
+    await chat(s, "and now?");
+    const after = (await requestMessages(s.key)).at(-1) ?? [];
+    expect(JSON.stringify(after.slice(0, before.length))).toBe(JSON.stringify(before));
+    expect(JSON.stringify(after)).toContain("Listed.");
   });
 
   it("keeps the product's words out of what the model reads as its own", async () => {
