@@ -13,7 +13,9 @@ export const UsageSchema = z.object({
 export type Usage = z.infer<typeof UsageSchema>;
 
 /** Prices in the operator's currency per million tokens (OPENAI_PRICE_*); absent when not configured. */
-export const PricesSchema = z.object({ input: z.number(), cached_input: z.number(), output: z.number() });
+/** Per million tokens, 0 or more (a negative price would show a credit). */
+const price = z.number({ error: "a price of 0 or more" }).nonnegative("a price of 0 or more");
+export const PricesSchema = z.object({ input: price, cached_input: price, output: price });
 export type Prices = z.infer<typeof PricesSchema>;
 
 /** Which model answers (hello frame, /api/health): never the key. */

@@ -64,6 +64,9 @@ export interface RecordedRequest {
   usage?: { prompt_tokens: number; cached_tokens: number };
 }
 
+/** An API key the fake refuses on every OpenAI route with OpenAI's own 401 (a wrong key, as users type one). */
+export const REFUSED_KEY = "sk-wrong-key";
+
 /** The marker to put in a message (any role) so that the fake answers with KEY's script. */
 export function marker(key: string): string {
   return `[[key:${key}]]`;

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { RecordedRequest, Step } from "./fake-openai-client.ts";
+import { REFUSED_KEY, type RecordedRequest, type Step } from "./fake-openai-client.ts";
 
 export interface FakeOpenAI {
   url: string;
@@ -497,6 +497,8 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     const raw = req.method === "POST" ? await readBody(req) : "";
     const route = `${req.method} ${path}`;
 
+    if (path.startsWith("/v1/") && req.headers.authorization === `Bearer ${REFUSED_KEY}`)
+      return openaiError(res, 401, `Incorrect API key provided: ${REFUSED_KEY.slice(0, 5)}****-key.`);
     if (route === "POST /v1/chat/completions" || route === "POST /v1/responses") return handleModel(res, path, raw);
     if (route === "GET /v1/models")
       return sendJson(res, 200, {

@@ -191,6 +191,14 @@ describe("providers: what is refused", () => {
         { name: "x", base_url: "https://api.example.com/v1", models: [{ id: "m", context_window: 10 }] },
         "models.0.context_window",
       ],
+      [
+        {
+          name: "x",
+          base_url: "https://api.example.com/v1",
+          models: [{ id: "m", context_window: 8000, prices: { input: -1, cached_input: 0, output: 1 } }],
+        },
+        "models.0.prices.input",
+      ],
       [{ name: "x", base_url: "https://api.example.com/v1", key: "k" }, "key"],
     ] as const) {
       const res = await call(s, "/api/providers", { method: "POST", json: body });
