@@ -10,6 +10,7 @@ it("names every page, decoding ids and note paths", () => {
   expect(parseRoute("/notes")).toEqual({ name: "notes" });
   expect(parseRoute("/notes/projects/plan%20B.md")).toEqual({ name: "notes", path: "projects/plan B.md" });
   expect(parseRoute("/tasks")).toEqual({ name: "tasks" });
+  expect(parseRoute("/settings/models")).toEqual({ name: "settings", tab: "models" });
   expect(parseRoute("/settings/notifications")).toEqual({ name: "settings", tab: "notifications" });
   expect(parseRoute("/settings/tools")).toEqual({ name: "settings", tab: "tools" });
   expect(parseRoute("/settings/help")).toEqual({ name: "settings", tab: "help" });

@@ -1,9 +1,11 @@
-// /settings/agent, /settings/notifications, /settings/tools, /settings/shares and /settings/help: tabs are links, so each
-// tab has its own URL and is at most two clicks from anywhere (gear, then tab).
+// /settings/agent, /settings/models, /settings/notifications, /settings/tools, /settings/shares and
+// /settings/help: tabs are links, so each tab has its own URL and is at most two clicks from anywhere
+// (gear, then tab).
 
 import type { SettingsTab } from "../../lib/router";
 import { AgentSettings } from "../agent-settings";
 import { Link } from "../link";
+import { ModelSettings } from "../model-settings";
 import { NotificationSettings } from "../notification-settings";
 import { PageFrame } from "../page-frame";
 import { SharedLinks } from "../shared-links";
@@ -14,6 +16,7 @@ import style from "./style.module.css";
 
 const TABS: { tab: SettingsTab; label: string }[] = [
   { tab: "agent", label: "Agent" },
+  { tab: "models", label: "Models" },
   { tab: "notifications", label: "Notifications" },
   { tab: "tools", label: "Tools" },
   { tab: "shares", label: "Shared links" },
@@ -29,6 +32,8 @@ function Panel({ tab }: { tab: SettingsTab }) {
           <AgentSettings />
         </>
       );
+    case "models":
+      return <ModelSettings />;
     case "notifications":
       return <NotificationSettings />;
     case "tools":

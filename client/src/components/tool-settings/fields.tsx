@@ -1,6 +1,6 @@
-// The inputs the Tools tab's forms share: a labelled text field with its hint and its error (a key of
-// the 400's `fields` map, e.g. "url" or "auth.token"), and how a 400's `fields` divide between a form's
-// inputs and its one error line.
+// The inputs the Tools and Models tabs' forms share: a labelled text field with its hint and its error (a
+// key of the 400's `fields` map, e.g. "url", "auth.token" or "models.1.context_window"), and how a 400's
+// `fields` divide between a form's inputs and its one error line.
 import style from "./style.module.css";
 
 type TextFieldProps = {
@@ -11,6 +11,8 @@ type TextFieldProps = {
   error?: string;
   hint?: string;
   type?: "text" | "url" | "password";
+  /** The phone keyboard for a number typed as text (kept as typed, so a wrong value can be shown and fixed). */
+  inputMode?: "numeric" | "decimal";
   placeholder?: string;
   testid?: string;
   /** Takes the row's free width (or, "short", a little of it). */
@@ -25,12 +27,13 @@ export function TextField({
   error,
   hint,
   type = "text",
+  inputMode,
   placeholder,
   testid,
   grow,
 }: TextFieldProps) {
   const secret = type === "password";
-  const inputMode = type === "url" ? ("url" as const) : undefined;
+  const keyboard = type === "url" ? ("url" as const) : inputMode;
   const described = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
   const attributes = {
     id,
@@ -49,8 +52,8 @@ export function TextField({
       <label class={style.label} for={id}>
         {label}
       </label>
-      {/* A password field for a secret, else text (a url's keyboard on a phone for a URL). */}
-      {secret ? <input type="password" {...attributes} /> : <input type="text" inputMode={inputMode} {...attributes} />}
+      {/* A password field for a secret, else text (a phone's url or number keyboard where it fits). */}
+      {secret ? <input type="password" {...attributes} /> : <input type="text" inputMode={keyboard} {...attributes} />}
       {hint && (
         <span id={`${id}-hint`} class={style.hint}>
           {hint}

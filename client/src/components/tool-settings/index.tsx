@@ -1,22 +1,13 @@
 // The Tools tab (issue 14): the user's own remote MCP servers, whose tools the agent is offered as
 // `<server>__<tool>`. Each server can be switched off, tested, given a new secret or deleted, and each
 // of its tools turned off; the form under the list adds one and tests it at once.
-import { useEffect, useState } from "preact/hooks";
+
 import { useMcpServers, withToolEnabled } from "../../lib/use-mcp-servers";
+import { useNow } from "../../lib/use-now";
 import { pageStyle as page } from "../page-frame";
 import { AddServerForm } from "./add-server-form";
 import { ServerRow } from "./server-row";
 import style from "./style.module.css";
-
-/** The time "checked 2 min ago" is counted from, moved on every half minute. */
-function useNow(): number {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 30_000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
 
 export function ToolSettings() {
   const { state, testing, rowErrors, test, create, update, remove } = useMcpServers();
