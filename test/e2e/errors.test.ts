@@ -1,5 +1,6 @@
 // Errors as errors (issue 13): a turn whose model call failed shows as an error bubble in plain words
-// with what to do, never a raw code, and Retry runs the turn again as a new version (issue 27). While the
+// with what to do (the server's, issue 28), never a raw code or the provider's own error, and Retry runs
+// the turn again as a new version (issue 27). While the
 // model is slow to answer, the thread says it is thinking. The model is the fake OpenAI server.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
@@ -44,16 +45,18 @@ it("shows a refused API key as an error bubble in plain words, and Retry makes a
     await bubble.waitFor({ timeout: 30_000 });
     await waitTurnEnded(page, id);
     expect(await bubble.getAttribute("role")).toBe("alert");
-    expect(squash(await bubble.locator("[data-testid=error-title]").textContent())).toContain(
-      "The model could not be reached (401 Unauthorized).",
+    // What failed and what to do, in the app's words: the operator's key is not the user's to fix.
+    expect(squash(await bubble.locator("[data-testid=error-title]").textContent())).toBe(
+      "✖ 127.0.0.1 refused the API key (HTTP 401).",
     );
-    expect(await bubble.locator("[data-testid=error-hint]").textContent()).toContain("Check the API key");
-    // The provider's own words are there for whoever opens Details; no raw code anywhere.
-    expect(await bubble.locator("[data-testid=error-detail]").textContent()).toContain("Incorrect API key provided");
+    expect(await bubble.locator("[data-testid=error-hint]").textContent()).toBe(
+      "The key is the app's own: tell whoever runs this app, or pick another model.",
+    );
+    // No raw code and none of the provider's own words anywhere.
     const chatText = (await page.locator("[data-testid=chat]").textContent()) ?? "";
-    expect(chatText).not.toMatch(/llm_error|after \d+ steps/);
+    expect(chatText).not.toMatch(/llm_error|after \d+ steps|Incorrect API key/);
     // The bubble says it once: no second line elsewhere (the chat header has no status line).
-    expect(chatText.match(/could not be reached/g)).toHaveLength(1);
+    expect(chatText.match(/refused the API key/g)).toHaveLength(1);
 
     // Retry: the turn again, as a second version in the failed one's place, and this time an answer.
     // The failed one stays, one ‹ away.
@@ -83,9 +86,10 @@ it("says the model service failed after its retries, in plain words", async () =
     const bubble = page.locator("[data-testid=error-bubble]");
     await bubble.waitFor({ timeout: 45_000 });
     await waitTurnEnded(page, id);
-    expect(squash(await bubble.locator("[data-testid=error-title]").textContent())).toContain(
-      "The model service failed.",
+    expect(squash(await bubble.locator("[data-testid=error-title]").textContent())).toBe(
+      "✖ 127.0.0.1 failed (HTTP 500).",
     );
+    expect(await bubble.locator("[data-testid=error-hint]").textContent()).toMatch(/^Try again in a moment/);
     expect(await bubble.locator("[data-testid=retry]").count()).toBe(1);
     expect((await page.locator("[data-testid=chat]").textContent()) ?? "").not.toContain("llm_error");
   });

@@ -287,7 +287,7 @@ export async function sendChat(page: Page, text: string): Promise<void> {
  */
 export async function apiFromPage<T = unknown>(
   page: Page,
-  method: "GET" | "POST" | "PUT" | "DELETE",
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
   apiPath: string,
   body?: unknown,
 ): Promise<{ status: number; body: T }> {

@@ -37,7 +37,7 @@ const overflow = (page: Page) =>
 /** Whether the composer's visible controls sit on one row: each one's box overlaps every other's vertically. */
 const controlsOnOneRow = (page: Page) =>
   page.evaluate(() => {
-    const boxes = ["composer-options-button", "composer-input", "send", "stop"]
+    const boxes = ["composer-options-button", "composer-input", "model-picker", "send", "stop"]
       .map((id) => document.querySelector<HTMLElement>(`[data-testid=${id}]`))
       .filter((el): el is HTMLElement => el !== null && el.offsetParent !== null)
       .map((el) => el.getBoundingClientRect());

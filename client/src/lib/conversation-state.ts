@@ -30,9 +30,14 @@ export type SubagentRun = {
   state: ConversationState;
 };
 
+/** A step's reasoning as it streams: its text, and when it began and ended (the step's first text or tool). */
+export type LiveReasoning = { text: string; startedAt: number; endedAt?: number };
+
 export type ConversationState = {
   messages: ReadonlyMap<number, Message>;
   liveText: ReadonlyMap<number, string>;
+  /** What the model is thinking, per step, until the step's message (which keeps it) arrives. */
+  liveReasoning: ReadonlyMap<number, LiveReasoning>;
   liveTools: ReadonlyMap<string, LiveTool>;
   /** Subagent runs seen live in this session, by the call_id of the delegate call that started them. */
   subagents: ReadonlyMap<string, SubagentRun>;
@@ -61,6 +66,7 @@ export type ConversationAction =
 export const INITIAL_STATE: ConversationState = {
   messages: new Map(),
   liveText: new Map(),
+  liveReasoning: new Map(),
   liveTools: new Map(),
   subagents: new Map(),
   turn: IDLE_TURN,
@@ -97,8 +103,10 @@ function addMessage(state: ConversationState, message: Message): ConversationSta
   state = { ...state, leafSeq: nextLeaf(state, message) };
   const messages = withEntry(state.messages, message.seq, message);
   if (message.role === "agent") {
-    const liveText = message.step === undefined ? new Map() : without(state.liveText, message.step);
-    return { ...state, messages, liveText };
+    const { step } = message;
+    const liveText = step === undefined ? new Map() : without(state.liveText, step);
+    const liveReasoning = step === undefined ? new Map() : without(state.liveReasoning, step);
+    return { ...state, messages, liveText, liveReasoning };
   }
   if (message.role === "tool") {
     // The call's result is in: whatever its subagent still showed as live is over.
@@ -112,13 +120,14 @@ function addMessage(state: ConversationState, message: Message): ConversationSta
 /** A subagent run as it stands once its call is over: no live text or tools, not running, at any depth. */
 function settleRun(run: SubagentRun): SubagentRun {
   const child = run.state;
-  if (!child.turn.running && child.liveText.size === 0 && child.liveTools.size === 0 && child.subagents.size === 0)
-    return run;
+  const idle = child.liveText.size === 0 && child.liveReasoning.size === 0 && child.liveTools.size === 0;
+  if (!child.turn.running && idle && child.subagents.size === 0) return run;
   return {
     ...run,
     state: {
       ...child,
       liveText: new Map(),
+      liveReasoning: new Map(),
       liveTools: new Map(),
       turn: { ...IDLE_TURN, lastOutcome: child.turn.lastOutcome },
       subagents: settleAll(child.subagents),
@@ -128,6 +137,15 @@ function settleRun(run: SubagentRun): SubagentRun {
 
 function settleAll(runs: ReadonlyMap<string, SubagentRun>): ReadonlyMap<string, SubagentRun> {
   return new Map([...runs].map(([callId, run]) => [callId, settleRun(run)]));
+}
+
+const now = () => Date.now();
+
+/** The step moved on from thinking (its first text or tool call): its reasoning's time stops. */
+function endReasoning(map: ReadonlyMap<number, LiveReasoning>, step: number): ReadonlyMap<number, LiveReasoning> {
+  const reasoning = map.get(step);
+  if (!reasoning || reasoning.endedAt !== undefined) return map;
+  return withEntry(map, step, { ...reasoning, endedAt: now() });
 }
 
 function updateTool(state: ConversationState, callId: string, patch: Partial<LiveTool>): ConversationState {
@@ -149,6 +167,7 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
         ...state,
         turn,
         liveText: new Map(),
+        liveReasoning: new Map(),
         liveTools: frame.running ? state.liveTools : new Map(),
         subagents: frame.running ? state.subagents : settleAll(state.subagents),
         model: frame.model ?? state.model,
@@ -164,20 +183,32 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
       return addMessage(state, frame.message);
     case "agent_update":
       return { ...state, turn: applyAgentUpdate(state.turn, frame) };
-    case "reasoning_delta":
-      return state;
+    case "reasoning_delta": {
+      const was = state.liveReasoning.get(frame.step);
+      const reasoning = { text: (was?.text ?? "") + frame.delta, startedAt: was?.startedAt ?? now() };
+      return {
+        ...state,
+        liveReasoning: withEntry(state.liveReasoning, frame.step, reasoning),
+        turn: { ...state.turn, running: true },
+      };
+    }
     case "text_delta": {
       const text = (state.liveText.get(frame.step) ?? "") + frame.delta;
       return {
         ...state,
         liveText: withEntry(state.liveText, frame.step, text),
+        liveReasoning: endReasoning(state.liveReasoning, frame.step),
         turn: { ...state.turn, running: true },
       };
     }
     case "tool_start": {
       const { call_id, tool, args, step } = frame;
       const live: LiveTool = { call_id, tool, args, step, status: "running" };
-      return { ...state, liveTools: withEntry(state.liveTools, call_id, live) };
+      return {
+        ...state,
+        liveTools: withEntry(state.liveTools, call_id, live),
+        liveReasoning: endReasoning(state.liveReasoning, step),
+      };
     }
     case "tool_complete":
       return updateTool(state, frame.call_id, {
@@ -194,6 +225,7 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
       return {
         ...state,
         liveText: new Map(),
+        liveReasoning: new Map(),
         liveTools: new Map(),
         subagents: settleAll(state.subagents),
         turn: completeTurn({ termination_reason: frame.termination_reason, steps: frame.steps }),
@@ -232,7 +264,8 @@ function applySubagentFrame(
 
 /** Whether a subagent's own turn is still going (its last frame was not `response_complete`). */
 export function subagentRunning(run: SubagentRun): boolean {
-  return run.state.turn.running || run.state.liveTools.size > 0 || run.state.liveText.size > 0;
+  const live = run.state;
+  return live.turn.running || live.liveTools.size > 0 || live.liveText.size > 0 || live.liveReasoning.size > 0;
 }
 
 export function conversationReducer(state: ConversationState, action: ConversationAction): ConversationState {

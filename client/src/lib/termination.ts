@@ -46,8 +46,17 @@ export type FailureText = {
 
 const MODEL_FAILED = /^The model call failed:\s*/i;
 
-/** Splits a saved final answer into the text before its closing explanation ("\n\n— The model call failed: …") and that explanation. */
-function splitAnswer(content: string): { body: string; why: string } {
+/**
+ * Splits a saved final answer into the text before its closing explanation ("\n\n— The model call
+ * failed: …") and that explanation. A server that sends `note` says which the explanation is; an older
+ * answer is read by its mark.
+ */
+function splitAnswer(content: string, note?: string): { body: string; why: string } {
+  if (note !== undefined) {
+    const suffix = `\n\n— ${note}`;
+    if (content.endsWith(suffix)) return { body: content.slice(0, -suffix.length).trim(), why: note };
+    return { body: content === note ? "" : content.trim(), why: note };
+  }
   const at = content.lastIndexOf("\n\n— ");
   if (at >= 0) return { body: content.slice(0, at).trim(), why: content.slice(at + 4).trim() };
   return { body: "", why: content.trim() };
@@ -66,13 +75,13 @@ export type AnswerParts = {
  * the text without it and says how the turn ended once, in the note: "You stopped this answer", or the
  * agent's own explanation with its figures and what to do (e.g. the step limit and where to raise it).
  */
-export function answerParts(content: string, reason: TerminationReason | undefined): AnswerParts {
-  if (!reason || reason === "completed") return { body: content, note: null };
+export function answerParts(content: string, reason: TerminationReason | undefined, note?: string): AnswerParts {
+  if (!reason || reason === "completed") return { body: note ? splitAnswer(content, note).body : content, note: null };
   const plain = terminationText(reason);
   // Without the "\n\n— " mark the agent saved its explanation alone (there was no text), unless this
   // is an answer saved some other way: then the whole of it is text.
-  const marked = content.includes("\n\n— ");
-  const { body, why } = splitAnswer(content);
+  const marked = note !== undefined || content.includes("\n\n— ");
+  const { body, why } = splitAnswer(content, note);
   if (!marked && reason === "user_cancelled" && !/^Stopped by the user\./.test(why))
     return { body: content, note: plain };
   if (reason !== "user_cancelled") return { body, note: why || plain };
@@ -109,9 +118,24 @@ function modelFailure(detail: string): { title: string; hint: string } {
   return { title: "The model call failed.", hint: "Retry, or check the model settings." };
 }
 
-/** Plain-language text for a failed turn's saved answer. */
-export function describeFailure(reason: TerminationReason, content: string): FailureText {
-  const { body, why } = splitAnswer(content);
+/** The first sentence of the server's plain words, and the rest ("Check the key in Settings → Models."). */
+function headline(words: string): { title: string; hint: string } {
+  const end = /[.!?](?=\s+[A-Z(])/.exec(words);
+  if (!end) return { title: words, hint: "Retry, or pick another model." };
+  return { title: words.slice(0, end.index + 1), hint: words.slice(end.index + 1).trim() };
+}
+
+/**
+ * Plain-language text for a failed turn's saved answer. A server that sends `note` has said what failed
+ * and what to fix in plain words already (its first sentence is the headline); an older answer holds the
+ * provider's own words, which are read for what they mean.
+ */
+export function describeFailure(reason: TerminationReason, content: string, note?: string): FailureText {
+  const { body, why } = splitAnswer(content, note);
+  if (note !== undefined && reason === "llm_error") {
+    const words = why.replace(MODEL_FAILED, "").trim();
+    return { ...headline(words), partial: body, detail: "" };
+  }
   if (reason === "error_limit") {
     return {
       title: "Stopped after too many tool errors in a row.",

@@ -28,11 +28,19 @@ export function metered(usage: Usage, prices: Prices | undefined): Metered {
 /**
  * The sum over every final answer that carries usage (older ones do not), or null when none does.
  * Each answer's usage already includes its subagents' (the delegate call charges the turn), so only
- * this conversation's own messages are summed.
+ * this conversation's own messages are summed. Each answer is priced at the prices of the model that
+ * wrote it (a conversation can change models; `prices` for an answer that does not say its model), and
+ * a cost is shown only when every answer has prices: half a sum would mislead.
  */
 export function conversationTotal(messages: Iterable<Message>, prices: Prices | undefined): Metered | null {
   const usages: Usage[] = [];
-  for (const message of messages) if (message.role === "agent" && message.usage) usages.push(message.usage);
+  let cost: number | undefined = 0;
+  for (const message of messages) {
+    if (message.role !== "agent" || !message.usage) continue;
+    usages.push(message.usage);
+    const own = message.model ? message.model.prices : prices;
+    cost = own && cost !== undefined ? cost + usageCost(message.usage, own) : undefined;
+  }
   if (usages.length === 0) return null;
   const sum = (pick: (usage: Usage) => number) => usages.reduce((n, usage) => n + pick(usage), 0);
   // "cached" only when some answer reported it: a provider that never does would show a false 0.
@@ -41,7 +49,8 @@ export function conversationTotal(messages: Iterable<Message>, prices: Prices | 
     input_tokens: sum((u) => u.input_tokens),
     output_tokens: sum((u) => u.output_tokens),
     total_tokens: sum((u) => u.total_tokens),
+    ...(usages.some((u) => u.reasoning_tokens) ? { reasoning_tokens: sum((u) => u.reasoning_tokens ?? 0) } : {}),
     ...(cached ? { cached_input_tokens: sum((u) => u.cached_input_tokens ?? 0) } : {}),
   };
-  return metered(usage, prices);
+  return cost === undefined ? { usage } : { usage, cost };
 }

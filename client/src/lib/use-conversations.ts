@@ -7,7 +7,7 @@
 // server support: nothing was deleted yet.
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { z } from "zod";
-import { type Conversation, ConversationSchema } from "../../../protocol";
+import { type Conversation, ConversationSchema, type ModelRef } from "../../../protocol";
 import { requestEmpty, requestJson } from "./api";
 import { onTitleAnnounced } from "./conversation-groups";
 import { ConversationListSchema } from "./response-schemas";
@@ -178,6 +178,13 @@ export function useConversations() {
 
   const conversations = useMemo(() => (all && pending ? all.filter((c) => c.id !== pending.id) : all), [all, pending]);
 
+  /** Sets the model a conversation's turns use (a new conversation's, picked on the home page). */
+  const chooseModel = useCallback(async (id: string, model: ModelRef): Promise<boolean> => {
+    const result = await requestJson(conversationPath(id), ConversationSchema, "PATCH", { model });
+    if (!result.ok) setError(result.error.message);
+    return result.ok;
+  }, []);
+
   return {
     conversations,
     error,
@@ -185,6 +192,7 @@ export function useConversations() {
     create,
     rename,
     pin,
+    chooseModel,
     scheduleDelete,
     undoDelete,
     commitDelete,

@@ -6,6 +6,7 @@ import { useCallback, useEffect, useState } from "preact/hooks";
 import type { User } from "../../../protocol";
 import { onUnauthorized, requestEmpty, requestJson } from "./api";
 import { UserResponseSchema } from "./response-schemas";
+import { resetModels } from "./use-models";
 
 export type Session =
   | { status: "loading" }
@@ -37,10 +38,15 @@ export function useSession() {
     return () => removeEventListener("online", retry);
   }, [session.status, refresh]);
 
-  const signedIn = useCallback((user: User) => setSession({ status: "signed_in", user }), []);
+  // Whoever signs in next has models of their own: the page's list is read again for them.
+  const signedIn = useCallback((user: User) => {
+    resetModels();
+    setSession({ status: "signed_in", user });
+  }, []);
 
   const logOut = useCallback(async () => {
     await requestEmpty("/api/auth/logout", "POST");
+    resetModels();
     setSession({ status: "signed_out" });
   }, []);
 

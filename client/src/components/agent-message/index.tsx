@@ -1,14 +1,16 @@
 // The agent's persisted text: a left bubble with the answer and, when the turn did not simply complete,
 // one note on how it ended. Inside a turn's folded steps a step text also says its loop phase (Reason /
 // Observe / Answer, seed 003) and its step. What is for the curious (the step, how the turn ended in
-// the agent's terms, the tokens the turn used) sits behind the answer's Details button.
+// the agent's terms, the model that wrote it, the tokens the turn used) sits behind the answer's Details
+// button. What the model thought before it wrote (reasoning) is folded above the text.
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
-import type { AgentMessage as Message, Phase, Prices } from "../../../../protocol";
+import type { AgentMessage as Message, ModelInfo, Phase, Prices } from "../../../../protocol";
 import { answerParts } from "../../lib/termination";
 import { metered } from "../../lib/token-usage";
 import { Markdown } from "../markdown";
 import { ActionButton, MessageActions } from "../message-actions";
+import { ReasoningBlock } from "../reasoning-block";
 import { TokenMeter } from "../token-meter";
 import side from "./side.module.css";
 import style from "./style.module.css";
@@ -28,26 +30,47 @@ type Props = {
   compact?: boolean;
 };
 
-/** What an answer's Details button opens: its step and phase, how the turn ended, what it used. */
+/** "gpt-4o-mini (OpenRouter)", or the demo model in words: who wrote an answer. */
+export function modelWords(model: ModelInfo): string {
+  if (model.provider === "demo") return "the offline demo model";
+  const provider = model.provider_name ?? model.provider;
+  return provider ? `${model.model} (${provider})` : model.model;
+}
+
+/** What an answer's Details button opens: the model, its step and phase, how the turn ended, what it used. */
 export function AnswerDetails({ message, prices }: { message: Message; prices?: Prices }) {
   const facts = [
     message.step !== undefined ? `Step ${message.step}` : null,
     message.phase ? `phase ${message.phase}` : null,
     message.termination_reason ? `ended: ${message.termination_reason}` : null,
   ].filter(Boolean);
+  // The answer's own model prices it: the conversation may have moved to another since.
+  const priced = message.model ? message.model.prices : prices;
   return (
     <div class={`${side.meter} ${style.details}`} data-testid="message-details">
+      {message.model && (
+        <p class={style.facts} data-testid="message-model">
+          Written by {modelWords(message.model)}
+        </p>
+      )}
       {facts.length > 0 && <p class={style.facts}>{facts.join(" · ")}</p>}
-      {message.usage && <TokenMeter metered={metered(message.usage, prices)} scope="turn" />}
+      {message.usage && <TokenMeter metered={metered(message.usage, priced)} scope="turn" />}
     </div>
   );
 }
 
 export function AgentMessage({ message, prices, onRegenerate, blocked, switcher, compact }: Props) {
   const [details, setDetails] = useState(false);
-  const { body, note } = answerParts(message.content, message.termination_reason);
+  const { body, note } = answerParts(message.content, message.termination_reason, message.note);
+  const { reasoning } = message;
+  const thought = reasoning?.text ? (
+    <ReasoningBlock text={reasoning.text} durationMs={reasoning.duration_ms} id={String(message.seq)} />
+  ) : null;
+  // A step that only called tools keeps its reasoning on a message without text: the reasoning alone.
+  if (!body && !note && compact) return thought && <div class={side.wrap}>{thought}</div>;
   return (
     <div class={side.wrap}>
+      {thought}
       <article class={side.row} data-role="agent" data-seq={message.seq} data-phase={message.phase}>
         <div class={`${side.bubble} ${style.bubble} ${message.phase ? style[message.phase] : ""}`}>
           {compact && (message.phase || message.step !== undefined) && (

@@ -7,14 +7,17 @@
 // after a message is sent, after Stop and when an answer arrives.
 import type { ComponentChild } from "preact";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
+import type { ModelRef } from "../../../../protocol";
 import { conversationTotal } from "../../lib/token-usage";
 import { turnActivity } from "../../lib/turn-state";
 import { useConversationDetail } from "../../lib/use-conversation-detail";
+import { useConversationModel } from "../../lib/use-conversation-model";
 import { useConversationSocket } from "../../lib/use-conversation-socket";
 import { Composer } from "../composer";
 import { ConnectionStatus, ReconnectBanner } from "../connection-status";
 import { ConversationMenu } from "../conversation-menu";
 import { type BranchActions, MessageList } from "../message-list";
+import { ModelPicker } from "../model-picker";
 import { RequestInputBanner } from "../request-input-banner";
 import { Toast } from "../toast";
 import { UsageButton } from "../token-meter/usage-button";
@@ -43,8 +46,11 @@ function mayTakeFocus(section: HTMLElement | null): boolean {
   );
 }
 
-function ChatSession({ id, title, onTurnEnded, onTurnStarted, menu, badge }: Props & { title: string }) {
+type SessionProps = Props & { title: string; savedModel: ModelRef | null | undefined };
+
+function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, badge }: SessionProps) {
   const { state, status, problem, send, answerInput, dismissNotice, retryNow } = useConversationSocket(id);
+  const conversationModel = useConversationModel(id, savedModel);
   const { turn } = state;
   const total = conversationTotal(state.messages.values(), state.model?.prices);
   const section = useRef<HTMLElement>(null);
@@ -53,6 +59,7 @@ function ChatSession({ id, title, onTurnEnded, onTurnStarted, menu, badge }: Pro
   // Counts the user's sends: the message list follows each one down to its answer.
   const [followKey, setFollowKey] = useState(0);
   const connected = status === "connected";
+  const { choose } = conversationModel;
 
   const runningTools: string[] = [];
   for (const tool of state.liveTools.values()) if (tool.status === "running") runningTools.push(tool.tool);
@@ -98,9 +105,12 @@ function ChatSession({ id, title, onTurnEnded, onTurnStarted, menu, badge }: Pro
     return {
       edit: (seq, content) => sendTurn({ type: "chat", content, edit_seq: seq }),
       regenerate: (seq) => sendTurn({ type: "regenerate", seq }),
+      retryWith: async (seq, model) => {
+        if (await choose(model)) sendTurn({ type: "regenerate", seq });
+      },
       switchTo: (seq) => send({ type: "switch_branch", seq }),
     };
-  }, [send]);
+  }, [send, choose]);
 
   const sendFromComposer = useCallback(
     (frame: Parameters<typeof send>[0]) => {
@@ -155,6 +165,13 @@ function ChatSession({ id, title, onTurnEnded, onTurnStarted, menu, badge }: Pro
         onSend={sendFromComposer}
         onStop={stop}
         inputRef={composerInput}
+        modelPicker={
+          <ModelPicker
+            value={conversationModel.model}
+            onChoose={(model) => void choose(model)}
+            error={conversationModel.error}
+          />
+        }
       />
       <Toast notice={state.notice} onDismiss={dismissNotice} />
     </section>
@@ -174,5 +191,6 @@ export function Chat({ title, ...props }: Props & { title?: string }) {
     );
   }
   const shown = title ?? (detail.status === "found" ? detail.title : "");
-  return <ChatSession key={props.id} {...props} title={shown} />;
+  const savedModel = detail.status === "found" ? detail.model : undefined;
+  return <ChatSession key={props.id} {...props} title={shown} savedModel={savedModel} />;
 }

@@ -2,9 +2,10 @@
 // desktop Enter sends and Shift+Enter breaks the line; on a touch screen (coarse pointer) Enter breaks
 // the line, as an on-screen keyboard expects, and the Send button sends. Per-run options (seed 003: a
 // step limit and the approach, left empty to use the Settings defaults) sit behind the Options button,
-// and Stop takes Send's place while a turn runs. The chat frame is validated against the protocol
+// and Stop takes Send's place while a turn runs; the model picker (given by the page) sits beside Send. The chat frame is validated against the protocol
 // before it is sent. Typing `@`, `#` or `/` opens a completion list of notes, knowledge entries or
 // workflows (seed 002); while it is open it has first say over ↑/↓, Enter, Tab and Esc.
+import type { ComponentChildren } from "preact";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { type ChatFrame, ChatFrameSchema } from "../../../../protocol";
 import { useCompletion } from "../../lib/use-completion";
@@ -21,6 +22,8 @@ type Props = {
   onStop: () => void;
   /** The message box, for the chat to focus (on open, after Stop, after an answer). */
   inputRef?: { current: HTMLTextAreaElement | null };
+  /** The model picker, before Send. */
+  modelPicker?: ComponentChildren;
 };
 
 function buildFrame(content: string, maxSteps: string, decisionTree: string) {
@@ -44,7 +47,7 @@ function fitHeight(textarea: HTMLTextAreaElement | null) {
   textarea.style.height = `${textarea.scrollHeight + textarea.offsetHeight - textarea.clientHeight}px`;
 }
 
-export function Composer({ running, connected, onSend, onStop, inputRef, initialText = "" }: Props) {
+export function Composer({ running, connected, onSend, onStop, inputRef, modelPicker, initialText = "" }: Props) {
   const [text, setText] = useState(initialText);
   const [maxSteps, setMaxSteps] = useState("");
   const [decisionTree, setDecisionTree] = useState("");
@@ -129,6 +132,7 @@ export function Composer({ running, connected, onSend, onStop, inputRef, initial
             for knowledge, / for a workflow.
           </span>
         </div>
+        {modelPicker}
         {running ? (
           <button type="button" class={style.stop} onClick={onStop} title="Stop (Esc)" data-testid="stop">
             <span aria-hidden="true" class={style.stopIcon} />

@@ -1,10 +1,12 @@
 // A turn that failed (the model could not be reached, too many tool errors): not an answer but an
 // error, said plainly with what to do, the provider's own words folded away, and Retry, which asks
-// the turn again as a new version. What the turn used sits in Details with the provider's words.
+// the turn again as a new version. What the turn used sits in Details with the provider's words. A
+// failed model call can also be retried with another model: the conversation moves to it.
 import type { ComponentChildren } from "preact";
-import type { AgentMessage, Prices } from "../../../../protocol";
+import type { AgentMessage, ModelRef, Prices } from "../../../../protocol";
 import { describeFailure } from "../../lib/termination";
 import { metered } from "../../lib/token-usage";
+import { modelLabel, parseRefKey, refKey, refOf, sameModel, useModels } from "../../lib/use-models";
 import side from "../agent-message/side.module.css";
 import { MessageActions } from "../message-actions";
 import { PlainText } from "../plain-text";
@@ -16,14 +18,64 @@ type Props = {
   prices?: Prices;
   /** Runs the turn again (a regenerate): a new version beside this one. */
   onRetry?: () => void;
+  /** Runs it again on another model, which the conversation keeps from then on. */
+  onRetryWith?: (model: ModelRef) => void;
   /** Why Retry cannot be used now (a turn is running…): disabled with this tooltip. */
   blocked?: string | null;
   /** ‹ n/m › when this turn has versions. */
   switcher?: ComponentChildren;
 };
 
-export function ErrorBubble({ message, prices, onRetry, blocked, switcher }: Props) {
-  const failure = describeFailure(message.termination_reason ?? "llm_error", message.content);
+/** "Retry with…": every model the user has but the one that failed, by provider. */
+function RetryWith({
+  failed,
+  onChoose,
+  blocked,
+}: {
+  failed?: ModelRef;
+  onChoose: (model: ModelRef) => void;
+  blocked?: string | null;
+}) {
+  const models = useModels();
+  if (models.status !== "ready") return null;
+  const others = models.list.models.filter((m) => !sameModel(refOf(m), failed));
+  if (others.length === 0) return null;
+  const providers = [...new Set(others.map((m) => m.provider_name))];
+  return (
+    <select
+      class={style.retryWith}
+      value=""
+      disabled={!!blocked}
+      title={blocked ?? undefined}
+      aria-label="Retry with another model"
+      onChange={(event) => {
+        const ref = parseRefKey(event.currentTarget.value);
+        event.currentTarget.value = "";
+        if (ref) onChoose(ref);
+      }}
+      data-testid="retry-with"
+    >
+      <option value="">Retry with another model…</option>
+      {providers.map((provider) => (
+        <optgroup key={provider} label={provider}>
+          {others
+            .filter((m) => m.provider_name === provider)
+            .map((m) => (
+              <option key={refKey(refOf(m))} value={refKey(refOf(m))}>
+                {modelLabel(m)}
+              </option>
+            ))}
+        </optgroup>
+      ))}
+    </select>
+  );
+}
+
+export function ErrorBubble({ message, prices, onRetry, onRetryWith, blocked, switcher }: Props) {
+  const failure = describeFailure(message.termination_reason ?? "llm_error", message.content, message.note);
+  const failedModel = message.model?.provider_id
+    ? { provider_id: message.model.provider_id, model: message.model.model }
+    : undefined;
   const used = message.usage && message.usage.total_tokens > 0 ? message.usage : null;
   return (
     <div class={side.wrap}>
@@ -59,18 +111,23 @@ export function ErrorBubble({ message, prices, onRetry, blocked, switcher }: Pro
               {used && <TokenMeter metered={metered(used, prices)} scope="turn" />}
             </details>
           )}
-          {onRetry && (
-            <button
-              type="button"
-              class={style.retry}
-              onClick={onRetry}
-              disabled={!!blocked}
-              title={blocked ?? undefined}
-              data-testid="retry"
-            >
-              Retry
-            </button>
-          )}
+          <div class={style.actions}>
+            {onRetry && (
+              <button
+                type="button"
+                class={style.retry}
+                onClick={onRetry}
+                disabled={!!blocked}
+                title={blocked ?? undefined}
+                data-testid="retry"
+              >
+                Retry
+              </button>
+            )}
+            {onRetryWith && message.termination_reason === "llm_error" && (
+              <RetryWith failed={failedModel} onChoose={onRetryWith} blocked={blocked} />
+            )}
+          </div>
         </div>
       </div>
       <MessageActions createdAt={message.created_at} copyText={message.content}>

@@ -2,9 +2,12 @@
 // conversation (the newest one when it is still empty, else a new one), queues the text for it
 // (lib/outbox.ts) and goes there; the chat sends it once its socket is connected. The examples are
 // phrases the offline demo model acts on (agent/llm/demo-script.ts), so they show
-// something real even without an API key.
-import { useEffect, useRef } from "preact/hooks";
+// something real even without an API key. The model picker chooses the new conversation's model (the
+// user's default until they pick one).
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { ModelRef } from "../../../../protocol";
 import { Composer } from "../composer";
+import { ModelPicker } from "../model-picker";
 import style from "./style.module.css";
 
 export const EXAMPLES = [
@@ -15,13 +18,15 @@ export const EXAMPLES = [
 ] as const;
 
 type Props = {
-  onStart: (content: string) => void;
+  /** `model`: the one picked for the new conversation; null for the user's default. */
+  onStart: (content: string, model: ModelRef | null) => void;
   /** A first message whose conversation could not be created, given back to the composer. */
   unsent?: { content: string; problem: string };
 };
 
 export function Home({ onStart, unsent }: Props) {
   const root = useRef<HTMLDivElement>(null);
+  const [model, setModel] = useState<ModelRef | null>(null);
   useEffect(() => {
     // Ready to type: the composer has focus as the page opens.
     root.current?.querySelector<HTMLTextAreaElement>("[data-testid=composer-input]")?.focus();
@@ -35,7 +40,12 @@ export function Home({ onStart, unsent }: Props) {
         <ul class={style.examples}>
           {EXAMPLES.map((example) => (
             <li key={example}>
-              <button type="button" class={style.example} onClick={() => onStart(example)} data-testid="example-prompt">
+              <button
+                type="button"
+                class={style.example}
+                onClick={() => onStart(example, model)}
+                data-testid="example-prompt"
+              >
                 {example}
               </button>
             </li>
@@ -53,9 +63,10 @@ export function Home({ onStart, unsent }: Props) {
           connected={true}
           initialText={unsent?.content}
           onSend={(frame) => {
-            onStart(frame.content);
+            onStart(frame.content, model);
             return true;
           }}
+          modelPicker={<ModelPicker value={model} onChoose={setModel} />}
           onStop={() => {}}
         />
       </div>

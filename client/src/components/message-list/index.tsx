@@ -11,7 +11,7 @@
 // waits while a turn runs, and none of it is there without `branching` (a shared page reads, never writes).
 import type { ComponentChildren } from "preact";
 import { useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { Message as MessageShape } from "../../../../protocol";
+import type { Message as MessageShape, ModelRef } from "../../../../protocol";
 import { answerTurns, buildTree, otherVersionsWrote, subtreesWithWrites, versionsOf } from "../../lib/branches";
 import { type ConversationState, historyLoaded, type LiveTool, pathMessages } from "../../lib/conversation-state";
 import { useTargetSeq } from "../../lib/router";
@@ -21,6 +21,7 @@ import type { Activity } from "../../lib/turn-state";
 import { AgentMessage } from "../agent-message";
 import { ErrorBubble } from "../error-bubble";
 import { Message } from "../message";
+import { ReasoningBlock } from "../reasoning-block";
 import { StreamingBubble } from "../streaming-bubble";
 import { ToolCard } from "../tool-card";
 import { TurnGroup } from "../turn-group";
@@ -32,9 +33,18 @@ import style from "./style.module.css";
 const PINNED_SLACK_PX = 80;
 
 function liveSteps(state: ConversationState): number[] {
-  const steps = new Set<number>(state.liveText.keys());
+  const steps = new Set<number>([...state.liveText.keys(), ...state.liveReasoning.keys()]);
   for (const tool of state.liveTools.values()) steps.add(tool.step);
   return [...steps].sort((a, b) => a - b);
+}
+
+/** What the working indicator says that a live "Thinking…" block already says. */
+const THINKING_KINDS = new Set<Activity["kind"]>(["starting", "thinking", "reasoning", "observing"]);
+
+/** The model is thinking out loud: its "Thinking…" block says what the turn does (said once, not twice). */
+function thinkingLive(state: ConversationState): boolean {
+  for (const reasoning of state.liveReasoning.values()) if (reasoning.endedAt === undefined) return true;
+  return false;
 }
 
 /** "Step 2 of 15", for the working indicator's tooltip. */
@@ -48,6 +58,8 @@ export type BranchActions = {
   edit: (seq: number, content: string) => boolean;
   /** The turn of user message `seq` again (`regenerate`). */
   regenerate: (seq: number) => boolean;
+  /** The same, on another model, which the conversation keeps from then on. */
+  retryWith?: (seq: number, model: ModelRef) => void;
   /** Shows the version holding message `seq` (`switch_branch`). */
   switchTo: (seq: number) => boolean;
 };
@@ -137,6 +149,7 @@ export function MessageList(props: Props) {
   // news), streamed text, a tool card.
   let liveChars = 0;
   for (const text of state.liveText.values()) liveChars += text.length;
+  for (const reasoning of state.liveReasoning.values()) liveChars += reasoning.text.length;
   const content = `${state.messages.size}:${liveChars}:${tools.length}:${activity?.kind ?? ""}`;
   const lastContent = useRef(content);
 
@@ -236,6 +249,9 @@ export function MessageList(props: Props) {
             message={item.message}
             prices={state.model?.prices}
             onRetry={regenerate}
+            onRetryWith={
+              branching?.retryWith && question ? (model) => branching.retryWith?.(question, model) : undefined
+            }
             blocked={blocked}
             switcher={versions}
           />
@@ -275,8 +291,16 @@ export function MessageList(props: Props) {
         <div class={style.live} aria-live="off">
           {live.map((step) => {
             const text = state.liveText.get(step);
+            const reasoning = state.liveReasoning.get(step);
             return (
               <div key={`live-${step}`} class={style.live}>
+                {reasoning && (
+                  <ReasoningBlock
+                    text={reasoning.text}
+                    durationMs={reasoning.endedAt === undefined ? undefined : reasoning.endedAt - reasoning.startedAt}
+                    id={`live-${step}`}
+                  />
+                )}
                 {text !== undefined && <StreamingBubble step={step} text={text} />}
                 {tools
                   .filter((tool) => tool.step === step)
@@ -286,7 +310,9 @@ export function MessageList(props: Props) {
               </div>
             );
           })}
-          {activity && <WorkingIndicator activity={activity} step={stepText(state.turn)} />}
+          {activity && !(THINKING_KINDS.has(activity.kind) && thinkingLive(state)) && (
+            <WorkingIndicator activity={activity} step={stepText(state.turn)} />
+          )}
         </div>
         {footer}
       </div>

@@ -5,7 +5,7 @@
 // owns the tab title, "New conversation" (reusing an empty one), delete with Undo, and the app-wide
 // keyboard shortcuts (lib/use-shortcuts.ts).
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import type { Conversation, User } from "../../../../protocol";
+import type { Conversation, ModelRef, User } from "../../../../protocol";
 import { queueFirstMessage } from "../../lib/outbox";
 import { navigate, type Route } from "../../lib/router";
 import { useConversations } from "../../lib/use-conversations";
@@ -60,7 +60,7 @@ function skipToMain(event: MouseEvent) {
 export function Shell({ user, route, onLogOut }: Props) {
   const health = useHealth();
   const list = useConversations();
-  const { conversations, refresh, create, commitDelete } = list;
+  const { conversations, refresh, create, chooseModel, commitDelete } = list;
   const activeId = route.name === "conversation" ? route.id : null;
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [creating, setCreating] = useState(false);
@@ -85,7 +85,7 @@ export function Shell({ user, route, onLogOut }: Props) {
 
   /** "New conversation", or a first message from home: open (or reuse) one and go there. */
   const open = useCallback(
-    async (content?: string) => {
+    async (content?: string, model?: ModelRef | null) => {
       if (creatingRef.current) return;
       creatingRef.current = true;
       setCreating(true);
@@ -95,6 +95,8 @@ export function Shell({ user, route, onLogOut }: Props) {
       // A first message must not be lost with a failed create: home gives it back to the composer.
       setUnsent(!conversation && content ? content : null);
       if (!conversation) return;
+      // The model picked on the home page, before the first message is sent (a refusal leaves the default).
+      if (model) await chooseModel(conversation.id, model);
       if (content) queueFirstMessage(conversation.id, content);
       const path = `/c/${encodeURIComponent(conversation.id)}`;
       const already = location.pathname === path;
@@ -103,7 +105,7 @@ export function Shell({ user, route, onLogOut }: Props) {
       // Reusing the chat already open: nothing re-mounts, so put the cursor in its composer here.
       if (already) document.querySelector<HTMLElement>("#main [data-testid=composer-input]")?.focus();
     },
-    [create],
+    [create, chooseModel],
   );
 
   /** The open conversation was the one deleted: Undo goes back to it. */
@@ -212,7 +214,7 @@ export function Shell({ user, route, onLogOut }: Props) {
         </div>
       ) : (
         <Home
-          onStart={(content) => void open(content)}
+          onStart={(content, model) => void open(content, model)}
           unsent={unsent === null ? undefined : { content: unsent, problem: list.error ?? "the server refused" }}
         />
       );

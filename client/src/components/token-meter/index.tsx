@@ -1,5 +1,5 @@
 // What a turn (or the whole conversation) used, as one quiet line: total tokens, input with the part the
-// provider's prompt cache served, output, and an estimated cost when the operator set prices. The
+// provider's prompt cache served, output with the part spent thinking, and an estimated cost when the operator set prices. The
 // figures are terse; the title and the accessible name spell out what each one is.
 import { formatCost, formatTokens, type Metered } from "../../lib/token-usage";
 import style from "./style.module.css";
@@ -18,7 +18,9 @@ function describe({ usage, cost }: Metered, scope: Props["scope"]): string {
     `${formatTokens(usage.total_tokens)} in total;`,
     `${formatTokens(usage.input_tokens)} input tokens (what the model read)` +
       (cached === undefined ? ";" : `, of which ${formatTokens(cached)} were served from the provider's prompt cache;`),
-    `${formatTokens(usage.output_tokens)} output tokens (what the model wrote)${cost === undefined ? "." : ";"}`,
+    `${formatTokens(usage.output_tokens)} output tokens (what the model wrote` +
+      (usage.reasoning_tokens ? `, of which ${formatTokens(usage.reasoning_tokens)} thinking` : "") +
+      `)${cost === undefined ? "." : ";"}`,
     ...(cost === undefined ? [] : [`estimated cost ${formatCost(cost)} at the configured prices per million tokens.`]),
   ].join("\n");
 }
@@ -66,6 +68,14 @@ export function TokenMeter({ metered, scope, class: className }: Props) {
       <span class={style.part} data-part="output">
         {formatTokens(usage.output_tokens)} out
       </span>
+      {usage.reasoning_tokens ? (
+        <>
+          {" "}
+          <span class={style.part} data-part="reasoning">
+            ({formatTokens(usage.reasoning_tokens)} thinking)
+          </span>
+        </>
+      ) : null}
       {cost !== undefined && (
         <>
           <Sep />
