@@ -60,7 +60,7 @@ async function loopOverhead() {
   const extra = median(thinking) - median(plain);
   return [
     `| loop overhead per step, one 1000-step turn (median of 999 steps) | ${fmt(median(long.perStepMs))} | p99 ${fmt(quantile(long.perStepMs, 0.99))}, total ${fmt(long.totalMs, 0)} |`,
-    `| loop overhead per step with reasoning: 100 deltas (800 characters) per call, 10 turns of 50 steps, run alternately with 10 without | ${fmt(median(thinking))} | without ${fmt(median(plain))}: ${fmt(extra * 1000, 0)} µs per step for the reasoning, ${fmt((extra * 1000) / 100, 2)} µs per delta |`,
+    `| loop overhead per step with reasoning: 100 deltas (800 characters) per call, 10 turns of 50 steps, run alternately with 10 without | ${fmt(median(thinking))} | without ${fmt(median(plain))}: ${(extra * 1000).toFixed(0)} µs per step for the reasoning, ${((extra * 1000) / 100).toFixed(2)} µs per delta |`,
     `| loop overhead per step, 20 turns of 50 steps (median of 980 steps) | ${fmt(median(typical))} | p99 ${fmt(quantile(typical, 0.99))} |`,
   ];
 }

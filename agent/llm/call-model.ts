@@ -67,7 +67,11 @@ export interface ModelCallOptions extends RetryOptions {
   onTextDelta?: (delta: string) => void;
   /** The model's reasoning as it streams (before its text). */
   onReasoningDelta?: (delta: string) => void;
-  /** The provider answered (doStream resolved): the request is out and the model is at work. */
+  /**
+   * The model answered: its first part (text, reasoning, a tool call, or the finish) has been read and
+   * passed on. Not when doStream resolves: @ai-sdk/openai-compatible resolves on the response's headers,
+   * and work started then (the object's D1 reads) held the first text back by ~5 ms under workerd.
+   */
   onResponseStart?: () => void;
   /**
    * A tool call's arguments have streamed in whole (they parse as a JSON object, given here), possibly
@@ -75,6 +79,15 @@ export interface ModelCallOptions extends RetryOptions {
    */
   onToolInput?: (callId: string, tool: string, args: Record<string, unknown>) => void;
 }
+
+/** The parts that show the model has answered (not the stream's opening and metadata). */
+const ANSWERED = new Set<LanguageModelV3StreamPart["type"]>([
+  "text-delta",
+  "reasoning-delta",
+  "tool-input-start",
+  "tool-call",
+  "finish",
+]);
 
 const CUT_OFF = "the model's answer was cut off (its stream ended before the model said it had finished)";
 
@@ -90,8 +103,8 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallRes
       }),
     options,
   );
-  options.onResponseStart?.();
   const reader = stream.getReader();
+  let answered = false;
   const result: ResultSoFar = {
     text: "",
     toolCalls: [],
@@ -111,6 +124,10 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallRes
         break;
       }
       handlePart(value, result, options);
+      if (!answered && ANSWERED.has(value.type)) {
+        answered = true;
+        options.onResponseStart?.();
+      }
     }
   } finally {
     options.signal.removeEventListener("abort", onAbort);

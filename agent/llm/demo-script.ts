@@ -539,7 +539,7 @@ function thinking(prompt: LanguageModelV3Prompt, results: number): { reasoning: 
     reasoning:
       `The user asks: "${clip(clean(text), 80)}". I am the offline demo model, so I have no real thoughts; ` +
       "this block is scripted. It streams before the answer, the way a reasoning model's thinking does, " +
-      "and stays folded under the answer once it is written.",
+      "and folds into one line above the answer once it is written.",
   };
 }
 const withControl = (prose: string, control: Record<string, unknown>) =>

@@ -17,7 +17,40 @@ import { responsesCompatFetch } from "./responses-compat";
 
 export function languageModel(settings: LlmSettings): LanguageModelV3 {
   if (settings.provider === "demo") return createDemoModel();
-  return withIdleTimeout(providerModel(settings), settings.streamIdleMs);
+  return withIdleTimeout(keptModel(settings), settings.streamIdleMs);
+}
+
+/**
+ * Provider models kept per isolate, by what sets them apart. @ai-sdk/openai-compatible builds its zod chunk
+ * schema in the model's constructor, and a fresh schema's first parse cost every turn ~5 ms before its
+ * first text under workerd (peer-bench, bench/README.md); a model is stateless between calls, so one per
+ * fetch, provider, key and name serves every turn (the object keeps one guarded fetch per environment:
+ * durable-objects/conversation/turn-model.ts).
+ */
+const kept = new Map<string, LanguageModelV3>();
+const MAX_KEPT = 64;
+const fetchIds = new WeakMap<typeof fetch, number>();
+let fetchCount = 0;
+
+/** A number per fetch function, for the key (0: the runtime's own). */
+function fetchId(f: typeof fetch | undefined): number {
+  if (!f) return 0;
+  const known = fetchIds.get(f);
+  if (known !== undefined) return known;
+  fetchCount++;
+  fetchIds.set(f, fetchCount);
+  return fetchCount;
+}
+
+function keptModel(s: OpenAiSettings): LanguageModelV3 {
+  const key = JSON.stringify([fetchId(s.fetch), s.providerId, s.baseURL, s.apiKey, s.style, s.model]);
+  let model = kept.get(key);
+  if (model)
+    kept.delete(key); // re-inserted below: the map's order is the least recently used first
+  else model = providerModel(s);
+  kept.set(key, model);
+  if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value as string);
+  return model;
 }
 
 /** OpenAI's own API: no base URL, or one on api.openai.com. */

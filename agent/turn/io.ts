@@ -20,8 +20,9 @@ export interface TurnIO {
   /** Called before every model request: where durable reminders are committed to the log. */
   beforeModelRequest(): Promise<void>;
   /**
-   * Called once a model request is answered (its response has begun): background work that must not
-   * hold the request back as it leaves (a D1 read or write) starts here, overlapping the model's time.
+   * Called once a model request is answered (its first part has been passed on): background work that
+   * must hold back neither the request as it leaves nor the first text (a D1 read or write) starts here,
+   * overlapping the rest of the model's time.
    */
   modelResponding?(): void;
 }

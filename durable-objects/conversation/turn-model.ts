@@ -33,8 +33,18 @@ export async function turnModel(
   // A key that no longer opens (SECRETS_KEY changed) is sent as none: the server's 401 then says
   // "check the key in Settings → Models", which is the fix.
   const provider = await userProviderOf(row, env.SECRETS_KEY).catch(() => ({ ...toUser(row), apiKey: undefined }));
-  const fetch = guardedFetch({ ...outboundPolicy(env), maxResponseBytes: MODEL_RESPONSE_BYTES });
-  return providerLlm(env, provider, choice.model, fetch);
+  return providerLlm(env, provider, choice.model, modelFetch(env));
+}
+
+/** One guarded fetch per environment, so the provider model built on it is kept across turns (model.ts). */
+const modelFetches = new WeakMap<Env, typeof fetch>();
+function modelFetch(env: Env): typeof fetch {
+  let fetch = modelFetches.get(env);
+  if (!fetch) {
+    fetch = guardedFetch({ ...outboundPolicy(env), maxResponseBytes: MODEL_RESPONSE_BYTES });
+    modelFetches.set(env, fetch);
+  }
+  return fetch;
 }
 
 /** The ref that names a turn's model again (a subagent runs with its parent's). */
