@@ -1,8 +1,8 @@
 // The user's MCP servers (GET /api/mcp-servers) and what can be done to one: add (POST, then a
 // connection test at once), change (PATCH: enabled, disabled_tools, a new secret), test (POST …/test)
-// and delete. Each server row has its own busy flags and its own error line. Settings → Tools uses all
-// of it; an "MCP server unavailable" card turns a server off or on and tests it again.
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+// and delete (the list itself: use-row-list.ts). Settings → Tools uses all of it; an "MCP server
+// unavailable" card turns a server off or on and tests it again.
+import { useCallback } from "preact/hooks";
 import {
   type McpServer,
   type McpServerCreate,
@@ -12,16 +12,11 @@ import {
   type McpTestResult,
   McpTestResultSchema,
 } from "../../../protocol";
-import { type ApiResult, requestEmpty, requestJson } from "./api";
-
-export type ServersState =
-  | { status: "loading" }
-  | { status: "unavailable" }
-  | { status: "failed"; message: string }
-  | { status: "ready"; servers: McpServer[] };
+import { type ApiResult, requestJson } from "./api";
+import { couldNot, useRowList } from "./use-row-list";
 
 const BASE = "/api/mcp-servers";
-const pathOf = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
+const ServerList = McpServerListSchema.transform((answer) => answer.servers);
 const byName = (a: McpServer, b: McpServer) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** The same server with `tool` (its own name) on or off for the agent, as the PATCH will store it. */
@@ -36,105 +31,37 @@ export function withToolEnabled(server: McpServer, tool: string, enabled: boolea
 }
 
 export function useMcpServers() {
-  const [state, setState] = useState<ServersState>({ status: "loading" });
-  const [testing, setTesting] = useState<Record<string, boolean>>({});
-  const [rowErrors, setRowErrors] = useState<Record<string, string>>({});
-  // The latest PATCH per server: an older answer arriving late must not undo a newer change.
-  const latest = useRef<Record<string, number>>({});
-
-  useEffect(() => {
-    let live = true;
-    void requestJson(BASE, McpServerListSchema).then((result) => {
-      if (!live) return;
-      if (result.ok) setState({ status: "ready", servers: result.data.servers });
-      else if (result.error.status === 404) setState({ status: "unavailable" });
-      else setState({ status: "failed", message: result.error.message });
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
-
-  /** Puts `server` in the list (replacing the one with its id), kept in name order. */
-  const put = useCallback((server: McpServer) => {
-    setState((current) => {
-      if (current.status !== "ready") return current;
-      const others = current.servers.filter((s) => s.id !== server.id);
-      return { ...current, servers: [...others, server].sort(byName) };
-    });
-  }, []);
-
-  const setRowError = useCallback((id: string, message: string | null) => {
-    setRowErrors(({ [id]: _, ...rest }) => (message ? { ...rest, [id]: message } : rest));
-  }, []);
+  // A server without MCP routes answers 404: "not available yet", not an error.
+  const rows = useRowList<McpServer, McpServerCreate, McpServerPatch>({
+    base: BASE,
+    list: ServerList,
+    item: McpServerSchema,
+    order: byName,
+    unavailable: 404,
+  });
+  const { put, pathOf, setRowError, whileBusy } = rows;
 
   const test = useCallback(
     async (id: string): Promise<ApiResult<McpTestResult>> => {
-      setTesting((t) => ({ ...t, [id]: true }));
       setRowError(id, null);
-      const result = await requestJson(`${pathOf(id)}/test`, McpTestResultSchema, "POST");
-      setTesting(({ [id]: _, ...rest }) => rest);
+      const result = await whileBusy(id, () => requestJson(`${pathOf(id)}/test`, McpTestResultSchema, "POST"));
       if (result.ok) put(result.data.server);
-      else setRowError(id, `Could not test the connection: ${result.error.message}`);
+      else setRowError(id, couldNot("test the connection", result.error));
       return result;
     },
-    [put, setRowError],
+    [put, pathOf, setRowError, whileBusy],
   );
 
   /** POST; on success the new server is listed and tested at once. The caller shows a failure's fields. */
   const create = useCallback(
     async (input: McpServerCreate): Promise<ApiResult<McpServer>> => {
-      const result = await requestJson(BASE, McpServerSchema, "POST", input);
-      if (result.ok) {
-        put(result.data);
-        void test(result.data.id);
-      }
+      const result = await rows.create(input);
+      if (result.ok) void test(result.data.id);
       return result;
     },
-    [put, test],
+    [rows.create, test],
   );
 
-  /**
-   * PATCH; `optimistic` is shown at once and undone if the server says no. A failure is shown on the
-   * row unless `quiet` (a form that shows it by its fields itself).
-   */
-  const update = useCallback(
-    async (
-      server: McpServer,
-      patch: McpServerPatch,
-      options: { optimistic?: McpServer; quiet?: boolean } = {},
-    ): Promise<ApiResult<McpServer>> => {
-      const request = (latest.current[server.id] ?? 0) + 1;
-      latest.current[server.id] = request;
-      if (options.optimistic) put(options.optimistic);
-      setRowError(server.id, null);
-      const result = await requestJson(pathOf(server.id), McpServerSchema, "PATCH", patch);
-      if (latest.current[server.id] !== request) return result;
-      if (result.ok) put(result.data);
-      else {
-        if (options.optimistic) put(server);
-        if (!options.quiet) setRowError(server.id, `Could not save: ${result.error.message}`);
-      }
-      return result;
-    },
-    [put, setRowError],
-  );
-
-  const remove = useCallback(
-    async (id: string): Promise<boolean> => {
-      const result = await requestEmpty(pathOf(id), "DELETE");
-      if (!result.ok && result.error.status !== 404) {
-        setRowError(id, `Could not delete: ${result.error.message}`);
-        return false;
-      }
-      setState((current) =>
-        current.status === "ready" ? { ...current, servers: current.servers.filter((s) => s.id !== id) } : current,
-      );
-      setRowError(id, null);
-      return true;
-    },
-    [setRowError],
-  );
-
+  const { state, busy: testing, rowErrors, update, remove } = rows;
   return { state, testing, rowErrors, test, create, update, remove };
 }

@@ -5,7 +5,8 @@
 // button. What the model thought before it wrote (reasoning) is folded above the text.
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
-import type { AgentMessage as Message, ModelInfo, Phase, Prices } from "../../../../protocol";
+import type { AgentMessage as Message, Phase, Prices } from "../../../../protocol";
+import { modelWords } from "../../lib/model-words";
 import { answerParts } from "../../lib/termination";
 import { metered } from "../../lib/token-usage";
 import { Markdown } from "../markdown";
@@ -29,13 +30,6 @@ type Props = {
   /** Intermediate step texts inside a turn group: labelled with phase and step, no action row. */
   compact?: boolean;
 };
-
-/** "gpt-4o-mini (OpenRouter)", or the demo model in words: who wrote an answer. */
-export function modelWords(model: ModelInfo): string {
-  if (model.provider === "demo") return "the offline demo model";
-  const provider = model.provider_name ?? model.provider;
-  return provider ? `${model.model} (${provider})` : model.model;
-}
 
 /** What an answer's Details button opens: the model, its step and phase, how the turn ended, what it used. */
 export function AnswerDetails({ message, prices }: { message: Message; prices?: Prices }) {

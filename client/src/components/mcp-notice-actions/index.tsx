@@ -133,7 +133,7 @@ export function McpNoticeActions({ servers: names }: { servers: string[] }) {
   const lookup = (name: string): Lookup => {
     if (state.status === "loading") return { status: "loading" };
     if (state.status !== "ready") return { status: "failed" };
-    const server = state.servers.find((s) => s.name === name);
+    const server = state.items.find((s) => s.name === name);
     return server ? { status: "found", server } : { status: "gone" };
   };
   return (

@@ -5,6 +5,7 @@
 // and nothing the user could add.
 import { useEffect } from "preact/hooks";
 import type { AvailableModel, ModelRef } from "../../../../protocol";
+import { windowWords } from "../../lib/model-words";
 import { findModel, modelLabel, refKey, refOf, refreshModels, sameModel, useModels } from "../../lib/use-models";
 import { usePopover } from "../../lib/use-popover";
 import { Link } from "../link";
@@ -17,13 +18,6 @@ type Props = {
   /** Why the last choice was not saved, in a sentence. */
   error?: string | null;
 };
-
-/** "128k context", "8k context": a window as the list says it. */
-export function windowWords(tokens: number): string {
-  return tokens >= 1_000_000
-    ? `${Number((tokens / 1_000_000).toFixed(1))}M context`
-    : `${Math.round(tokens / 1000)}k context`;
-}
 
 /** Moves the focus along the list's options with the arrow keys, Home and End. */
 function moveFocus(event: KeyboardEvent, list: HTMLElement | null) {

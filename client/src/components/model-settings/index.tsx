@@ -17,7 +17,7 @@ export function ModelSettings() {
   const models = useModels();
   const { state, testing, rowErrors, tests, test, create, update, remove } = useProviders();
   const now = useNow();
-  const off = state.status === "off" || (models.status === "ready" && !models.list.user_providers);
+  const off = state.status === "unavailable" || (models.status === "ready" && !models.list.user_providers);
   return (
     <section data-testid="model-settings" data-status={off ? "off" : state.status}>
       <p class={tool.intro}>
@@ -41,13 +41,13 @@ export function ModelSettings() {
           )}
           {state.status === "ready" && (
             <>
-              {state.providers.length === 0 ? (
+              {state.items.length === 0 ? (
                 <p class={page.empty} data-testid="providers-empty">
                   No providers yet
                 </p>
               ) : (
                 <ul class={tool.servers} aria-label="Your providers">
-                  {state.providers.map((provider) => (
+                  {state.items.map((provider) => (
                     <ProviderRow
                       key={provider.id}
                       provider={provider}

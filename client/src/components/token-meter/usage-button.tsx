@@ -1,7 +1,8 @@
 // The chat header's usage button: a small gauge that opens what the conversation's answers used so far
-// (the token meter) and the model answering. The figures are for whoever wants them, one tap away, not
-// a line that wraps over the title on a phone.
+// (the token meter) and the model that wrote the latest answer, with its context window. The figures are
+// for whoever wants them, one tap away, not a line that wraps over the title on a phone.
 import type { ModelInfo } from "../../../../protocol";
+import { modelWords, windowWords } from "../../lib/model-words";
 import { formatTokens, type Metered } from "../../lib/token-usage";
 import { usePopover } from "../../lib/use-popover";
 import { Icon } from "../icon";
@@ -38,8 +39,10 @@ export function UsageButton({ metered, model }: { metered: Metered; model: Model
           <TokenMeter metered={metered} scope="conversation" />
           {model && (
             <p class={style.model} data-testid="usage-model">
-              Model: {model.provider === "demo" ? "the offline demo model" : model.model}
-              {model.provider !== "demo" && <span class={style.provider}> ({model.provider})</span>}
+              Model: {modelWords(model)}
+              {model.context_window && model.provider !== "demo" && (
+                <span class={style.provider}> · {windowWords(model.context_window)}</span>
+              )}
             </p>
           )}
         </div>

@@ -31,13 +31,13 @@ export function ToolSettings() {
       )}
       {state.status === "ready" && (
         <>
-          {state.servers.length === 0 ? (
+          {state.items.length === 0 ? (
             <p class={page.empty} data-testid="mcp-empty">
               No MCP servers yet
             </p>
           ) : (
             <ul class={style.servers} aria-label="MCP servers">
-              {state.servers.map((server) => (
+              {state.items.map((server) => (
                 <ServerRow
                   key={server.id}
                   server={server}
