@@ -41,7 +41,7 @@ try {
   }
   await apiFromPage(page, "POST", "/api/tasks", { title: "Review the cloud budget" });
   const id = await newConversationInBrowser(page);
-  for (const prompt of ["search my notes for budget", "show my tasks"]) {
+  for (const prompt of ["search my notes for budget", "think about what to plan first"]) {
     await sendChat(page, prompt);
     await page.locator("[data-role=user]", { hasText: prompt }).waitFor();
     await waitTurnEnded(page, id);

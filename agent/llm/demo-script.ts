@@ -106,7 +106,12 @@ export function planDemoReply(prompt: LanguageModelV3Prompt, tools: string[]): D
     case "observe":
       return say(observeReply(decision, lastStep));
     default: {
-      if (!decision.call) return { ...say(decision.answer), ...thinking(prompt, results.length) };
+      if (!decision.call) {
+        const thought = thinking(prompt, results.length);
+        // Asked to think about something it has no tool for: a short answer under the thinking, not the tour.
+        const answer = thought && intent.kind === "chat" && !results.length ? THOUGHT_ANSWER : decision.answer;
+        return { ...say(answer), ...thought };
+      }
       const id = `demo-${prompt.length}-${JSON.stringify(prompt).length}-0`;
       return { text: decision.why, toolCalls: [{ id, ...decision.call }] };
     }
@@ -581,6 +586,10 @@ function wrapUp(intent: Intent, results: ToolOutcome[]): string {
   if (!results.length) return "I have to stop here before doing anything with the tools. Ask again to continue.";
   return `Here is where I got to: ${summarize(results)} Left undone: the final answer; ask me to continue.`;
 }
+
+const THOUGHT_ANSWER =
+  "I thought it over (open “Thought for …” above to read how). As the offline demo model I cannot really plan, " +
+  "but a real model shows its reasoning the same way: folded above its answer, timed, and kept with the answer.";
 
 function introduction(): string {
   return [

@@ -51,6 +51,25 @@ const onlyCall = (reply: DemoReply) => {
 };
 
 describe("planDemoReply: what the user asks for", () => {
+  it("thinks when asked to: a reasoning block before a short answer, and none once tools have answered", () => {
+    const reply = planDemoReply(conversation(user("think about what to plan first")), TOOLS);
+    expect(reply.reasoning).toMatch(/^The user asks: "think about what to plan first"/);
+    expect(reply.text).toMatch(/^I thought it over/);
+    expect(reply.text).not.toContain("Try:");
+    // A request with a tool still gets its tool, and no second thinking after the result.
+    const search = planDemoReply(conversation(user("think, then search my notes for budget")), TOOLS);
+    expect(onlyCall(search)?.name).toBe("vault_search");
+    const after = planDemoReply(
+      conversation(
+        user("think, then search my notes for budget"),
+        called("c1", "vault_search", { query: "budget" }),
+        result("c1", "vault_search", { results: [] }),
+      ),
+      TOOLS,
+    );
+    expect(after.reasoning).toBeUndefined();
+  });
+
   it("answers a plain message with what the demo can do, listing the trigger phrases", () => {
     const reply = planDemoReply(conversation(user("Hello Oracle, what do you know?")), TOOLS);
     expect(reply.toolCalls).toEqual([]);
