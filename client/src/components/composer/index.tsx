@@ -40,10 +40,14 @@ function enterMakesNewLine(): boolean {
   return typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
 }
 
-/** Fits the box to its text: one row when empty, growing line by line up to its CSS max-height. */
+/**
+ * Fits the box to its text: one row when empty (a placeholder that wraps on a narrow phone is not text),
+ * growing line by line up to its CSS max-height.
+ */
 function fitHeight(textarea: HTMLTextAreaElement | null) {
   if (!textarea) return;
   textarea.style.height = "auto";
+  if (textarea.value === "") return;
   textarea.style.height = `${textarea.scrollHeight + textarea.offsetHeight - textarea.clientHeight}px`;
 }
 
@@ -110,7 +114,7 @@ export function Composer({ running, connected, onSend, onStop, inputRef, modelPi
             class={style.input}
             rows={1}
             value={text}
-            placeholder={running ? "The Oracle is working…" : "Message the Oracle"}
+            placeholder={running ? "The Oracle is working…" : "Ask the Oracle"}
             aria-label="Message"
             aria-describedby="composer-hint"
             aria-autocomplete="list"

@@ -1,10 +1,8 @@
 // One provider: its name, base URL, whether a key is stored (never the key), its last test, and its
 // actions: Test, Replace key, Delete (after a confirm step); its API style; and its models, editable.
-import { useRef, useState } from "preact/hooks";
 import type { ApiStyle, Provider, ProviderModel, ProviderTest } from "../../../../protocol";
 import type { ApiResult } from "../../lib/api";
-import { pageStyle as page } from "../page-frame";
-import { DeleteConfirm } from "../tool-settings/delete-confirm";
+import { RowActions } from "../tool-settings/row-actions";
 import tool from "../tool-settings/style.module.css";
 import { KeyForm } from "./key-form";
 import { ModelTable } from "./model-table";
@@ -32,15 +30,9 @@ const DELETE_CONSEQUENCE = "Its key is erased, and conversations that use its mo
 
 export function ProviderRow(props: Props) {
   const { provider, testing } = props;
-  const [panel, setPanel] = useState<"none" | "key" | "delete">("none");
   const draft = useModelDraft(provider, props.onSaveModels);
   const status = providerStatus(provider, testing, props.now);
   const nameId = `provider-name-${provider.id}`;
-  const deleteButton = useRef<HTMLButtonElement>(null);
-  const cancelDelete = () => {
-    setPanel("none");
-    setTimeout(() => deleteButton.current?.focus());
-  };
   return (
     <li class={tool.server} aria-labelledby={nameId} data-testid="provider" data-name={provider.name}>
       <div class={tool.head}>
@@ -63,44 +55,18 @@ export function ProviderRow(props: Props) {
         {status.text}
       </p>
       {props.test && !testing && <TestResult test={props.test} draft={draft} />}
-      <div class={tool.actions}>
-        <button type="button" onClick={props.onTest} disabled={testing} aria-busy={testing} data-testid="provider-test">
-          {testing ? "Testing…" : "Test"}
-        </button>
-        <button
-          type="button"
-          aria-expanded={panel === "key"}
-          onClick={() => setPanel(panel === "key" ? "none" : "key")}
-          data-testid="provider-replace-key"
-        >
-          {provider.has_key ? "Replace key" : "Set a key"}
-        </button>
-        <button
-          type="button"
-          ref={deleteButton}
-          class={page.danger}
-          onClick={() => setPanel("delete")}
-          disabled={panel === "delete"}
-          data-testid="provider-delete"
-        >
-          Delete
-        </button>
-      </div>
-      {props.error && (
-        <p class={tool.fieldError} role="alert" data-testid="provider-row-error">
-          {props.error}
-        </p>
-      )}
-      {panel === "delete" && (
-        <DeleteConfirm
-          name={provider.name}
-          consequence={DELETE_CONSEQUENCE}
-          testid="provider"
-          onCancel={cancelDelete}
-          onDelete={props.onDelete}
-        />
-      )}
-      {panel === "key" && <KeyForm provider={provider} onSave={props.onKey} onClose={() => setPanel("none")} />}
+      <RowActions
+        testid="provider"
+        name={provider.name}
+        testing={testing}
+        testLabel="Test"
+        onTest={props.onTest}
+        secret={{ label: provider.has_key ? "Replace key" : "Set a key", testid: "replace-key" }}
+        secretForm={(close) => <KeyForm provider={provider} onSave={props.onKey} onClose={close} />}
+        error={props.error}
+        consequence={DELETE_CONSEQUENCE}
+        onDelete={props.onDelete}
+      />
       <div class={style.setting}>
         <StyleSelect
           id={`provider-style-${provider.id}`}

@@ -1,12 +1,10 @@
 // One MCP server: its name, URL, authentication (never the secret), on/off switch, last connection
 // test, the tools it found (each can be turned off), and its actions: Test connection, Replace secret,
 // Delete (after a confirm step).
-import { useRef, useState } from "preact/hooks";
 import type { McpAuthInput, McpServer } from "../../../../protocol";
 import type { ApiResult } from "../../lib/api";
-import { pageStyle as page } from "../page-frame";
 import switchStyle from "../switch/style.module.css";
-import { DeleteConfirm } from "./delete-confirm";
+import { RowActions } from "./row-actions";
 import { SecretForm } from "./secret-form";
 import { authText, testStatus } from "./status";
 import style from "./style.module.css";
@@ -26,14 +24,8 @@ type Props = {
 
 export function ServerRow(props: Props) {
   const { server, now, testing, error } = props;
-  const [panel, setPanel] = useState<"none" | "secret" | "delete">("none");
   const status = testStatus(server, testing, now);
   const nameId = `mcp-name-${server.id}`;
-  const deleteButton = useRef<HTMLButtonElement>(null);
-  const cancelDelete = () => {
-    setPanel("none");
-    setTimeout(() => deleteButton.current?.focus());
-  };
   return (
     <li
       class={style.server}
@@ -74,38 +66,17 @@ export function ServerRow(props: Props) {
       >
         {status.text}
       </p>
-      <div class={style.actions}>
-        <button type="button" onClick={props.onTest} disabled={testing} aria-busy={testing} data-testid="mcp-test">
-          {testing ? "Testing…" : "Test connection"}
-        </button>
-        <button
-          type="button"
-          aria-expanded={panel === "secret"}
-          onClick={() => setPanel(panel === "secret" ? "none" : "secret")}
-          data-testid="mcp-replace-secret"
-        >
-          {server.auth.type === "none" ? "Set a secret" : "Replace secret"}
-        </button>
-        <button
-          type="button"
-          ref={deleteButton}
-          class={page.danger}
-          onClick={() => setPanel("delete")}
-          disabled={panel === "delete"}
-          data-testid="mcp-delete"
-        >
-          Delete
-        </button>
-      </div>
-      {error && (
-        <p class={style.fieldError} role="alert" data-testid="mcp-row-error">
-          {error}
-        </p>
-      )}
-      {panel === "delete" && <DeleteConfirm name={server.name} onCancel={cancelDelete} onDelete={props.onDelete} />}
-      {panel === "secret" && (
-        <SecretForm server={server} onSave={props.onReplaceSecret} onClose={() => setPanel("none")} />
-      )}
+      <RowActions
+        testid="mcp"
+        name={server.name}
+        testing={testing}
+        testLabel="Test connection"
+        onTest={props.onTest}
+        secret={{ label: server.auth.type === "none" ? "Set a secret" : "Replace secret", testid: "replace-secret" }}
+        secretForm={(close) => <SecretForm server={server} onSave={props.onReplaceSecret} onClose={close} />}
+        error={error}
+        onDelete={props.onDelete}
+      />
       <ToolList server={server} onToggle={props.onToggleTool} />
     </li>
   );
