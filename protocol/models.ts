@@ -17,6 +17,12 @@ export const MAX_PROVIDER_MODELS = 50;
 export const MIN_CONTEXT_WINDOW = 4_000;
 export const MAX_CONTEXT_WINDOW = 10_000_000;
 export const MIN_OUTPUT_TOKENS = 16;
+/** The window a model starts with where its server does not say one: a guess the user should correct. */
+export const GUESSED_CONTEXT_WINDOW = 8192;
+
+/** A model's window as it is prefilled from what its server said (else the guess), within the bounds. */
+export const prefilledWindow = (said: number | undefined) =>
+  Math.min(MAX_CONTEXT_WINDOW, Math.max(MIN_CONTEXT_WINDOW, said ?? GUESSED_CONTEXT_WINDOW));
 
 const wholeTokens = (label: string, min: number, max: number) => {
   const message = `${label} must be a whole number from ${min.toLocaleString("en-US")} to ${max.toLocaleString("en-US")}`;

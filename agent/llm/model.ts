@@ -44,10 +44,9 @@ function fetchId(f: typeof fetch | undefined): number {
 
 function keptModel(s: OpenAiSettings): LanguageModelV3 {
   const key = JSON.stringify([fetchId(s.fetch), s.providerId, s.baseURL, s.apiKey, s.style, s.model]);
-  let model = kept.get(key);
-  if (model)
-    kept.delete(key); // re-inserted below: the map's order is the least recently used first
-  else model = providerModel(s);
+  const model = kept.get(key) ?? providerModel(s);
+  // Re-inserted at the end: the map's order is then the least recently used first.
+  kept.delete(key);
   kept.set(key, model);
   if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value as string);
   return model;

@@ -27,10 +27,8 @@ import { guardedFetch, outboundPolicy, refusedUrl } from "../../mcp/outbound";
 import {
   DefaultModelSchema,
   type DiscoveredModel,
-  MAX_CONTEXT_WINDOW,
   MAX_PROVIDER_MODELS,
   MAX_PROVIDERS,
-  MIN_CONTEXT_WINDOW,
   type ModelListResponse,
   type ModelRef,
   type Provider,
@@ -38,6 +36,7 @@ import {
   type ProviderModel,
   ProviderPatchSchema,
   type ProviderTest,
+  prefilledWindow,
 } from "../../protocol";
 import { ApiError, invalid, notFound } from "../errors";
 import { type AppEnv, currentUser } from "../middleware/identity";
@@ -47,9 +46,6 @@ export const providerRoutes = new Hono<AppEnv>();
 export const modelRoutes = new Hono<AppEnv>();
 
 type Ctx = Context<AppEnv>;
-
-/** A prefilled model whose server did not say its window gets this guess (Settings says it is one). */
-export const GUESSED_CONTEXT_WINDOW = 8192;
 
 // Every provider route is refused while the operator has user providers off.
 providerRoutes.use(async (c, next) => {
@@ -85,10 +81,7 @@ const tooMany = () => new ApiError(409, "conflict", `At most ${MAX_PROVIDERS} pr
 const prefilled = (found: DiscoveredModel[]): ProviderModel[] =>
   found.slice(0, MAX_PROVIDER_MODELS).map((m) => ({
     id: m.id.slice(0, 200),
-    context_window: Math.min(
-      MAX_CONTEXT_WINDOW,
-      Math.max(MIN_CONTEXT_WINDOW, m.context_window ?? GUESSED_CONTEXT_WINDOW),
-    ),
+    context_window: prefilledWindow(m.context_window),
   }));
 
 const probeFetch = (c: Ctx) => guardedFetch(outboundPolicy(c.env));

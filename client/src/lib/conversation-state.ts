@@ -139,13 +139,11 @@ function settleAll(runs: ReadonlyMap<string, SubagentRun>): ReadonlyMap<string, 
   return new Map([...runs].map(([callId, run]) => [callId, settleRun(run)]));
 }
 
-const now = () => Date.now();
-
 /** The step moved on from thinking (its first text or tool call): its reasoning's time stops. */
 function endReasoning(map: ReadonlyMap<number, LiveReasoning>, step: number): ReadonlyMap<number, LiveReasoning> {
   const reasoning = map.get(step);
   if (!reasoning || reasoning.endedAt !== undefined) return map;
-  return withEntry(map, step, { ...reasoning, endedAt: now() });
+  return withEntry(map, step, { ...reasoning, endedAt: Date.now() });
 }
 
 function updateTool(state: ConversationState, callId: string, patch: Partial<LiveTool>): ConversationState {
@@ -185,7 +183,7 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
       return { ...state, turn: applyAgentUpdate(state.turn, frame) };
     case "reasoning_delta": {
       const was = state.liveReasoning.get(frame.step);
-      const reasoning = { text: (was?.text ?? "") + frame.delta, startedAt: was?.startedAt ?? now() };
+      const reasoning = { text: (was?.text ?? "") + frame.delta, startedAt: was?.startedAt ?? Date.now() };
       return {
         ...state,
         liveReasoning: withEntry(state.liveReasoning, frame.step, reasoning),

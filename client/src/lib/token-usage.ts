@@ -1,6 +1,6 @@
 // Token usage as the meter shows it: figures grouped in the reader's locale, an estimated cost from the
 // operator's prices (protocol usageCost), and a conversation's total over its final answers.
-import { type Message, type Prices, type Usage, usageCost } from "../../../protocol";
+import { type AgentMessage, type Message, type Prices, type Usage, usageCost } from "../../../protocol";
 
 /** What the meter shows: a usage, and its cost when the operator configured prices. */
 export type Metered = { usage: Usage; cost?: number };
@@ -21,6 +21,13 @@ export function formatCost(cost: number): string {
   return `≈ $${amount}`;
 }
 
+/**
+ * What an answer is priced at: the prices of the model that wrote it (the conversation may have moved to
+ * another since), else `fallback` (the conversation's) for an answer that does not say its model.
+ */
+export const answerPrices = (message: AgentMessage, fallback: Prices | undefined): Prices | undefined =>
+  message.model ? message.model.prices : fallback;
+
 export function metered(usage: Usage, prices: Prices | undefined): Metered {
   return prices ? { usage, cost: usageCost(usage, prices) } : { usage };
 }
@@ -38,7 +45,7 @@ export function conversationTotal(messages: Iterable<Message>, prices: Prices | 
   for (const message of messages) {
     if (message.role !== "agent" || !message.usage) continue;
     usages.push(message.usage);
-    const own = message.model ? message.model.prices : prices;
+    const own = answerPrices(message, prices);
     cost = own && cost !== undefined ? cost + usageCost(message.usage, own) : undefined;
   }
   if (usages.length === 0) return null;

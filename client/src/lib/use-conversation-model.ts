@@ -17,11 +17,8 @@ export function useConversationModel(id: string, saved: ModelRef | null | undefi
   const choose = useCallback(
     async (next: ModelRef): Promise<boolean> => {
       chosen.current = true;
-      let before: ModelRef | null = null;
-      setModel((was) => {
-        before = was;
-        return next;
-      });
+      const before = model;
+      setModel(next);
       const result = await requestJson(`/api/conversations/${encodeURIComponent(id)}`, ConversationSchema, "PATCH", {
         model: next,
       });
@@ -34,7 +31,7 @@ export function useConversationModel(id: string, saved: ModelRef | null | undefi
       setError(`Could not switch to ${next.model}: ${result.error.message}`);
       return false;
     },
-    [id],
+    [id, model],
   );
 
   return { model, choose, error };

@@ -64,6 +64,20 @@ export function findModel(models: readonly AvailableModel[], ref: ModelRef | nul
   return ref ? models.find((m) => sameModel(refOf(m), ref)) : undefined;
 }
 
+/** A provider's models, as the pickers group them. */
+export type ProviderGroup = { id: string; name: string; models: AvailableModel[] };
+
+/** The models by provider, in the list's order (the operator's first). */
+export function byProvider(models: readonly AvailableModel[]): ProviderGroup[] {
+  const groups = new Map<string, ProviderGroup>();
+  for (const model of models) {
+    const group = groups.get(model.provider_id) ?? { id: model.provider_id, name: model.provider_name, models: [] };
+    group.models.push(model);
+    groups.set(model.provider_id, group);
+  }
+  return [...groups.values()];
+}
+
 /** How a model reads in a picker: "Demo model (offline)", or its name. */
 export function modelLabel(model: Pick<AvailableModel, "model" | "demo">): string {
   return model.demo ? "Demo model (offline)" : model.model;

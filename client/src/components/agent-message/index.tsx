@@ -8,7 +8,7 @@ import { useState } from "preact/hooks";
 import type { AgentMessage as Message, Phase, Prices } from "../../../../protocol";
 import { modelWords } from "../../lib/model-words";
 import { answerParts } from "../../lib/termination";
-import { metered } from "../../lib/token-usage";
+import { answerPrices, metered } from "../../lib/token-usage";
 import { Markdown } from "../markdown";
 import { ActionButton, MessageActions } from "../message-actions";
 import { ReasoningBlock } from "../reasoning-block";
@@ -38,8 +38,6 @@ export function AnswerDetails({ message, prices }: { message: Message; prices?: 
     message.phase ? `phase ${message.phase}` : null,
     message.termination_reason ? `ended: ${message.termination_reason}` : null,
   ].filter(Boolean);
-  // The answer's own model prices it: the conversation may have moved to another since.
-  const priced = message.model ? message.model.prices : prices;
   return (
     <div class={`${side.meter} ${style.details}`} data-testid="message-details">
       {message.model && (
@@ -48,7 +46,7 @@ export function AnswerDetails({ message, prices }: { message: Message; prices?: 
         </p>
       )}
       {facts.length > 0 && <p class={style.facts}>{facts.join(" · ")}</p>}
-      {message.usage && <TokenMeter metered={metered(message.usage, priced)} scope="turn" />}
+      {message.usage && <TokenMeter metered={metered(message.usage, answerPrices(message, prices))} scope="turn" />}
     </div>
   );
 }

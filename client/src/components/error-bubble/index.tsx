@@ -5,10 +5,11 @@
 import type { ComponentChildren } from "preact";
 import type { AgentMessage, ModelRef, Prices } from "../../../../protocol";
 import { describeFailure } from "../../lib/termination";
-import { metered } from "../../lib/token-usage";
-import { modelLabel, parseRefKey, refKey, refOf, sameModel, useModels } from "../../lib/use-models";
+import { answerPrices, metered } from "../../lib/token-usage";
+import { parseRefKey, refOf, sameModel, useModels } from "../../lib/use-models";
 import side from "../agent-message/side.module.css";
 import { MessageActions } from "../message-actions";
+import { ModelOptions } from "../model-picker/model-options";
 import { PlainText } from "../plain-text";
 import { TokenMeter } from "../token-meter";
 import style from "./style.module.css";
@@ -40,7 +41,6 @@ function RetryWith({
   if (models.status !== "ready") return null;
   const others = models.list.models.filter((m) => !sameModel(refOf(m), failed));
   if (others.length === 0) return null;
-  const providers = [...new Set(others.map((m) => m.provider_name))];
   return (
     <select
       class={style.retryWith}
@@ -56,17 +56,7 @@ function RetryWith({
       data-testid="retry-with"
     >
       <option value="">Retry with another model…</option>
-      {providers.map((provider) => (
-        <optgroup key={provider} label={provider}>
-          {others
-            .filter((m) => m.provider_name === provider)
-            .map((m) => (
-              <option key={refKey(refOf(m))} value={refKey(refOf(m))}>
-                {modelLabel(m)}
-              </option>
-            ))}
-        </optgroup>
-      ))}
+      <ModelOptions models={others} />
     </select>
   );
 }
@@ -108,7 +98,7 @@ export function ErrorBubble({ message, prices, onRetry, onRetryWith, blocked, sw
             <details class={style.detail}>
               <summary>Details</summary>
               {failure.detail && <p data-testid="error-detail">{failure.detail}</p>}
-              {used && <TokenMeter metered={metered(used, prices)} scope="turn" />}
+              {used && <TokenMeter metered={metered(used, answerPrices(message, prices))} scope="turn" />}
             </details>
           )}
           <div class={style.actions}>

@@ -6,7 +6,16 @@
 import { useEffect } from "preact/hooks";
 import type { AvailableModel, ModelRef } from "../../../../protocol";
 import { windowWords } from "../../lib/model-words";
-import { findModel, modelLabel, refKey, refOf, refreshModels, sameModel, useModels } from "../../lib/use-models";
+import {
+  byProvider,
+  findModel,
+  modelLabel,
+  refKey,
+  refOf,
+  refreshModels,
+  sameModel,
+  useModels,
+} from "../../lib/use-models";
 import { usePopover } from "../../lib/use-popover";
 import { Link } from "../link";
 import style from "./style.module.css";
@@ -54,7 +63,6 @@ export function ModelPicker({ value, onChoose, error }: Props) {
   if (list.models.length < 2 && !list.user_providers) return null;
   const current = findModel(list.models, value) ?? findModel(list.models, list.default) ?? list.models[0];
   if (!current) return null;
-  const providers = [...new Set(list.models.map((m) => m.provider_name))];
   const choose = (model: AvailableModel) => {
     setOpen(false);
     button.current?.focus();
@@ -96,36 +104,34 @@ export function ModelPicker({ value, onChoose, error }: Props) {
           }}
           data-testid="model-picker-list"
         >
-          {providers.map((provider) => (
+          {byProvider(list.models).map((group) => (
             // biome-ignore lint/a11y/useSemanticElements: a menu's group of items (WAI-ARIA menu pattern), not a form's fieldset
-            <div key={provider} role="group" aria-label={provider} class={style.group}>
+            <div key={group.id} role="group" aria-label={group.name} class={style.group}>
               <div class={style.provider} aria-hidden="true">
-                {provider}
+                {group.name}
               </div>
-              {list.models
-                .filter((m) => m.provider_name === provider)
-                .map((m) => {
-                  const checked = sameModel(refOf(m), refOf(current));
-                  return (
-                    <button
-                      key={refKey(refOf(m))}
-                      type="button"
-                      role="menuitemradio"
-                      aria-checked={checked ? "true" : "false"}
-                      class={style.option}
-                      onClick={() => choose(m)}
-                      data-testid="model-option"
-                      data-model={m.model}
-                      data-provider={m.provider_id}
-                    >
-                      <span class={style.check} aria-hidden="true">
-                        {checked ? "✓" : ""}
-                      </span>
-                      <span class={style.optionName}>{modelLabel(m)}</span>
-                      <span class={style.meta}>{m.demo ? "offline" : windowWords(m.context_window)}</span>
-                    </button>
-                  );
-                })}
+              {group.models.map((m) => {
+                const checked = sameModel(refOf(m), refOf(current));
+                return (
+                  <button
+                    key={refKey(refOf(m))}
+                    type="button"
+                    role="menuitemradio"
+                    aria-checked={checked ? "true" : "false"}
+                    class={style.option}
+                    onClick={() => choose(m)}
+                    data-testid="model-option"
+                    data-model={m.model}
+                    data-provider={m.provider_id}
+                  >
+                    <span class={style.check} aria-hidden="true">
+                      {checked ? "✓" : ""}
+                    </span>
+                    <span class={style.optionName}>{modelLabel(m)}</span>
+                    <span class={style.meta}>{m.demo ? "offline" : windowWords(m.context_window)}</span>
+                  </button>
+                );
+              })}
             </div>
           ))}
           {list.user_providers && (

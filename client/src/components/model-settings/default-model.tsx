@@ -2,25 +2,13 @@
 // provider, saved as soon as it is chosen (PUT /api/models/default). The page-wide list follows, so the
 // composer's picker shows the new default at once.
 import { useState } from "preact/hooks";
-import type { AvailableModel, ModelRef } from "../../../../protocol";
-import { type ModelsState, modelLabel, parseRefKey, refKey, refOf } from "../../lib/use-models";
+import type { ModelRef } from "../../../../protocol";
+import { type ModelsState, parseRefKey, refKey } from "../../lib/use-models";
 import { saveDefaultModel } from "../../lib/use-providers";
+import { ModelOptions } from "../model-picker/model-options";
 import { pageStyle as page } from "../page-frame";
 import tool from "../tool-settings/style.module.css";
 import style from "./style.module.css";
-
-type Group = { id: string; name: string; models: AvailableModel[] };
-
-/** The models by provider, in the list's order (the operator's first). */
-function byProvider(models: readonly AvailableModel[]): Group[] {
-  const groups = new Map<string, Group>();
-  for (const model of models) {
-    const group = groups.get(model.provider_id) ?? { id: model.provider_id, name: model.provider_name, models: [] };
-    group.models.push(model);
-    groups.set(model.provider_id, group);
-  }
-  return [...groups.values()];
-}
 
 export function DefaultModel({ state }: { state: ModelsState }) {
   const [choosing, setChoosing] = useState<ModelRef | null>(null);
@@ -60,15 +48,7 @@ export function DefaultModel({ state }: { state: ModelsState }) {
         onChange={(event) => void choose(event.currentTarget.value)}
         data-testid="models-default-select"
       >
-        {byProvider(state.list.models).map((group) => (
-          <optgroup key={group.id} label={group.name}>
-            {group.models.map((model) => (
-              <option key={model.model} value={refKey(refOf(model))}>
-                {modelLabel(model)}
-              </option>
-            ))}
-          </optgroup>
-        ))}
+        <ModelOptions models={state.list.models} />
       </select>
       <span id="models-default-hint" class={tool.hint}>
         A conversation can still switch to another model with the model button by the message box.

@@ -9,6 +9,7 @@ import {
   type Prices,
   type ProviderModel,
   ProviderPatchSchema,
+  prefilledWindow,
 } from "../../../../protocol";
 
 export const PRICE_NAMES = ["input", "cached_input", "output"] as const;
@@ -23,9 +24,6 @@ export type ModelDraft = {
   prices: Record<PriceName, string>;
   sendReasoning: boolean;
 };
-
-/** The window prefilled where a server does not say (GUESSED_CONTEXT_WINDOW, worker/routes/providers.ts). */
-export const GUESSED_WINDOW = 8192;
 
 let nextKey = 0;
 const text = (value: number | undefined) => (value === undefined ? "" : String(value));
@@ -46,7 +44,8 @@ export function toDraft(model: ProviderModel): ModelDraft {
 }
 
 /** A model added by name (typed, or one a test found): the window the server gave, else the guess. */
-export const newDraft = (id: string, window = GUESSED_WINDOW): ModelDraft => toDraft({ id, context_window: window });
+export const newDraft = (id: string, window?: number): ModelDraft =>
+  toDraft({ id, context_window: prefilledWindow(window) });
 
 /** Whether two lists say the same, whatever their keys. */
 export function sameDrafts(a: readonly ModelDraft[], b: readonly ModelDraft[]): boolean {

@@ -2,11 +2,11 @@
 // is sent back; a model added by its name; and one "Save models" for all of it (use-model-draft.ts).
 // The rows are cards of wrapping fields, so a phone stacks them without scrolling sideways.
 import { useState } from "preact/hooks";
-import type { Provider } from "../../../../protocol";
+import { GUESSED_CONTEXT_WINDOW, type Provider } from "../../../../protocol";
 import { pageStyle as page } from "../page-frame";
 import { TextField } from "../tool-settings/fields";
 import tool from "../tool-settings/style.module.css";
-import { GUESSED_WINDOW, type ModelDraft, nameProblem, newDraft, type PriceName } from "./model-draft";
+import { type ModelDraft, nameProblem, newDraft, type PriceName } from "./model-draft";
 import style from "./style.module.css";
 import type { ModelDraftState } from "./use-model-draft";
 
@@ -84,7 +84,7 @@ function ModelRow({ id, row, at, draft }: RowProps) {
           value={row.window}
           onInput={(window) => set({ window })}
           error={errors[`${at}.context_window`]}
-          hint={row.window === String(GUESSED_WINDOW) ? "A guess: set the model's real window" : undefined}
+          hint={row.window === String(GUESSED_CONTEXT_WINDOW) ? "A guess: set the model's real window" : undefined}
           inputMode="numeric"
           testid="provider-model-window"
           grow="short"
@@ -168,7 +168,7 @@ function AddModel({ id, draft }: { id: string; draft: ModelDraftState }) {
         value={name}
         onInput={setName}
         error={problem ?? undefined}
-        hint={`Its name on the server. The window starts at ${GUESSED_WINDOW.toLocaleString("en-US")} tokens, a guess to correct.`}
+        hint={`Its name on the server. The window starts at ${GUESSED_CONTEXT_WINDOW.toLocaleString("en-US")} tokens, a guess to correct.`}
         placeholder="gpt-4o-mini"
         testid="provider-add-model"
         grow

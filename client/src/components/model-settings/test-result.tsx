@@ -1,13 +1,7 @@
 // What the last Test of a provider found: how many models the server lists, and the ones the provider
 // does not have yet, offered to add (saved with the rest of the list). Whether it works, or the failure's
 // words, are on the row's status line already.
-import {
-  type DiscoveredModel,
-  MAX_CONTEXT_WINDOW,
-  MAX_PROVIDER_MODELS,
-  MIN_CONTEXT_WINDOW,
-  type ProviderTest,
-} from "../../../../protocol";
+import { type DiscoveredModel, MAX_PROVIDER_MODELS, type ProviderTest } from "../../../../protocol";
 import { plural } from "../../lib/plural";
 import tool from "../tool-settings/style.module.css";
 import { newDraft } from "./model-draft";
@@ -16,12 +10,8 @@ import type { ModelDraftState } from "./use-model-draft";
 
 const NAMED = 5;
 
-/** As the server prefills what it found: the window the server said, within the protocol's bounds. */
-const draftOf = (found: DiscoveredModel) =>
-  newDraft(
-    found.id,
-    found.context_window && Math.min(MAX_CONTEXT_WINDOW, Math.max(MIN_CONTEXT_WINDOW, found.context_window)),
-  );
+/** As the server prefills what it found (prefilledWindow). */
+const draftOf = (found: DiscoveredModel) => newDraft(found.id, found.context_window);
 
 function names(models: DiscoveredModel[]): string {
   const shown = models.slice(0, NAMED).map((m) => m.id);
