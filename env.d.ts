@@ -29,6 +29,10 @@ interface Env {
   MCP_ALLOW_LOOPBACK?: string;
   /** Seconds one MCP tool call may take (default 30). */
   MCP_TOOL_TIMEOUT_SECONDS?: string;
+  /** "off": a turn cut short by a restart ends with an interrupt item instead of going on (default on). */
+  TURN_RECOVERY?: string;
+  /** Tests only: tools whose calls hold their result after their effect (fault-pauses.ts). Never set it. */
+  FAULT_PAUSE_AFTER_TOOLS?: string;
 }
 declare namespace Cloudflare {
   interface Env extends globalThis.Env {}

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { MAX_LISTED_NOTES, MAX_NOTE_CONTENT, MAX_NOTE_PATH } from "../protocol/notes";
 import { HIGHLIGHT, isFtsQueryError, matchAll, matchAny, matchPhrase, matchTerms } from "./fts-query";
+import { writeOnce } from "./tool-effects";
 
 /** Lenient about how a path is written (spaces around it, a leading "/", "//"), strict about what it is. */
 export const normaliseNotePath = (raw: string) =>
@@ -72,14 +73,19 @@ export async function readNote(db: D1Database, userId: string, path: string): Pr
   return row ?? undefined;
 }
 
-/** Creates or replaces a note; `created` tells which. One batch, so the check and the write are atomic. */
+/**
+ * Creates or replaces a note; `created` tells which. One batch, so the check and the write are atomic.
+ * With a key (an agent tool's call), the write is done at most once under it (d1/tool-effects.ts); a
+ * repeat (`repeated`) gives the note as it is now.
+ */
 export async function writeNote(
   db: D1Database,
   userId: string,
   path: string,
   content: string,
-): Promise<{ note: Note; created: boolean }> {
-  const [before, written] = await db.batch<Record<string, unknown>>([
+  key?: string,
+): Promise<{ note: Note; created: boolean; repeated: boolean }> {
+  const effect = await writeOnce(db, userId, key, path, [
     db.prepare("SELECT 1 AS found FROM notes WHERE user_id = ? AND path = ?").bind(userId, path),
     db
       .prepare(
@@ -89,9 +95,16 @@ export async function writeNote(
       )
       .bind(userId, path, content),
   ]);
+  if (effect.repeated) {
+    const note = await readNote(db, userId, effect.target);
+    if (!note)
+      throw new Error(`the note at ${effect.target} was written before the restart and has been deleted since`);
+    return { note, created: false, repeated: true };
+  }
+  const [before, written] = effect.results;
   const note = written?.results[0] as Note | undefined;
   if (!note) throw new Error("note upsert returned no row");
-  return { note, created: !before?.results.length };
+  return { note, created: !before?.results.length, repeated: false };
 }
 
 /** Writes a new note only: undefined when the path is taken, decided by the one statement (no race). */

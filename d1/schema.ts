@@ -314,3 +314,21 @@ export const rateLimits = sqliteTable(
   },
   (t) => [index("rate_limits_reset").on(t.resetAt)],
 );
+
+/**
+ * Built-in agent writes done under an idempotency key (d1/tool-effects.ts): a row is inserted in the
+ * same batch as the write, so a call re-run after a restart finds its key and is not done again.
+ * `target` is what the write touched (a task id or a note path), to answer the repeat with.
+ */
+export const toolEffects = sqliteTable(
+  "tool_effects",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    target: text("target").notNull(),
+    createdAt: text("created_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);

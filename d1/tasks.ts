@@ -5,6 +5,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { database, nowIso } from "./client";
 import { tasks } from "./schema";
+import { writeOnce } from "./tool-effects";
 
 export const MAX_LISTED_TASKS = 100;
 
@@ -47,27 +48,63 @@ const columns = {
   updated_at: tasks.updatedAt,
 };
 
-export async function createTask(d1: D1Database, userId: string, input: CreateTask): Promise<Task> {
-  const [task] = await database(d1)
-    .insert(tasks)
-    .values({ id: crypto.randomUUID(), userId, title: input.title, details: input.details ?? "" })
-    .returning(columns);
-  if (!task) throw new Error("task insert returned no row");
-  return task;
+/** A write's task; `repeated`: its idempotency key was already used, so this is the task as it is now. */
+export interface TaskWrite {
+  task: Task;
+  repeated: boolean;
 }
 
+/** With a key (an agent tool's call), the task is created at most once under it (d1/tool-effects.ts). */
+export async function createTask(d1: D1Database, userId: string, input: CreateTask, key?: string): Promise<TaskWrite> {
+  const id = crypto.randomUUID();
+  const insert = database(d1)
+    .insert(tasks)
+    .values({ id, userId, title: input.title, details: input.details ?? "" })
+    .returning(columns);
+  const effect = await writeOnce<Task>(d1, userId, key, id, [statement(d1, insert)]);
+  if (effect.repeated) {
+    const task = await readTask(d1, userId, effect.target);
+    if (!task) throw new Error(`task ${effect.target} was created before the restart and has been deleted since`);
+    return { task, repeated: true };
+  }
+  const task = effect.results[0]?.results[0];
+  if (!task) throw new Error("task insert returned no row");
+  return { task, repeated: false };
+}
+
+/** Undefined when there is no such task (now). With a key, the change is applied at most once under it. */
 export async function updateTask(
   d1: D1Database,
   userId: string,
   id: string,
   changes: TaskChanges,
-): Promise<Task | undefined> {
-  const [task] = await database(d1)
+  key?: string,
+): Promise<TaskWrite | undefined> {
+  const update = database(d1)
     .update(tasks)
     .set({ ...changes, updatedAt: nowIso() })
     .where(and(eq(tasks.id, id), eq(tasks.userId, userId)))
     .returning(columns);
+  const effect = await writeOnce<Task>(d1, userId, key, id, [statement(d1, update)]);
+  const task = effect.repeated ? await readTask(d1, userId, effect.target) : effect.results[0]?.results[0];
+  return task && { task, repeated: effect.repeated };
+}
+
+async function readTask(d1: D1Database, userId: string, id: string): Promise<Task | undefined> {
+  const [task] = await database(d1)
+    .select(columns)
+    .from(tasks)
+    .where(and(eq(tasks.id, id), eq(tasks.userId, userId)));
   return task;
+}
+
+/**
+ * A drizzle query as a plain D1 statement, to batch with an effect's key. Its RETURNING columns are
+ * named as Task's fields (`columns`), so its rows are Tasks as they are.
+ */
+function statement(d1: D1Database, query: { toSQL(): { sql: string; params: unknown[] } }): D1PreparedStatement {
+  const { sql: text, params } = query.toSQL();
+  return d1.prepare(text).bind(...params);
 }
 
 /** Newest first; rowid breaks ties between tasks created in the same millisecond. */

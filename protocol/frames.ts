@@ -59,6 +59,11 @@ export const AgentUpdateSchema = z.discriminatedUnion("update_type", [
   }),
   z.object({ update_type: z.literal("agent_request_input_timeout"), step: z.number() }),
   z.object({ update_type: z.literal("agent_stopped"), step: z.number() }),
+  /**
+   * A turn cut short by a restart goes on from its last persisted step (`step`: the last step whose
+   * model call had answered); `interruptions` counts the restarts this turn has had.
+   */
+  z.object({ update_type: z.literal("agent_resumed"), step: z.number(), interruptions: z.number() }),
   z.object({
     update_type: z.literal("agent_completion"),
     steps: z.number(),
@@ -80,6 +85,8 @@ export const ServerFrameSchema = z.union([
     model: ModelInfoSchema.optional(),
     /** The last message of the current path (= last_seq while the conversation never branched). */
     leaf_seq: z.number().optional(),
+    /** The running turn was cut short by a restart and has not yet shown progress since it resumed. */
+    resuming: z.boolean().optional(),
   }),
   z.object({ type: z.literal("message"), message: MessageSchema }),
   z.object({ type: z.literal("agent_update") }).and(AgentUpdateSchema),

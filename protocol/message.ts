@@ -13,6 +13,8 @@ export const TERMINATION_REASONS = [
   "error_limit",
   "input_timeout",
   "llm_error",
+  /** The conversation's server restarted 3 times during the turn (docs/architecture.md "Deploys"). */
+  "interrupted",
 ] as const;
 export const TerminationReasonSchema = z.enum(TERMINATION_REASONS);
 export type TerminationReason = z.infer<typeof TerminationReasonSchema>;

@@ -4,8 +4,14 @@ import type { SystemItem } from "../../protocol";
 export function interruptItem(
   startedAt: string | undefined,
   cancelledCalls: number,
+  { resumed = false } = {},
 ): Extract<SystemItem, { kind: "interrupt" }> {
   const when = startedAt ? ` (started ${startedAt})` : "";
+  if (resumed)
+    return {
+      kind: "interrupt",
+      body: `[Interrupted] This turn${when} was cut short: the conversation's server restarted. It goes on from its last saved step; the results above say which running calls were run again and which were not. Anything not shown above was lost.`,
+    };
   const calls = cancelledCalls
     ? ` ${cancelledCalls} tool call${cancelledCalls === 1 ? " was" : "s were"} cancelled.`
     : "";

@@ -23,6 +23,11 @@ export const delegateTool = defineTool({
   // The subagent's own limits bound its time; this only stops a call that outlives every limit.
   timeoutMs: 650_000,
   spendsTurnTokens: true,
+  // Cut short by a restart, the call waits again for the subagent it started (which went on).
+  async resume(_args, ctx) {
+    if (!ctx.subagents) throw new ToolError("Delegation is not available here (subagents cannot nest deeper).");
+    return ctx.subagents.reattach(ctx);
+  },
   async execute(args, ctx) {
     if (!ctx.subagents) throw new ToolError("Delegation is not available here (subagents cannot nest deeper).");
     return ctx.subagents.delegate(

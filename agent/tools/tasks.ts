@@ -11,14 +11,17 @@ import {
   TaskStatusSchema,
   updateTask,
 } from "../../d1/tasks";
-import { type AgentTool, defineTool, ToolError } from "./tool";
+import { ALREADY_DONE } from "../../d1/tool-effects";
+import { type AgentTool, defineTool, effectKey, ToolError } from "./tool";
 
 export const taskCreate = defineTool({
   name: "task_create",
   description: "Adds a task to the user's task list. It starts as open.",
   args: CreateTaskSchema,
+  idempotent: true,
   async execute(args, ctx) {
-    return createTask(ctx.db, ctx.userId, args);
+    const { task, repeated } = await createTask(ctx.db, ctx.userId, args, effectKey(ctx));
+    return repeated ? { ...task, already_done: ALREADY_DONE } : task;
   },
 });
 
@@ -28,10 +31,11 @@ export const taskUpdate = defineTool({
   args: TaskChangesSchema.extend({
     id: z.string().min(1).max(100).describe("The task's id, from task_create or task_list"),
   }).refine(hasChange, NO_CHANGE),
+  idempotent: true,
   async execute({ id, status, title, details }, ctx) {
-    const task = await updateTask(ctx.db, ctx.userId, id, { status, title, details });
-    if (!task) throw new ToolError(`No task ${id}`);
-    return task;
+    const written = await updateTask(ctx.db, ctx.userId, id, { status, title, details }, effectKey(ctx));
+    if (!written) throw new ToolError(`No task ${id}`);
+    return written.repeated ? { ...written.task, already_done: ALREADY_DONE } : written.task;
   },
 });
 

@@ -28,7 +28,16 @@ export interface ToolContext {
   subagents?: SubagentHost;
   /** Raises an event on the conversation's bus (e.g. subagent.turn_ended). */
   emit?: (event: EventDraft) => void;
+  /**
+   * The turn's own id, kept across restarts: with the step and the call id it makes the call's
+   * idempotency key (effectKey), so a write re-run after a restart is recognised, not repeated.
+   */
+  turnId?: string;
 }
+
+/** The key a built-in write is done under, once: the same call after a restart has the same key. */
+export const effectKey = (ctx: Pick<ToolContext, "conversationId" | "turnId" | "step" | "callId">) =>
+  `${ctx.conversationId}/${ctx.turnId ?? "-"}/${ctx.step}/${ctx.callId}`;
 
 export interface TurnBudget {
   tokens: number;
@@ -54,6 +63,8 @@ export interface SubagentResult {
 
 export interface SubagentHost {
   delegate(request: SubagentRequest, ctx: ToolContext): Promise<SubagentResult>;
+  /** Waits again for the subagent a call cut short by a restart had started (its object went on). */
+  reattach(ctx: ToolContext): Promise<SubagentResult>;
 }
 
 export interface AgentTool<S extends z.ZodType = z.ZodType> {
@@ -74,6 +85,17 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
    * commit on the call's path.
    */
   readOnly?: boolean;
+  /**
+   * Running the call again has no further effect (a built-in write done under its idempotency key,
+   * an MCP tool marked idempotentHint): a call cut short by a restart is re-run.
+   */
+  idempotent?: boolean;
+  /**
+   * How a call cut short by a restart goes on, for a tool that is neither read-only nor idempotent
+   * but can pick up its own work (a subagent that kept running in its own object). Without it, such a
+   * call is not re-run: the model is told it may or may not have taken effect.
+   */
+  resume?(args: z.infer<S>, ctx: ToolContext): Promise<unknown>;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<unknown>;
 }
 

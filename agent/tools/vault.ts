@@ -10,7 +10,8 @@ import {
   searchNotes,
   writeNote,
 } from "../../d1/notes";
-import { type AgentTool, defineTool, ToolError } from "./tool";
+import { ALREADY_DONE } from "../../d1/tool-effects";
+import { type AgentTool, defineTool, effectKey, ToolError } from "./tool";
 
 export const vaultSearch = defineTool({
   name: "vault_search",
@@ -48,9 +49,11 @@ export const vaultWrite = defineTool({
   name: "vault_write",
   description: "Creates a note, or replaces the whole content of an existing one (read it first to keep what it held).",
   args: z.object({ path: NotePathSchema, content: NoteContentSchema }),
+  idempotent: true,
   async execute({ path, content }, ctx) {
-    const { note, created } = await writeNote(ctx.db, ctx.userId, path, content);
-    return { path: note.path, bytes: note.bytes, created };
+    const { note, created, repeated } = await writeNote(ctx.db, ctx.userId, path, content, effectKey(ctx));
+    const result = { path: note.path, bytes: note.bytes, created };
+    return repeated ? { ...result, already_done: ALREADY_DONE } : result;
   },
 });
 

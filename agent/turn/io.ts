@@ -3,6 +3,7 @@
 import type { Message, MessageDraft, ServerFrame } from "../../protocol";
 import type { EventDraft, InjectionPoint } from "../events";
 import type { InputOutcome } from "../tools/request-input";
+import type { Checkpoint } from "./resume";
 
 /** The one way a frame leaves a turn; the host decides who gets it (every tab, a parent agent). */
 export interface FramePort {
@@ -25,4 +26,10 @@ export interface TurnIO {
    * overlapping the rest of the model's time.
    */
   modelResponding?(): void;
+  /**
+   * What a restart would resume from (resume.ts), before each model request and before each step's
+   * tools run. The host keeps it durably; a write started here commits before the call's own requests
+   * leave (the Durable Object's output gate), so it is never behind what the turn did.
+   */
+  checkpoint?(checkpoint: Checkpoint): void;
 }

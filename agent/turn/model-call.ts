@@ -34,6 +34,9 @@ export type CallPlan = PhasePlan | { tools: false; instruction: string };
 export async function callModelPhase(turn: Turn, plan: CallPlan): Promise<ModelCallResult | undefined> {
   // Durable reminders are committed to the log first, so this request and every replay include them.
   await turn.io.beforeModelRequest();
+  // A restart from here asks this call again: the step counts as answered only once it is; a wrap-up
+  // call (no phase) comes after the last step's results.
+  turn.checkpoint("phase" in plan ? turn.state.step - 1 : turn.state.step, []);
   // Reads started for an earlier call that the step did not run (it answered, or failed) stop here.
   turn.early.discard();
   turn.partial = "";

@@ -5,6 +5,7 @@ import { decide } from "./decide";
 import { finishTurn } from "./finish";
 import type { TurnIO } from "./io";
 import { callModelPhase } from "./model-call";
+import { resumeTurn } from "./resume";
 import { runStepTools } from "./step-tools";
 import { Turn, type TurnOutcome, type TurnSetup } from "./turn";
 import { warnBudgets } from "./warnings";
@@ -15,6 +16,8 @@ export type { TurnOutcome, TurnSetup } from "./turn";
 export async function runTurn(io: TurnIO, setup: TurnSetup): Promise<TurnOutcome> {
   const turn = new Turn(io, setup);
   announce(turn);
+  // A turn cut short by a restart first gives its open calls their results, then goes on.
+  if (setup.resume && !(await resumeTurn(turn, setup.resume))) return finishTurn(turn);
   while (nextStep(turn)) {
     await io.flush("turn_start");
     if (!(await runStep(turn))) break;

@@ -4,14 +4,24 @@ import type { ModelToolCall } from "../llm/call-model";
 import { elapsedMs } from "../state";
 import { DELEGATE } from "../tools/delegate";
 import { runToolCalls } from "../tools/executor";
+import type { AgentTool } from "../tools/tool";
 import type { Turn } from "./turn";
 import { warnLoops } from "./warnings";
 
-/** False when the turn must end (the user did not answer in time). */
-export async function runStepTools(turn: Turn, calls: readonly ModelToolCall[]): Promise<boolean> {
+/**
+ * False when the turn must end (the user did not answer in time). `resumed`: the calls a restart cut
+ * short, run with the tools as recovery sees them (resume.ts); they were recorded before they first ran.
+ */
+export async function runStepTools(
+  turn: Turn,
+  calls: readonly ModelToolCall[],
+  resumed?: { tools: ReadonlyMap<string, AgentTool> },
+): Promise<boolean> {
   const { config, io } = turn;
+  // Recorded before any runs: a restart finds each call and whether its result is in the log.
+  if (!resumed) turn.checkpoint(turn.state.step, calls);
   const outcomes = await runToolCalls(calls, {
-    tools: turn.tools,
+    tools: resumed?.tools ?? turn.tools,
     base: {
       ...turn.setup.toolContext,
       remaining: () => ({
@@ -25,7 +35,8 @@ export async function runStepTools(turn: Turn, calls: readonly ModelToolCall[]):
     step: turn.state.step,
     maxParallel: config.maxParallelTools,
     maxCalls: config.maxToolCallsPerTurn,
-    callsBefore: turn.callsThisStep,
+    // Calls resumed after a restart already counted against the step's cap when they first ran.
+    callsBefore: resumed ? 0 : turn.callsThisStep,
     started: (call, args) => turn.early.take(call, args),
     send: (frame) => turn.send(frame),
     append: io.append,
@@ -41,7 +52,7 @@ export async function runStepTools(turn: Turn, calls: readonly ModelToolCall[]):
     },
   });
   turn.early.discard();
-  turn.callsThisStep += calls.length;
+  if (!resumed) turn.callsThisStep += calls.length;
   let state = turn.state;
   for (const o of outcomes) {
     state = {

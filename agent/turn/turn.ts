@@ -6,7 +6,7 @@ import type { AgentConfig, ModelInfo, Reasoning, ServerFrame, TerminationReason,
 import type { RequestContext } from "../context/request";
 import type { ContextBudget, ContextMeter } from "../context/window";
 import type { DecisionTree } from "../decision-trees/decision-tree";
-import type { ModelUsage } from "../llm/call-model";
+import type { ModelToolCall, ModelUsage } from "../llm/call-model";
 import type { ErrorContext } from "../llm/error-words";
 import { render } from "../prompts/prompts.generated";
 import { type AgentState, addUsage, createState, tokensUsed } from "../state";
@@ -15,6 +15,7 @@ import { toolDeclarations } from "../tools/tool-set";
 import { TurnClock } from "./clock";
 import { EarlyReads } from "./early-reads";
 import type { TurnIO } from "./io";
+import { progressOf, type ResumePoint, restoredState } from "./resume";
 import { retryEvent } from "./warnings";
 
 export interface TurnSetup {
@@ -32,6 +33,8 @@ export interface TurnSetup {
    * failed call's plain words name (error-words.ts).
    */
   llm?: { info: ModelInfo; maxOutputTokens: number; errors: ErrorContext };
+  /** Where a turn cut short by a restart goes on (resume.ts); absent for a new turn. */
+  resume?: ResumePoint;
 }
 
 export interface TurnOutcome {
@@ -77,12 +80,16 @@ export class Turn {
   ) {
     this.tree = setup.tree;
     this.config = this.tree.getConfig(setup.config);
-    this.clock = new TurnClock(this.config.timeoutSeconds * 1000);
+    // A resumed turn has what its limit left at its last checkpoint: the restart's own time is not counted.
+    this.clock = new TurnClock(this.config.timeoutSeconds * 1000 - (setup.resume?.progress.elapsed_ms ?? 0));
     this.signal = AbortSignal.any([setup.signal, this.clock.signal]);
     this.tools = new Map(setup.tools.map((t) => [t.name, t]));
     this.toolNames = [...this.tools.keys()];
     this.declarations = toolDeclarations(setup.tools);
-    this.state = createState(this.config);
+    this.state = setup.resume
+      ? restoredState(createState(this.config), setup.resume.progress)
+      : createState(this.config);
+    this.tokensAtStepStart = this.tokensUsed;
     this.early = new EarlyReads(this);
     const clock = this.clock;
     this.requests = {
@@ -98,8 +105,34 @@ export class Turn {
       log: () => io.messages(),
       append: (draft) => io.append(draft),
       charge: (usage) => this.charge(usage),
-      onRetry: (retry) => io.emit(retryEvent(retry)),
+      onRetry: (retry) => {
+        io.emit(retryEvent(retry));
+        // The wait outlives a restart: a resumed turn waits out what is left of it.
+        this.checkpoint(this.state.step - 1, undefined, Date.now() + retry.waitMs);
+      },
     };
+  }
+
+  /**
+   * Tells the host what a restart would resume from: `answered` steps done, and the step's calls
+   * about to run (an empty list once they all have results; undefined keeps the last ones).
+   */
+  checkpoint(answered: number, calls?: readonly ModelToolCall[], retryAt?: number): void {
+    if (!this.io.checkpoint) return;
+    const step = this.state.step;
+    this.io.checkpoint({
+      progress: progressOf(this, answered),
+      ...(calls && {
+        calls: calls.map((c) => ({
+          call_id: c.callId,
+          tool: c.tool,
+          args: c.args,
+          step,
+          ...(c.problem ? { problem: c.problem } : {}),
+        })),
+      }),
+      ...(retryAt !== undefined ? { retryAt } : {}),
+    });
   }
 
   /** The state with the clock, Stop and the time limit read now. */

@@ -85,8 +85,16 @@ export class ConversationObject extends DurableObject<Env> {
       index: outbox,
     });
     await this.ctx.storage.put(META_KEY, meta);
-    // A turn that a previous instance was running is dead now (see recovery.ts).
-    await recoverInterruptedTurn(turns.marker, turns.pending, (draft) => log.append(draft));
+    // A turn that a previous instance was running was cut short: it goes on, or ends (recovery.ts).
+    await recoverInterruptedTurn({
+      marker: turns.marker,
+      pending: turns.pending,
+      messages: () => log.path(),
+      append: (draft) => log.append(draft),
+      frames,
+      enabled: turns.recovery,
+      resume: (record, point) => turns.resume(record, point),
+    });
     // Triggers accepted before the previous instance died: no turn runs now, so they are due at once.
     const undelivered = await this.inbox.undelivered(() => log.deliveredTriggerIds());
     for (const event of undelivered) notifier.emitTrigger(event);
@@ -121,6 +129,7 @@ export class ConversationObject extends DurableObject<Env> {
       last_seq: log.lastSeq,
       leaf_seq: log.leafSeq,
       running: this.turns?.running ?? false,
+      ...(this.turns?.resuming ? { resuming: true } : {}),
       ...(pending ? { pending_input: pending } : {}),
       model: helloModel(this.ctx.storage.sql, this.env),
     });
@@ -185,7 +194,8 @@ export class ConversationObject extends DurableObject<Env> {
         return;
       case "agent_user_input": {
         if (!turns || turns.pending.answer(frame.content)) return;
-        // The question outlived its turn (the object restarted while it waited): the answer carries it on.
+        // The question outlived its turn (the object restarted while it waited): the resumed turn takes
+        // the answer when it reaches its question, or (recovery off) the answer carries the turn on.
         return answer(await turns.answerAfterRestart(frame.content, credential));
       }
     }
@@ -209,6 +219,17 @@ export class ConversationObject extends DurableObject<Env> {
     const turns = this.turns;
     if (!turns) throw new Error("conversation not open");
     return turns.runAsSubagent(request, parent);
+  }
+
+  /**
+   * RPC from a parent conversation's object that restarted while this subagent ran: the parent waits
+   * again for the subagent's turn (which resumed when this object woke) or for the outcome it saved.
+   */
+  async reattachSubagent(meta: SocketMeta, parent: ParentLink): Promise<ChildOutcome> {
+    await this.open(meta);
+    const turns = this.turns;
+    if (!turns) throw new Error("conversation not open");
+    return turns.reattachAsSubagent(parent);
   }
 
   /** RPC from a parent conversation's object: its delegate call was stopped, so stop this subagent. */
@@ -280,8 +301,9 @@ export class ConversationObject extends DurableObject<Env> {
   }
 
   /**
-   * The deadline of a request_input question passed, or an index flush that failed is due again (the
-   * alarm survives eviction). While a question waits the alarm is its deadline (index-outbox.ts).
+   * The deadline of a request_input question passed, an index flush that failed is due again, or the
+   * running turn's watchdog (which wakes an object that restarted with no client to wake it: opening it
+   * resumes the turn). The alarm survives eviction and restarts.
    */
   override async alarm(): Promise<void> {
     try {
@@ -289,7 +311,7 @@ export class ConversationObject extends DurableObject<Env> {
       if (!meta) return;
       await this.open(meta);
       if (this.outbox?.pending) await this.outbox.flush();
-      await this.turns?.expireQuestion();
+      await this.turns?.onAlarm();
     } catch (error) {
       console.error("ConversationObject", this.ctx.id.toString(), "alarm", error);
     }

@@ -15,6 +15,7 @@ export interface StoredQuestion {
 
 export class PendingInput {
   private waiting: { question: StoredQuestion; settle: (o: InputOutcome) => void } | undefined;
+  private early: { callId: string; content: string } | undefined;
 
   constructor(private readonly storage: DurableObjectStorage) {}
 
@@ -38,6 +39,38 @@ export class PendingInput {
     const stored: StoredQuestion = { question, step, deadline: new Date(deadline).toISOString(), call_id: callId };
     await this.storage.put(PENDING_INPUT_KEY, stored);
     await this.storage.setAlarm(deadline);
+    return this.wait(stored, signal);
+  }
+
+  /** A turn resumed after a restart waits again for the question it had asked, until the same deadline. */
+  async resume(stored: StoredQuestion, signal: AbortSignal): Promise<InputOutcome> {
+    const deadline = Date.parse(stored.deadline);
+    if (deadline <= Date.now()) {
+      await this.clear();
+      return { type: "timeout" };
+    }
+    const alarm = await this.storage.getAlarm();
+    if (alarm === null || alarm > deadline) await this.storage.setAlarm(deadline);
+    return this.wait(stored, signal);
+  }
+
+  /**
+   * An answer that came before the resumed turn reached its question again (it was still being planned):
+   * kept for that question's call, which takes it at once. False when another answer is already kept.
+   */
+  answerEarly(question: StoredQuestion, content: string): boolean {
+    if (this.early) return false;
+    this.early = { callId: question.call_id, content };
+    return true;
+  }
+
+  private wait(stored: StoredQuestion, signal: AbortSignal): Promise<InputOutcome> {
+    const early = this.early?.callId === stored.call_id ? this.early : undefined;
+    this.early = undefined;
+    if (early) {
+      void this.clear();
+      return Promise.resolve({ type: "answer", content: early.content });
+    }
     return new Promise<InputOutcome>((resolve) => {
       const settle = (outcome: InputOutcome) => {
         if (this.waiting?.settle !== settle) return;
@@ -67,8 +100,8 @@ export class PendingInput {
     return true;
   }
 
+  /** The alarm stays: it may be the turn's watchdog too, and a spare alarm finds nothing due. */
   async clear(): Promise<void> {
     await this.storage.delete(PENDING_INPUT_KEY);
-    await this.storage.deleteAlarm();
   }
 }

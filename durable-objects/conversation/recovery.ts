@@ -1,40 +1,140 @@
-// Finds a turn that a previous instance of the object was running when it died (the marker is still
-// in storage, but no turn runs here). Its open tool calls get a cancelled result, so the history stays
-// valid for the provider (an assistant tool call needs its tool message), and an interrupt item tells
-// the agent and the user what happened. A turn waiting for the user's answer is not dead: the question
-// stays open until its deadline (alarm) or its answer (which carries the turn on).
+// What a fresh instance does with a turn its predecessor left running (the record is still in storage,
+// but no turn runs here). By default the turn goes on (agent/turn/resume.ts) from its record: its open
+// calls are those of the step's recorded calls with no result in the log. A turn cut short for the
+// third time ends with a plain explanation instead. With recovery turned off (TURN_RECOVERY=off), or for
+// a record from before version 2, the turn ends as it always did: its open calls get a cancelled
+// result, so the history stays valid for the provider, and an interrupt item tells the agent and the
+// user; a question waiting for its answer then still carries the turn on when answered.
 
+import { composeFinal } from "../../agent/explanations";
+import { createState, usageOf } from "../../agent/state";
 import { interruptItem } from "../../agent/system-items/interrupt";
-import type { MessageDraft } from "../../protocol";
+import type { FramePort } from "../../agent/turn/io";
+import {
+  MAX_INTERRUPTIONS,
+  type RecordedCall,
+  type ResumePoint,
+  restoredState,
+  type TurnProgress,
+} from "../../agent/turn/resume";
+import { DEFAULT_AGENT_CONFIG, type Message, type MessageDraft } from "../../protocol";
 import type { PendingInput } from "./pending-input";
-import type { TurnMarkerStore } from "./turn-marker";
+import { isTurnRecord, type TurnMarkerStore, type TurnRecord } from "./turn-marker";
 
-export async function recoverInterruptedTurn(
-  marker: TurnMarkerStore,
-  pending: PendingInput,
-  append: (draft: MessageDraft) => Promise<unknown>,
-): Promise<boolean> {
-  const stored = await marker.stored();
-  if (!stored || (await pending.current())) return false;
-  const open = Object.entries(stored.calls);
-  for (const [callId, call] of open) {
-    await append({
+export interface RecoveryIO {
+  marker: TurnMarkerStore;
+  pending: PendingInput;
+  messages(): readonly Message[];
+  append(draft: MessageDraft): Promise<unknown>;
+  frames: FramePort;
+  /** Recovery is on (the default; TURN_RECOVERY=off turns it off). */
+  enabled: boolean;
+  /** Goes on with the turn from `point`. */
+  resume(record: TurnRecord, point: ResumePoint): Promise<void>;
+}
+
+const NO_PROGRESS: TurnProgress = {
+  step: 0,
+  input_tokens: 0,
+  output_tokens: 0,
+  elapsed_ms: 0,
+  warned: [],
+  loop_warnings: [],
+  consecutive_errors: 0,
+  discarded_subagents: 0,
+};
+
+/** True when a turn was found cut short (and dealt with). */
+export async function recoverInterruptedTurn(io: RecoveryIO): Promise<boolean> {
+  const stored = await io.marker.stored();
+  if (!stored) return false;
+  if (!isTurnRecord(stored) || !io.enabled) {
+    // A question left waiting carries its turn on when answered (TurnRunner.answerAfterRestart).
+    if (await io.pending.current()) return false;
+    const open = isTurnRecord(stored)
+      ? openCalls(stored, io.messages())
+      : Object.entries(stored.calls).map(([call_id, call]) => ({ call_id, ...call }));
+    await closeCalls(io, open, "Cancelled: the turn was interrupted before this call finished");
+    await appendInterrupt(io, stored.started_at, open.length);
+    await io.marker.end();
+    return true;
+  }
+  const open = openCalls(stored, io.messages());
+  const interruptions = stored.interruptions + 1;
+  if (interruptions >= MAX_INTERRUPTIONS) {
+    await giveUp(io, stored, open);
+    return true;
+  }
+  await io.resume(stored, {
+    progress: stored.progress ?? NO_PROGRESS,
+    openCalls: open,
+    interruptions,
+    startedAt: stored.started_at,
+    ...(stored.retry_at ? { retryAt: stored.retry_at } : {}),
+  });
+  return true;
+}
+
+/** The recorded calls with no result in the log (the turn's results all follow its last user message). */
+export function openCalls(record: TurnRecord, path: readonly Message[]): RecordedCall[] {
+  const done = new Set<string>();
+  for (let i = path.length - 1; i >= 0; i--) {
+    const m = path[i];
+    if (!m || m.role === "user") break;
+    if (m.role === "tool") done.add(`${m.step}/${m.call_id}`);
+  }
+  return record.calls.filter((c) => !done.has(`${c.step}/${c.call_id}`));
+}
+
+async function closeCalls(io: RecoveryIO, calls: readonly RecordedCall[], error: string): Promise<void> {
+  for (const call of calls)
+    await io.append({
       role: "tool",
-      call_id: callId,
+      call_id: call.call_id,
       tool: call.tool,
       args: call.args,
       status: "error",
-      error: "Cancelled: the turn was interrupted before this call finished",
+      error,
       step: call.step,
       duration_ms: 0,
     });
-  }
-  await append({
+}
+
+const appendInterrupt = (io: RecoveryIO, startedAt: string | undefined, cancelled: number) =>
+  io.append({
     role: "system",
     source: "Turn Control",
     severity: "warning",
-    item: interruptItem(stored.started_at, open.length),
+    item: interruptItem(startedAt, cancelled),
   });
-  await marker.end();
-  return true;
+
+/** The third cut: no more tries (a step may be what crashes the object), and the user is told why. */
+async function giveUp(io: RecoveryIO, record: TurnRecord, open: readonly RecordedCall[]): Promise<void> {
+  await closeCalls(
+    io,
+    open,
+    `Not run again: the conversation's server restarted ${MAX_INTERRUPTIONS} times during this turn`,
+  );
+  await appendInterrupt(io, record.started_at, open.length);
+  const state = restoredState(createState(record.config ?? DEFAULT_AGENT_CONFIG), record.progress ?? NO_PROGRESS);
+  const { content, note } = composeFinal("", "interrupted", state);
+  const usage = usageOf(state);
+  await io.append({
+    role: "agent",
+    content,
+    ...(note ? { note } : {}),
+    step: state.step,
+    phase: "final",
+    termination_reason: "interrupted",
+    usage,
+  });
+  if (await io.pending.current()) await io.pending.clear();
+  await io.marker.end();
+  io.frames.send({
+    type: "agent_update",
+    update_type: "agent_completion",
+    steps: state.step,
+    termination_reason: "interrupted",
+  });
+  io.frames.send({ type: "response_complete", termination_reason: "interrupted", steps: state.step, usage });
 }

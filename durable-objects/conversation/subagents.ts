@@ -10,7 +10,9 @@ import { ToolError } from "../../agent/tools/tool";
 import { database } from "../../d1/client";
 import { createConversation } from "../../d1/conversations";
 import type { ModelRef, PodEvent, ServerFrame, TerminationReason, Usage } from "../../protocol";
+import type { ConversationObject } from "./conversation-object";
 import type { SocketMeta } from "./socket-hub";
+import type { ChildRef } from "./turn-marker";
 
 /** Root conversations are depth 0; a subagent at MAX_DEPTH cannot delegate further. */
 export const MAX_DEPTH = 2;
@@ -48,6 +50,12 @@ export interface ParentLink {
   onEvent(event: PodEvent): void | Promise<void>;
 }
 
+/** Where a turn records the subagents its delegate calls start (turn-marker.ts), and finds them again. */
+export interface ChildRegistry {
+  started(callId: string, child: ChildRef): void;
+  of(callId: string): ChildRef | undefined;
+}
+
 const clamp = (n: number, min: number, max: number) => Math.max(min, Math.min(max, Math.floor(n)));
 
 export function childLimits(request: SubagentRequest, ctx: ToolContext): ChildLimits {
@@ -76,6 +84,7 @@ export class ConversationSubagents implements SubagentHost {
     private readonly parent?: { link: ParentLink; podName: string },
     /** The model of the turn that delegates, passed on to its subagents. */
     private readonly model?: ModelRef,
+    private readonly children?: ChildRegistry,
   ) {}
 
   async delegate(request: SubagentRequest, ctx: ToolContext): Promise<SubagentResult> {
@@ -83,6 +92,8 @@ export class ConversationSubagents implements SubagentHost {
     const title = `Subagent: ${request.task.slice(0, 60)}${request.task.length > 60 ? "…" : ""}`;
     const child = await createConversation(database(this.env.DB), this.meta.userId, title, this.meta.conversationId);
     const podName = `subagent-${child.id.slice(0, 8)}`;
+    // Recorded before the child is called: a restart of this object re-attaches to it (reattach).
+    this.children?.started(ctx.callId, { conversation_id: child.id, pod_name: podName });
     if (this.parent) {
       const event: PodEvent = {
         type: "scope_sub_delegated",
@@ -92,7 +103,45 @@ export class ConversationSubagents implements SubagentHost {
       };
       void Promise.resolve(this.parent.link.onEvent(event)).catch(() => undefined);
     }
-    const stub = this.env.CONVERSATION.get(this.env.CONVERSATION.idFromName(child.id));
+    return this.follow(child.id, podName, ctx, (stub, link) =>
+      stub.runSubagent(
+        { conversationId: child.id, userId: this.meta.userId },
+        {
+          task: request.task,
+          tools: request.tools,
+          limits,
+          depth: this.depth + 1,
+          podName,
+          ...(this.model ? { model: this.model } : {}),
+        },
+        link,
+      ),
+    );
+  }
+
+  /**
+   * A delegate call cut short by a restart of this object: the subagent's own object went on with its
+   * turn (it resumed when it woke), so the call waits for it again, its frames streamed as before.
+   */
+  async reattach(ctx: ToolContext): Promise<SubagentResult> {
+    const child = this.children?.of(ctx.callId);
+    if (!child)
+      throw new ToolError(
+        "The subagent had not started when the conversation's server restarted; delegate the task again if it is still needed.",
+      );
+    return this.follow(child.conversation_id, child.pod_name, ctx, (stub, link) =>
+      stub.reattachSubagent({ conversationId: child.conversation_id, userId: this.meta.userId }, link),
+    );
+  }
+
+  /** Runs (or re-attaches to) the child's turn with the parent's link, and reports its outcome. */
+  private async follow(
+    childId: string,
+    podName: string,
+    ctx: ToolContext,
+    call: (stub: DurableObjectStub<ConversationObject>, link: ParentLink) => Promise<ChildOutcome>,
+  ): Promise<SubagentResult> {
+    const stub = this.env.CONVERSATION.get(this.env.CONVERSATION.idFromName(childId));
     let stopped = false;
     // Runs in the same abort dispatch as the executor's own listener, so the shut_down event is
     // queued before the call's result is persisted.
@@ -112,7 +161,7 @@ export class ConversationSubagents implements SubagentHost {
         ctx.progress?.({
           type: "subagent_frame",
           call_id: ctx.callId,
-          conversation_id: child.id,
+          conversation_id: childId,
           pod_name: podName,
           frame,
         }),
@@ -120,25 +169,14 @@ export class ConversationSubagents implements SubagentHost {
         ctx.after?.({ role: "system", source: "Subagents", severity: "info", item: podEventItem(event) }),
     };
     try {
-      const outcome = await stub.runSubagent(
-        { conversationId: child.id, userId: this.meta.userId },
-        {
-          task: request.task,
-          tools: request.tools,
-          limits,
-          depth: this.depth + 1,
-          podName,
-          ...(this.model ? { model: this.model } : {}),
-        },
-        link,
-      );
+      const outcome = await call(stub, link);
       ctx.chargeTokens?.({
         inputTokens: outcome.usage.input_tokens,
         outputTokens: outcome.usage.output_tokens,
         cachedInputTokens: outcome.usage.cached_input_tokens,
         reasoningTokens: outcome.usage.reasoning_tokens,
       });
-      return this.report(ctx, child.id, podName, outcome, stopped);
+      return this.report(ctx, childId, podName, outcome, stopped);
     } finally {
       ctx.signal.removeEventListener("abort", stop);
     }

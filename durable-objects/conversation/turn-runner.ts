@@ -14,6 +14,7 @@ import { DELEGATE, delegateTool } from "../../agent/tools/delegate";
 import { type McpToolbox, openMcpToolbox } from "../../agent/tools/mcp";
 import { REQUEST_INPUT } from "../../agent/tools/request-input";
 import type { AgentTool, SubagentHost } from "../../agent/tools/tool";
+import type { ResumePoint } from "../../agent/turn/resume";
 import { runTurn, type TurnOutcome } from "../../agent/turn/run-turn";
 import { type Credential, credentialKey } from "../../d1/credentials";
 import type { McpServerRow } from "../../d1/mcp-servers";
@@ -32,15 +33,23 @@ import {
 } from "../../protocol";
 import type { ConversationBranches } from "./branches";
 import { ConversationTitles } from "./conversation-titles";
+import { faultPauses } from "./fault-pauses";
 import type { ConversationFrames } from "./frame-port";
 import type { IndexOutbox } from "./index-outbox";
 import { readState, writeState } from "./local-tables";
 import { PendingInput } from "./pending-input";
 import type { SocketMeta } from "./socket-hub";
-import { type ChildOutcome, type ChildRequest, ConversationSubagents, MAX_DEPTH, type ParentLink } from "./subagents";
+import {
+  type ChildOutcome,
+  type ChildRegistry,
+  type ChildRequest,
+  ConversationSubagents,
+  MAX_DEPTH,
+  type ParentLink,
+} from "./subagents";
 import { TaskReminders } from "./task-reminders";
 import type { ToggleCache } from "./toggle-cache";
-import { TurnMarkerStore } from "./turn-marker";
+import { TurnMarkerStore, type TurnOptions, type TurnOrigin, type TurnRecord } from "./turn-marker";
 import { modelRef, turnModel } from "./turn-model";
 
 export { RUNNING_TURN_KEY } from "./turn-marker";
@@ -72,6 +81,11 @@ export function helloModel(sql: SqlStorage, env: Env): ModelInfo {
   return publicModelInfo(llmSettings(env));
 }
 
+/** local_state-free storage key: a subagent's last outcome, for a parent that re-attaches after a restart. */
+const SUBAGENT_OUTCOME_KEY = "subagent-outcome";
+/** While a turn runs, an alarm this far ahead wakes the object after a restart that no client notices. */
+const WATCHDOG_MS = 10_000;
+
 /** What the current step has streamed so far, for a tab that joins mid-step. */
 interface LiveStep {
   step: number;
@@ -83,15 +97,18 @@ interface RunningTurn {
   abort: AbortController;
   done: Promise<void>;
   live: LiveStep | undefined;
+  origin: TurnOrigin;
   outcome?: TurnOutcome;
+  /** Set for a turn cut short by a restart: where it goes on. */
+  resume?: ResumePoint;
+  /** Resumed, and nothing new shown yet (hello `resuming`). */
+  resuming?: boolean;
   /** Set when this turn is a subagent's: every frame also goes to the parent. */
   parent?: ParentLink;
   /** The credential (credentialKey) of the socket that started the turn: its revocation stops the turn. */
   startedBy?: string;
   /** The turn's input is not yet sent to the D1 index: done once its first model request is answered. */
   indexInput?: boolean;
-  /** The turn's read-only tools (AgentTool.readOnly): their calls are left out of the marker. */
-  readOnlyTools?: ReadonlySet<string>;
   /** The model the turn runs with (known once its settings are read); the title is asked of it too. */
   llm?: LlmSettings;
 }
@@ -137,8 +154,11 @@ const NO_USAGE = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
 /** What a turn starts from (user-settings.ts loadTurnSettings), possibly read ahead (prefetchSettings). */
 export type TurnSettings = Awaited<ReturnType<typeof loadTurnSettings>>;
 type Refusal = { code: string; message: string };
-/** What a turn's frame may set for that turn (chat and regenerate alike). */
-type TurnOptions = Pick<ChatFrame, "agent_max_steps" | "decision_tree">;
+/** The options a chat or regenerate frame sets for its turn. */
+const optionsOf = (frame: TurnOptions): TurnOptions => ({
+  ...(frame.agent_max_steps !== undefined ? { agent_max_steps: frame.agent_max_steps } : {}),
+  ...(frame.decision_tree !== undefined ? { decision_tree: frame.decision_tree } : {}),
+});
 const BUSY: Refusal = { code: "busy", message: "A turn is already running; stop it or wait for it to finish" };
 const QUESTION_WAITING: Refusal = {
   code: "busy",
@@ -153,6 +173,10 @@ export class TurnRunner {
   private readonly titles: ConversationTitles;
   /** The provider's count of the last request's tokens, which the next request's size starts from. */
   private readonly contextMeter: { meter: ContextMeter; save(): void };
+  /** Turns cut short by a restart go on (TURN_RECOVERY, default on). */
+  readonly recovery: boolean;
+  /** The watchdog alarm this runner set last (armAlarm), so the turn's end can take it back. */
+  private watchdogAt: number | undefined;
 
   constructor(
     private readonly ctx: DurableObjectState,
@@ -165,11 +189,17 @@ export class TurnRunner {
     this.reminders = new TaskReminders(ctx.storage, env.DB, meta.userId);
     this.contextMeter = storedMeter(ctx.storage.sql);
     this.titles = new ConversationTitles(ctx, env, meta, io);
+    this.recovery = env.TURN_RECOVERY?.trim().toLowerCase() !== "off";
     io.frames.watch((frame) => this.track(frame));
   }
 
   get running(): boolean {
     return this.current !== undefined;
+  }
+
+  /** The running turn was resumed after a restart and has shown nothing new yet. */
+  get resuming(): boolean {
+    return this.current?.resuming === true;
   }
 
   /** The text streamed so far in the running step, for a tab that joins mid-turn. */
@@ -212,7 +242,7 @@ export class TurnRunner {
         for (const draft of await resolveReferences(this.env.DB, this.meta.userId, frame.content))
           await this.io.append(draft);
       },
-      { startedBy: credential && credentialKey(credential) },
+      this.userOrigin(frame, credential),
     );
     return undefined;
   }
@@ -230,7 +260,7 @@ export class TurnRunner {
     await this.launch(
       (signal) => this.userPlan(frame, signal, prefetched),
       async () => this.io.branches.moveTo(point.leaf),
-      { startedBy: credential && credentialKey(credential) },
+      this.userOrigin(frame, credential),
     );
     return undefined;
   }
@@ -263,7 +293,9 @@ export class TurnRunner {
    */
   async answerAfterRestart(content: string, credential?: Credential): Promise<Refusal | undefined> {
     const question = await this.pending.current();
-    if (!question || this.current) return { code: "no_pending_input", message: "No question is waiting for an answer" };
+    const none = { code: "no_pending_input", message: "No question is waiting for an answer" };
+    if (!question) return none;
+    if (this.current) return this.current.resume && this.pending.answerEarly(question, content) ? undefined : none;
     await this.launch(
       (signal) => this.userPlan({}, signal),
       async () => {
@@ -279,9 +311,35 @@ export class TurnRunner {
           duration_ms: 0,
         });
       },
-      { startedBy: credential && credentialKey(credential) },
+      this.userOrigin({}, credential),
     );
     return undefined;
+  }
+
+  private userOrigin(frame: TurnOptions, credential?: Credential): TurnOrigin {
+    const startedBy = credential && credentialKey(credential);
+    return { kind: "user", options: optionsOf(frame), ...(startedBy ? { started_by: startedBy } : {}) };
+  }
+
+  /**
+   * Goes on with a turn a previous instance was running when it died (recovery.ts): planned again with
+   * its own model and limits, from the point its record gives.
+   */
+  async resume(record: TurnRecord, point: ResumePoint): Promise<void> {
+    const origin = record.origin;
+    const plan =
+      origin.kind === "user"
+        ? (signal: AbortSignal) => this.userPlan(origin.options, signal, undefined, record)
+        : (signal: AbortSignal) => this.subagentPlan(origin.request, this.attachedParent(), signal, record);
+    await this.launch(plan, async () => undefined, origin, { resumed: { record, point } });
+  }
+
+  /** A recovered subagent's link to its parent: whichever parent re-attached (reattachAsSubagent). */
+  private attachedParent(): ParentLink {
+    return {
+      onFrame: (frame) => this.current?.parent?.onFrame(frame),
+      onEvent: (event) => this.current?.parent?.onEvent(event),
+    };
   }
 
   /** A subagent's turn (RPC from the parent's object): the task is its user message; resolves when it ends. */
@@ -290,17 +348,40 @@ export class TurnRunner {
     const turn = await this.launch(
       (signal) => this.subagentPlan(request, parent, signal),
       () => this.io.append({ role: "user", content: request.task }).then(() => undefined),
+      { kind: "subagent", request },
       { parent },
     );
+    return this.subagentOutcome(turn);
+  }
+
+  /**
+   * A parent whose delegate call was cut short by a restart re-attaches (RPC): to this subagent's turn
+   * if it still runs (it resumed when this object woke), else to the outcome it saved when it ended.
+   */
+  async reattachAsSubagent(parent: ParentLink): Promise<ChildOutcome> {
+    const turn = this.current;
+    if (turn?.origin.kind === "subagent") {
+      turn.parent = parent;
+      return this.subagentOutcome(turn);
+    }
+    const saved = await this.ctx.storage.get<ChildOutcome>(SUBAGENT_OUTCOME_KEY);
+    if (saved) return saved;
+    throw new Error("this subagent has no turn to re-attach to");
+  }
+
+  /** The outcome of a subagent's turn, once it ends; kept for a parent that re-attaches after a restart. */
+  private async subagentOutcome(turn: RunningTurn): Promise<ChildOutcome> {
     await turn.done;
     const final = this.io.messages().findLast((m) => m.role === "agent");
-    const outcome = turn?.outcome;
-    return {
+    const outcome = turn.outcome;
+    const result: ChildOutcome = {
       answer: final?.role === "agent" ? final.content : "",
       termination_reason: outcome?.reason ?? "llm_error",
       steps: outcome?.steps ?? 0,
       usage: outcome?.usage ?? NO_USAGE,
     };
+    await this.ctx.storage.put(SUBAGENT_OUTCOME_KEY, result);
+    return result;
   }
 
   /**
@@ -332,29 +413,44 @@ export class TurnRunner {
     return mcp;
   }
 
+  /** `resumed`: the record of a turn cut short by a restart, whose model and limits it keeps. */
   private async userPlan(
     frame: TurnOptions,
     signal: AbortSignal,
     prefetched?: Promise<TurnSettings>,
+    resumed?: TurnRecord,
   ): Promise<TurnPlan> {
-    const { saved, mcpServers, llm } = await this.settings(prefetched);
+    const { saved, mcpServers, llm } = await this.settings(prefetched, resumed?.model);
     const mcp = await this.openMcp(mcpServers, signal);
     return {
-      config: {
+      config: resumed?.config ?? {
         ...saved,
         maxIterations: Math.min(saved.maxIterations, frame.agent_max_steps ?? saved.maxIterations),
         decisionTree: frame.decision_tree ?? saved.decisionTree,
       },
       tools: [...BUILTIN_TOOLS, delegateTool, ...mcp.tools],
-      subagents: new ConversationSubagents(this.env, this.meta, 0, undefined, modelRef(llm)),
+      subagents: new ConversationSubagents(this.env, this.meta, 0, undefined, modelRef(llm), this.children()),
       mcp,
       llm,
     };
   }
 
+  /** Where delegate calls record the subagents they start, for a resumed turn to re-attach to. */
+  private children(): ChildRegistry {
+    return {
+      started: (callId, child) => this.marker.child(callId, child),
+      of: (callId) => this.marker.current?.children[callId],
+    };
+  }
+
   /** A subagent's plan: its limits from the parent, its tools a subset, no questions to the user. */
-  private async subagentPlan(request: ChildRequest, parent: ParentLink, signal: AbortSignal): Promise<TurnPlan> {
-    const { saved, mcpServers, llm } = await this.settings(undefined, request.model);
+  private async subagentPlan(
+    request: ChildRequest,
+    parent: ParentLink,
+    signal: AbortSignal,
+    resumed?: TurnRecord,
+  ): Promise<TurnPlan> {
+    const { saved, mcpServers, llm } = await this.settings(undefined, resumed?.model ?? request.model);
     const canDelegate = request.depth < MAX_DEPTH;
     // Only the servers whose tools the subagent was given are connected.
     const wanted = request.tools
@@ -367,7 +463,7 @@ export class TurnRunner {
     const tools = request.tools ? offered.filter((t) => request.tools?.includes(t.name)) : offered;
     return {
       // No task reminders: the user's open tasks are not the subagent's task.
-      config: { ...saved, ...request.limits, decisionTree: "default", taskReminderRequests: 0 },
+      config: resumed?.config ?? { ...saved, ...request.limits, decisionTree: "default", taskReminderRequests: 0 },
       tools,
       subagents: tools.some((t) => t.name === DELEGATE)
         ? new ConversationSubagents(
@@ -376,6 +472,7 @@ export class TurnRunner {
             request.depth,
             { link: parent, podName: request.podName },
             modelRef(llm),
+            this.children(),
           )
         : undefined,
       mcp,
@@ -383,29 +480,45 @@ export class TurnRunner {
     };
   }
 
+  /** `resumed`: a turn cut short by a restart, going on under its record from its point. */
   private async launch(
     plan: (signal: AbortSignal) => Promise<TurnPlan>,
     persistInput: () => Promise<void>,
-    origin: Pick<RunningTurn, "parent" | "startedBy"> = {},
+    origin: TurnOrigin,
+    extras: { parent?: ParentLink; resumed?: { record: TurnRecord; point: ResumePoint } } = {},
   ): Promise<RunningTurn> {
-    const turn: RunningTurn = { abort: new AbortController(), done: Promise.resolve(), live: undefined, ...origin };
+    const { parent, resumed } = extras;
+    const turn: RunningTurn = {
+      abort: new AbortController(),
+      done: Promise.resolve(),
+      live: undefined,
+      origin,
+      ...(parent ? { parent } : {}),
+      ...(origin.kind === "user" && origin.started_by ? { startedBy: origin.started_by } : {}),
+      ...(resumed ? { resume: resumed.point, resuming: true } : {}),
+    };
     this.current = turn;
     this.io.index.hold();
     const end = async () => {
       this.current = undefined;
       this.contextMeter.save();
       await this.marker.end();
+      await this.disarmWatchdog();
       this.io.index.release();
       // After the turn's end was sent: the title request never holds a turn back (a subagent's is never named).
-      if (!origin.parent) this.titles.afterTurn(turn.llm);
+      if (origin.kind === "user") this.titles.afterTurn(turn.llm);
     };
     try {
-      await this.marker.begin();
+      if (resumed) await this.marker.adopt(resumed.record);
+      else await this.marker.begin(origin);
       await persistInput();
     } catch (error) {
       await end();
       throw error;
     }
+    // A Stop pressed just before the restart still stops the turn.
+    if (resumed?.record.stop_requested) turn.abort.abort(new DOMException("stopped by the user", "AbortError"));
+    void this.armAlarm().catch(() => undefined);
     // The index learns of the new message (title, preview, search) while the turn runs, once the first
     // model request is answered (a D1 batch sent as that request leaves would hold it back); the rest at
     // its end.
@@ -421,6 +534,8 @@ export class TurnRunner {
    */
   async expireQuestion(): Promise<void> {
     if (this.pending.expire()) return;
+    // A turn resumed after a restart that has not reached its question yet finds it expired when it does.
+    if (this.current) return;
     const question = await this.pending.current();
     if (!question) return;
     await this.pending.clear();
@@ -444,8 +559,45 @@ export class TurnRunner {
 
   stop(): boolean {
     if (!this.current) return false;
+    // Kept, so a restart right after the Stop still stops the turn.
+    this.marker.stopRequested();
     this.current.abort.abort(new DOMException("stopped by the user", "AbortError"));
     return true;
+  }
+
+  /**
+   * The object's alarm fired: a question whose deadline passed times out, and the next alarm is set
+   * (the question's deadline, the running turn's watchdog).
+   */
+  async onAlarm(): Promise<void> {
+    const question = await this.pending.current();
+    if (question && Date.parse(question.deadline) <= Date.now()) await this.expireQuestion();
+    await this.armAlarm();
+  }
+
+  /**
+   * The next alarm the turn needs: the deadline of a question waiting, and while a turn runs, a
+   * watchdog that wakes the object if it restarts with no client to wake it (recovery goes on then).
+   */
+  private async armAlarm(): Promise<void> {
+    const question = await this.pending.current();
+    const now = Date.now();
+    const watchdog = this.current && this.recovery ? now + WATCHDOG_MS : undefined;
+    const due = [question && Date.parse(question.deadline), watchdog].filter((t): t is number => !!t && t > now);
+    if (!due.length) return;
+    const at = Math.min(...due);
+    const current = await this.ctx.storage.getAlarm();
+    if (current !== null && current > now && current <= at) return;
+    await this.ctx.storage.setAlarm(at);
+    this.watchdogAt = at === watchdog ? at : undefined;
+  }
+
+  /** The turn ended: its watchdog, if still the alarm, is not needed any more. */
+  private async disarmWatchdog(): Promise<void> {
+    if (this.watchdogAt === undefined) return;
+    const at = this.watchdogAt;
+    this.watchdogAt = undefined;
+    if ((await this.ctx.storage.getAlarm()) === at) await this.ctx.storage.deleteAlarm();
   }
 
   /** The session or token that started the running turn was revoked: nothing more runs on its behalf. */
@@ -468,6 +620,15 @@ export class TurnRunner {
     const turn = this.current;
     if (!turn) return;
     if (turn.parent) void Promise.resolve(turn.parent.onFrame(frame)).catch(() => undefined);
+    if (
+      turn.resuming &&
+      (frame.type === "text_delta" ||
+        frame.type === "reasoning_delta" ||
+        frame.type === "tool_start" ||
+        (frame.type === "agent_update" &&
+          (frame.update_type === "agent_turn_start" || frame.update_type === "agent_request_input")))
+    )
+      turn.resuming = false;
     if (frame.type === "text_delta" || frame.type === "reasoning_delta") {
       const live = turn.live?.step === frame.step ? turn.live : { step: frame.step, text: "", reasoning: "" };
       turn.live =
@@ -481,13 +642,7 @@ export class TurnRunner {
     ) {
       turn.live = undefined;
     }
-    if (frame.type === "tool_start") {
-      const readOnly = turn.readOnlyTools?.has(frame.tool);
-      this.marker.callStarted(frame.call_id, { tool: frame.tool, args: frame.args, step: frame.step }, { readOnly });
-      this.reminders.toolUsed(frame.tool);
-    } else if (frame.type === "tool_complete" || frame.type === "tool_error") {
-      this.marker.callEnded(frame.call_id);
-    }
+    if (frame.type === "tool_start") this.reminders.toolUsed(frame.tool);
   }
 
   private async run(turn: RunningTurn, planFor: (signal: AbortSignal) => Promise<TurnPlan>): Promise<void> {
@@ -495,9 +650,11 @@ export class TurnRunner {
     try {
       const plan = await planFor(turn.abort.signal);
       mcp = plan.mcp;
-      const { config, tools, subagents, llm } = plan;
+      const { config, subagents, llm } = plan;
+      // Test builds may hold chosen tools after their effect (fault-pauses.ts); a resumed call never is.
+      const tools = turn.resume ? plan.tools : faultPauses(plan.tools, this.env);
       turn.llm = llm;
-      turn.readOnlyTools = new Set(tools.flatMap((t) => (t.readOnly ? [t.name] : [])));
+      this.marker.planned(modelRef(llm), config);
       const tree = findDecisionTree(config.decisionTree) ?? findDecisionTree("default");
       if (!tree) throw new Error("no decision tree registered");
       // What `hello` names from now on: the model this conversation last used.
@@ -510,14 +667,22 @@ export class TurnRunner {
           emit: (event) => this.io.notifier.emit(event),
           flush: (point) => this.io.notifier.flush(point),
           askUser: async (question, step, signal, callId) => {
+            // A turn resumed after a restart waits for the question it had asked, with its deadline.
+            const asked = await this.pending.current();
+            const again = asked?.call_id === callId ? asked : undefined;
+            const timeout = again
+              ? Math.max(0, Math.round((Date.parse(again.deadline) - Date.now()) / 1000))
+              : config.requestInputTimeoutSeconds;
             this.io.frames.send({
               type: "agent_update",
               update_type: "agent_request_input",
               question,
               step,
-              timeout_s: config.requestInputTimeoutSeconds,
+              timeout_s: timeout,
             });
-            const outcome = await this.pending.ask(question, step, callId, config.requestInputTimeoutSeconds, signal);
+            const outcome = again
+              ? await this.pending.resume(again, signal)
+              : await this.pending.ask(question, step, callId, config.requestInputTimeoutSeconds, signal);
             this.io.toggles.forget();
             return outcome;
           },
@@ -526,6 +691,7 @@ export class TurnRunner {
             return this.reminders.beforeRequest(config.taskReminderRequests, this.io.append);
           },
           // Not before the request: a D1 read or write started as the request leaves would hold it back.
+          checkpoint: (point) => this.marker.checkpoint(point),
           modelResponding: () => {
             this.io.toggles.refresh();
             if (turn.indexInput) {
@@ -549,8 +715,10 @@ export class TurnRunner {
             userId: this.meta.userId,
             conversationId: this.meta.conversationId,
             subagents,
+            turnId: this.marker.current?.turn_id,
           },
           signal: turn.abort.signal,
+          ...(turn.resume ? { resume: turn.resume } : {}),
         },
       );
     } catch (error) {

@@ -1,17 +1,18 @@
-// The interrupt after a killed turn (seed 002, issue 5), as it really happens: `wrangler dev` is
-// SIGKILLed while a turn streams, then restarted on the same state. (Open tool calls getting a
-// cancelled result is covered in test/workers/interrupt.test.ts.)
+// The interrupt after a killed turn (seed 002, issue 5) with recovery turned off (TURN_RECOVERY=off, an
+// operator's choice): `wrangler dev` is SIGKILLed while a turn streams, then restarted on the same
+// state, and the turn ends there. (Recovery, the default, is test/e2e/recovery.test.ts; open tool calls
+// getting a cancelled result is covered in test/workers/interrupt.test.ts.)
 import { afterAll, describe, expect, it } from "vitest";
 import { marker, scriptModel } from "../support/fake-openai-client";
 import { openSocket } from "./api-client";
 import { type KillableChat, startKillableChat } from "./killable-chat";
 
-describe("a turn killed with the process", () => {
+describe("a turn killed with the process, recovery off", () => {
   let chat: KillableChat | undefined;
   afterAll(() => chat?.close());
 
   it("comes back as an interrupt, never as a running turn, and the conversation goes on", async () => {
-    chat = await startKillableChat();
+    chat = await startKillableChat({ TURN_RECOVERY: "off" });
     const { llm, id, client } = chat;
     // Step 1 lists the vault; step 2 streams a little and hangs: the process dies mid-stream.
     await scriptModel(llm.url, "kill", [

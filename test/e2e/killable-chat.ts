@@ -11,12 +11,15 @@ export interface KillableChat {
   client: Client;
   /** SIGKILLs the app, starts it again on the same state, and returns the user's client for it. */
   killAndRestart(): Promise<Client>;
+  /** A new conversation of the same user on the app as it runs now. */
+  newConversation(): Promise<string>;
   close(): Promise<void>;
 }
 
-export async function startKillableChat(): Promise<KillableChat> {
+/** `vars`: more --vars for the app (TURN_RECOVERY, FAULT_PAUSE_AFTER_TOOLS). */
+export async function startKillableChat(vars: Record<string, string> = {}): Promise<KillableChat> {
   const llm = await startFakeOpenAI();
-  const env = fakeModelEnv(llm);
+  const env = fakeModelEnv(llm, vars);
   let app: App;
   try {
     app = await startApp({ env });
@@ -35,6 +38,7 @@ export async function startKillableChat(): Promise<KillableChat> {
       chat.client = clientFor(app.url, chat.client.cookie);
       return chat.client;
     },
+    newConversation: () => chat.client.createConversation(),
     async close() {
       await app.stop();
       await llm.close();

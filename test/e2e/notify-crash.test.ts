@@ -2,7 +2,7 @@
 // SIGKILLed while a turn runs, right after a notify was accepted and before any injection point
 // could deliver it; after a restart on the same state it is delivered exactly once.
 import { afterAll, describe, expect, it } from "vitest";
-import { marker, modelRequests, scriptModel } from "../support/fake-openai-client";
+import { marker, modelRequests, scriptModel, waitForModelRequests } from "../support/fake-openai-client";
 import { openSocket } from "./api-client";
 import { type KillableChat, startKillableChat } from "./killable-chat";
 
@@ -13,7 +13,8 @@ describe("a notify accepted just before the process dies", () => {
   it("is delivered once after the restart, and the model reads it once", async () => {
     chat = await startKillableChat();
     const { llm, id, client } = chat;
-    await scriptModel(llm.url, "crash", [{ text: ["Working on it"], hang: true }]);
+    // The turn resumes after the restart and answers with the second step.
+    await scriptModel(llm.url, "crash", [{ text: ["Working on it"], hang: true }, { text: "I saw the rollback." }]);
 
     const socket = await openSocket(client, id);
     socket.send({ type: "chat", content: `long job ${marker("crash")}` });
@@ -27,7 +28,8 @@ describe("a notify accepted just before the process dies", () => {
 
     const restarted = await chat.killAndRestart();
     const again = await openSocket(restarted, id);
-    expect(again.frames[0]).toMatchObject({ type: "hello", running: false });
+    // The resumed turn's next request carries the trigger; it ends normally.
+    await waitForModelRequests(llm.url, "crash", (r) => r.length >= 2 && r.at(-1)?.completed === true, 20_000);
     const externals = async () =>
       ((await restarted.messages(id)) as { role: string; source?: string; item?: { body: string } }[]).filter(
         (m) => m.role === "system" && m.source === "External",
@@ -36,9 +38,11 @@ describe("a notify accepted just before the process dies", () => {
     expect(delivered).toHaveLength(1);
     expect(delivered[0]?.item?.body).toContain("Deploy 9 was rolled back");
 
-    await scriptModel(llm.url, "crash", [{ text: "I saw the rollback." }]);
+    await scriptModel(llm.url, "crash", [{ text: "Nothing else." }]);
+    await waitIdle(restarted.origin, restarted.headers, id);
+    const from = again.frames.length;
     again.send({ type: "chat", content: `anything new? ${marker("crash")}` });
-    const done = await again.until((f) => f.type === "response_complete");
+    const done = await again.until((f) => f.type === "response_complete", { from });
     expect(done).toMatchObject({ termination_reason: "completed" });
     const last = (await modelRequests(llm.url, "crash")).at(-1);
     const sent = (last?.body.messages ?? []) as { role: string; content: unknown }[];
@@ -48,3 +52,14 @@ describe("a notify accepted just before the process dies", () => {
     socket.ws.close();
   });
 });
+
+async function waitIdle(origin: string, headers: Record<string, string>, id: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const status = (await (await fetch(`${origin}/api/conversations/${id}`, { headers })).json()) as {
+      running?: boolean;
+    };
+    if (status.running === false) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the resumed turn did not end");
+}

@@ -130,7 +130,7 @@ it("shows a task reminder naming the open task, without the raw reminder tags", 
   expect(pageErrors).toEqual([]);
 });
 
-it("shows an interrupt banner after the app died mid-turn, and the turn as over", async () => {
+it("shows an interrupt banner after the app died mid-turn, and the turn goes on to its answer", async () => {
   const id = await newConversationInBrowser(page);
   await sendChat(page, "tell me a long story");
   await expect
@@ -162,8 +162,9 @@ it("shows an interrupt banner after the app died mid-turn, and the turn as over"
   expect(await banner.count()).toBe(1);
   expect(await banner.textContent()).toMatch(/interrupted/i);
   expect(await banner.textContent()).not.toContain("[Interrupted]");
-  // Not running: no Stop button, and Send works once there is text.
-  expect(await page.locator("[data-testid=stop]").count()).toBe(0);
+  // The turn resumed and finished: its answer is there once, and Send works again.
+  await expect.poll(() => page.locator("[data-testid=stop]").count(), { timeout: 60_000 }).toBe(0);
+  expect(await page.locator("[data-role=agent]", { hasText: "Chapter 1" }).count()).toBe(1);
   await page.locator("[data-testid=composer-input]").fill("are you there?");
   await expect.poll(() => page.locator("[data-testid=send]").isEnabled()).toBe(true);
   await page.locator("[data-testid=composer-input]").fill("");

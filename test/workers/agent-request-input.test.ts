@@ -76,6 +76,10 @@ describe("request_input", () => {
     const from = s.socket.frames.length;
     s.socket.send({ type: "chat", content: `read ${marker(s.key)}` });
     await s.socket.next("agent_update", (f) => f.update_type === "agent_request_input", { from });
+    // An alarm before the deadline (the running turn's watchdog) leaves the question waiting.
+    expect(await runDurableObjectAlarm(stubOf(s.conversationId))).toBe(true);
+    expect(s.socket.frames.slice(from).some((f) => f.type === "response_complete")).toBe(false);
+    await pastDeadline(stubOf(s.conversationId));
     expect(await runDurableObjectAlarm(stubOf(s.conversationId))).toBe(true);
     const done = await s.socket.next("response_complete", () => true, { from });
     expect(done.termination_reason).toBe("input_timeout");
@@ -96,6 +100,7 @@ describe("request_input", () => {
     const late = await connect(s.session, s.conversationId);
     expect(late.frames[0]).toMatchObject({ type: "hello", pending_input: { question: "Which file should I read?" } });
 
+    await pastDeadline(stub);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const done = await s.socket.next("response_complete");
     expect(done.termination_reason).toBe("input_timeout");
@@ -114,3 +119,15 @@ describe("request_input", () => {
     expect((await s.socket.next("error")).code).toBe("no_pending_input");
   });
 });
+
+/** The waiting question's deadline, live or stored, moved into the past: its alarm is now due. */
+async function pastDeadline(stub: DurableObjectStub): Promise<void> {
+  await runInDurableObject(stub, async (instance, state) => {
+    const past = new Date(Date.now() - 1000).toISOString();
+    const pending = (instance as unknown as { turns?: { pending: { waiting?: { question: { deadline: string } } } } })
+      .turns?.pending;
+    if (pending?.waiting) pending.waiting.question.deadline = past;
+    const stored = await state.storage.get<{ deadline: string }>(PENDING_INPUT_KEY);
+    if (stored) await state.storage.put(PENDING_INPUT_KEY, { ...stored, deadline: past });
+  });
+}

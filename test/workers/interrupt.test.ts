@@ -5,7 +5,12 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { RUNNING_TURN_KEY, type TurnMarker, TurnMarkerStore } from "../../durable-objects/conversation/turn-marker";
+import {
+  type LegacyMarker,
+  RUNNING_TURN_KEY,
+  TurnMarkerStore,
+  type TurnRecord,
+} from "../../durable-objects/conversation/turn-marker";
 import { modelRequests } from "../support/fake-openai-client";
 import { api, connect, createConversation, signup } from "./helpers";
 import { chat, history, llmUrl, scenario } from "./turn-helpers";
@@ -15,7 +20,7 @@ describe("interrupted turns", () => {
     const session = await signup();
     const { id } = await createConversation(session);
     const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
-    const marker: TurnMarker = {
+    const marker: LegacyMarker = {
       started_at: "2026-11-22T10:00:00.000Z",
       calls: { "call-1": { tool: "vault_search", args: { query: "plans" }, step: 1 } },
     };
@@ -61,20 +66,41 @@ describe("interrupted turns", () => {
   });
 });
 
-describe("the running-turn marker", () => {
-  it("records a call with effects before it runs, and leaves read-only calls out", async () => {
+describe("the running-turn record", () => {
+  it("keeps each step's calls, recorded before they run, and is gone when the turn ends", async () => {
     const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(`marker-${crypto.randomUUID()}`));
     await runInDurableObject(stub, async (_instance, state) => {
       const marker = new TurnMarkerStore(state.storage);
-      await marker.begin();
-      marker.callStarted("w1", { tool: "vault_write", args: { path: "a.md" }, step: 1 });
-      marker.callStarted("r1", { tool: "vault_read", args: { path: "a.md" }, step: 1 }, { readOnly: true });
-      // A restart now finds the write open (recovery gives it a cancelled result); the read changed nothing.
-      expect(Object.keys((await marker.stored())?.calls ?? {})).toEqual(["w1"]);
-      marker.callEnded("r1");
-      marker.callEnded("w1");
-      expect((await marker.stored())?.calls).toEqual({});
+      const begun = await marker.begin({ kind: "user", options: { agent_max_steps: 3 } });
+      const progress = {
+        step: 1,
+        input_tokens: 10,
+        output_tokens: 2,
+        elapsed_ms: 1200,
+        warned: [],
+        loop_warnings: [],
+        consecutive_errors: 0,
+        discarded_subagents: 0,
+      };
+      marker.checkpoint({
+        progress,
+        calls: [
+          { call_id: "w1", tool: "vault_write", args: { path: "a.md" }, step: 1 },
+          { call_id: "r1", tool: "vault_read", args: { path: "a.md" }, step: 1 },
+        ],
+      });
+      // A restart now finds both calls of the step (recovery looks for their results in the log).
+      const stored = (await marker.stored()) as TurnRecord;
+      expect(stored.turn_id).toBe(begun.turn_id);
+      expect(stored.calls.map((c) => c.call_id)).toEqual(["w1", "r1"]);
+      expect(stored.progress).toEqual(progress);
+      // The next model request's checkpoint: the step's calls all have results.
+      marker.checkpoint({ progress: { ...progress, step: 1 }, calls: [] });
+      expect(((await marker.stored()) as TurnRecord).calls).toEqual([]);
+      marker.stopRequested();
+      expect(((await marker.stored()) as TurnRecord).stop_requested).toBe(true);
       await marker.end();
+      expect(await marker.stored()).toBeUndefined();
     });
   });
 });

@@ -21,7 +21,10 @@ export async function toolsFor(tools: readonly AgentTool[]) {
     callId: "call",
   };
   const tool = (name: string) => findTool(tools, name);
+  // Each run is its own call, as in a turn: a write tool does its write once per call id (effectKey).
+  let calls = 0;
   // biome-ignore lint/suspicious/noExplicitAny: test results are inspected loosely
-  const run = (name: string, args: unknown): Promise<any> => tool(name).execute(tool(name).args.parse(args), ctx);
+  const run = (name: string, args: unknown, as: Partial<ToolContext> = {}): Promise<any> =>
+    tool(name).execute(tool(name).args.parse(args), { ...ctx, callId: `call_${calls++}`, ...as });
   return { user, run, tool };
 }

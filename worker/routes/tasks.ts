@@ -25,14 +25,15 @@ taskRoutes.get("/", async (c) => {
 
 taskRoutes.post("/", async (c) => {
   const input = await readJson(c, CreateTaskSchema);
-  return c.json(await createTask(c.env.DB, currentUser(c).id, input), 201);
+  const { task } = await createTask(c.env.DB, currentUser(c).id, input);
+  return c.json(task, 201);
 });
 
 taskRoutes.patch("/:id", async (c) => {
   const changes = await readJson(c, UpdateTaskSchema);
-  const task = await updateTask(c.env.DB, currentUser(c).id, c.req.param("id"), changes);
-  if (!task) throw notFound("No such task");
-  return c.json(task);
+  const written = await updateTask(c.env.DB, currentUser(c).id, c.req.param("id"), changes);
+  if (!written) throw notFound("No such task");
+  return c.json(written.task);
 });
 
 taskRoutes.delete("/:id", async (c) => {

@@ -158,7 +158,12 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
       // Deltas sent while we were away are lost, so partial live text would mislead; the persisted
       // messages come back through `resume`.
       const turn: Turn = frame.running
-        ? { ...state.turn, running: true, pendingInput: frame.pending_input ?? null }
+        ? {
+            ...state.turn,
+            running: true,
+            resuming: frame.resuming ?? false,
+            pendingInput: frame.pending_input ?? null,
+          }
         : { ...IDLE_TURN, lastOutcome: state.turn.lastOutcome };
       // With no turn running, no subagent of ours is either (their frames may have been missed).
       return {

@@ -25,12 +25,14 @@ export function terminationText(reason: TerminationReason, steps?: number): stri
       return "Stopped: the question to you was not answered in time";
     case "llm_error":
       return "The model could not be reached";
+    case "interrupted":
+      return "Stopped: the server restarted three times during this answer";
   }
 }
 
 /** Reasons shown as an error bubble with Retry rather than as a note under the answer. */
 export function isFailure(reason: TerminationReason | undefined): boolean {
-  return reason === "llm_error" || reason === "error_limit";
+  return reason === "llm_error" || reason === "error_limit" || reason === "interrupted";
 }
 
 export type FailureText = {
@@ -135,6 +137,14 @@ export function describeFailure(reason: TerminationReason, content: string, note
   if (note !== undefined && reason === "llm_error") {
     const words = why.replace(MODEL_FAILED, "").trim();
     return { ...headline(words), partial: body, detail: "" };
+  }
+  if (reason === "interrupted") {
+    return {
+      title: "The server restarted three times during this answer.",
+      hint: "Something in this turn may be making it crash. What was done is in the steps above; retry to try once more.",
+      partial: body,
+      detail: why,
+    };
   }
   if (reason === "error_limit") {
     return {

@@ -18,6 +18,8 @@ export type Turn = {
   tree: string | null;
   phase: "reason" | "act" | "observe" | null;
   stopping: boolean;
+  /** The turn was cut short by a server restart and goes on from its last step: nothing new yet. */
+  resuming: boolean;
   pendingInput: PendingInput | null;
   lastOutcome: { termination_reason: TerminationReason; steps: number } | null;
 };
@@ -29,6 +31,7 @@ export const IDLE_TURN: Turn = {
   tree: null,
   phase: null,
   stopping: false,
+  resuming: false,
   pendingInput: null,
   lastOutcome: null,
 };
@@ -38,7 +41,9 @@ export function applyAgentUpdate(turn: Turn, update: AgentUpdate): Turn {
     case "agent_start":
       return { ...IDLE_TURN, running: true, maxSteps: update.max_steps, tree: update.decision_tree };
     case "agent_turn_start":
-      return { ...turn, running: true, step: update.step, phase: "reason" };
+      return { ...turn, running: true, resuming: false, step: update.step, phase: "reason" };
+    case "agent_resumed":
+      return { ...turn, running: true, resuming: true, step: update.step || null };
     case "agent_reason":
       return { ...turn, running: true, step: update.step, phase: "act" };
     case "agent_observe":
@@ -46,6 +51,7 @@ export function applyAgentUpdate(turn: Turn, update: AgentUpdate): Turn {
     case "agent_request_input":
       return {
         ...turn,
+        resuming: false,
         step: update.step,
         pendingInput: {
           question: update.question,
@@ -73,7 +79,7 @@ export function completeTurn(outcome: { termination_reason: TerminationReason; s
 }
 
 export type Activity = {
-  kind: "starting" | "thinking" | "reasoning" | "observing" | "writing" | "tool" | "waiting" | "stopping";
+  kind: "starting" | "resuming" | "thinking" | "reasoning" | "observing" | "writing" | "tool" | "waiting" | "stopping";
   label: string;
 };
 
@@ -111,6 +117,7 @@ export function turnActivity(turn: Turn, live: { writing: boolean; runningTools:
     return { kind: "tool", label: `${doing.join(" · ")}…` };
   }
   if (live.writing) return { kind: "writing", label: "Writing…" };
+  if (turn.resuming) return { kind: "resuming", label: "Resuming after a restart…" };
   if (turn.step === null) return { kind: "starting", label: "Starting…" };
   if (turn.tree === "roa" && turn.phase === "reason") return { kind: "reasoning", label: "Reasoning…" };
   if (turn.tree === "roa" && turn.phase === "observe") return { kind: "observing", label: "Looking at the results…" };

@@ -16,6 +16,7 @@ const NAMES_REASON: Record<TerminationReason, RegExp> = {
   error_limit: /tool errors in a row/,
   input_timeout: /not answered/,
   llm_error: /model call failed/,
+  interrupted: /server restarted 3 times/,
 };
 
 /** Warnings come at the configured percentage, and never with less than 20 % left (seed 000 SC-006). */

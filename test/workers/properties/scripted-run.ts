@@ -263,6 +263,9 @@ async function play(script: RunScript, clock: VirtualClock): Promise<RunRecord> 
           usage: { input_tokens: used, output_tokens: 0, total_tokens: used },
         };
       },
+      async reattach() {
+        throw new ToolError("no restart in a scripted run");
+      },
     };
 
     const tools: AgentTool[] = OFFERED.map((tool) => ({
