@@ -20,6 +20,12 @@ export interface DiscoveredTool {
   description: string;
   /** JSON Schema of the arguments (an object schema, per the MCP spec). */
   inputSchema: Record<string, unknown>;
+  /**
+   * The server's annotations: `readOnlyHint` (the tool changes nothing) and `idempotentHint` (calling it
+   * again with the same arguments does nothing more). A call cut short by a restart is re-run only then.
+   */
+  readOnly?: boolean;
+  idempotent?: boolean;
 }
 
 /** Tools taken from one server: the model's tool list has a limit (OpenAI: 128) and every tool costs tokens. */
@@ -122,6 +128,8 @@ export async function connectMcp(
             name: t.name,
             description: t.description ?? t.title ?? "",
             inputSchema: t.inputSchema as Record<string, unknown>,
+            ...(t.annotations?.readOnlyHint === true ? { readOnly: true } : {}),
+            ...(t.annotations?.idempotentHint === true ? { idempotent: true } : {}),
           });
         cursor = result.nextCursor;
         if (!cursor) break;

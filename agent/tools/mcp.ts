@@ -160,6 +160,9 @@ function asAgentTool(
     args: jsonSchemaArgs(tool.inputSchema),
     inputSchema,
     timeoutMs,
+    // Re-run after a restart only when the server says a second call changes nothing (resume.ts).
+    ...(tool.readOnly ? { readOnly: true } : {}),
+    ...(tool.idempotent ? { idempotent: true } : {}),
     async execute(args, ctx) {
       // The SDK's own timeout a little later than the executor's, whose message names the tool and limit.
       const result = await session.callTool(tool.name, args ?? {}, { signal: ctx.signal, timeoutMs: timeoutMs + 1000 });

@@ -625,8 +625,7 @@ export class TurnRunner {
       (frame.type === "text_delta" ||
         frame.type === "reasoning_delta" ||
         frame.type === "tool_start" ||
-        (frame.type === "agent_update" &&
-          (frame.update_type === "agent_turn_start" || frame.update_type === "agent_request_input")))
+        (frame.type === "agent_update" && frame.update_type === "agent_request_input"))
     )
       turn.resuming = false;
     if (frame.type === "text_delta" || frame.type === "reasoning_delta") {

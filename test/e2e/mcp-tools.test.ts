@@ -34,7 +34,7 @@ const VIEWPORTS = [
   { name: "phone", width: 390, height: 844, phone: true },
 ] as const;
 
-const ALL_TOOLS = ["local__big", "local__echo", "local__fail", "local__forge", "local__hang"];
+const ALL_TOOLS = ["local__big", "local__echo", "local__fail", "local__forge", "local__hang", "local__lookup"];
 
 type ServerBody = { id: string; name: string; auth: { type: string }; disabled_tools: string[] };
 

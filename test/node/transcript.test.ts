@@ -1,6 +1,7 @@
 // The transcript's grouping (client/src/lib/transcript.ts) and the plain-language termination texts
 // (client/src/lib/termination.ts): pure functions, tested without a browser.
 import { describe, expect, it } from "vitest";
+import { conversationReducer, INITIAL_STATE } from "../../client/src/lib/conversation-state";
 import { answerParts, describeFailure, isFailure, terminationText } from "../../client/src/lib/termination";
 import { buildTranscript, groupSummary, isRoutineSystem } from "../../client/src/lib/transcript";
 import { applyAgentUpdate, IDLE_TURN, turnActivity } from "../../client/src/lib/turn-state";
@@ -192,6 +193,32 @@ describe("turnActivity", () => {
     expect(asking.pendingInput?.deadline).toBeDefined();
     const stopping = applyAgentUpdate(stepping, { update_type: "agent_stopped", step: 1 });
     expect(turnActivity(stopping, idle)?.label).toBe("Stopping…");
+  });
+
+  it("says a turn cut short by a restart is resuming until it shows something new", () => {
+    const resumed = applyAgentUpdate(started, { update_type: "agent_resumed", step: 2, interruptions: 1 });
+    expect(turnActivity(resumed, idle)?.label).toBe("Resuming after a restart…");
+    // The step it goes on with starts: still resuming until the model writes or a tool runs.
+    const next = applyAgentUpdate(resumed, { update_type: "agent_turn_start", step: 3 });
+    expect(turnActivity(next, idle)?.label).toBe("Resuming after a restart…");
+    expect(turnActivity(next, { writing: true, runningTools: [] })?.label).toBe("Writing…");
+    expect(turnActivity(next, { writing: false, runningTools: ["vault_list"] })?.label).toBe(
+      "Looking through your notes…",
+    );
+    const reduced = conversationReducer(
+      conversationReducer(INITIAL_STATE, {
+        type: "frame",
+        frame: { type: "hello", conversation_id: "c", last_seq: 4, running: true, resuming: true },
+      }),
+      { type: "frame", frame: { type: "text_delta", step: 3, delta: "Back" } },
+    );
+    expect(reduced.turn.resuming).toBe(false);
+    expect(
+      conversationReducer(INITIAL_STATE, {
+        type: "frame",
+        frame: { type: "hello", conversation_id: "c", last_seq: 4, running: true, resuming: true },
+      }).turn.resuming,
+    ).toBe(true);
   });
 
   it("says 'reasoning' only in the reason phase of the roa tree", () => {

@@ -42,6 +42,7 @@ describe("MCP servers: saving and reading", () => {
       "local__fail",
       "local__forge",
       "local__hang",
+      "local__lookup",
     ]);
     expect(tested.server.tools.find((t) => t.name === "echo")?.description).toContain("Echoes");
     expect(tested.server.checked_at).not.toBeNull();

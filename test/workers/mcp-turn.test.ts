@@ -57,6 +57,7 @@ describe("MCP tools in a turn", () => {
       "local__fail",
       "local__forge",
       "local__hang",
+      "local__lookup",
     ]);
   });
 

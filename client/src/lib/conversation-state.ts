@@ -192,7 +192,7 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
       return {
         ...state,
         liveReasoning: withEntry(state.liveReasoning, frame.step, reasoning),
-        turn: { ...state.turn, running: true },
+        turn: { ...state.turn, running: true, resuming: false },
       };
     }
     case "text_delta": {
@@ -201,7 +201,7 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
         ...state,
         liveText: withEntry(state.liveText, frame.step, text),
         liveReasoning: endReasoning(state.liveReasoning, frame.step),
-        turn: { ...state.turn, running: true },
+        turn: { ...state.turn, running: true, resuming: false },
       };
     }
     case "tool_start": {
@@ -211,6 +211,7 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
         ...state,
         liveTools: withEntry(state.liveTools, call_id, live),
         liveReasoning: endReasoning(state.liveReasoning, step),
+        turn: { ...state.turn, resuming: false },
       };
     }
     case "tool_complete":

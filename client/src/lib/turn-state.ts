@@ -41,7 +41,7 @@ export function applyAgentUpdate(turn: Turn, update: AgentUpdate): Turn {
     case "agent_start":
       return { ...IDLE_TURN, running: true, maxSteps: update.max_steps, tree: update.decision_tree };
     case "agent_turn_start":
-      return { ...turn, running: true, resuming: false, step: update.step, phase: "reason" };
+      return { ...turn, running: true, step: update.step, phase: "reason" };
     case "agent_resumed":
       return { ...turn, running: true, resuming: true, step: update.step || null };
     case "agent_reason":
