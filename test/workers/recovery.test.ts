@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import { NOT_RERUN, type TurnProgress } from "../../agent/turn/resume";
 import { RUNNING_TURN_KEY, type TurnRecord } from "../../durable-objects/conversation/turn-marker";
-import type { ToolMessage } from "../../protocol";
+import type { AgentConfig, ToolMessage } from "../../protocol";
 import { modelRequests } from "../support/fake-openai-client";
 import { mcpCalls } from "../support/mcp-calls";
 import { api, connect } from "./helpers";
@@ -119,10 +119,8 @@ describe("a turn resumed after a restart", () => {
     await chat(s, "start");
     // Two steps done of three, under a 10-step limit the user has since raised: the turn's own limit holds.
     await api("/api/settings/agent", { method: "PUT", json: { maxIterations: 10 }, headers: s.session.headers });
-    const config = {
-      ...((await (await api("/api/settings/agent", { headers: s.session.headers })).json()) as object),
-      maxIterations: 3,
-    };
+    const saved = (await (await api("/api/settings/agent", { headers: s.session.headers })).json()) as AgentConfig;
+    const config: AgentConfig = { ...saved, maxIterations: 3 };
     await dieWith(s, record({ config, progress: progress({ step: 2, elapsed_ms: 1000 }) }));
     const socket = await connect(s.session, s.conversationId);
     const done = await socket.next("response_complete", () => true, { timeoutMs: 20_000 });
