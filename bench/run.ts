@@ -8,6 +8,7 @@ import { clientSizeRows, measureClient } from "./client-size.ts";
 import type { ConversationFigures } from "./context-figures.ts";
 import { d1HotPath } from "./d1-hot-path.ts";
 import { measureNotificationTokens } from "./notification-tokens.ts";
+import { measureRestartResume } from "./restart-resume.ts";
 import { fmt, median, quantile } from "./stats.ts";
 import { measureStepPhases, PHASES } from "./step-phases.ts";
 import { measureStopLatency } from "./stop-latency.ts";
@@ -92,6 +93,17 @@ async function stopLatency() {
   ];
 }
 
+/** Issue 29: a turn cut short by a restart, from the reconnecting client's socket to its next frames. */
+async function restartResume() {
+  const r = await measureRestartResume(10);
+  const row = (what: string, xs: number[]) => `| ${what} | ${fmt(median(xs), 1)} | max ${fmt(Math.max(...xs), 1)} |`;
+  return [
+    row("restart → resumed turn's first frame, from the reconnecting socket's open (10 kills)", r.firstFrameMs),
+    row("restart → the model's first text again, from the same socket open", r.firstTextMs),
+    row("restart: SIGKILL → `wrangler dev` answering again (the process, not the product)", r.processStartMs),
+  ];
+}
+
 type ContextBench = {
   runConversation: (
     turns: number,
@@ -171,6 +183,7 @@ const rows = [
   ...(await loopOverhead()),
   ...(await busThroughput()),
   ...(await stopLatency()),
+  ...(await restartResume()),
   ...(await mcpOverhead()),
   ...(await memory()),
   ...clientSizeRows(client),
