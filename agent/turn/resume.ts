@@ -142,7 +142,7 @@ export async function resumeTurn(turn: Turn, point: ResumePoint): Promise<boolea
     role: "system",
     source: "Turn Control",
     severity: "warning",
-    item: interruptItem(point.startedAt, 0, { resumed: true }),
+    item: interruptItem(point.startedAt, point.openCalls.length, { resumed: true }),
   });
   if (point.retryAt && point.retryAt > Date.now()) await waitUntil(point.retryAt, turn.signal);
   return true;

@@ -97,21 +97,26 @@ function waitExit(p: ChildProcess, ms: number): Promise<boolean> {
   });
 }
 
-export async function startApp(opts: { env?: Record<string, string>; persistTo?: string } = {}): Promise<App> {
+/** `port`: listen there (a restart where open pages reconnect by themselves), else on a free port. */
+type StartOptions = { env?: Record<string, string>; persistTo?: string; port?: number };
+
+export async function startApp(opts: StartOptions = {}): Promise<App> {
   // A free port can be taken by another process between freePort() and wrangler binding it (CI saw
-  // "Address already in use"); that one failure is retried on fresh ports.
+  // "Address already in use"); that one failure is retried on fresh ports. A port asked for by name may
+  // still be held for a moment by the process just killed: it is tried again after a pause.
   for (let attempt = 1; ; attempt++) {
     try {
       return await startAppOnce(opts);
     } catch (error) {
-      if (attempt >= 3 || !(error instanceof PortTaken)) throw error;
+      if (attempt >= 5 || !(error instanceof PortTaken)) throw error;
+      if (opts.port) await new Promise((r) => setTimeout(r, 500));
     }
   }
 }
 
 class PortTaken extends Error {}
 
-async function startAppOnce(opts: { env?: Record<string, string>; persistTo?: string }): Promise<App> {
+async function startAppOnce(opts: StartOptions): Promise<App> {
   ensureClientBuilt();
   const persistDir = opts.persistTo ?? (await mkdtemp(path.join(tmpdir(), "oracle-e2e-")));
   const env = childEnv();
@@ -129,7 +134,7 @@ async function startAppOnce(opts: { env?: Record<string, string>; persistTo?: st
   );
   if (mig.status !== 0) throw new Error(`wrangler d1 migrations apply failed:\n${mig.stdout}\n${mig.stderr}`);
 
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const inspectorPort = await freePort(); // not the shared 9229, so runs do not collide
   const args = [
     ...WRANGLER,
