@@ -94,6 +94,7 @@ export class ConversationObject extends DurableObject<Env> {
       frames,
       enabled: turns.recovery,
       resume: (record, point) => turns.resume(record, point),
+      ended: (record, outcome) => turns.endedByRecovery(record, outcome),
     });
     // Triggers accepted before the previous instance died: no turn runs now, so they are due at once.
     const undelivered = await this.inbox.undelivered(() => log.deliveredTriggerIds());

@@ -19,6 +19,7 @@ import {
 } from "../../agent/turn/resume";
 import { DEFAULT_AGENT_CONFIG, type Message, type MessageDraft } from "../../protocol";
 import type { PendingInput } from "./pending-input";
+import type { ChildOutcome } from "./subagents";
 import { isTurnRecord, type TurnMarkerStore, type TurnRecord } from "./turn-marker";
 
 export interface RecoveryIO {
@@ -31,6 +32,8 @@ export interface RecoveryIO {
   enabled: boolean;
   /** Goes on with the turn from `point`. */
   resume(record: TurnRecord, point: ResumePoint): Promise<void>;
+  /** A turn that ended here: a subagent's parent that re-attaches gets this outcome. */
+  ended(record: TurnRecord, outcome: ChildOutcome): Promise<void>;
 }
 
 const NO_PROGRESS: TurnProgress = {
@@ -129,6 +132,7 @@ async function giveUp(io: RecoveryIO, record: TurnRecord, open: readonly Recorde
     usage,
   });
   if (await io.pending.current()) await io.pending.clear();
+  await io.ended(record, { answer: content, termination_reason: "interrupted", steps: state.step, usage });
   await io.marker.end();
   io.frames.send({
     type: "agent_update",

@@ -126,6 +126,8 @@ export class TurnMarkerStore {
   private update(patch: Partial<TurnRecord>): void {
     if (!this.record) return;
     this.record = { ...this.record, ...patch };
-    void this.storage.put(RUNNING_TURN_KEY, this.record);
+    // A write that fails (a step's calls over the 2 MB a value may hold) leaves the previous record: a
+    // restart then asks the step's model call again instead of finding its calls.
+    this.storage.put(RUNNING_TURN_KEY, this.record).catch((error) => console.error("turn record not saved", error));
   }
 }

@@ -334,6 +334,11 @@ export class TurnRunner {
     await this.launch(plan, async () => undefined, origin, { resumed: { record, point } });
   }
 
+  /** A turn recovery ended (cut short too often): a subagent's parent re-attaching gets its outcome. */
+  async endedByRecovery(record: TurnRecord, outcome: ChildOutcome): Promise<void> {
+    if (record.origin.kind === "subagent") await this.ctx.storage.put(SUBAGENT_OUTCOME_KEY, outcome);
+  }
+
   /** A recovered subagent's link to its parent: whichever parent re-attached (reattachAsSubagent). */
   private attachedParent(): ParentLink {
     return {

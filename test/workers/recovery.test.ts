@@ -131,6 +131,38 @@ describe("a turn resumed after a restart", () => {
     socket.close();
   });
 
+  it("does not count the time the restart took against the turn's time limit", async () => {
+    const s = await scenario([{ text: "Earlier answer." }, { text: "Still in time." }], { timeoutSeconds: 30 });
+    await chat(s, "start");
+    const saved = (await (await api("/api/settings/agent", { headers: s.session.headers })).json()) as AgentConfig;
+    // Started an hour ago with 25 s of its 30 spent when it was cut: 5 s are left, not minus an hour.
+    await dieWith(
+      s,
+      record({
+        started_at: new Date(Date.now() - 3_600_000).toISOString(),
+        config: saved,
+        progress: progress({ step: 1, elapsed_ms: 25_000 }),
+      }),
+    );
+    const socket = await connect(s.session, s.conversationId);
+    const done = await socket.next("response_complete", () => true, { timeoutMs: 20_000 });
+    expect(done.termination_reason).toBe("completed");
+    socket.close();
+  });
+
+  it("counts the time the turn had already run: what was left of its limit is all it gets", async () => {
+    const s = await scenario([{ text: "Earlier answer." }, { text: "Too late.", delay_ms: 4000 }], {
+      timeoutSeconds: 30,
+    });
+    await chat(s, "start");
+    const saved = (await (await api("/api/settings/agent", { headers: s.session.headers })).json()) as AgentConfig;
+    await dieWith(s, record({ config: saved, progress: progress({ step: 1, elapsed_ms: 29_000 }) }));
+    const socket = await connect(s.session, s.conversationId);
+    const done = await socket.next("response_complete", () => true, { timeoutMs: 20_000 });
+    expect(done.termination_reason).toBe("timeout");
+    socket.close();
+  });
+
   it("says in hello that the turn is resuming until it shows something new", async () => {
     const s = await scenario([{ text: "Earlier answer." }, { text: ["Again"], delay_ms: 1500 }]);
     await chat(s, "start");
@@ -142,6 +174,27 @@ describe("a turn resumed after a restart", () => {
     const third = await connect(s.session, s.conversationId);
     expect(third.frames[0]).not.toHaveProperty("resuming");
     for (const socket of [first, second, third]) socket.close();
+  });
+
+  it("hands a parent that re-attaches the plain explanation of a subagent cut short a third time", async () => {
+    const s = await scenario([{ text: "Earlier answer." }]);
+    await chat(s, "start");
+    const limits = { maxIterations: 5, tokenBudget: 10_000, timeoutSeconds: 60 };
+    await dieWith(
+      s,
+      record({
+        origin: { kind: "subagent", request: { task: "dig", limits, depth: 1, podName: "subagent-x" } },
+        interruptions: 2,
+      }),
+    );
+    const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(s.conversationId));
+    const frames: unknown[] = [];
+    const outcome = await stub.reattachSubagent(
+      { conversationId: s.conversationId, userId: s.session.user.id },
+      { onFrame: (f) => void frames.push(f), onEvent: () => undefined },
+    );
+    expect(outcome.termination_reason).toBe("interrupted");
+    expect(outcome.answer).toMatch(/server restarted 3 times/);
   });
 
   it("ends the turn as before when the operator turned recovery off", async () => {
