@@ -94,7 +94,7 @@ for (const viewport of VIEWPORTS) {
       await row.waitFor({ timeout: 15_000 });
       const status = row.locator("[data-testid=mcp-status]");
       await expect.poll(() => status.getAttribute("data-state"), { timeout: 20_000 }).toBe("ok");
-      expect(await status.textContent()).toMatch(/^Connected · 5 tools · checked /);
+      expect(await status.textContent()).toMatch(/^Connected · 6 tools · checked /);
       const tools = row.locator("[data-testid=mcp-tool]");
       expect((await tools.evaluateAll((els) => els.map((e) => e.getAttribute("data-tool")))).sort()).toEqual(ALL_TOOLS);
       expect(await row.locator("[data-testid=mcp-auth]").textContent()).toBe("Bearer token saved");
