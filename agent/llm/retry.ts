@@ -76,7 +76,8 @@ function noTimeToWait(error: Error, askedMs: number | undefined): ModelCallError
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it trips. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const stop = () => {
       clearTimeout(timer);

@@ -6,8 +6,8 @@
 // item, keeps what was left of a retry's wait, and goes on under its original limits.
 
 import type { ModelToolCall } from "../llm/call-model";
-import type { BudgetKind } from "../state";
-import { type AgentState, elapsedMs } from "../state";
+import { sleep } from "../llm/retry";
+import { type AgentState, type BudgetKind, elapsedMs } from "../state";
 import { interruptItem } from "../system-items/interrupt";
 import { REQUEST_INPUT } from "../tools/request-input";
 import { type AgentTool, ToolError } from "../tools/tool";
@@ -62,6 +62,22 @@ export interface Checkpoint {
   /** A model retry waits until then (epoch ms). */
   retryAt?: number;
 }
+
+/** A model's tool call as the checkpoint records it, in `step`; and back (modelCall). */
+export const recordedCall = (c: ModelToolCall, step: number): RecordedCall => ({
+  call_id: c.callId,
+  tool: c.tool,
+  args: c.args,
+  step,
+  ...(c.problem ? { problem: c.problem } : {}),
+});
+
+const modelCall = (c: RecordedCall): ModelToolCall => ({
+  callId: c.call_id,
+  tool: c.tool,
+  args: c.args,
+  ...(c.problem ? { problem: c.problem } : {}),
+});
 
 export function progressOf(turn: Turn, step: number): TurnProgress {
   const s = turn.state;
@@ -129,12 +145,7 @@ export async function resumeTurn(turn: Turn, point: ResumePoint): Promise<boolea
     interruptions: point.interruptions,
   });
   if (point.openCalls.length) {
-    const calls: ModelToolCall[] = point.openCalls.map((c) => ({
-      callId: c.call_id,
-      tool: c.tool,
-      args: c.args,
-      ...(c.problem ? { problem: c.problem } : {}),
-    }));
+    const calls = point.openCalls.map(modelCall);
     const tools = new Map([...turn.tools].map(([name, tool]) => [name, recoveredTool(tool)]));
     if (!(await runStepTools(turn, calls, { tools }))) return false;
   }
@@ -144,18 +155,8 @@ export async function resumeTurn(turn: Turn, point: ResumePoint): Promise<boolea
     severity: "warning",
     item: interruptItem(point.startedAt, point.openCalls.length, { resumed: true }),
   });
-  if (point.retryAt && point.retryAt > Date.now()) await waitUntil(point.retryAt, turn.signal);
+  // Cut short by a Stop or the time limit, the loop sees why at its next check.
+  if (point.retryAt && point.retryAt > Date.now())
+    await sleep(point.retryAt - Date.now(), turn.signal).catch(() => undefined);
   return true;
-}
-
-function waitUntil(at: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, Math.max(0, at - Date.now()));
-    signal.addEventListener("abort", done, { once: true });
-  });
 }

@@ -15,7 +15,7 @@ import { toolDeclarations } from "../tools/tool-set";
 import { TurnClock } from "./clock";
 import { EarlyReads } from "./early-reads";
 import type { TurnIO } from "./io";
-import { progressOf, type ResumePoint, restoredState } from "./resume";
+import { progressOf, type ResumePoint, recordedCall, restoredState } from "./resume";
 import { retryEvent } from "./warnings";
 
 export interface TurnSetup {
@@ -122,15 +122,7 @@ export class Turn {
     const step = this.state.step;
     this.io.checkpoint({
       progress: progressOf(this, answered),
-      ...(calls && {
-        calls: calls.map((c) => ({
-          call_id: c.callId,
-          tool: c.tool,
-          args: c.args,
-          step,
-          ...(c.problem ? { problem: c.problem } : {}),
-        })),
-      }),
+      ...(calls && { calls: calls.map((c) => recordedCall(c, step)) }),
       ...(retryAt !== undefined ? { retryAt } : {}),
     });
   }

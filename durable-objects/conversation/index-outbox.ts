@@ -7,6 +7,7 @@
 // next turn, the next wake, or an alarm with backoff.
 import { type IndexUpdate, indexStatements, titleFrom } from "../../d1/conversations";
 import { purgeLegacyMessages } from "../../d1/legacy-messages";
+import { alarmBy } from "./alarm";
 import { LEGACY_PURGE_PENDING } from "./legacy-import";
 import { deleteState, type MessageRow, readState, writeState } from "./local-tables";
 import { PENDING_INPUT_KEY } from "./pending-input";
@@ -153,8 +154,6 @@ export class IndexOutbox {
    */
   private async retryLater(): Promise<void> {
     if (this.closed || (await this.storage.get(PENDING_INPUT_KEY))) return;
-    const at = Date.now() + (RETRY_MS[Math.min(this.failures, RETRY_MS.length) - 1] ?? 300_000);
-    const current = await this.storage.getAlarm();
-    if (current === null || current > at) await this.storage.setAlarm(at);
+    await alarmBy(this.storage, Date.now() + (RETRY_MS[Math.min(this.failures, RETRY_MS.length) - 1] ?? 300_000));
   }
 }

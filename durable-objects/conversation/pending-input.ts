@@ -2,6 +2,7 @@
 // at its deadline, so the timeout fires even if the object was evicted while waiting; a tab that
 // connects meanwhile is shown the question in `hello`.
 import type { InputOutcome } from "../../agent/tools/request-input";
+import { alarmBy } from "./alarm";
 
 export const PENDING_INPUT_KEY = "pending-input";
 
@@ -49,8 +50,7 @@ export class PendingInput {
       await this.clear();
       return { type: "timeout" };
     }
-    const alarm = await this.storage.getAlarm();
-    if (alarm === null || alarm > deadline) await this.storage.setAlarm(deadline);
+    await alarmBy(this.storage, deadline);
     return this.wait(stored, signal);
   }
 

@@ -24,8 +24,8 @@ export type TurnOptions = Pick<ChatFrame, "agent_max_steps" | "decision_tree">;
 
 /** Who started the turn, and with what: enough to plan it again. */
 export type TurnOrigin =
-  | { kind: "user"; options: TurnOptions; started_by?: string }
-  | { kind: "subagent"; request: ChildRequest };
+  /** `started_by`: the credential (credentialKey) of the socket that started it; its revocation stops it. */
+  { kind: "user"; options: TurnOptions; started_by?: string } | { kind: "subagent"; request: ChildRequest };
 
 /** The subagent a delegate call started (its own object goes on with its turn). */
 export interface ChildRef {

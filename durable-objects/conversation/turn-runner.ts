@@ -31,6 +31,7 @@ import {
   type RegenerateFrame,
   type ServerFrame,
 } from "../../protocol";
+import { alarmBy } from "./alarm";
 import type { ConversationBranches } from "./branches";
 import { ConversationTitles } from "./conversation-titles";
 import { faultPauses } from "./fault-pauses";
@@ -81,7 +82,7 @@ export function helloModel(sql: SqlStorage, env: Env): ModelInfo {
   return publicModelInfo(llmSettings(env));
 }
 
-/** local_state-free storage key: a subagent's last outcome, for a parent that re-attaches after a restart. */
+/** Storage key of a subagent's last outcome, for a parent that re-attaches after a restart. */
 const SUBAGENT_OUTCOME_KEY = "subagent-outcome";
 /** While a turn runs, an alarm this far ahead wakes the object after a restart that no client notices. */
 const WATCHDOG_MS = 10_000;
@@ -105,8 +106,6 @@ interface RunningTurn {
   resuming?: boolean;
   /** Set when this turn is a subagent's: every frame also goes to the parent. */
   parent?: ParentLink;
-  /** The credential (credentialKey) of the socket that started the turn: its revocation stops the turn. */
-  startedBy?: string;
   /** The turn's input is not yet sent to the D1 index: done once its first model request is answered. */
   indexInput?: boolean;
   /** The model the turn runs with (known once its settings are read); the title is asked of it too. */
@@ -499,7 +498,6 @@ export class TurnRunner {
       live: undefined,
       origin,
       ...(parent ? { parent } : {}),
-      ...(origin.kind === "user" && origin.started_by ? { startedBy: origin.started_by } : {}),
       ...(resumed ? { resume: resumed.point, resuming: true } : {}),
     };
     this.current = turn;
@@ -591,10 +589,7 @@ export class TurnRunner {
     const due = [question && Date.parse(question.deadline), watchdog].filter((t): t is number => !!t && t > now);
     if (!due.length) return;
     const at = Math.min(...due);
-    const current = await this.ctx.storage.getAlarm();
-    if (current !== null && current > now && current <= at) return;
-    await this.ctx.storage.setAlarm(at);
-    this.watchdogAt = at === watchdog ? at : undefined;
+    if (await alarmBy(this.ctx.storage, at)) this.watchdogAt = at === watchdog ? at : undefined;
   }
 
   /** The turn ended: its watchdog, if still the alarm, is not needed any more. */
@@ -607,7 +602,8 @@ export class TurnRunner {
 
   /** The session or token that started the running turn was revoked: nothing more runs on its behalf. */
   stopIfStartedBy(revoked: ReadonlySet<string>): void {
-    if (this.current?.startedBy && revoked.has(this.current.startedBy)) this.stop();
+    const origin = this.current?.origin;
+    if (origin?.kind === "user" && origin.started_by && revoked.has(origin.started_by)) this.stop();
   }
 
   async stopAndWait(): Promise<void> {

@@ -43,6 +43,21 @@ export function clientFor(origin: string, cookie: string): Client {
   };
 }
 
+/** Polls `GET /api/conversations/:id` until no turn runs there (e.g. a turn resumed after a restart ended). */
+export async function waitIdle(
+  client: Pick<Client, "origin" | "headers">,
+  id: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await fetch(`${client.origin}/api/conversations/${id}`, { headers: client.headers });
+    if (((await res.json()) as { running?: boolean }).running === false) return;
+    if (Date.now() > deadline) throw new Error(`a turn still runs in ${id} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 export interface Socket {
   ws: WebSocket;
   frames: (Frame & { at: number })[];

@@ -3,7 +3,7 @@
 // could deliver it; after a restart on the same state it is delivered exactly once.
 import { afterAll, describe, expect, it } from "vitest";
 import { marker, modelRequests, scriptModel, waitForModelRequests } from "../support/fake-openai-client";
-import { openSocket } from "./api-client";
+import { openSocket, waitIdle } from "./api-client";
 import { type KillableChat, startKillableChat } from "./killable-chat";
 
 describe("a notify accepted just before the process dies", () => {
@@ -39,7 +39,7 @@ describe("a notify accepted just before the process dies", () => {
     expect(delivered[0]?.item?.body).toContain("Deploy 9 was rolled back");
 
     await scriptModel(llm.url, "crash", [{ text: "Nothing else." }]);
-    await waitIdle(restarted.origin, restarted.headers, id);
+    await waitIdle(restarted, id);
     const from = again.frames.length;
     again.send({ type: "chat", content: `anything new? ${marker("crash")}` });
     const done = await again.until((f) => f.type === "response_complete", { from });
@@ -52,14 +52,3 @@ describe("a notify accepted just before the process dies", () => {
     socket.ws.close();
   });
 });
-
-async function waitIdle(origin: string, headers: Record<string, string>, id: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const status = (await (await fetch(`${origin}/api/conversations/${id}`, { headers })).json()) as {
-      running?: boolean;
-    };
-    if (status.running === false) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("the resumed turn did not end");
-}

@@ -12,7 +12,7 @@ import {
   scriptModel,
   waitForModelRequests,
 } from "../support/fake-openai-client";
-import { type Client, type Frame, openSocket, type Socket } from "./api-client";
+import { type Client, type Frame, openSocket, type Socket, waitIdle } from "./api-client";
 import { type KillableChat, startKillableChat } from "./killable-chat";
 
 type LoggedMessage = {
@@ -101,7 +101,7 @@ describe("a turn cut short by a restart goes on", () => {
     const requests = await waitForModelRequests(chat.llm.url, "r-stream", (r) => r.length >= 2, 40_000);
     const again = await reconnect(restarted, id, socket);
     await again.until((f) => f.type === "response_complete" || (f.type === "hello" && f.running === false));
-    await waitDone(restarted, id);
+    await waitIdle(restarted, id);
     expectSamePrefix(before[0] as RecordedRequest, requests[1] as RecordedRequest);
     const last = ((requests[1]?.body.messages ?? []) as { role: string; content: unknown }[]).at(-1);
     expect(JSON.stringify(last)).toContain("[Interrupted]");
@@ -244,17 +244,3 @@ describe("a turn cut short by a restart goes on", () => {
     again.ws.close();
   }, 180_000);
 });
-
-async function waitDone(client: Client, id: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const status = (await (
-      await fetch(`${client.origin}/api/conversations/${id}`, { headers: client.headers })
-    ).json()) as {
-      running?: boolean;
-    };
-    if (status.running === false) return;
-    if (Date.now() > deadline) throw new Error("the resumed turn did not end");
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
