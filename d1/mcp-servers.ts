@@ -3,6 +3,7 @@
 // The secret is sealed before it is written and opened only to connect (endpointOf); no answer holds it.
 import { and, asc, eq } from "drizzle-orm";
 import type { McpEndpoint } from "../mcp/client";
+import { OAuthAuthorizationNeeded, scopeList } from "../mcp/oauth-rules";
 import {
   MAX_MCP_SERVERS,
   type McpAuthInfo,
@@ -10,9 +11,11 @@ import {
   type McpServer,
   type McpServerCreate,
   type McpServerPatch,
+  mcpOAuthExpiredText,
   qualifiedToolName,
 } from "../protocol";
 import { database, nowIso } from "./client";
+import { accessToken, FORGOTTEN, type OAuthDeps } from "./mcp-oauth";
 import { mcpServers } from "./schema";
 import { openSecret, sealSecret } from "./secret-box";
 
@@ -22,6 +25,8 @@ export type McpServerRow = typeof mcpServers.$inferSelect;
 interface StoredTool {
   name: string;
   description: string;
+  /** The server's readOnlyHint (absent in rows written before it was kept). */
+  read_only?: boolean;
 }
 
 const parseList = <T>(json: string): T[] => {
@@ -37,6 +42,17 @@ const parseList = <T>(json: string): T[] => {
 const boundTo = (row: Pick<McpServerRow, "userId" | "id">) => `mcp_servers:${row.userId}:${row.id}`;
 
 function authInfo(row: McpServerRow): McpAuthInfo {
+  if (row.authType === "oauth") {
+    const status = row.oauthStatus ?? "needs_authorization";
+    return {
+      type: "oauth",
+      status,
+      expires_at: status === "connected" ? row.oauthExpiresAt : null,
+      scopes: scopeList(row.oauthScopes),
+      client_id: row.oauthClientId,
+      error: status === "expired" ? mcpOAuthExpiredText(row.name) : null,
+    };
+  }
   if (row.authType === "bearer") return { type: "bearer" };
   if (row.authType === "header") return { type: "header", name: row.authHeader ?? "" };
   return { type: "none" };
@@ -56,6 +72,7 @@ export function toMcpServer(row: McpServerRow): McpServer {
       qualified_name: qualifiedToolName(row.name, t.name),
       description: t.description,
       enabled: !disabled.includes(t.name),
+      read_only: t.read_only === true,
     })),
     disabled_tools: disabled,
     checked_at: row.checkedAt,
@@ -67,9 +84,21 @@ export function toMcpServer(row: McpServerRow): McpServer {
 
 /** The columns an auth input sets, its secret sealed for this row. */
 async function authColumns(auth: McpAuthInput, row: Pick<McpServerRow, "userId" | "id">, secretsKey?: string) {
-  if (auth.type === "none") return { authType: "none" as const, authHeader: null, sealedSecret: null };
+  // Any auth given replaces the stored one: an OAuth grant and registration are forgotten with it.
+  const oauth = { ...FORGOTTEN, sealedOauthClient: null, oauthClientId: null, oauthStatus: null };
+  if (auth.type === "none") return { ...oauth, authType: "none" as const, authHeader: null, sealedSecret: null };
+  if (auth.type === "oauth")
+    return {
+      ...oauth,
+      authType: "oauth" as const,
+      authHeader: null,
+      oauthClientId: auth.client_id ?? null,
+      oauthStatus: "needs_authorization" as const,
+      sealedSecret: auth.client_secret ? await sealSecret(secretsKey, auth.client_secret, boundTo(row)) : null,
+    };
   const secret = auth.type === "bearer" ? auth.token : auth.value;
   return {
+    ...oauth,
     authType: auth.type,
     authHeader: auth.type === "header" ? auth.name : null,
     sealedSecret: await sealSecret(secretsKey, secret, boundTo(row)),
@@ -118,8 +147,9 @@ export async function createMcpServer(
     // One statement: the cap holds however many requests race (no count-then-insert gap).
     const row = await d1
       .prepare(
-        `INSERT INTO mcp_servers (id, user_id, name, url, enabled, auth_type, auth_header, sealed_secret)
-         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8
+        `INSERT INTO mcp_servers (id, user_id, name, url, enabled, auth_type, auth_header, sealed_secret,
+                                  oauth_client_id, oauth_status)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?10, ?11
          WHERE (SELECT count(*) FROM mcp_servers WHERE user_id = ?2) < ?9
          RETURNING id`,
       )
@@ -133,6 +163,8 @@ export async function createMcpServer(
         auth.authHeader,
         auth.sealedSecret,
         MAX_MCP_SERVERS,
+        auth.oauthClientId,
+        auth.oauthStatus,
       )
       .first<{ id: string }>();
     if (!row) return { refused: "too_many" };
@@ -158,8 +190,15 @@ export async function updateMcpServer(
     ...(patch.enabled !== undefined && { enabled: patch.enabled }),
     ...(patch.disabled_tools !== undefined && { disabledTools: JSON.stringify([...new Set(patch.disabled_tools)]) }),
     ...(patch.auth !== undefined && (await authColumns(patch.auth, row, secretsKey))),
-    // What the old URL offered says nothing about the new one.
+    // What the old URL offered says nothing about the new one; nor does a grant or registration for it.
     ...(urlChanged && { tools: "[]", checkedAt: null, lastError: null }),
+    ...(urlChanged &&
+      row.authType === "oauth" &&
+      patch.auth === undefined && {
+        ...FORGOTTEN,
+        sealedOauthClient: null,
+        oauthStatus: "needs_authorization" as const,
+      }),
     updatedAt: nowIso(),
   };
   try {
@@ -188,12 +227,18 @@ export async function deleteMcpServer(d1: D1Database, userId: string, id: string
 export async function recordMcpTest(
   d1: D1Database,
   row: McpServerRow,
-  outcome: { tools: StoredTool[] } | { error: string },
+  outcome: { tools: { name: string; description: string; readOnly?: boolean }[] } | { error: string },
 ): Promise<McpServer> {
   const set =
     "tools" in outcome
       ? {
-          tools: JSON.stringify(outcome.tools.map((t) => ({ name: t.name, description: t.description }))),
+          tools: JSON.stringify(
+            outcome.tools.map((t) => ({
+              name: t.name,
+              description: t.description,
+              ...(t.readOnly ? { read_only: true } : {}),
+            })),
+          ),
           lastError: null,
         }
       : { lastError: outcome.error };
@@ -228,8 +273,13 @@ export async function serverAddresses(
   );
 }
 
-/** How to reach the server, its secret opened: only for the connection, never for an answer. */
-export async function endpointOf(row: McpServerRow, secretsKey?: string): Promise<McpEndpoint> {
+/**
+ * How to reach the server, its secret opened: only for the connection, never for an answer. An OAuth
+ * server's access token is refreshed first when it is about to run out (given `oauth`), and the endpoint
+ * can refresh it once more when the server answers 401 (`reauthorize`).
+ */
+export async function endpointOf(row: McpServerRow, secretsKey?: string, oauth?: OAuthDeps): Promise<McpEndpoint> {
+  if (row.authType === "oauth") return oauthEndpoint(row, secretsKey, oauth);
   const headers: Record<string, string> = {};
   if (row.sealedSecret) {
     const secret = await openSecret(secretsKey, row.sealedSecret, boundTo(row));
@@ -237,4 +287,29 @@ export async function endpointOf(row: McpServerRow, secretsKey?: string): Promis
     else if (row.authType === "header" && row.authHeader) headers[row.authHeader] = secret;
   }
   return { name: row.name, url: row.url, headers };
+}
+
+async function oauthEndpoint(row: McpServerRow, secretsKey?: string, deps?: OAuthDeps): Promise<McpEndpoint> {
+  if (!deps) {
+    // Without D1 to refresh through, the stored token as it is (the server says so if it ran out).
+    if (row.oauthStatus !== "connected" || !row.sealedOauthTokens)
+      throw new OAuthAuthorizationNeeded(mcpOAuthExpiredText(row.name));
+    const tokens = JSON.parse(
+      await openSecret(secretsKey, row.sealedOauthTokens, `mcp_servers:${row.userId}:${row.id}:tokens`),
+    ) as { access_token: string };
+    return { name: row.name, url: row.url, headers: { Authorization: `Bearer ${tokens.access_token}` } };
+  }
+  const withKey = { ...deps, secretsKey };
+  let token = await accessToken(withKey, row);
+  return {
+    name: row.name,
+    url: row.url,
+    headers: { Authorization: `Bearer ${token}` },
+    reauthorize: async () => {
+      const fresh = await getMcpServerRow(deps.db, row.userId, row.id);
+      if (!fresh) throw new OAuthAuthorizationNeeded(`${row.name} was deleted`);
+      token = await accessToken(withKey, fresh, token);
+      return { Authorization: `Bearer ${token}` };
+    },
+  };
 }

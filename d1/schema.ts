@@ -233,11 +233,22 @@ export const mcpServers = sqliteTable(
     name: text("name").notNull(),
     url: text("url").notNull(),
     enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
-    authType: text("auth_type", { enum: ["none", "bearer", "header"] })
+    authType: text("auth_type", { enum: ["none", "bearer", "header", "oauth"] })
       .notNull()
       .default("none"),
     authHeader: text("auth_header"),
     sealedSecret: text("sealed_secret"),
+    // OAuth (d1/mcp-oauth.ts): a client id the user entered (its secret is sealed_secret); the rest sealed,
+    // bound to the row and the column: the registration and discovery, the tokens, the pending flow.
+    oauthClientId: text("oauth_client_id"),
+    sealedOauthClient: text("sealed_oauth_client"),
+    sealedOauthTokens: text("sealed_oauth_tokens"),
+    sealedOauthPending: text("sealed_oauth_pending"),
+    oauthStatus: text("oauth_status", { enum: ["needs_authorization", "connected", "expired"] }),
+    oauthExpiresAt: text("oauth_expires_at"),
+    oauthScopes: text("oauth_scopes"),
+    /** `<until ISO>#<nonce>` while one request refreshes the tokens; the others wait for its result. */
+    oauthRefreshLease: text("oauth_refresh_lease"),
     disabledTools: text("disabled_tools").notNull().default("[]"),
     tools: text("tools").notNull().default("[]"),
     checkedAt: text("checked_at"),
@@ -320,6 +331,21 @@ export const rateLimits = sqliteTable(
  * same batch as the write, so a call re-run after a restart finds its key and is not done again.
  * `target` is what the write touched (a task id or a note path), to answer the repeat with.
  */
+/** Approval rules (issue 30): per tool, "ask" before it runs or "allow" it; no row means the tool's default. */
+export const toolApprovals = sqliteTable(
+  "tool_approvals",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** A built-in tool's name, or `mcp:<server id>:<tool>` (protocol/approvals.ts). */
+    tool: text("tool").notNull(),
+    mode: text("mode", { enum: ["ask", "allow"] }).notNull(),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.tool] })],
+);
+
 export const toolEffects = sqliteTable(
   "tool_effects",
   {
@@ -332,3 +358,44 @@ export const toolEffects = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );
+
+/**
+ * Scheduled runs (d1/schedules.ts, docs/protocol.md "Schedules"): a message posted into one of the
+ * user's conversations at `at` (kind once) or on `cron` (read in `time_zone`). `next_run_at` is the
+ * occurrence the conversation's object arms its alarm for; null when paused or a one-off has run.
+ */
+export const schedules = sqliteTable(
+  "schedules",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    text: text("text").notNull(),
+    kind: text("kind", { enum: ["once", "cron"] }).notNull(),
+    at: text("at"),
+    cron: text("cron"),
+    timeZone: text("time_zone").notNull(),
+    paused: integer("paused", { mode: "boolean" }).notNull().default(false),
+    nextRunAt: text("next_run_at"),
+    lastRunAt: text("last_run_at"),
+    lastStatus: text("last_status", { enum: ["queued", "started", "skipped", "failed"] }),
+    lastError: text("last_error"),
+    createdAt: text("created_at").notNull().default(now),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [index("schedules_user").on(t.userId), index("schedules_conversation_next").on(t.conversationId, t.nextRunAt)],
+);
+
+/** The user's IANA time zone, as their browser reports it: the default of a schedule made without one. */
+export const userTimeZones = sqliteTable("user_time_zones", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  timeZone: text("time_zone").notNull(),
+  updatedAt: text("updated_at").notNull().default(now),
+});

@@ -6,6 +6,7 @@ import {
   type AgentConfig,
   type AgentConfigPatch,
   AgentConfigPatchSchema,
+  type ApprovalRule,
   DEFAULT_AGENT_CONFIG,
   type ModelRef,
 } from "../protocol";
@@ -13,6 +14,7 @@ import { database } from "./client";
 import { enabledMcpServersQuery, type McpServerRow } from "./mcp-servers";
 import { conversationModelQuery, type ProviderRow, parseModelRef, providersQuery } from "./providers";
 import { agentSettings, subscriberSettings } from "./schema";
+import { approvalRulesQuery } from "./tool-approvals";
 
 /** A user's subscriber choices: subscriber id → enabled. Missing means the default, enabled. */
 export type SubscriberToggles = Map<string, boolean>;
@@ -71,6 +73,8 @@ export interface TurnSettingsRead {
   defaultModel?: ModelRef;
   /** The user's providers, keys still sealed (durable-objects/conversation/turn-model.ts opens the one it needs). */
   providers: ProviderRow[];
+  /** The user's approval rules (d1/tool-approvals.ts); a tool without one has its default. */
+  approvals: ApprovalRule[];
 }
 
 /**
@@ -82,12 +86,13 @@ export async function loadTurnSettings(
   userId: string,
   conversationId: string,
 ): Promise<TurnSettingsRead> {
-  const [config, toggles, mcpServers, conversation, providers] = await database(d1).batch([
+  const [config, toggles, mcpServers, conversation, providers, approvals] = await database(d1).batch([
     configQuery(d1, userId),
     togglesQuery(d1, userId),
     enabledMcpServersQuery(d1, userId),
     conversationModelQuery(d1, userId, conversationId),
     providersQuery(d1, userId),
+    approvalRulesQuery(d1, userId),
   ]);
   const conversationModel = parseModelRef(conversation[0]?.model);
   const defaultModel = parseModelRef(config[0]?.defaultModel);
@@ -98,5 +103,6 @@ export async function loadTurnSettings(
     ...(conversationModel ? { conversationModel } : {}),
     ...(defaultModel ? { defaultModel } : {}),
     providers,
+    approvals,
   };
 }

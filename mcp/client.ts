@@ -4,14 +4,22 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { OAuthAuthorizationNeeded, OAuthRefreshFailed } from "./oauth-rules";
 import { guardedFetch, type OutboundPolicy, OutboundRefused } from "./outbound";
 import { BoundedJsonSchemaValidator } from "./tool-schema";
+
+export { StreamableHTTPError };
 
 /** Where and how to reach a server; `headers` carries its decrypted secret, and lives only in memory. */
 export interface McpEndpoint {
   name: string;
   url: string;
   headers: Record<string, string>;
+  /**
+   * An OAuth server's: new headers after the server answered 401 (the access token refreshed), or an
+   * OAuthAuthorizationNeeded when only the user can mend it. Called at most once per connection.
+   */
+  reauthorize?: () => Promise<Record<string, string>>;
 }
 
 /** A tool as the server describes it. */
@@ -50,6 +58,7 @@ const HTTP_HINTS: Record<number, string> = {
 
 /** Plain words for what went wrong, for a System message or Settings: no stack, no SDK class names. */
 export function describeMcpError(error: unknown): string {
+  if (error instanceof OAuthAuthorizationNeeded || error instanceof OAuthRefreshFailed) return error.message;
   const message = error instanceof Error ? error.message : String(error);
   const status = error instanceof StreamableHTTPError ? error.code : undefined;
   if (status && status >= 400) return `${HTTP_HINTS[status] ?? "the server answered an error"} (HTTP ${status})`;
@@ -102,7 +111,7 @@ export async function connectMcp(
   signal?: AbortSignal,
 ): Promise<McpSession> {
   const transport = new CancelNoticeTransport(new URL(endpoint.url), {
-    fetch: guardedFetch(policy),
+    fetch: endpoint.reauthorize ? reauthorizingFetch(endpoint, guardedFetch(policy)) : guardedFetch(policy),
     requestInit: { headers: endpoint.headers },
   });
   // The SDK checks structured results against each tool's outputSchema: on its bounded reduction
@@ -148,6 +157,29 @@ export async function connectMcp(
     async close() {
       await client.close().catch(() => undefined);
     },
+  };
+}
+
+/**
+ * The guarded fetch, with the endpoint's current headers set on every request; a 401 gets one
+ * `reauthorize` (an OAuth refresh) and the request is sent again with the new headers. The SDK's bodies
+ * are strings, so the request can be repeated.
+ */
+function reauthorizingFetch(endpoint: McpEndpoint, fetchFn: typeof fetch): typeof fetch {
+  let headers = endpoint.headers;
+  let retried = false;
+  const send = (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+    const merged = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+    return fetchFn(input, { ...init, headers: merged });
+  };
+  return async (input, init) => {
+    const response = await send(input, init);
+    if (response.status !== 401 || retried || !endpoint.reauthorize) return response;
+    retried = true;
+    await response.body?.cancel().catch(() => undefined);
+    headers = await endpoint.reauthorize();
+    return send(input, init);
   };
 }
 

@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   "forbidden",
   "busy",
   "no_pending_input",
+  /** A `tool_approval` frame for a call that is not waiting (decided already, or unknown). */
+  "no_pending_approval",
   "not_running",
   "internal",
 ] as const;

@@ -2,6 +2,7 @@
 // sent satisfies ServerFrame.
 import { z } from "zod";
 import { DecisionTreeNameSchema } from "./agent-config";
+import { ApprovalDecisionSchema, PendingApprovalSchema, ToolApprovalFrameSchema } from "./approvals";
 import { MessageSchema, TerminationReasonSchema } from "./message";
 import { ModelInfoSchema, UsageSchema } from "./usage";
 
@@ -41,6 +42,8 @@ export const ClientFrameSchema = z.discriminatedUnion("type", [
   RegenerateFrameSchema,
   /** Shows the version holding message `seq`: the current path goes through it to its newest message. */
   z.strictObject({ type: z.literal("switch_branch"), seq: z.number().int().min(1) }),
+  /** Approve or deny one call that waits for approval (`tool_approval_request`). */
+  ToolApprovalFrameSchema,
 ]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 
@@ -87,6 +90,8 @@ export const ServerFrameSchema = z.union([
     leaf_seq: z.number().optional(),
     /** The running turn was cut short by a restart and has not yet shown progress since it resumed. */
     resuming: z.boolean().optional(),
+    /** Calls of the running turn that wait for the user's approval, in the order they asked. */
+    pending_approvals: z.array(PendingApprovalSchema).optional(),
   }),
   z.object({ type: z.literal("message"), message: MessageSchema }),
   z.object({ type: z.literal("agent_update") }).and(AgentUpdateSchema),
@@ -139,5 +144,19 @@ export const ServerFrameSchema = z.union([
    * `leaf_seq`. Every message sent after it follows the current leaf.
    */
   z.object({ type: z.literal("branch_switched"), leaf_seq: z.number() }),
+  /**
+   * A call (its `tool_start` already sent) waits for the user's approval before it runs; the turn's clock
+   * is paused meanwhile. Each call of a step asks on its own.
+   */
+  z.object({ type: z.literal("tool_approval_request"), timeout_s: z.number() }).extend(PendingApprovalSchema.shape),
+  /** How a waiting call was decided (every tab learns it; the call's result follows). */
+  z.object({
+    type: z.literal("tool_approval_result"),
+    call_id: z.string(),
+    tool: z.string(),
+    step: z.number(),
+    decision: ApprovalDecisionSchema,
+    always_allow: z.boolean().optional(),
+  }),
 ]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;

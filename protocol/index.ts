@@ -3,6 +3,7 @@
 import "./zod-config";
 
 export * from "./agent-config";
+export * from "./approvals";
 export * from "./auth";
 export * from "./conversation";
 export * from "./errors";
@@ -13,6 +14,7 @@ export * from "./mcp";
 export * from "./message";
 export * from "./models";
 export * from "./notes";
+export * from "./schedules";
 export * from "./share";
 export * from "./subscriber";
 export * from "./system-item";

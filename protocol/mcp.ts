@@ -32,11 +32,35 @@ const SecretSchema = z
   .max(4096, "secret is longer than 4096 characters")
   .regex(/^[\x20-\x7e]+$/, "secret must be printable ASCII (it goes in an HTTP header)");
 
+/** An OAuth client id the user registered by hand (servers without dynamic client registration). */
+const OAuthClientIdSchema = z
+  .string()
+  .min(1, "client ID is empty")
+  .max(256, "client ID is longer than 256 characters")
+  .regex(/^[\x21-\x7e]+$/, "client ID must be printable ASCII without spaces");
+
+/**
+ * OAuth 2.1 per the MCP authorization spec: the Worker discovers the authorization server, registers
+ * itself (RFC 7591) unless a client id is given, and the user connects in a popup (…/oauth/start).
+ */
+const OAuthAuthInputSchema = z
+  .object({
+    type: z.literal("oauth"),
+    client_id: OAuthClientIdSchema.optional(),
+    client_secret: SecretSchema.optional(),
+  })
+  .strict()
+  .refine((auth) => !auth.client_secret || auth.client_id, {
+    message: "give the client ID with its secret",
+    path: ["client_id"],
+  });
+
 /** How the Worker authenticates to the server; the secret is write-only. */
 export const McpAuthInputSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("none") }).strict(),
   z.object({ type: z.literal("bearer"), token: SecretSchema }).strict(),
   z.object({ type: z.literal("header"), name: HeaderNameSchema, value: SecretSchema }).strict(),
+  OAuthAuthInputSchema,
 ]);
 export type McpAuthInput = z.infer<typeof McpAuthInputSchema>;
 
@@ -73,14 +97,32 @@ export const McpToolInfoSchema = z.object({
   qualified_name: z.string(),
   description: z.string(),
   enabled: z.boolean(),
+  /** The server marks it read-only (`readOnlyHint`); false when it says nothing. */
+  read_only: z.boolean(),
 });
 export type McpToolInfo = z.infer<typeof McpToolInfoSchema>;
+
+/** An OAuth server: never connected (or disconnected), connected, or its grant expired or was revoked. */
+export const McpOAuthStatusSchema = z.enum(["needs_authorization", "connected", "expired"]);
+export type McpOAuthStatus = z.infer<typeof McpOAuthStatusSchema>;
 
 /** The stored auth, secret withheld: only its kind and, for a custom header, the header's name. */
 export const McpAuthInfoSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("none") }),
   z.object({ type: z.literal("bearer") }),
   z.object({ type: z.literal("header"), name: z.string() }),
+  z.object({
+    type: z.literal("oauth"),
+    status: McpOAuthStatusSchema,
+    /** When the access token runs out (it is refreshed before then); null when not connected or unknown. */
+    expires_at: z.string().nullable(),
+    /** The scopes the authorization server granted. */
+    scopes: z.array(z.string()),
+    /** The client id the user entered, or null when the Worker registered itself. */
+    client_id: z.string().nullable(),
+    /** Why it needs the user again, in words (status "expired"); null otherwise. */
+    error: z.string().nullable(),
+  }),
 ]);
 export type McpAuthInfo = z.infer<typeof McpAuthInfoSchema>;
 
@@ -111,6 +153,40 @@ export const McpTestResultSchema = z.object({
   server: McpServerSchema,
 });
 export type McpTestResult = z.infer<typeof McpTestResultSchema>;
+
+/** POST /api/mcp-servers/:id/oauth/start: where the user approves the connection (opened in a popup). */
+export const McpOAuthStartResultSchema = z.object({ authorization_url: z.string() });
+export type McpOAuthStartResult = z.infer<typeof McpOAuthStartResultSchema>;
+
+/** POST /api/mcp-servers/:id/oauth/disconnect: whether the authorization server confirmed the revocation. */
+export const McpOAuthDisconnectResultSchema = z.object({ revoked: z.boolean(), server: McpServerSchema });
+export type McpOAuthDisconnectResult = z.infer<typeof McpOAuthDisconnectResultSchema>;
+
+/** GET /api/mcp-servers/oauth/callback: the authorization server's redirect (RFC 6749 §4.1.2). */
+export const McpOAuthCallbackQuerySchema = z.object({
+  state: z.string().min(1).max(512),
+  code: z.string().min(1).max(4096).optional(),
+  error: z.string().max(256).optional(),
+});
+
+/**
+ * Where the callback sends the browser: /settings/tools with `mcp_oauth` (the outcome) and `server`
+ * (the id). The page, opened as the popup, tells its opener by postMessage and closes itself.
+ */
+export const MCP_OAUTH_OUTCOME_PARAM = "mcp_oauth";
+export const McpOAuthOutcomeSchema = z.enum(["connected", "denied", "failed"]);
+export type McpOAuthOutcome = z.infer<typeof McpOAuthOutcomeSchema>;
+/** The postMessage the callback page sends its opener (same origin only). */
+export const McpOAuthMessageSchema = z.object({
+  type: z.literal("mcp_oauth"),
+  server: z.string(),
+  outcome: McpOAuthOutcomeSchema,
+});
+export type McpOAuthMessage = z.infer<typeof McpOAuthMessageSchema>;
+
+/** What a server whose authorization failed to refresh says, in Settings and in a turn. */
+export const mcpOAuthExpiredText = (name: string) =>
+  `The authorization for ${name} expired or was revoked; reconnect it in Settings → Tools`;
 
 /** The name the model sees for a server's tool: letters, digits, _ and - only, at most 64 characters. */
 export function qualifiedToolName(server: string, tool: string): string {

@@ -1,5 +1,7 @@
 // Message (docs/protocol.md "Message"): what history and the socket carry, persisted before broadcast.
 import { z } from "zod";
+import { ApprovalDecisionSchema } from "./approvals";
+import { MessageOriginSchema } from "./schedules";
 import { SystemItemSchema } from "./system-item";
 import { ModelInfoSchema, UsageSchema } from "./usage";
 
@@ -38,7 +40,13 @@ const base = {
   parent_seq: z.number().int().min(0).optional(),
 };
 
-export const UserMessageSchema = z.object({ ...base, role: z.literal("user"), content: z.string() });
+export const UserMessageSchema = z.object({
+  ...base,
+  role: z.literal("user"),
+  content: z.string(),
+  /** Set when no one typed it: a schedule posted it (protocol.md "Schedules"); absent for a typed message. */
+  origin: MessageOriginSchema.optional(),
+});
 /** What the model thought before it wrote a step (streamed as `reasoning_delta`). */
 export const ReasoningSchema = z.object({
   text: z.string(),
@@ -78,6 +86,8 @@ export const ToolMessageSchema = z.object({
   error: z.string().optional(),
   step: z.number().int(),
   duration_ms: z.number(),
+  /** The call waited for the user's approval (protocol/approvals.ts) and was decided so. */
+  approval: ApprovalDecisionSchema.optional(),
 });
 export const SystemMessageSchema = z.object({
   ...base,

@@ -1,8 +1,9 @@
 // `npm run screenshots`: the README's pictures of the chat, made from the real app as `npm start` runs
 // it offline (the demo model, fresh local state) in headless Chromium, at 1280 px and on a 390 px
 // phone, dark, and once light; and the page of a share link to that chat, as a visitor with no account
-// sees it. Writes docs/screenshots/chat-1280.png, chat-1280-light.png, chat-390.png and shared-1280.png;
-// rerun after a UI change.
+// sees it; an approval card on the phone and the Schedules page. Writes docs/screenshots/chat-1280.png,
+// chat-1280-light.png, chat-390.png, approval-390.png, schedules-1280.png and shared-1280.png; rerun
+// after a UI change.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import {
@@ -76,6 +77,38 @@ try {
   await mobile.waitForTimeout(500);
   await mobile.screenshot({ path: path.join(OUT, "chat-390.png") });
 
+  // A call that asks first (issue 30), on the phone: the card above the composer, then approved.
+  const rule = await apiFromPage(page, "PUT", "/api/tool-approvals", { tool: "task_create", mode: "ask" });
+  if (rule.status !== 200) throw new Error(`could not set the approval rule: ${rule.status}`);
+  const asking = await newConversationInBrowser(mobile);
+  await sendChat(mobile, "add task Renew the passport before the trip");
+  const approval = mobile.locator("[data-testid=approval-card]");
+  await approval.waitFor();
+  await mobile.waitForTimeout(300);
+  await mobile.screenshot({ path: path.join(OUT, "approval-390.png") });
+  await approval.locator("[data-testid=approval-approve]").click();
+  await waitTurnEnded(mobile, asking);
+
+  // The Schedules page with two schedules: a recurring workflow and a one-off reminder.
+  for (const body of [
+    { conversation_id: id, name: "Daily review", text: "/daily-review", repeat: "every weekday at 08:00" },
+    {
+      conversation_id: asking,
+      name: "Passport follow-up",
+      text: "Remind me to check on the passport renewal",
+      at: new Date(Date.now() + 3 * 24 * 3600_000).toISOString(),
+    },
+  ]) {
+    const made = await apiFromPage(page, "POST", "/api/schedules", body);
+    if (made.status !== 201)
+      throw new Error(`could not create a schedule: ${made.status} ${JSON.stringify(made.body)}`);
+  }
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.goto("/schedules");
+  await page.locator("[data-testid=schedule-item]").nth(1).waitFor();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(OUT, "schedules-1280.png") });
+
   // A share link with the tool details, opened in a browser with no cookies.
   const share = await apiFromPage<{ url: string }>(
     page,
@@ -96,7 +129,9 @@ try {
   await shared.locator("[data-testid=shared-page][data-status=ready]").waitFor();
   await shared.waitForTimeout(300);
   await shared.screenshot({ path: path.join(OUT, "shared-1280.png") });
-  console.log(`wrote ${path.relative(ROOT, OUT)}/chat-1280.png, chat-1280-light.png, chat-390.png and shared-1280.png`);
+  console.log(
+    `wrote ${path.relative(ROOT, OUT)}/chat-1280.png, chat-1280-light.png, chat-390.png, approval-390.png, schedules-1280.png and shared-1280.png`,
+  );
 } finally {
   await browser.close();
   await app.stop();

@@ -1,13 +1,15 @@
 // Runs one step's tool calls: argument validation (invalid_args), unknown tools (unknown_tool), the
 // per-call timeout (timeout), at most maxParallelTools at once, at most maxToolCallsPerTurn per step,
-// and request_input as a pause for the user. Every call ends as a persisted tool message, so the
+// request_input as a pause for the user, and approval: a call of a tool that asks first waits for the
+// user's decision (approval.ts), and one not approved ends as an error the model reads. Every call ends as a persisted tool message, so the
 // history always pairs a call with its result.
-import type { MessageDraft, ServerFrame, ToolErrorType } from "../../protocol";
+import type { ApprovalDecision, MessageDraft, ServerFrame, ToolErrorType } from "../../protocol";
 
 type SystemDraft = Extract<MessageDraft, { role: "system" }>;
 
 import type { EventDraft } from "../events";
 import type { ModelToolCall } from "../llm/call-model";
+import { type ApprovalOutcome, notApprovedText } from "./approval";
 import { type InputOutcome, REQUEST_INPUT } from "./request-input";
 import { type AgentTool, DEFAULT_TOOL_TIMEOUT_MS, type ToolContext, ToolError } from "./tool";
 
@@ -25,6 +27,8 @@ export interface ToolOutcome {
   inputTimedOut?: boolean;
   /** Not run at all (over the per-step cap, or the turn was stopped): no evidence of a loop. */
   skipped?: boolean;
+  /** The call waited for the user's approval, and was decided so. */
+  approval?: ApprovalDecision;
 }
 
 export interface ToolRunContext {
@@ -42,6 +46,12 @@ export interface ToolRunContext {
   append(draft: MessageDraft): Promise<unknown>;
   emit(event: EventDraft): void;
   askUser(question: string, step: number, signal: AbortSignal, callId: string): Promise<InputOutcome>;
+  /** Calls of tools that ask first wait for the user's decision; absent, no tool asks. */
+  approval?: {
+    needs(tool: AgentTool, call: ModelToolCall): boolean;
+    /** Absent where nobody can be asked (a subagent): such a call is not run. */
+    ask?(call: ModelToolCall, args: unknown, signal: AbortSignal): Promise<ApprovalOutcome>;
+  };
 }
 
 class CallFailure extends Error {
@@ -153,6 +163,7 @@ async function runOne(call: ModelToolCall, overCap: boolean, ctx: ToolRunContext
         `Invalid arguments for ${call.tool}: ${where}${issue?.message ?? "not valid JSON"}`,
       );
     }
+    if (ctx.approval?.needs(tool, call)) await approve(call, parsed.data, outcome, ctx);
     if (tool.name === REQUEST_INPUT) {
       outcome.result = await ask(parsed.data as { question: string }, outcome, call.callId, ctx);
     } else {
@@ -234,6 +245,24 @@ async function ask(
   throw new CallFailure("error", "Cancelled: the turn was stopped while waiting for the user");
 }
 
+/** Waits for the user's decision on the call; a call not approved fails with words the model reads. */
+async function approve(call: ModelToolCall, args: unknown, outcome: ToolOutcome, ctx: ToolRunContext): Promise<void> {
+  if (!ctx.approval?.ask) throw new CallFailure("error", notApprovedText(call.tool, "unavailable"));
+  const asked = Date.now();
+  const decided = await ctx.approval.ask(call, args, ctx.signal);
+  outcome.waitedMs += Date.now() - asked;
+  if (decided.decision === "approved") {
+    outcome.approval = "approved";
+    return;
+  }
+  if (decided.decision === "aborted") {
+    outcome.skipped = true;
+    throw new CallFailure("error", notApprovedText(call.tool, "aborted"));
+  }
+  outcome.approval = decided.decision;
+  throw new CallFailure("error", notApprovedText(call.tool, decided.decision));
+}
+
 async function report(o: ToolOutcome, ctx: ToolRunContext): Promise<void> {
   await ctx.append({
     role: "tool",
@@ -244,6 +273,7 @@ async function report(o: ToolOutcome, ctx: ToolRunContext): Promise<void> {
     ...(o.status === "success" ? { result: o.result } : { error: o.error }),
     step: ctx.step,
     duration_ms: o.durationMs,
+    ...(o.approval ? { approval: o.approval } : {}),
   });
   if (o.status === "success") {
     ctx.send({
@@ -272,6 +302,8 @@ async function report(o: ToolOutcome, ctx: ToolRunContext): Promise<void> {
     step: ctx.step,
   });
   if (o.skipped && ctx.signal.aborted) return;
+  // The user's own No is no failure to report: the result already says it.
+  if (o.approval && o.approval !== "approved") return;
   ctx.emit({
     type: errorType === "timeout" ? "tool.timeout" : "tool.failure",
     severity: "error",

@@ -1,7 +1,8 @@
 // The tools every conversation's agent gets.
 import { requestInputTool } from "./request-input";
+import { scheduleTool } from "./schedule";
 import { taskTools } from "./tasks";
 import type { AgentTool } from "./tool";
 import { vaultTools } from "./vault";
 
-export const BUILTIN_TOOLS: readonly AgentTool[] = [requestInputTool, ...vaultTools, ...taskTools];
+export const BUILTIN_TOOLS: readonly AgentTool[] = [requestInputTool, ...vaultTools, ...taskTools, scheduleTool];

@@ -10,9 +10,10 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { disabledToolsOf, endpointOf, type McpServerRow } from "../../d1/mcp-servers";
 import type { DiscoveredTool, McpSession } from "../../mcp/client";
+import { OAuthAuthorizationNeeded, OAuthRefreshFailed } from "../../mcp/oauth-rules";
 import { outboundPolicy } from "../../mcp/outbound";
 import { boundedValidator } from "../../mcp/tool-schema";
-import { qualifiedToolName } from "../../protocol";
+import { mcpApprovalKey, qualifiedToolName } from "../../protocol";
 import { safeEnd } from "../context/model-messages";
 import { neutralizeReminders } from "../system-items/forgery";
 import { type AgentTool, DEFAULT_TOOL_TIMEOUT_MS, ToolError } from "./tool";
@@ -38,7 +39,7 @@ export interface McpToolbox {
   close(): Promise<void>;
 }
 
-export type McpEnv = Pick<Env, "SECRETS_KEY" | "MCP_ALLOW_LOOPBACK" | "MCP_TOOL_TIMEOUT_SECONDS">;
+export type McpEnv = Pick<Env, "SECRETS_KEY" | "MCP_ALLOW_LOOPBACK" | "MCP_TOOL_TIMEOUT_SECONDS"> & { DB?: D1Database };
 
 export const NO_MCP: McpToolbox = { tools: [], unavailable: [], close: async () => {} };
 
@@ -143,13 +144,14 @@ function offeredSchema(schema: Record<string, unknown>): Record<string, unknown>
 }
 
 function asAgentTool(
-  serverName: string,
+  server: Pick<McpServerRow, "id" | "name">,
   session: McpSession,
   tool: DiscoveredTool,
   timeoutMs: number,
 ): AgentTool | string {
   const inputSchema = offeredSchema(tool.inputSchema);
   if (typeof inputSchema === "string") return `${tool.name} left out: ${inputSchema}`;
+  const serverName = server.name;
   return {
     name: qualifiedToolName(serverName, tool.name),
     // The server's words reach the model with the tool list: they must not pose as a system item either.
@@ -163,6 +165,8 @@ function asAgentTool(
     // Re-run after a restart only when the server says a second call changes nothing (resume.ts).
     ...(tool.readOnly ? { readOnly: true } : {}),
     ...(tool.idempotent ? { idempotent: true } : {}),
+    // A tool that may change something asks the user first, unless they said otherwise (approval.ts).
+    approval: { key: mcpApprovalKey(server.id, tool.name), askByDefault: !tool.readOnly },
     async execute(args, ctx) {
       // The SDK's own timeout a little later than the executor's, whose message names the tool and limit.
       const result = await session.callTool(tool.name, args ?? {}, { signal: ctx.signal, timeoutMs: timeoutMs + 1000 });
@@ -189,15 +193,18 @@ async function openServer(
 ): Promise<{ session: McpSession; tools: AgentTool[]; leftOut: string[] }> {
   let endpoint: Awaited<ReturnType<typeof endpointOf>>;
   try {
-    endpoint = await endpointOf(row, env.SECRETS_KEY);
-  } catch {
+    // With D1, an OAuth server's token is refreshed first when it is about to run out (d1/mcp-oauth.ts).
+    endpoint = await endpointOf(row, env.SECRETS_KEY, env.DB ? { db: env.DB, policy: outboundPolicy(env) } : undefined);
+  } catch (error) {
+    // An OAuth grant that expired, was revoked or could not be refreshed says so in its own words.
+    if (error instanceof OAuthAuthorizationNeeded || error instanceof OAuthRefreshFailed) throw error;
     throw new Error("its saved secret could not be read; save it again in Settings → Tools");
   }
   const session = await client.connectMcp(endpoint, outboundPolicy(env), signal);
   try {
     const disabled = new Set(disabledToolsOf(row));
     const listed = await session.listTools(signal);
-    const made = listed.filter((t) => !disabled.has(t.name)).map((t) => asAgentTool(row.name, session, t, timeoutMs));
+    const made = listed.filter((t) => !disabled.has(t.name)).map((t) => asAgentTool(row, session, t, timeoutMs));
     return {
       session,
       tools: made.filter((t): t is AgentTool => typeof t !== "string"),

@@ -96,6 +96,11 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
    * call is not re-run: the model is told it may or may not have taken effect.
    */
   resume?(args: z.infer<S>, ctx: ToolContext): Promise<unknown>;
+  /**
+   * The key the user's approval rule for this tool is kept under, and whether it asks before running
+   * when there is no rule (approval.ts). Absent: a built-in tool, keyed by name, that runs at once.
+   */
+  approval?: { key: string; askByDefault: boolean };
   execute(args: z.infer<S>, ctx: ToolContext): Promise<unknown>;
 }
 

@@ -1,10 +1,12 @@
 // The turn's time limit as an AbortSignal that can pause while the agent waits for the user
-// (request_input), so a question does not eat the user's timeout.
+// (request_input, or a call waiting for approval), so a wait for the user does not eat the user's timeout.
+// Waits may overlap (parallel calls each waiting for approval): the clock runs again when the last ends.
 export class TurnClock {
   private readonly controller = new AbortController();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private remainingMs: number;
   private resumedAt: number;
+  private waits = 0;
 
   constructor(limitMs: number) {
     this.remainingMs = limitMs;
@@ -26,6 +28,7 @@ export class TurnClock {
   }
 
   pause(): void {
+    this.waits++;
     if (this.timer === undefined) return;
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -33,7 +36,8 @@ export class TurnClock {
   }
 
   resume(): void {
-    if (this.timer !== undefined || this.expired) return;
+    this.waits = Math.max(0, this.waits - 1);
+    if (this.waits > 0 || this.timer !== undefined || this.expired) return;
     this.resumedAt = Date.now();
     this.arm();
   }

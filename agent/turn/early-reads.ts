@@ -23,6 +23,8 @@ export class EarlyReads {
   start(callId: string, toolName: string, args: Record<string, unknown>): void {
     const tool = this.turn.tools.get(toolName);
     if (!tool?.readOnly || this.started.has(callId) || this.turn.signal.aborted) return;
+    // A read the user wants to approve first waits for them like any other call.
+    if (this.turn.setup.approvals?.needs(tool)) return;
     const parsed = tool.args.safeParse(args);
     if (!parsed.success) return;
     const abort = new AbortController();

@@ -2,6 +2,7 @@
 // leave through, the event bus with its injection points, and a way to ask the user.
 import type { Message, MessageDraft, ServerFrame } from "../../protocol";
 import type { EventDraft, InjectionPoint } from "../events";
+import type { ApprovalOutcome } from "../tools/approval";
 import type { InputOutcome } from "../tools/request-input";
 import type { Checkpoint } from "./resume";
 
@@ -18,6 +19,11 @@ export interface TurnIO {
   /** Persists the notifications due at this point of the turn, before the loop goes on. */
   flush(point: InjectionPoint): Promise<void>;
   askUser(question: string, step: number, signal: AbortSignal, callId: string): Promise<InputOutcome>;
+  /**
+   * A call waits for the user's approval (tools/approval.ts) and gets their decision. Absent where
+   * nobody can be asked (a subagent): a call that needs approval does not run.
+   */
+  askApproval?(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalOutcome>;
   /** Called before every model request: where durable reminders are committed to the log. */
   beforeModelRequest(): Promise<void>;
   /**
@@ -32,4 +38,13 @@ export interface TurnIO {
    * leave (the Durable Object's output gate), so it is never behind what the turn did.
    */
   checkpoint?(checkpoint: Checkpoint): void;
+}
+
+/** A call that waits for approval: what the card shows, and the rule key "Always allow" saves. */
+export interface ApprovalRequest {
+  call_id: string;
+  tool: string;
+  args: unknown;
+  step: number;
+  key: string;
 }

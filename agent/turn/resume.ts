@@ -52,6 +52,11 @@ export interface ResumePoint {
   startedAt?: string;
   /** A model retry's wait that was under way when the turn was cut (epoch ms): it is waited out. */
   retryAt?: number;
+  /**
+   * Open calls that were waiting for the user's approval and never ran: they wait again (or take the
+   * decision made meanwhile) and run if approved, whatever kind of tool they call.
+   */
+  neverRan?: ReadonlySet<string>;
 }
 
 /** What the loop tells its host at a checkpoint: the progress, and the step's calls before they run. */
@@ -120,13 +125,15 @@ export const NOT_RERUN =
  * How a call cut short goes on: a read, an idempotent write and a question (which waits on the same
  * stored question) run again; a tool that can pick up its own work resumes; anything else is not re-run.
  */
-export function recoveredTool(tool: AgentTool): AgentTool {
+export function recoveredTool(tool: AgentTool, neverRan: ReadonlySet<string> = new Set()): AgentTool {
   if (tool.readOnly || tool.idempotent || tool.name === REQUEST_INPUT) return tool;
   const resume = tool.resume;
-  if (resume) return { ...tool, execute: (args, ctx) => resume(args, ctx) };
   return {
     ...tool,
-    execute: async () => {
+    execute: async (args, ctx) => {
+      // A call that waited for approval when the turn was cut had not started: it runs as new.
+      if (neverRan.has(ctx.callId)) return tool.execute(args, ctx);
+      if (resume) return resume(args, ctx);
       throw new ToolError(NOT_RERUN);
     },
   };
@@ -146,8 +153,9 @@ export async function resumeTurn(turn: Turn, point: ResumePoint): Promise<boolea
   });
   if (point.openCalls.length) {
     const calls = point.openCalls.map(modelCall);
-    const tools = new Map([...turn.tools].map(([name, tool]) => [name, recoveredTool(tool)]));
-    if (!(await runStepTools(turn, calls, { tools }))) return false;
+    const tools = new Map([...turn.tools].map(([name, tool]) => [name, recoveredTool(tool, point.neverRan)]));
+    if (!(await runStepTools(turn, calls, { tools, ...(point.neverRan ? { neverRan: point.neverRan } : {}) })))
+      return false;
   }
   await turn.io.append({
     role: "system",

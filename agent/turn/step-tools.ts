@@ -2,6 +2,7 @@
 // goes back to the tree and the loop detector. Only a question the user left unanswered ends the turn.
 import type { ModelToolCall } from "../llm/call-model";
 import { elapsedMs } from "../state";
+import { approvalKeyOf } from "../tools/approval";
 import { DELEGATE } from "../tools/delegate";
 import { runToolCalls } from "../tools/executor";
 import type { AgentTool } from "../tools/tool";
@@ -15,7 +16,7 @@ import { warnLoops } from "./warnings";
 export async function runStepTools(
   turn: Turn,
   calls: readonly ModelToolCall[],
-  resumed?: { tools: ReadonlyMap<string, AgentTool> },
+  resumed?: { tools: ReadonlyMap<string, AgentTool>; neverRan?: ReadonlySet<string> },
 ): Promise<boolean> {
   const { config, io } = turn;
   // Recorded before any runs: a restart finds each call and whether its result is in the log.
@@ -41,6 +42,27 @@ export async function runStepTools(
     send: (frame) => turn.send(frame),
     append: io.append,
     emit: io.emit,
+    approval: turn.setup.approvals && {
+      // A call resumed after a restart asks only if it was waiting for approval then (it never ran);
+      // one that was running had been approved already, or needed no approval.
+      needs: (tool, call) =>
+        resumed ? (resumed.neverRan?.has(call.callId) ?? false) : (turn.setup.approvals?.needs(tool) ?? false),
+      ...(io.askApproval && {
+        ask: async (call, args, signal) => {
+          const tool = turn.tools.get(call.tool);
+          turn.clock.pause();
+          try {
+            const step = turn.state.step;
+            const key = tool ? approvalKeyOf(tool) : call.tool;
+            const decided = await io.askApproval?.({ call_id: call.callId, tool: call.tool, args, step, key }, signal);
+            if (decided?.decision === "approved" && decided.always_allow && tool) turn.setup.approvals?.allow(tool);
+            return decided ?? { decision: "aborted" };
+          } finally {
+            turn.clock.resume();
+          }
+        },
+      }),
+    },
     // Only waiting for the user stops the clock; tools (subagents included) spend the turn's time.
     askUser: async (question, step, signal, callId) => {
       turn.clock.pause();

@@ -10,6 +10,7 @@ import type { ModelToolCall, ModelUsage } from "../llm/call-model";
 import type { ErrorContext } from "../llm/error-words";
 import { render } from "../prompts/prompts.generated";
 import { type AgentState, addUsage, createState, tokensUsed } from "../state";
+import type { ApprovalPolicy } from "../tools/approval";
 import type { AgentTool, ToolContext } from "../tools/tool";
 import { toolDeclarations } from "../tools/tool-set";
 import { TurnClock } from "./clock";
@@ -35,6 +36,8 @@ export interface TurnSetup {
   llm?: { info: ModelInfo; maxOutputTokens: number; errors: ErrorContext };
   /** Where a turn cut short by a restart goes on (resume.ts); absent for a new turn. */
   resume?: ResumePoint;
+  /** Which tools wait for the user's approval (tools/approval.ts); absent, none do. */
+  approvals?: ApprovalPolicy;
 }
 
 export interface TurnOutcome {

@@ -16,6 +16,7 @@ import { ensureLocalTables } from "./local-tables";
 import { MessageLog } from "./message-log";
 import { NotifyInbox } from "./notify-inbox";
 import { recoverInterruptedTurn } from "./recovery";
+import { ScheduleRunner } from "./scheduled-runs";
 import { SocketGuard } from "./socket-guard";
 import { SocketHub, type SocketMeta } from "./socket-hub";
 import type { ChildOutcome, ChildRequest, ParentLink } from "./subagents";
@@ -31,6 +32,7 @@ export class ConversationObject extends DurableObject<Env> {
   private outbox: IndexOutbox | undefined;
   private turns: TurnRunner | undefined;
   private notifier: BusNotifier | undefined;
+  private schedules: ScheduleRunner | undefined;
   private readonly inbox: NotifyInbox;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -83,12 +85,18 @@ export class ConversationObject extends DurableObject<Env> {
       notifier,
       toggles,
       index: outbox,
+      idle: () => this.afterTurn(),
+    });
+    const schedules = new ScheduleRunner(this.ctx.storage, this.env.DB, meta, {
+      busy: async () => turns.running || (await turns.pending.current()) !== undefined,
+      start: (text, origin) => turns.start({ type: "chat", content: text }, undefined, undefined, origin),
     });
     await this.ctx.storage.put(META_KEY, meta);
     // A turn that a previous instance was running was cut short: it goes on, or ends (recovery.ts).
     await recoverInterruptedTurn({
       marker: turns.marker,
       pending: turns.pending,
+      approvals: turns.approvals,
       messages: () => log.path(),
       append: (draft) => log.append(draft),
       frames,
@@ -106,6 +114,16 @@ export class ConversationObject extends DurableObject<Env> {
     this.outbox = outbox;
     this.notifier = notifier;
     this.turns = turns;
+    this.schedules = schedules;
+  }
+
+  /** A turn ended: a scheduled run waiting for it starts, and the alarm is re-armed (scheduled-runs.ts). */
+  private afterTurn(): void {
+    const work = this.schedules?.afterTurn();
+    if (work)
+      this.ctx.waitUntil(
+        work.catch((error) => console.error("ConversationObject", this.ctx.id.toString(), "scheduled run", error)),
+      );
   }
 
   private requireLog(): MessageLog {
@@ -124,6 +142,7 @@ export class ConversationObject extends DurableObject<Env> {
     const credential = parseCredentialKey(request.headers.get("X-Credential"));
     const { client, server } = this.hub.accept({ ...meta, credential, sentAfter: log.lastSeq });
     const pending = await this.turns?.pending.current();
+    const approvals = await this.turns?.approvals.waiting();
     this.hub.send(server, {
       type: "hello",
       conversation_id: conversationId,
@@ -132,6 +151,7 @@ export class ConversationObject extends DurableObject<Env> {
       running: this.turns?.running ?? false,
       ...(this.turns?.resuming ? { resuming: true } : {}),
       ...(pending ? { pending_input: pending } : {}),
+      ...(approvals?.length ? { pending_approvals: approvals } : {}),
       model: helloModel(this.ctx.storage.sql, this.env),
     });
     // A tab that joins mid-step first gets the reasoning and text streamed so far, then the live stream.
@@ -199,6 +219,9 @@ export class ConversationObject extends DurableObject<Env> {
         // the answer when it reaches its question, or (recovery off) the answer carries the turn on.
         return answer(await turns.answerAfterRestart(frame.content, credential));
       }
+      case "tool_approval":
+        if (!turns) return;
+        return answer(await turns.decideApproval(frame));
     }
   }
 
@@ -313,6 +336,7 @@ export class ConversationObject extends DurableObject<Env> {
       await this.open(meta);
       if (this.outbox?.pending) await this.outbox.flush();
       await this.turns?.onAlarm();
+      await this.schedules?.onAlarm();
     } catch (error) {
       console.error("ConversationObject", this.ctx.id.toString(), "alarm", error);
     }
@@ -321,6 +345,7 @@ export class ConversationObject extends DurableObject<Env> {
   /** RPC from the Worker before the conversation is deleted: stop, disconnect, forget. */
   async erase(meta: SocketMeta): Promise<void> {
     await this.open(meta);
+    this.schedules?.close();
     await this.turns?.stopAndWait();
     this.hub.closeAll(1000, "conversation deleted");
     // No index update may land after the Worker deletes the conversation's D1 rows.
@@ -330,6 +355,13 @@ export class ConversationObject extends DurableObject<Env> {
     this.log = undefined;
     this.outbox = undefined;
     this.turns = undefined;
+    this.schedules = undefined;
+  }
+
+  /** RPC from the Worker: the conversation's schedules changed; run what is due and re-arm the alarm. */
+  async schedulesChanged(meta: SocketMeta): Promise<void> {
+    await this.open(meta);
+    await this.schedules?.onAlarm();
   }
 }
 

@@ -18,6 +18,7 @@ import {
   type TurnProgress,
 } from "../../agent/turn/resume";
 import { DEFAULT_AGENT_CONFIG, type Message, type MessageDraft } from "../../protocol";
+import type { PendingApprovals } from "./pending-approvals";
 import type { PendingInput } from "./pending-input";
 import type { ChildOutcome } from "./subagents";
 import { isTurnRecord, type TurnMarkerStore, type TurnRecord } from "./turn-marker";
@@ -25,6 +26,7 @@ import { isTurnRecord, type TurnMarkerStore, type TurnRecord } from "./turn-mark
 export interface RecoveryIO {
   marker: TurnMarkerStore;
   pending: PendingInput;
+  approvals: PendingApprovals;
   messages(): readonly Message[];
   append(draft: MessageDraft): Promise<unknown>;
   frames: FramePort;
@@ -59,6 +61,7 @@ export async function recoverInterruptedTurn(io: RecoveryIO): Promise<boolean> {
       : Object.entries(stored.calls).map(([call_id, call]) => ({ call_id, ...call }));
     await closeCalls(io, open, "Cancelled: the turn was interrupted before this call finished");
     await appendInterrupt(io, stored.started_at, open.length);
+    await io.approvals.clear();
     await io.marker.end();
     return true;
   }
@@ -74,6 +77,7 @@ export async function recoverInterruptedTurn(io: RecoveryIO): Promise<boolean> {
     interruptions,
     startedAt: stored.started_at,
     ...(stored.retry_at ? { retryAt: stored.retry_at } : {}),
+    neverRan: await io.approvals.neverRan(),
   });
   return true;
 }
@@ -132,6 +136,7 @@ async function giveUp(io: RecoveryIO, record: TurnRecord, open: readonly Recorde
     usage,
   });
   if (await io.pending.current()) await io.pending.clear();
+  await io.approvals.clear();
   await io.ended(record, { answer: content, termination_reason: "interrupted", steps: state.step, usage });
   await io.marker.end();
   io.frames.send({

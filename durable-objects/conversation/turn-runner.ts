@@ -10,6 +10,7 @@ import { languageModel } from "../../agent/llm/model";
 import type { Notifier } from "../../agent/notifications/notifier";
 import { resolveReferences } from "../../agent/references/resolve";
 import { BUILTIN_TOOLS } from "../../agent/tools";
+import { ApprovalPolicy } from "../../agent/tools/approval";
 import { DELEGATE, delegateTool } from "../../agent/tools/delegate";
 import { type McpToolbox, openMcpToolbox } from "../../agent/tools/mcp";
 import { REQUEST_INPUT } from "../../agent/tools/request-input";
@@ -18,18 +19,22 @@ import type { ResumePoint } from "../../agent/turn/resume";
 import { runTurn, type TurnOutcome } from "../../agent/turn/run-turn";
 import { type Credential, credentialKey } from "../../d1/credentials";
 import type { McpServerRow } from "../../d1/mcp-servers";
+import { saveApprovalRule } from "../../d1/tool-approvals";
 import { loadTurnSettings } from "../../d1/user-settings";
 import {
   type AgentConfig,
+  type ApprovalRule,
   type ChatFrame,
   MCP_TOOL_SEPARATOR,
   type Message,
   type MessageDraft,
+  type MessageOrigin,
   type ModelInfo,
   ModelInfoSchema,
   type ModelRef,
   type RegenerateFrame,
   type ServerFrame,
+  type ToolApprovalFrame,
 } from "../../protocol";
 import { alarmBy } from "./alarm";
 import type { ConversationBranches } from "./branches";
@@ -38,6 +43,7 @@ import { faultPauses } from "./fault-pauses";
 import type { ConversationFrames } from "./frame-port";
 import type { IndexOutbox } from "./index-outbox";
 import { readState, writeState } from "./local-tables";
+import { PendingApprovals, type StoredApproval } from "./pending-approvals";
 import { PendingInput } from "./pending-input";
 import type { SocketMeta } from "./socket-hub";
 import {
@@ -67,6 +73,8 @@ export interface RunnerIO {
   toggles: ToggleCache;
   /** The D1 index's outbox: a turn holds it and flushes at its start and end (index-outbox.ts). */
   index: Pick<IndexOutbox, "hold" | "release" | "soon">;
+  /** Told when a turn has ended (scheduled-runs.ts starts a waiting run and re-arms the alarm). */
+  idle?(): void;
 }
 
 /** local_state: the ModelInfo of the conversation's latest turn (hello's `model`). */
@@ -120,6 +128,8 @@ interface TurnPlan {
   mcp: McpToolbox;
   /** The model that answers (turn-model.ts). */
   llm: LlmSettings;
+  /** The user's approval rules (which tools ask before they run). */
+  approvals: ApprovalRule[];
 }
 
 const CONTEXT_METER_KEY = "context_meter";
@@ -167,6 +177,8 @@ const QUESTION_WAITING: Refusal = {
 export class TurnRunner {
   private current: RunningTurn | undefined;
   readonly pending: PendingInput;
+  /** Calls waiting for the user's approval. */
+  readonly approvals: PendingApprovals;
   readonly marker: TurnMarkerStore;
   private readonly reminders: TaskReminders;
   private readonly titles: ConversationTitles;
@@ -184,6 +196,7 @@ export class TurnRunner {
     private readonly io: RunnerIO,
   ) {
     this.pending = new PendingInput(ctx.storage);
+    this.approvals = new PendingApprovals(ctx.storage);
     this.marker = new TurnMarkerStore(ctx.storage);
     this.reminders = new TaskReminders(ctx.storage, env.DB, meta.userId);
     this.contextMeter = storedMeter(ctx.storage.sql);
@@ -228,6 +241,8 @@ export class TurnRunner {
     frame: ChatFrame,
     credential?: Credential,
     prefetched?: Promise<TurnSettings>,
+    /** Set for a message no one typed (a schedule's run, scheduled-runs.ts). */
+    origin?: MessageOrigin,
   ): Promise<Refusal | undefined> {
     const refused = await this.refuseTurn(frame, frame.edit_seq !== undefined);
     if (refused) return refused;
@@ -237,7 +252,7 @@ export class TurnRunner {
       (signal) => this.userPlan(frame, signal, prefetched),
       async () => {
         if (point) this.io.branches.moveTo(point.leaf);
-        await this.io.append({ role: "user", content: frame.content });
+        await this.io.append({ role: "user", content: frame.content, ...(origin ? { origin } : {}) });
         for (const draft of await resolveReferences(this.env.DB, this.meta.userId, frame.content))
           await this.io.append(draft);
       },
@@ -395,11 +410,11 @@ export class TurnRunner {
   private async settings(
     prefetched?: Promise<TurnSettings>,
     model?: ModelRef,
-  ): Promise<{ saved: AgentConfig; mcpServers: McpServerRow[]; llm: LlmSettings }> {
+  ): Promise<{ saved: AgentConfig; mcpServers: McpServerRow[]; llm: LlmSettings; approvals: ApprovalRule[] }> {
     const loaded = await (prefetched ?? loadTurnSettings(this.env.DB, this.meta.userId, this.meta.conversationId));
     this.io.toggles.set(loaded.toggles);
     const llm = await turnModel(this.env, model ? { ...loaded, conversationModel: model } : loaded);
-    return { saved: loaded.config, mcpServers: loaded.mcpServers, llm };
+    return { saved: loaded.config, mcpServers: loaded.mcpServers, llm, approvals: loaded.approvals };
   }
 
   /** The MCP servers' tools for this turn; a server that is down is reported on the bus (a System message). */
@@ -424,7 +439,7 @@ export class TurnRunner {
     prefetched?: Promise<TurnSettings>,
     resumed?: TurnRecord,
   ): Promise<TurnPlan> {
-    const { saved, mcpServers, llm } = await this.settings(prefetched, resumed?.model);
+    const { saved, mcpServers, llm, approvals } = await this.settings(prefetched, resumed?.model);
     const mcp = await this.openMcp(mcpServers, signal);
     return {
       config: resumed?.config ?? {
@@ -436,6 +451,7 @@ export class TurnRunner {
       subagents: new ConversationSubagents(this.env, this.meta, 0, undefined, modelRef(llm), this.children()),
       mcp,
       llm,
+      approvals,
     };
   }
 
@@ -454,7 +470,7 @@ export class TurnRunner {
     signal: AbortSignal,
     resumed?: TurnRecord,
   ): Promise<TurnPlan> {
-    const { saved, mcpServers, llm } = await this.settings(undefined, resumed?.model ?? request.model);
+    const { saved, mcpServers, llm, approvals } = await this.settings(undefined, resumed?.model ?? request.model);
     const canDelegate = request.depth < MAX_DEPTH;
     // Only the servers whose tools the subagent was given are connected.
     const wanted = request.tools
@@ -481,6 +497,8 @@ export class TurnRunner {
         : undefined,
       mcp,
       llm,
+      // The user's rules hold in a subagent too; with nobody to ask there, a call that asks does not run.
+      approvals,
     };
   }
 
@@ -506,10 +524,12 @@ export class TurnRunner {
       this.current = undefined;
       this.contextMeter.save();
       await this.marker.end();
+      await this.approvals.clear();
       await this.disarmWatchdog();
       this.io.index.release();
       // After the turn's end was sent: the title request never holds a turn back (a subagent's is never named).
       if (origin.kind === "user") this.titles.afterTurn(turn.llm);
+      this.io.idle?.();
     };
     try {
       if (resumed) await this.marker.adopt(resumed.record);
@@ -560,6 +580,34 @@ export class TurnRunner {
     });
   }
 
+  /**
+   * A tab approved or denied a waiting call: the call gets the decision (a resumed turn that has not
+   * reached the call yet finds it kept), every tab learns it, and "always allow" becomes the tool's rule.
+   */
+  async decideApproval(frame: ToolApprovalFrame): Promise<Refusal | undefined> {
+    const decided = await this.approvals.decide(
+      frame.call_id,
+      frame.decision === "approve" ? "approved" : "denied",
+      frame.always_allow,
+    );
+    if (!decided) return { code: "no_pending_approval", message: "That call is not waiting for approval" };
+    this.approvalDecided(decided);
+    if (decided.always_allow) await saveApprovalRule(this.env.DB, this.meta.userId, decided.key, "allow");
+    return undefined;
+  }
+
+  private approvalDecided(decided: StoredApproval): void {
+    if (!decided.decision) return;
+    this.io.frames.send({
+      type: "tool_approval_result",
+      call_id: decided.call_id,
+      tool: decided.tool,
+      step: decided.step,
+      decision: decided.decision,
+      ...(decided.always_allow ? { always_allow: true } : {}),
+    });
+  }
+
   stop(): boolean {
     if (!this.current) return false;
     // Kept, so a restart right after the Stop still stops the turn.
@@ -575,6 +623,7 @@ export class TurnRunner {
   async onAlarm(): Promise<void> {
     const question = await this.pending.current();
     if (question && Date.parse(question.deadline) <= Date.now()) await this.expireQuestion();
+    for (const expired of await this.approvals.expire()) this.approvalDecided(expired);
     await this.armAlarm();
   }
 
@@ -584,9 +633,12 @@ export class TurnRunner {
    */
   private async armAlarm(): Promise<void> {
     const question = await this.pending.current();
+    const approval = await this.approvals.nextDeadline();
     const now = Date.now();
     const watchdog = this.current && this.recovery ? now + WATCHDOG_MS : undefined;
-    const due = [question && Date.parse(question.deadline), watchdog].filter((t): t is number => !!t && t > now);
+    const due = [question && Date.parse(question.deadline), approval, watchdog].filter(
+      (t): t is number => !!t && t > now,
+    );
     if (!due.length) return;
     const at = Math.min(...due);
     if (await alarmBy(this.ctx.storage, at)) this.watchdogAt = at === watchdog ? at : undefined;
@@ -626,6 +678,7 @@ export class TurnRunner {
       (frame.type === "text_delta" ||
         frame.type === "reasoning_delta" ||
         frame.type === "tool_start" ||
+        frame.type === "tool_approval_request" ||
         (frame.type === "agent_update" && frame.update_type === "agent_request_input"))
     )
       turn.resuming = false;
@@ -686,6 +739,16 @@ export class TurnRunner {
             this.io.toggles.forget();
             return outcome;
           },
+          // A subagent has nobody to ask: a call that needs approval does not run there.
+          ...(turn.parent
+            ? {}
+            : {
+                askApproval: (request, signal) =>
+                  this.approvals.request(request, config.requestInputTimeoutSeconds, signal, (pending, timeout_s) => {
+                    this.io.frames.send({ type: "tool_approval_request", ...pending, timeout_s });
+                    void this.armAlarm().catch(() => undefined);
+                  }),
+              }),
           beforeModelRequest: () => {
             this.contextMeter.save();
             return this.reminders.beforeRequest(config.taskReminderRequests, this.io.append);
@@ -718,6 +781,7 @@ export class TurnRunner {
             turnId: this.marker.current?.turn_id,
           },
           signal: turn.abort.signal,
+          approvals: new ApprovalPolicy(plan.approvals),
           ...(turn.resume ? { resume: turn.resume } : {}),
         },
       );

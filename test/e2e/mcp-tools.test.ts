@@ -175,6 +175,11 @@ for (const viewport of VIEWPORTS) {
         { text: "The server answered." },
       ]);
       await sendChat(page, `Echo hi with my MCP server ${marker(key)}`);
+      // echo is not marked read-only: by default it asks first, on a card naming it and its server.
+      const approval = page.locator("[data-testid=approval-card][data-tool=local__echo]");
+      await approval.waitFor({ timeout: 30_000 });
+      expect(await approval.textContent()).toContain("echo on local");
+      await approval.locator("[data-testid=approval-approve]").click();
       await page.locator("[data-role=agent][data-phase=final]").waitFor({ timeout: 30_000 });
       await waitTurnEnded(page, id);
 

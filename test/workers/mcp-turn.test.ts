@@ -13,10 +13,15 @@ import { chat, history, llmUrl, requestText, type Scenario, scenario, systemText
 const mcpUrl = inject("mcpUrl");
 const mcpTokenUrl = inject("mcpTokenUrl");
 
+/** Adds a server whose tools all run without asking (approvals have their own tests: approvals.test.ts). */
 async function addServer(session: Session, body: Record<string, unknown>): Promise<McpServer> {
   const res = await api("/api/mcp-servers", { method: "POST", json: body, headers: session.headers });
   if (res.status !== 201) throw new Error(`add server: ${res.status} ${await res.text()}`);
-  return res.json();
+  const server = (await res.json()) as McpServer;
+  const rule = { tool: `mcp:${server.id}:*`, mode: "allow" };
+  const allowed = await api("/api/tool-approvals", { method: "PUT", json: rule, headers: session.headers });
+  if (allowed.status !== 200) throw new Error(`allow its tools: ${allowed.status} ${await allowed.text()}`);
+  return server;
 }
 
 const call = (name: string, args: Record<string, unknown> | string = {}) => ({

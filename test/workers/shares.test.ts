@@ -42,6 +42,12 @@ async function sharedWorld(): Promise<Scenario> {
     headers: s.session.headers,
   });
   expect(added.status).toBe(201);
+  // Its tools run without asking: this test is about the page, not approvals.
+  const { id: serverId } = (await added.json()) as { id: string };
+  const allow = { tool: `mcp:${serverId}:*`, mode: "allow" };
+  expect((await api("/api/tool-approvals", { method: "PUT", json: allow, headers: s.session.headers })).status).toBe(
+    200,
+  );
   // A second server, off, whose secret the user pasted into the chat: the page hides it too.
   const sealed = await api("/api/mcp-servers", {
     method: "POST",

@@ -1,7 +1,10 @@
 // Settings → Tools over HTTP: the user's MCP servers (add, read, change, delete) and a connection test
 // that lists a server's tools. The secret goes in and never comes out; a URL the Worker may not fetch
-// (outbound.ts) is refused when it is saved, and again on every request made to it.
+// (outbound.ts) is refused when it is saved, and again on every request made to it. An OAuth server is
+// connected through …/oauth/start, the authorization server's redirect to /oauth/callback, and
+// …/oauth/disconnect (d1/mcp-oauth.ts); its tokens never leave D1 but sealed.
 import { type Context, Hono } from "hono";
+import { completeOAuth, disconnectOAuth, type OAuthDeps, startOAuth } from "../../d1/mcp-oauth";
 import {
   createMcpServer,
   deleteMcpServer,
@@ -16,10 +19,20 @@ import {
 } from "../../d1/mcp-servers";
 import { SecretsKeyMissing } from "../../d1/secret-box";
 import { outboundPolicy, refusedUrl } from "../../mcp/outbound";
-import { MAX_MCP_SERVERS, McpServerCreateSchema, McpServerPatchSchema, type McpTestResult } from "../../protocol";
+import {
+  MAX_MCP_SERVERS,
+  MCP_OAUTH_OUTCOME_PARAM,
+  McpOAuthCallbackQuerySchema,
+  type McpOAuthDisconnectResult,
+  type McpOAuthOutcome,
+  type McpOAuthStartResult,
+  McpServerCreateSchema,
+  McpServerPatchSchema,
+  type McpTestResult,
+} from "../../protocol";
 import { ApiError, invalid, notFound } from "../errors";
 import { type AppEnv, currentUser } from "../middleware/identity";
-import { readJson } from "../validate";
+import { readJson, readQuery } from "../validate";
 
 export const mcpServerRoutes = new Hono<AppEnv>();
 
@@ -83,18 +96,91 @@ mcpServerRoutes.delete("/:id", async (c) => {
   return c.body(null, 204);
 });
 
-mcpServerRoutes.post("/:id/test", async (c) => {
-  const row = await ownRow(c);
+/** Connects, lists the tools and stores them (or the error in words) on the row. */
+async function testServer(c: Ctx, row: McpServerRow): Promise<McpTestResult> {
   // Loaded on first use: the SDK's schemas cost every cold start otherwise (agent/tools/mcp.ts).
-  const { describeMcpError, discoverTools } = await import("../../mcp/client");
-  let outcome: { tools: { name: string; description: string }[] } | { error: string };
+  const { describeMcpError, discoverTools, StreamableHTTPError } = await import("../../mcp/client");
+  let outcome: { tools: { name: string; description: string; readOnly?: boolean }[] } | { error: string };
   try {
-    const endpoint = await endpointOf(row, c.env.SECRETS_KEY);
+    const endpoint = await endpointOf(row, c.env.SECRETS_KEY, oauthDeps(c));
     outcome = { tools: await discoverTools(endpoint, outboundPolicy(c.env), c.req.raw.signal) };
   } catch (error) {
+    // A server without credentials that answers with an OAuth challenge is switched to OAuth: Connect.
+    if (row.authType === "none" && error instanceof StreamableHTTPError && error.code === 401) {
+      const switched = await switchToOAuth(c, row);
+      if (switched) return { ok: false, error: switched.auth.type === "oauth" ? OAUTH_NEEDED : null, server: switched };
+    }
     outcome = { error: describeMcpError(error) };
   }
   const server = await recordMcpTest(c.env.DB, row, outcome);
-  const result: McpTestResult = { ok: "tools" in outcome, error: "error" in outcome ? outcome.error : null, server };
+  return { ok: "tools" in outcome, error: "error" in outcome ? outcome.error : null, server };
+}
+
+const OAUTH_NEEDED = "the server requires OAuth authorization; connect it";
+
+async function switchToOAuth(c: Ctx, row: McpServerRow) {
+  const { probeOAuth } = await import("../../mcp/oauth");
+  if (!(await probeOAuth(row.url, outboundPolicy(c.env)))) return undefined;
+  const saved = await updateMcpServer(c.env.DB, row, { auth: { type: "oauth" } }, c.env.SECRETS_KEY);
+  if ("refused" in saved) return undefined;
+  const updated = await getMcpServerRow(c.env.DB, row.userId, row.id);
+  return updated ? recordMcpTest(c.env.DB, updated, { error: OAUTH_NEEDED }) : undefined;
+}
+
+mcpServerRoutes.post("/:id/test", async (c) => c.json(await testServer(c, await ownRow(c))));
+
+const oauthDeps = (c: Ctx): OAuthDeps => ({
+  db: c.env.DB,
+  secretsKey: c.env.SECRETS_KEY,
+  policy: outboundPolicy(c.env),
+});
+
+/** One redirect URI for every server (it is registered with each authorization server). */
+const redirectUri = (c: Ctx) => `${new URL(c.req.url).origin}/api/mcp-servers/oauth/callback`;
+
+function oauthRow(row: McpServerRow): McpServerRow {
+  if (row.authType !== "oauth")
+    throw new ApiError(409, "conflict", `${row.name} does not use OAuth; set its authentication to OAuth first`);
+  return row;
+}
+
+mcpServerRoutes.post("/:id/oauth/start", async (c) => {
+  const row = oauthRow(await ownRow(c));
+  const { OAuthFlowError, errorText } = await import("../../mcp/oauth");
+  try {
+    const url = await sealing(() => startOAuth(oauthDeps(c), row, redirectUri(c)));
+    const result: McpOAuthStartResult = { authorization_url: url };
+    return c.json(result);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    const reason = error instanceof OAuthFlowError ? error.message : errorText(error);
+    throw new ApiError(409, "conflict", `Could not start connecting ${row.name}: ${reason}`);
+  }
+});
+
+/**
+ * The authorization server sends the browser here (the popup, or the tab). A state that is not this
+ * user's pending one for the server is refused (400) and changes nothing; otherwise the browser goes
+ * back to /settings/tools, whose page tells its opener and closes. No page is built from the request.
+ */
+mcpServerRoutes.get("/oauth/callback", async (c) => {
+  const query = readQuery(c, McpOAuthCallbackQuerySchema);
+  const done = await sealing(() => completeOAuth(oauthDeps(c), currentUser(c).id, query));
+  if ("refused" in done) {
+    const problem = "not a pending authorization of yours (unknown, already used or expired)";
+    throw invalid(`state: ${problem}`, { state: problem });
+  }
+  let outcome: McpOAuthOutcome = done.outcome;
+  if (outcome === "failed") await recordMcpTest(c.env.DB, done.row, { error: `connecting failed: ${done.error}` });
+  // Connected: list its tools now, so Settings shows them as the popup closes.
+  if (outcome === "connected" && !(await testServer(c, done.row)).ok) outcome = "failed";
+  const back = new URLSearchParams({ [MCP_OAUTH_OUTCOME_PARAM]: outcome, server: done.row.id });
+  return c.redirect(`/settings/tools?${back}`, 302);
+});
+
+mcpServerRoutes.post("/:id/oauth/disconnect", async (c) => {
+  const row = oauthRow(await ownRow(c));
+  const done = await disconnectOAuth(oauthDeps(c), row);
+  const result: McpOAuthDisconnectResult = { revoked: done.revoked, server: toMcpServer(done.row) };
   return c.json(result);
 });

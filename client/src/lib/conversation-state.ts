@@ -5,7 +5,13 @@
 // call that started it, so nested subagents nest the same way and the run stays visible after the
 // call's result arrives. The messages are every branch's (lib/branches.ts); `leafSeq` says which path
 // the chat shows.
-import { type Message, type ModelInfo, type ServerFrame, ServerFrameSchema } from "../../../protocol";
+import {
+  type ApprovalDecision,
+  type Message,
+  type ModelInfo,
+  type ServerFrame,
+  ServerFrameSchema,
+} from "../../../protocol";
 import { parentOf, pathTo } from "./branches";
 import { applyAgentUpdate, completeTurn, IDLE_TURN, type Turn } from "./turn-state";
 
@@ -15,6 +21,10 @@ export type LiveTool = {
   args: unknown;
   step: number;
   status: "running" | "success" | "error" | "timeout";
+  /** The call waits for the user's approval (it has not started). */
+  awaitingApproval?: boolean;
+  /** How a call that waited for approval was decided. */
+  approval?: ApprovalDecision;
   result?: unknown;
   error?: string;
   duration_ms?: number;
@@ -163,6 +173,7 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
             running: true,
             resuming: frame.resuming ?? false,
             pendingInput: frame.pending_input ?? null,
+            pendingApprovals: frame.pending_approvals ?? [],
           }
         : { ...IDLE_TURN, lastOutcome: state.turn.lastOutcome };
       // With no turn running, no subagent of ours is either (their frames may have been missed).
@@ -212,6 +223,21 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
         liveTools: withEntry(state.liveTools, call_id, live),
         liveReasoning: endReasoning(state.liveReasoning, step),
         turn: { ...state.turn, resuming: false },
+      };
+    }
+    case "tool_approval_request": {
+      const { type: _, timeout_s: __, ...pending } = frame;
+      const others = state.turn.pendingApprovals.filter((p) => p.call_id !== frame.call_id);
+      return {
+        ...updateTool(state, frame.call_id, { awaitingApproval: true }),
+        turn: { ...state.turn, resuming: false, pendingApprovals: [...others, pending] },
+      };
+    }
+    case "tool_approval_result": {
+      const pendingApprovals = state.turn.pendingApprovals.filter((p) => p.call_id !== frame.call_id);
+      return {
+        ...updateTool(state, frame.call_id, { awaitingApproval: false, approval: frame.decision }),
+        turn: { ...state.turn, pendingApprovals },
       };
     }
     case "tool_complete":

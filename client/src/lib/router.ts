@@ -13,6 +13,7 @@ export type Route =
   | { name: "library" }
   | { name: "notes"; path?: string }
   | { name: "tasks" }
+  | { name: "schedules" }
   /** A share link's page (no account needed). */
   | { name: "shared"; id: string }
   | { name: "not_found" };
@@ -55,6 +56,7 @@ export function parseRoute(pathname: string): Route {
   if (path === "/library") return { name: "library" };
   if (path === "/notes") return { name: "notes" };
   if (path === "/tasks") return { name: "tasks" };
+  if (path === "/schedules") return { name: "schedules" };
   const note = path.startsWith("/notes/") ? decoded(path.slice("/notes/".length)) : undefined;
   if (note) return { name: "notes", path: note };
   const conversation = /^\/c\/([^/]+)$/.exec(path);

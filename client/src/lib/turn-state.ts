@@ -1,6 +1,6 @@
 // What the running turn is doing, derived from `agent_update` frames (seed 003): running or not, the
 // step, the phase, and a pending request_input question. Pure, so the socket hook stays thin.
-import { type AgentUpdate, splitToolName, type TerminationReason } from "../../../protocol";
+import { type AgentUpdate, type PendingApproval, splitToolName, type TerminationReason } from "../../../protocol";
 
 export type PendingInput = {
   question: string;
@@ -21,6 +21,8 @@ export type Turn = {
   /** The turn was cut short by a server restart and goes on from its last step: nothing new yet. */
   resuming: boolean;
   pendingInput: PendingInput | null;
+  /** Calls waiting for the user's Approve or Deny, in the order they asked. */
+  pendingApprovals: readonly PendingApproval[];
   lastOutcome: { termination_reason: TerminationReason; steps: number } | null;
 };
 
@@ -33,6 +35,7 @@ export const IDLE_TURN: Turn = {
   stopping: false,
   resuming: false,
   pendingInput: null,
+  pendingApprovals: [],
   lastOutcome: null,
 };
 
@@ -63,7 +66,7 @@ export function applyAgentUpdate(turn: Turn, update: AgentUpdate): Turn {
     case "agent_request_input_timeout":
       return { ...turn, pendingInput: null };
     case "agent_stopped":
-      return { ...turn, stopping: true, pendingInput: null };
+      return { ...turn, stopping: true, pendingInput: null, pendingApprovals: [] };
     case "agent_completion":
       return {
         ...turn,
@@ -112,6 +115,7 @@ export function turnActivity(turn: Turn, live: { writing: boolean; runningTools:
   if (!turn.running) return null;
   if (turn.stopping) return { kind: "stopping", label: "Stopping…" };
   if (turn.pendingInput) return { kind: "waiting", label: "Waiting for your answer" };
+  if (turn.pendingApprovals.length) return { kind: "waiting", label: "Waiting for your approval" };
   if (live.runningTools.length) {
     const doing = [...new Set(live.runningTools.map(toolPhrase))];
     return { kind: "tool", label: `${doing.join(" · ")}…` };

@@ -1,9 +1,16 @@
 // The user's MCP servers (GET /api/mcp-servers) and what can be done to one: add (POST, then a
 // connection test at once), change (PATCH: enabled, disabled_tools, a new secret), test (POST …/test)
-// and delete (the list itself: use-row-list.ts). Settings → Tools uses all of it; an "MCP server
-// unavailable" card turns a server off or on and tests it again.
-import { useCallback } from "preact/hooks";
+// and delete (the list itself: use-row-list.ts), and an OAuth server's connect (a popup to its
+// authorization server) and disconnect. Settings → Tools uses all of it; an "MCP server unavailable" card
+// turns a server off or on and tests it again.
+import { useCallback, useEffect } from "preact/hooks";
 import {
+  MCP_OAUTH_OUTCOME_PARAM,
+  McpOAuthDisconnectResultSchema,
+  type McpOAuthMessage,
+  McpOAuthMessageSchema,
+  McpOAuthOutcomeSchema,
+  McpOAuthStartResultSchema,
   type McpServer,
   type McpServerCreate,
   McpServerListSchema,
@@ -16,6 +23,10 @@ import { type ApiResult, requestJson } from "./api";
 import { couldNot, useRowList } from "./use-row-list";
 
 const BASE = "/api/mcp-servers";
+/** The popup's window name, so a second Connect reuses it. */
+const POPUP_NAME = "mcp-oauth";
+/** Same-origin only by construction: what the popup says when it has lost its opener. */
+const channel = () => (typeof BroadcastChannel === "function" ? new BroadcastChannel("mcp-oauth") : undefined);
 const ServerList = McpServerListSchema.transform((answer) => answer.servers);
 const byName = (a: McpServer, b: McpServer) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
@@ -62,6 +73,97 @@ export function useMcpServers() {
     [rows.create, test],
   );
 
+  /** GET one server again: after the popup says it is done, or the window gets the focus back. */
+  const refresh = useCallback(
+    async (id: string) => {
+      const result = await requestJson(pathOf(id), McpServerSchema);
+      if (result.ok) put(result.data);
+    },
+    [pathOf, put],
+  );
+
+  /**
+   * Opens the popup at once (while the click still allows it), then points it at the authorization
+   * server; blocked, the tab itself goes there and the callback brings it back to /settings/tools.
+   */
+  const connect = useCallback(
+    async (id: string) => {
+      setRowError(id, null);
+      const popup = window.open("", POPUP_NAME, "popup,width=520,height=720");
+      const result = await whileBusy(id, () =>
+        requestJson(`${pathOf(id)}/oauth/start`, McpOAuthStartResultSchema, "POST"),
+      );
+      if (!result.ok) {
+        popup?.close();
+        setRowError(id, couldNot("start connecting", result.error));
+        return;
+      }
+      if (popup && !popup.closed) popup.location.href = result.data.authorization_url;
+      else window.location.assign(result.data.authorization_url);
+    },
+    [pathOf, setRowError, whileBusy],
+  );
+
+  const disconnect = useCallback(
+    async (id: string) => {
+      setRowError(id, null);
+      const result = await whileBusy(id, () =>
+        requestJson(`${pathOf(id)}/oauth/disconnect`, McpOAuthDisconnectResultSchema, "POST"),
+      );
+      if (result.ok) put(result.data.server);
+      else setRowError(id, couldNot("disconnect", result.error));
+    },
+    [pathOf, put, setRowError, whileBusy],
+  );
+
+  const ids = rows.state.status === "ready" ? rows.state.items.map((s) => s.id).join(",") : "";
+  useEffect(() => {
+    // The popup's page posts here when the authorization is done: only from this very origin.
+    const onMessage = (event: MessageEvent) => {
+      if (event.origin !== window.location.origin) return;
+      const message = McpOAuthMessageSchema.safeParse(event.data);
+      if (message.success) void refresh(message.data.server);
+    };
+    // A popup closed by hand, or a tab that comes back: read the OAuth servers again.
+    const onFocus = () => {
+      for (const id of ids.split(",").filter(Boolean)) void refresh(id);
+    };
+    const fromChannel = (event: MessageEvent) => {
+      const message = McpOAuthMessageSchema.safeParse(event.data);
+      if (message.success) void refresh(message.data.server);
+    };
+    const popupChannel = channel();
+    window.addEventListener("message", onMessage);
+    popupChannel?.addEventListener("message", fromChannel);
+    window.addEventListener("focus", onFocus);
+    return () => {
+      window.removeEventListener("message", onMessage);
+      popupChannel?.close();
+      window.removeEventListener("focus", onFocus);
+    };
+  }, [ids, refresh]);
+
   const { state, busy: testing, rowErrors, update, remove } = rows;
-  return { state, testing, rowErrors, test, create, update, remove };
+  return { state, testing, rowErrors, test, create, update, remove, connect, disconnect };
+}
+
+/**
+ * The callback's landing (/settings/tools?mcp_oauth=…&server=…): in the popup, tell the opener (same
+ * origin only) and close; in a tab that went there itself, the outcome to show once, the URL cleaned.
+ */
+export function oauthLanding(): McpOAuthMessage | undefined {
+  const params = new URLSearchParams(window.location.search);
+  const outcome = McpOAuthOutcomeSchema.safeParse(params.get(MCP_OAUTH_OUTCOME_PARAM));
+  const server = params.get("server");
+  if (!outcome.success || !server) return undefined;
+  const message: McpOAuthMessage = { type: "mcp_oauth", server, outcome: outcome.data };
+  const opener = window.opener as Window | null;
+  if (opener && !opener.closed) opener.postMessage(message, window.location.origin);
+  // The callback's Cross-Origin-Opener-Policy (the API's secure headers) cuts the popup from its opener;
+  // a same-origin channel still reaches the Settings tab.
+  else channel()?.postMessage(message);
+  // A popup closes; a tab that came here itself is not closable by script, and stays.
+  window.close();
+  window.history.replaceState(window.history.state, "", window.location.pathname);
+  return message;
 }

@@ -1,7 +1,8 @@
 // The chat for /c/:id: one slim row on top (on a phone the page's only header: the Shell's menu button
 // and demo badge join it; the title, a button that opens what the conversation's
 // answers used so far, and the connection state only when it is not fine), the message list (which
-// alone says what a running turn is doing), the request_input banner, a reconnect banner while the
+// alone says what a running turn is doing), the request_input banner, the cards of calls waiting for
+// approval, a reconnect banner while the
 // socket is down, the composer, and a toast for socket errors. All live state comes from
 // useConversationSocket. Esc stops a running turn; the composer has the focus when the chat opens,
 // after a message is sent, after Stop and when an answer arrives.
@@ -13,6 +14,7 @@ import { turnActivity } from "../../lib/turn-state";
 import { useConversationDetail } from "../../lib/use-conversation-detail";
 import { useConversationModel } from "../../lib/use-conversation-model";
 import { useConversationSocket } from "../../lib/use-conversation-socket";
+import { ApprovalCards } from "../approval-cards";
 import { Composer } from "../composer";
 import { ConnectionStatus, ReconnectBanner } from "../connection-status";
 import { ConversationMenu } from "../conversation-menu";
@@ -62,7 +64,8 @@ function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, 
   const { choose } = conversationModel;
 
   const runningTools: string[] = [];
-  for (const tool of state.liveTools.values()) if (tool.status === "running") runningTools.push(tool.tool);
+  for (const tool of state.liveTools.values())
+    if (tool.status === "running" && !tool.awaitingApproval) runningTools.push(tool.tool);
   const activity = turnActivity(turn, { writing: state.liveText.size > 0, runningTools });
 
   const focusComposer = useCallback(() => {
@@ -158,6 +161,10 @@ function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, 
         followKey={followKey}
       />
       {turn.pendingInput && <RequestInputBanner pending={turn.pendingInput} onAnswer={answerInput} />}
+      <ApprovalCards
+        pending={turn.pendingApprovals}
+        onDecide={(choice) => send({ type: "tool_approval", ...choice })}
+      />
       {status === "reconnecting" && problem && <ReconnectBanner problem={problem} onRetry={retryNow} />}
       <Composer
         running={turn.running}

@@ -10,6 +10,7 @@ import { NotificationSettings } from "../notification-settings";
 import { PageFrame } from "../page-frame";
 import { SharedLinks } from "../shared-links";
 import { ThemeSetting } from "../theme-setting";
+import { BuiltinApprovals, ToolApprovalsProvider } from "../tool-approvals";
 import { ToolSettings } from "../tool-settings";
 import { Help } from "./help";
 import style from "./style.module.css";
@@ -37,7 +38,12 @@ function Panel({ tab }: { tab: SettingsTab }) {
     case "notifications":
       return <NotificationSettings />;
     case "tools":
-      return <ToolSettings />;
+      return (
+        <ToolApprovalsProvider>
+          <ToolSettings />
+          <BuiltinApprovals />
+        </ToolApprovalsProvider>
+      );
     case "shares":
       return <SharedLinks />;
     case "help":

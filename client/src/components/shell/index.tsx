@@ -10,6 +10,7 @@ import { queueFirstMessage } from "../../lib/outbox";
 import { navigate, type Route } from "../../lib/router";
 import { useConversations } from "../../lib/use-conversations";
 import { useHealth } from "../../lib/use-health";
+import { syncTimeZone } from "../../lib/use-schedules";
 import { requestSearchFocus, useShortcuts } from "../../lib/use-shortcuts";
 import { Chat } from "../chat";
 import { ConversationList } from "../conversation-list";
@@ -24,6 +25,7 @@ const Settings = lazyPage(() => import("../settings").then((m) => m.Settings));
 const Library = lazyPage(() => import("../library").then((m) => m.Library));
 const NotesPage = lazyPage(() => import("../notes-page").then((m) => m.NotesPage));
 const TasksPage = lazyPage(() => import("../tasks-page").then((m) => m.TasksPage));
+const SchedulesPage = lazyPage(() => import("../schedules-page").then((m) => m.SchedulesPage));
 
 type Props = { user: User; route: Route; onLogOut: () => void };
 
@@ -32,6 +34,7 @@ const PAGE_TITLES: Partial<Record<Route["name"], string>> = {
   library: "Library",
   notes: "Notes",
   tasks: "Tasks",
+  schedules: "Schedules",
   not_found: "Not found",
 };
 
@@ -70,6 +73,10 @@ export function Shell({ user, route, onLogOut }: Props) {
   const menuButton = useRef<HTMLButtonElement>(null);
   const key = routeKey(route);
   const activeTitle = activeId ? conversations?.find((c) => c.id === activeId)?.title : undefined;
+  // The agent's `schedule` tool reads "Friday at 9" in the user's zone: the browser says which, once.
+  useEffect(() => {
+    void syncTimeZone();
+  }, []);
 
   // Navigation closes the drawer (focus stays where the new page puts it, e.g. the chat's composer).
   // A message given back after a failed create belongs to that visit of home.
@@ -194,6 +201,9 @@ export function Shell({ user, route, onLogOut }: Props) {
       break;
     case "tasks":
       page = <TasksPage />;
+      break;
+    case "schedules":
+      page = <SchedulesPage />;
       break;
     case "conversation":
       page = (

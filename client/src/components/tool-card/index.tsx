@@ -28,6 +28,9 @@ function isLarge(text: string): boolean {
   return text.length > LARGE_CHARS || text.split("\n").length > LARGE_LINES;
 }
 
+/** How a call that waited for approval was decided, in words. */
+const APPROVAL_WORDS = { approved: "approved by you", denied: "denied by you", timed_out: "not approved in time" };
+
 function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
@@ -63,9 +66,14 @@ export function ToolCard({ call, seq, subagent, compact }: ToolCardProps) {
           </span>
         )}
         <span class={style.status}>
-          {call.status === "running" && <Spinner data-testid="tool-running" />}
-          {call.status}
+          {call.status === "running" && !call.awaitingApproval && <Spinner data-testid="tool-running" />}
+          {call.awaitingApproval ? "waiting for approval" : call.status}
         </span>
+        {call.approval && (
+          <span class={style.approval} data-testid="tool-approval" data-approval={call.approval}>
+            {APPROVAL_WORDS[call.approval]}
+          </span>
+        )}
         <span class={style.meta}>
           step {call.step}
           {call.duration_ms !== undefined && ` · ${formatDuration(call.duration_ms)}`}

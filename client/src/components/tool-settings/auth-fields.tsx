@@ -1,21 +1,46 @@
-// The authentication choice of the Tools tab's forms (None, Bearer token, Custom header) with its
-// secret inputs: password fields, never autofilled, never filled from what is stored.
+// The authentication choice of the Tools tab's forms (None, Bearer token, Custom header, OAuth) with its
+// secret inputs: password fields, never autofilled, never filled from what is stored. OAuth needs no
+// secret; a client id and secret for a server without dynamic registration sit under "Advanced".
 import type { McpAuthInput } from "../../../../protocol";
 import { TextField } from "./fields";
 import style from "./style.module.css";
 
 export type AuthType = McpAuthInput["type"];
-export type AuthDraft = { type: AuthType; token: string; headerName: string; headerValue: string };
+export type AuthDraft = {
+  type: AuthType;
+  token: string;
+  headerName: string;
+  headerValue: string;
+  clientId?: string;
+  clientSecret?: string;
+};
 export const EMPTY_AUTH: AuthDraft = { type: "none", token: "", headerName: "", headerValue: "" };
 
 export function authInput(draft: AuthDraft): McpAuthInput {
   if (draft.type === "bearer") return { type: "bearer", token: draft.token };
   if (draft.type === "header") return { type: "header", name: draft.headerName, value: draft.headerValue };
+  if (draft.type === "oauth") {
+    const clientId = draft.clientId?.trim() ?? "";
+    const clientSecret = draft.clientSecret ?? "";
+    return {
+      type: "oauth",
+      ...(clientId ? { client_id: clientId } : {}),
+      ...(clientSecret ? { client_secret: clientSecret } : {}),
+    };
+  }
   return { type: "none" };
 }
 
 /** The `fields` keys each form shows by an input; any other key is shown with the form's message. */
-export const AUTH_FIELDS = ["auth", "auth.type", "auth.token", "auth.name", "auth.value"];
+export const AUTH_FIELDS = [
+  "auth",
+  "auth.type",
+  "auth.token",
+  "auth.name",
+  "auth.value",
+  "auth.client_id",
+  "auth.client_secret",
+];
 
 type AuthFieldsProps = {
   id: string;
@@ -46,6 +71,7 @@ export function AuthFields({ id, draft, onChange, errors, testid }: AuthFieldsPr
           <option value="none">None</option>
           <option value="bearer">Bearer token</option>
           <option value="header">Custom header</option>
+          <option value="oauth">OAuth</option>
         </select>
         {typeError && (
           <span id={`${id}-auth-error`} class={style.fieldError} role="alert">
@@ -90,6 +116,45 @@ export function AuthFields({ id, draft, onChange, errors, testid }: AuthFieldsPr
           />
         </div>
       )}
+      {draft.type === "oauth" && <OAuthClientFields id={id} draft={draft} set={set} errors={errors} testid={testid} />}
     </>
+  );
+}
+
+type OAuthProps = Omit<AuthFieldsProps, "onChange"> & { set: (patch: Partial<AuthDraft>) => void };
+
+/** A client registered by hand, for an authorization server without dynamic client registration. */
+function OAuthClientFields({ id, draft, set, errors, testid }: OAuthProps) {
+  const open = Boolean(errors["auth.client_id"] || errors["auth.client_secret"]);
+  return (
+    <details class={style.advanced} open={open || undefined} data-testid={`${testid}-oauth-advanced`}>
+      <summary>Advanced</summary>
+      <p class={style.hint}>
+        Only for a server that cannot register clients itself: the client you registered with its authorization server.
+        The redirect URI to register is {location.origin}/api/mcp-servers/oauth/callback.
+      </p>
+      <div class={style.row}>
+        <TextField
+          id={`${id}-client-id`}
+          label="Client ID"
+          value={draft.clientId ?? ""}
+          onInput={(clientId) => set({ clientId })}
+          error={errors["auth.client_id"]}
+          testid={`${testid}-client-id`}
+          grow
+        />
+        <TextField
+          id={`${id}-client-secret`}
+          label="Client secret"
+          type="password"
+          value={draft.clientSecret ?? ""}
+          onInput={(clientSecret) => set({ clientSecret })}
+          error={errors["auth.client_secret"]}
+          hint="Optional"
+          testid={`${testid}-client-secret`}
+          grow
+        />
+      </div>
+    </details>
   );
 }

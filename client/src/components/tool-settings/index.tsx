@@ -2,22 +2,40 @@
 // `<server>__<tool>`. Each server can be switched off, tested, given a new secret or deleted, and each
 // of its tools turned off; the form under the list adds one and tests it at once.
 
-import { useMcpServers, withToolEnabled } from "../../lib/use-mcp-servers";
+import { useState } from "preact/hooks";
+import { oauthLanding, useMcpServers, withToolEnabled } from "../../lib/use-mcp-servers";
 import { useNow } from "../../lib/use-now";
 import { pageStyle as page } from "../page-frame";
 import { AddServerForm } from "./add-server-form";
 import { ServerRow } from "./server-row";
 import style from "./style.module.css";
 
+const LANDING_WORDS = {
+  connected: "The server is connected.",
+  denied: "The authorization was declined; the server is not connected.",
+  failed: "Connecting the server failed; see its row below.",
+} as const;
+
 export function ToolSettings() {
-  const { state, testing, rowErrors, test, create, update, remove } = useMcpServers();
+  const { state, testing, rowErrors, test, create, update, remove, connect, disconnect } = useMcpServers();
   const now = useNow();
+  // Back from an authorization server in this tab (popups blocked): say how it went, once.
+  const [landing] = useState(oauthLanding);
   return (
     <section data-testid="tool-settings" data-status={state.status}>
       <p class={style.intro}>
         Connect your own MCP servers (remote, over HTTP) to give the agent their tools. Secrets are stored encrypted and
         never shown again.
       </p>
+      {landing && (
+        <p
+          class={landing.outcome === "connected" ? style.ok : style.fieldError}
+          role="status"
+          data-testid="mcp-oauth-landing"
+        >
+          {LANDING_WORDS[landing.outcome]}
+        </p>
+      )}
       {state.status === "loading" && <p class={page.muted}>Loading…</p>}
       {state.status === "unavailable" && (
         <p class={page.muted} data-testid="mcp-unavailable">
@@ -56,6 +74,8 @@ export function ToolSettings() {
                     return result;
                   }}
                   onDelete={() => remove(server.id)}
+                  onConnect={() => void connect(server.id)}
+                  onDisconnect={() => void disconnect(server.id)}
                 />
               ))}
             </ul>

@@ -1,9 +1,10 @@
 // One MCP server: its name, URL, authentication (never the secret), on/off switch, last connection
 // test, the tools it found (each can be turned off), and its actions: Test connection, Replace secret,
-// Delete (after a confirm step).
+// Delete (after a confirm step); an OAuth server also Connect, Disconnect or Reconnect.
 import type { McpAuthInput, McpServer } from "../../../../protocol";
 import type { ApiResult } from "../../lib/api";
 import switchStyle from "../switch/style.module.css";
+import { OAuthConnect } from "./oauth-connect";
 import { RowActions } from "./row-actions";
 import { SecretForm } from "./secret-form";
 import { authText, testStatus } from "./status";
@@ -20,6 +21,8 @@ type Props = {
   onToggleTool: (tool: string, enabled: boolean) => void;
   onReplaceSecret: (auth: McpAuthInput) => Promise<ApiResult<McpServer>>;
   onDelete: () => Promise<boolean>;
+  onConnect: () => void;
+  onDisconnect: () => void;
 };
 
 export function ServerRow(props: Props) {
@@ -58,6 +61,7 @@ export function ServerRow(props: Props) {
       <p class={style.auth} data-testid="mcp-auth">
         {authText(server.auth)}
       </p>
+      <OAuthConnect server={server} busy={testing} onConnect={props.onConnect} onDisconnect={props.onDisconnect} />
       <p
         class={`${style.status} ${style[status.state]}`}
         role="status"

@@ -1,6 +1,8 @@
 // A server's tools as its last connection test found them: the name the model sees, what the tool
-// does, and a checkbox that offers it to the agent or not (PATCH disabled_tools).
-import type { McpServer } from "../../../../protocol";
+// does, a checkbox that offers it to the agent or not (PATCH disabled_tools), and whether it asks before
+// it runs (a tool the server does not mark read-only asks by default).
+import { type McpServer, mcpApprovalKey } from "../../../../protocol";
+import { ApprovalChoice } from "../tool-approvals";
 import style from "./style.module.css";
 
 type Props = { server: McpServer; onToggle: (tool: string, enabled: boolean) => void };
@@ -44,6 +46,11 @@ export function ToolList({ server, onToggle }: Props) {
                 </p>
               )}
             </div>
+            <ApprovalChoice
+              toolKey={mcpApprovalKey(server.id, tool.name)}
+              label={tool.qualified_name}
+              fallback={tool.read_only ? "allow" : "ask"}
+            />
           </li>
         );
       })}

@@ -48,6 +48,14 @@ export function UserMessage({ message, onEdit, blocked, onEditingChange, switche
 
   return (
     <div ref={row} class={style.row}>
+      {message.origin?.kind === "schedule" && (
+        <p class={style.origin} data-testid="scheduled-label">
+          {`Scheduled · ${message.origin.name} · `}
+          <time dateTime={message.origin.due_at}>
+            {new Date(message.origin.due_at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}
+          </time>
+        </p>
+      )}
       <article class={style.message} data-role="user" data-seq={message.seq}>
         {editing ? (
           <form

@@ -1,0 +1,114 @@
+// The `schedule` tool: the model creates, lists, changes and deletes scheduled runs of this conversation
+// ("remind me on Friday", "every weekday at 8 run /daily-review"). The rules and the SQL are the routes'
+// (d1/schedules.ts); each action's arguments pass the same zod schema as its route's body. A schedule of
+// another conversation is managed on the Schedules page. The conversation's object re-arms its alarm
+// when the turn ends (durable-objects/conversation/scheduled-runs.ts).
+import { z } from "zod";
+import {
+  createSchedule,
+  deleteSchedule,
+  getSchedule,
+  listSchedules,
+  type ScheduleWrite,
+  updateSchedule,
+} from "../../d1/schedules";
+import { ALREADY_DONE } from "../../d1/tool-effects";
+import {
+  describeRule,
+  fieldErrors,
+  firstFieldError,
+  type Schedule,
+  ScheduleCreateSchema,
+  SchedulePatchSchema,
+  TimeZoneSchema,
+} from "../../protocol";
+import { defineTool, effectKey, type ToolContext, ToolError } from "./tool";
+
+const ArgsSchema = z.object({
+  action: z.enum(["create", "list", "update", "delete"]).describe("What to do"),
+  id: z.string().max(100).optional().describe("The schedule's id (update, delete), from create or list"),
+  name: z.string().optional().describe("A short label, shown on the message as “Scheduled · <name>”"),
+  text: z
+    .string()
+    .optional()
+    .describe("The message posted as the user's when it runs; starting with /slug runs that saved workflow"),
+  at: z
+    .string()
+    .optional()
+    .describe("A one-off's local time in time_zone, e.g. 2026-12-04T09:00 (or an ISO instant with an offset)"),
+  repeat: z
+    .string()
+    .optional()
+    .describe(
+      'A recurring rule: "every weekday at 08:00", "every day at 18:30", "every monday at 9:00" or 5-field cron',
+    ),
+  time_zone: TimeZoneSchema.optional(),
+  paused: z.boolean().optional().describe("Pause (true) or resume (false)"),
+});
+type Args = z.infer<typeof ArgsSchema>;
+
+/** What the model reads of a schedule: the rule in words beside the raw fields. */
+const shown = (s: Schedule) => ({
+  id: s.id,
+  name: s.name,
+  text: s.text,
+  rule: describeRule(s),
+  next_run_at: s.next_run_at,
+  paused: s.paused,
+  last_run_at: s.last_run_at,
+  last_status: s.last_status,
+});
+
+/** An action's arguments through its route's schema, or a ToolError naming the bad field. */
+function parsed<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
+  const result = schema.safeParse(raw);
+  if (!result.success) throw new ToolError(firstFieldError(fieldErrors(result.error), "arguments"));
+  return result.data;
+}
+
+function written(saved: ScheduleWrite | undefined, id?: string) {
+  if (!saved) throw new ToolError(`No schedule ${id} in this conversation`);
+  if ("refused" in saved) throw new ToolError(saved.refused.message);
+  return saved.repeated ? { ...shown(saved.schedule), already_done: ALREADY_DONE } : shown(saved.schedule);
+}
+
+/** A schedule of this conversation, or a ToolError. */
+async function ownSchedule(ctx: ToolContext, id: string | undefined): Promise<Schedule> {
+  const schedule = id ? await getSchedule(ctx.db, ctx.userId, id) : undefined;
+  if (!schedule || schedule.conversation_id !== ctx.conversationId)
+    throw new ToolError(id ? `No schedule ${id} in this conversation` : "id is required");
+  return schedule;
+}
+
+const clock = () => ({ now: new Date() });
+const { action: _a, id: _i, ...fields } = ArgsSchema.shape;
+const FIELDS = Object.keys(fields) as (keyof typeof fields)[];
+const given = (args: Args) => Object.fromEntries(FIELDS.filter((k) => args[k] !== undefined).map((k) => [k, args[k]]));
+
+export const scheduleTool = defineTool({
+  name: "schedule",
+  description:
+    "Schedules a message to be posted in this conversation later, as if the user sent it, which starts a turn: once (at) or recurring (repeat), in the user's time zone unless time_zone is given. Actions: create (text, and at or repeat; name optional), list, update (id and what changes), delete (id). At most 20 schedules per user; recurring ones at most every 15 minutes.",
+  args: ArgsSchema,
+  idempotent: true,
+  async execute(args, ctx) {
+    switch (args.action) {
+      case "list":
+        return { schedules: (await listSchedules(ctx.db, ctx.userId, ctx.conversationId)).map(shown) };
+      case "create": {
+        const input = parsed(ScheduleCreateSchema, { ...given(args), conversation_id: ctx.conversationId });
+        return written(await createSchedule(ctx.db, ctx.userId, input, clock(), effectKey(ctx)));
+      }
+      case "update": {
+        const schedule = await ownSchedule(ctx, args.id);
+        const patch = parsed(SchedulePatchSchema, given(args));
+        return written(await updateSchedule(ctx.db, ctx.userId, schedule.id, patch, clock(), effectKey(ctx)), args.id);
+      }
+      case "delete": {
+        const schedule = await ownSchedule(ctx, args.id);
+        await deleteSchedule(ctx.db, ctx.userId, schedule.id);
+        return { deleted: schedule.id };
+      }
+    }
+  },
+});

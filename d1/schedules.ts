@@ -1,0 +1,285 @@
+// The user's schedules in D1, shared by the /api/schedules routes, the agent's `schedule` tool and the
+// conversation object that runs them, so the rules exist once. Every statement is scoped by user id:
+// another user's schedule (or conversation) is indistinguishable from a missing one.
+import {
+  MAX_SCHEDULES,
+  type Schedule,
+  type ScheduleCreate,
+  type SchedulePatch,
+  type ScheduleStatus,
+  scheduleNameOf,
+} from "../protocol";
+import { checkAt, checkRepeat, nextRun, type Rule, type RuleProblem, ruleOf } from "./schedule-times";
+import { writeOnce } from "./tool-effects";
+
+/** Why a write was refused, with the HTTP status the routes answer and the field to blame. */
+export interface ScheduleRefusal {
+  status: 400 | 404 | 409;
+  code: "invalid_input" | "not_found" | "conflict";
+  message: string;
+  field?: string;
+}
+export type ScheduleWrite = { schedule: Schedule; repeated?: boolean } | { refused: ScheduleRefusal };
+
+/** What a write is checked against: the clock and, for tests, the minimum interval. */
+export interface ScheduleClock {
+  now: Date;
+  minIntervalMinutes?: number;
+}
+
+const SELECT = `SELECT s.id, s.conversation_id, c.title AS conversation_title, s.name, s.text, s.kind, s.at, s.cron,
+  s.time_zone, s.paused, s.next_run_at, s.last_run_at, s.last_status, s.last_error, s.created_at, s.updated_at
+  FROM schedules s JOIN conversations c ON c.id = s.conversation_id`;
+
+type Row = Omit<Schedule, "paused"> & { paused: number };
+const toSchedule = (row: Row): Schedule => ({ ...row, paused: row.paused === 1 });
+
+export async function listSchedules(d1: D1Database, userId: string, conversationId?: string): Promise<Schedule[]> {
+  const where = conversationId ? "s.user_id = ?1 AND s.conversation_id = ?2" : "s.user_id = ?1";
+  const statement = d1.prepare(`${SELECT} WHERE ${where} ORDER BY s.created_at, s.id`);
+  const { results } = await (conversationId
+    ? statement.bind(userId, conversationId)
+    : statement.bind(userId)
+  ).all<Row>();
+  return results.map(toSchedule);
+}
+
+export async function getSchedule(d1: D1Database, userId: string, id: string): Promise<Schedule | undefined> {
+  const row = await d1.prepare(`${SELECT} WHERE s.user_id = ?1 AND s.id = ?2`).bind(userId, id).first<Row>();
+  return row ? toSchedule(row) : undefined;
+}
+
+export async function loadTimeZone(d1: D1Database, userId: string): Promise<string | null> {
+  const row = await d1
+    .prepare("SELECT time_zone FROM user_time_zones WHERE user_id = ?")
+    .bind(userId)
+    .first<{ time_zone: string }>();
+  return row?.time_zone ?? null;
+}
+
+export async function saveTimeZone(d1: D1Database, userId: string, timeZone: string): Promise<void> {
+  await d1
+    .prepare(
+      `INSERT INTO user_time_zones (user_id, time_zone) VALUES (?1, ?2)
+       ON CONFLICT (user_id) DO UPDATE SET time_zone = ?2, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
+    )
+    .bind(userId, timeZone)
+    .run();
+}
+
+const invalidRule = (problem: RuleProblem): ScheduleRefusal => ({
+  status: 400,
+  code: "invalid_input",
+  message: problem.message,
+  field: problem.field,
+});
+
+/** The rule a create or patch gives (`at` or `repeat`), checked in `zone`; undefined when it gives none. */
+function ruleFrom(
+  input: { at?: string; repeat?: string },
+  zone: string,
+  clock: ScheduleClock,
+): Rule | RuleProblem | undefined {
+  if (input.at !== undefined) {
+    const checked = checkAt(input.at, zone, clock.now);
+    return "at" in checked ? { kind: "once", at: checked.at } : checked;
+  }
+  if (input.repeat !== undefined) {
+    const checked = checkRepeat(input.repeat, zone, clock.now, clock.minIntervalMinutes);
+    return "cron" in checked ? { kind: "cron", cron: checked.cron } : checked;
+  }
+  return undefined;
+}
+
+const isProblem = (value: Rule | RuleProblem): value is RuleProblem => "field" in value && "message" in value;
+
+/**
+ * Creates a schedule in one of the user's own (top-level) conversations. The cap holds under concurrent
+ * creates: the insert counts in the same statement. With a key (an agent tool's call) it happens once.
+ */
+export async function createSchedule(
+  d1: D1Database,
+  userId: string,
+  input: ScheduleCreate,
+  clock: ScheduleClock,
+  key?: string,
+): Promise<ScheduleWrite> {
+  const owned = await d1
+    .prepare("SELECT id FROM conversations WHERE id = ?1 AND user_id = ?2 AND parent_id IS NULL")
+    .bind(input.conversation_id, userId)
+    .first();
+  if (!owned)
+    return { refused: { status: 404, code: "not_found", message: "No such conversation", field: "conversation_id" } };
+  const zone = input.time_zone ?? (await loadTimeZone(d1, userId)) ?? "UTC";
+  const rule = ruleFrom(input, zone, clock);
+  if (!rule) return { refused: invalidRule({ field: "at", message: "give exactly one of at and repeat" }) };
+  if (isProblem(rule)) return { refused: invalidRule(rule) };
+  const id = crypto.randomUUID();
+  const next = input.paused ? null : nextRun(rule, zone, clock.now);
+  const insert = d1
+    .prepare(
+      `INSERT INTO schedules (id, user_id, conversation_id, name, text, kind, at, cron, time_zone, paused, next_run_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11
+       WHERE (SELECT count(*) FROM schedules WHERE user_id = ?2) < ?12
+         AND EXISTS (SELECT 1 FROM conversations WHERE id = ?3 AND user_id = ?2)
+       RETURNING id`,
+    )
+    .bind(
+      id,
+      userId,
+      input.conversation_id,
+      input.name ?? scheduleNameOf(input.text),
+      input.text,
+      rule.kind,
+      rule.kind === "once" ? rule.at : null,
+      rule.kind === "cron" ? rule.cron : null,
+      zone,
+      input.paused ? 1 : 0,
+      next,
+      MAX_SCHEDULES,
+    );
+  const effect = await writeOnce<{ id: string }>(d1, userId, key, id, [insert]);
+  const createdId = effect.repeated ? effect.target : effect.results[0]?.results[0]?.id;
+  const schedule = createdId ? await getSchedule(d1, userId, createdId) : undefined;
+  if (!schedule)
+    return {
+      refused: {
+        status: 409,
+        code: "conflict",
+        message: `At most ${MAX_SCHEDULES} schedules per user; delete one first`,
+      },
+    };
+  return { schedule, repeated: effect.repeated };
+}
+
+/**
+ * Changes a schedule; undefined when the user has no such schedule. The next run is computed afresh from
+ * now (a resumed schedule does not catch up on the runs it missed while paused).
+ */
+export async function updateSchedule(
+  d1: D1Database,
+  userId: string,
+  id: string,
+  patch: SchedulePatch,
+  clock: ScheduleClock,
+  key?: string,
+): Promise<ScheduleWrite | undefined> {
+  const current = await getSchedule(d1, userId, id);
+  if (!current) return undefined;
+  const zone = patch.time_zone ?? current.time_zone;
+  // A recurring rule is read in its zone: a new zone re-checks it.
+  const given = ruleFrom(
+    patch.at === undefined && patch.repeat === undefined && patch.time_zone && current.kind === "cron"
+      ? { repeat: current.cron ?? "" }
+      : patch,
+    zone,
+    clock,
+  );
+  if (given && isProblem(given)) return { refused: invalidRule(given) };
+  const rule = given ?? ruleOf(current);
+  const paused = patch.paused ?? current.paused;
+  const next = paused ? null : nextRun(rule, zone, clock.now);
+  if (!paused && next === null && patch.paused === false)
+    return { refused: invalidRule({ field: "paused", message: "its time has passed; give a new time (at) first" }) };
+  const update = d1
+    .prepare(
+      `UPDATE schedules SET name = ?3, text = ?4, kind = ?5, at = ?6, cron = ?7, time_zone = ?8, paused = ?9,
+         next_run_at = ?10, updated_at = ?11 WHERE id = ?1 AND user_id = ?2`,
+    )
+    .bind(
+      id,
+      userId,
+      patch.name ?? current.name,
+      patch.text ?? current.text,
+      rule.kind,
+      rule.kind === "once" ? rule.at : null,
+      rule.kind === "cron" ? rule.cron : null,
+      zone,
+      paused ? 1 : 0,
+      next,
+      clock.now.toISOString(),
+    );
+  const effect = await writeOnce(d1, userId, key, id, [update]);
+  const schedule = await getSchedule(d1, userId, id);
+  return schedule ? { schedule, repeated: effect.repeated } : undefined;
+}
+
+/** Deletes it; the conversation it ran in (to re-arm), or undefined when the user has no such schedule. */
+export async function deleteSchedule(d1: D1Database, userId: string, id: string): Promise<string | undefined> {
+  const row = await d1
+    .prepare("DELETE FROM schedules WHERE id = ?1 AND user_id = ?2 RETURNING conversation_id")
+    .bind(id, userId)
+    .first<{ conversation_id: string }>();
+  return row?.conversation_id;
+}
+
+// What the conversation's object reads and writes (durable-objects/conversation/scheduled-runs.ts).
+
+/** The conversation's schedules that are due at `now` (not paused). */
+export async function dueSchedules(d1: D1Database, userId: string, conversationId: string, now: Date) {
+  const { results } = await d1
+    .prepare(
+      `${SELECT} WHERE s.user_id = ?1 AND s.conversation_id = ?2 AND s.paused = 0
+         AND s.next_run_at IS NOT NULL AND s.next_run_at <= ?3 ORDER BY s.next_run_at`,
+    )
+    .bind(userId, conversationId, now.toISOString())
+    .all<Row>();
+  return results.map(toSchedule);
+}
+
+/**
+ * Moves a due schedule on to `next` (null: a one-off is done), only if it is still due at `from`: of two
+ * alarms that read the same due run, one advances it. True when this one did.
+ */
+export async function advanceSchedule(
+  d1: D1Database,
+  userId: string,
+  id: string,
+  from: string,
+  next: string | null,
+): Promise<boolean> {
+  const row = await d1
+    .prepare(
+      `UPDATE schedules SET next_run_at = ?4, last_status = 'queued', last_error = NULL
+       WHERE id = ?1 AND user_id = ?2 AND next_run_at = ?3 RETURNING id`,
+    )
+    .bind(id, userId, from, next)
+    .first();
+  return row !== null;
+}
+
+/** The earliest run of the conversation's schedules that are not paused, or null. */
+export async function earliestRun(d1: D1Database, userId: string, conversationId: string): Promise<string | null> {
+  const row = await d1
+    .prepare(
+      `SELECT min(next_run_at) AS next FROM schedules
+       WHERE user_id = ?1 AND conversation_id = ?2 AND paused = 0 AND next_run_at IS NOT NULL`,
+    )
+    .bind(userId, conversationId)
+    .first<{ next: string | null }>();
+  return row?.next ?? null;
+}
+
+/** Whether a queued run's schedule still exists and is not paused (a delete or a pause stops it). */
+export async function stillScheduled(d1: D1Database, userId: string, id: string): Promise<boolean> {
+  const row = await d1
+    .prepare("SELECT paused FROM schedules WHERE id = ?1 AND user_id = ?2")
+    .bind(id, userId)
+    .first<{ paused: number }>();
+  return row !== null && row.paused === 0;
+}
+
+/** What became of a run: started (its turn began), skipped or failed, with why. */
+export async function recordRun(
+  d1: D1Database,
+  userId: string,
+  id: string,
+  status: ScheduleStatus,
+  at: Date,
+  error?: string,
+): Promise<void> {
+  await d1
+    .prepare("UPDATE schedules SET last_status = ?3, last_run_at = ?4, last_error = ?5 WHERE id = ?1 AND user_id = ?2")
+    .bind(id, userId, status, at.toISOString(), error ?? null)
+    .run();
+}

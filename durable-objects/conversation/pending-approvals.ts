@@ -1,0 +1,155 @@
+// Calls waiting for the user's approval (agent/tools/approval.ts), one storage entry each, with an
+// alarm at the earliest deadline: a tab that joins sees every waiting call in `hello`, a decision made
+// in any tab reaches the call, and a restart finds the calls that never ran (resume.ts re-asks them with
+// their original deadline, or takes the decision made meanwhile). An approved call's entry is removed
+// before the call runs, so a restart during the call treats it like any other call that was running;
+// a denial stays until the turn ends, so the resumed call is denied again rather than asked twice.
+import type { ApprovalOutcome } from "../../agent/tools/approval";
+import type { ApprovalRequest } from "../../agent/turn/io";
+import type { ApprovalDecision, PendingApproval } from "../../protocol";
+import { alarmBy } from "./alarm";
+
+const PREFIX = "approval:";
+
+export interface StoredApproval extends PendingApproval {
+  /** The rule key "Always allow" saves (protocol/approvals.ts). */
+  key: string;
+  /** Set once decided; the waiting call (live or resumed) takes it. */
+  decision?: ApprovalDecision;
+  always_allow?: boolean;
+}
+
+type Settle = (outcome: ApprovalOutcome) => void;
+
+export class PendingApprovals {
+  private readonly live = new Map<string, Settle>();
+
+  constructor(private readonly storage: DurableObjectStorage) {}
+
+  private async entries(): Promise<StoredApproval[]> {
+    const found = await this.storage.list<StoredApproval>({ prefix: PREFIX });
+    return [...found.values()].sort((a, b) => a.step - b.step || Date.parse(a.deadline) - Date.parse(b.deadline));
+  }
+
+  /** The calls waiting for a decision, for `hello` (live or left by a turn that has not resumed yet). */
+  async waiting(): Promise<PendingApproval[]> {
+    return (await this.entries())
+      .filter((e) => !e.decision)
+      .map(({ call_id, tool, args, step, deadline }) => ({ call_id, tool, args, step, deadline }));
+  }
+
+  /** Call ids that asked and have not run: a resumed turn runs them (approval first), never "maybe ran". */
+  async neverRan(): Promise<Set<string>> {
+    return new Set((await this.entries()).map((e) => e.call_id));
+  }
+
+  /** The earliest deadline of a call still waiting (epoch ms), for the alarm. */
+  async nextDeadline(): Promise<number | undefined> {
+    const times = (await this.entries()).filter((e) => !e.decision).map((e) => Date.parse(e.deadline));
+    return times.length ? Math.min(...times) : undefined;
+  }
+
+  /**
+   * Waits for the decision on a call: the one already made (a resumed call), or the user's, or the
+   * deadline's. `announce` runs once the call is known to wait (to tell the tabs). Approved, the entry is
+   * gone before this returns.
+   */
+  async request(
+    request: ApprovalRequest,
+    timeoutSeconds: number,
+    signal: AbortSignal,
+    announce: (pending: PendingApproval, timeoutSeconds: number) => void,
+  ): Promise<ApprovalOutcome> {
+    const key = PREFIX + request.call_id;
+    let stored = await this.storage.get<StoredApproval>(key);
+    if (!stored) {
+      const deadline = new Date(Date.now() + timeoutSeconds * 1000).toISOString();
+      stored = {
+        call_id: request.call_id,
+        tool: request.tool,
+        args: request.args,
+        step: request.step,
+        deadline,
+        key: request.key,
+      };
+      await this.storage.put(key, stored);
+    }
+    if (!stored.decision && Date.parse(stored.deadline) <= Date.now()) stored = await this.decided(stored, "timed_out");
+    if (stored.decision) return this.taken(stored);
+    await alarmBy(this.storage, Date.parse(stored.deadline));
+    // Decided while the alarm was set (a tab that knew the call from its tool_start): taken now.
+    const meanwhile = await this.storage.get<StoredApproval>(key);
+    if (meanwhile?.decision) return this.taken(meanwhile);
+    const { call_id, tool, args, step, deadline } = stored;
+    announce(
+      { call_id, tool, args, step, deadline },
+      Math.max(0, Math.round((Date.parse(deadline) - Date.now()) / 1000)),
+    );
+    const waited = await new Promise<ApprovalOutcome>((resolve) => {
+      const settle: Settle = (outcome) => {
+        if (this.live.get(request.call_id) !== settle) return;
+        this.live.delete(request.call_id);
+        signal.removeEventListener("abort", onAbort);
+        resolve(outcome);
+      };
+      const onAbort = () => settle({ decision: "aborted" });
+      this.live.set(request.call_id, settle);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
+    });
+    if (waited.decision === "approved") await this.storage.delete(key);
+    return waited;
+  }
+
+  /**
+   * The user's decision on a waiting call (any tab). Kept for a call that is not live yet (a turn
+   * resuming after a restart). False when no call with that id waits.
+   */
+  async decide(
+    callId: string,
+    decision: "approved" | "denied",
+    alwaysAllow?: boolean,
+  ): Promise<StoredApproval | undefined> {
+    const stored = await this.storage.get<StoredApproval>(PREFIX + callId);
+    if (!stored || stored.decision) return undefined;
+    return this.decided(stored, decision, alwaysAllow);
+  }
+
+  /** The alarm fired: every call past its deadline is denied (timed_out). Returns the calls decided. */
+  async expire(now = Date.now()): Promise<StoredApproval[]> {
+    const due = (await this.entries()).filter((e) => !e.decision && Date.parse(e.deadline) <= now);
+    return Promise.all(due.map((e) => this.decided(e, "timed_out")));
+  }
+
+  /** The turn ended: nothing waits any more. */
+  async clear(): Promise<void> {
+    const keys = [...(await this.storage.list({ prefix: PREFIX })).keys()];
+    if (keys.length) await this.storage.delete(keys);
+  }
+
+  private async decided(
+    stored: StoredApproval,
+    decision: ApprovalDecision,
+    alwaysAllow?: boolean,
+  ): Promise<StoredApproval> {
+    const next: StoredApproval = {
+      ...stored,
+      decision,
+      ...(alwaysAllow && decision === "approved" ? { always_allow: true } : {}),
+    };
+    await this.storage.put(PREFIX + stored.call_id, next);
+    this.live.get(stored.call_id)?.(this.outcomeOf(next));
+    return next;
+  }
+
+  /** A decision made before the call waited live (a resumed call): taken now. */
+  private async taken(stored: StoredApproval): Promise<ApprovalOutcome> {
+    if (stored.decision === "approved") await this.storage.delete(PREFIX + stored.call_id);
+    return this.outcomeOf(stored);
+  }
+
+  private outcomeOf(stored: StoredApproval): ApprovalOutcome {
+    if (!stored.decision) return { decision: "aborted" };
+    return { decision: stored.decision, ...(stored.always_allow ? { always_allow: true } : {}) };
+  }
+}

@@ -1,0 +1,145 @@
+// Runs the conversation's schedules (d1/schedules.ts): the object's one alarm (alarm.ts) is kept at the
+// earliest due run, and when it fires each due schedule's message is posted as the user's and its turn
+// started, as a `chat` frame would. A run goes through a queue in the object's storage:
+//   1. collect: a due run is queued (keyed by schedule and occurrence) before its schedule is advanced in
+//      D1 to its next occurrence strictly after now, so runs missed while nothing was awake run once;
+//   2. drain: when no turn runs and no question waits, the first queued run is posted and its turn
+//      started, then dequeued. A run whose message is already in the log (a crash between the two) is
+//      dropped, not posted again; a run whose schedule was deleted or paused meanwhile is dropped too.
+// A run due while a turn runs waits in the queue and starts when that turn ends (afterTurn).
+
+import { nextRun, ruleOf } from "../../d1/schedule-times";
+import { advanceSchedule, dueSchedules, earliestRun, recordRun, stillScheduled } from "../../d1/schedules";
+import type { MessageOrigin } from "../../protocol";
+import { alarmBy } from "./alarm";
+import type { SocketMeta } from "./socket-hub";
+
+/** One due run waiting to be posted. */
+export interface ScheduledRun {
+  schedule_id: string;
+  name: string;
+  text: string;
+  due_at: string;
+}
+
+export const SCHEDULED_RUNS_KEY = "scheduled-runs";
+/** An alarm for a run already due is set this far ahead, so a failing D1 never spins the alarm. */
+const RETRY_MS = 1_000;
+
+export interface ScheduleHost {
+  /** A turn runs or a question waits: a run must wait. */
+  busy(): Promise<boolean>;
+  /** Posts the message and starts its turn (TurnRunner.start); why not, when refused. */
+  start(text: string, origin: MessageOrigin): Promise<{ message: string } | undefined>;
+}
+
+export class ScheduleRunner {
+  private draining = false;
+  private closed = false;
+
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    private readonly db: D1Database,
+    private readonly meta: SocketMeta,
+    private readonly host: ScheduleHost,
+  ) {}
+
+  /** The alarm fired, or the Worker says the schedules changed: queue what is due, run it, arm for the next. */
+  async onAlarm(now = new Date()): Promise<void> {
+    if (this.closed) return;
+    await this.collect(now);
+    await this.drain();
+    await this.arm();
+  }
+
+  /** A turn ended (its watchdog alarm may have been taken back): the next queued run starts, the alarm is re-armed. */
+  async afterTurn(): Promise<void> {
+    if (this.closed) return;
+    await this.drain();
+    await this.arm();
+  }
+
+  /** The conversation is being erased: nothing more starts. */
+  close(): void {
+    this.closed = true;
+  }
+
+  private async queue(): Promise<ScheduledRun[]> {
+    return (await this.storage.get<ScheduledRun[]>(SCHEDULED_RUNS_KEY)) ?? [];
+  }
+
+  private async collect(now: Date): Promise<void> {
+    const { userId, conversationId } = this.meta;
+    const due = await dueSchedules(this.db, userId, conversationId, now);
+    if (!due.length) return;
+    const queue = await this.queue();
+    const fresh = due.filter((s) => !queue.some((run) => run.schedule_id === s.id && run.due_at === s.next_run_at));
+    // Queued first, advanced second: an alarm retried after a crash between the two finds the run queued.
+    if (fresh.length) {
+      const runs = fresh.map((s) => ({ schedule_id: s.id, name: s.name, text: s.text, due_at: s.next_run_at ?? "" }));
+      await this.storage.put(SCHEDULED_RUNS_KEY, [...queue, ...runs]);
+    }
+    for (const schedule of due) {
+      // A one-off is done once it ran; a recurring one goes on from now, not from the run it missed.
+      const next = schedule.kind === "once" ? null : nextRun(ruleOf(schedule), schedule.time_zone, now);
+      await advanceSchedule(this.db, userId, schedule.id, schedule.next_run_at ?? "", next);
+    }
+  }
+
+  private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      for (;;) {
+        const run = (await this.queue())[0];
+        if (!run || this.closed || (await this.host.busy())) return;
+        const { userId } = this.meta;
+        const live = await stillScheduled(this.db, userId, run.schedule_id);
+        const posted = this.alreadyPosted(run);
+        const refused = live && !posted ? await this.host.start(run.text, origin(run)) : undefined;
+        await this.dequeue(run);
+        if (!live || posted) continue;
+        await recordRun(this.db, userId, run.schedule_id, refused ? "failed" : "started", new Date(), refused?.message);
+        if (!refused) return;
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async dequeue(run: ScheduledRun): Promise<void> {
+    const rest = (await this.queue()).filter((r) => !(r.schedule_id === run.schedule_id && r.due_at === run.due_at));
+    await this.storage.put(SCHEDULED_RUNS_KEY, rest);
+  }
+
+  /** The run's message is in the log already (posted before a crash that kept it queued). */
+  private alreadyPosted(run: ScheduledRun): boolean {
+    const rows = this.storage.sql
+      .exec(
+        `SELECT 1 FROM messages WHERE role = 'user' AND json_extract(payload, '$.origin.schedule_id') = ?
+           AND json_extract(payload, '$.origin.due_at') = ? LIMIT 1`,
+        run.schedule_id,
+        run.due_at,
+      )
+      .toArray();
+    return rows.length > 0;
+  }
+
+  /** The alarm at the earliest run still to come (alarmBy keeps an earlier one: a question's, the watchdog). */
+  private async arm(): Promise<void> {
+    if (this.closed) return;
+    const next = await earliestRun(this.db, this.meta.userId, this.meta.conversationId);
+    const queued = (await this.queue()).length > 0 && !(await this.host.busy());
+    const times = [next ? Date.parse(next) : undefined, queued ? Date.now() : undefined].filter(
+      (t): t is number => t !== undefined,
+    );
+    if (times.length) await alarmBy(this.storage, Math.max(Math.min(...times), Date.now() + RETRY_MS));
+  }
+}
+
+const origin = (run: ScheduledRun): MessageOrigin => ({
+  kind: "schedule",
+  schedule_id: run.schedule_id,
+  name: run.name,
+  due_at: run.due_at,
+});

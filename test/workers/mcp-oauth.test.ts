@@ -1,0 +1,103 @@
+// MCP servers behind OAuth (issue 30), the parts inside the Worker: an OAuth server's API shape (no
+// secret, status needs_authorization), the routes' ownership and refusals, a callback state that is not
+// the user's pending one, and read_only on listed tools. The whole flow against a real authorization
+// server is test/e2e/mcp-oauth.test.ts.
+import { env } from "cloudflare:workers";
+import { describe, expect, inject, it } from "vitest";
+import { endpointOf, getMcpServerRow } from "../../d1/mcp-servers";
+import { OAuthAuthorizationNeeded } from "../../mcp/oauth-rules";
+import type { ErrorBody, McpServer, McpTestResult } from "../../protocol";
+import { api, type Session, signup } from "./helpers";
+
+const mcpUrl = inject("mcpUrl");
+
+async function added(session: Session, body: Record<string, unknown>): Promise<McpServer> {
+  const res = await api("/api/mcp-servers", { method: "POST", json: body, headers: session.headers });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return res.json();
+}
+
+describe("MCP OAuth: the API", () => {
+  it("saves an OAuth server with a client id and a write-only secret, not connected yet", async () => {
+    const s = await signup();
+    const secret = "oauth-client-secret-4b1d";
+    const server = await added(s, {
+      name: "guarded",
+      url: mcpUrl,
+      auth: { type: "oauth", client_id: "my-client", client_secret: secret },
+    });
+    expect(server.auth).toEqual({
+      type: "oauth",
+      status: "needs_authorization",
+      expires_at: null,
+      scopes: [],
+      client_id: "my-client",
+      error: null,
+    });
+    const listed = await api("/api/mcp-servers", { headers: s.headers });
+    expect(await listed.text()).not.toContain(secret);
+    // A connection needs the user first: in words, never a crash.
+    const row = await getMcpServerRow(env.DB, s.user.id, server.id);
+    if (!row) throw new Error("row missing");
+    await expect(endpointOf(row, env.SECRETS_KEY)).rejects.toBeInstanceOf(OAuthAuthorizationNeeded);
+  });
+
+  it("refuses a client secret without a client id", async () => {
+    const s = await signup();
+    const res = await api("/api/mcp-servers", {
+      method: "POST",
+      json: { name: "x", url: mcpUrl, auth: { type: "oauth", client_secret: "s" } },
+      headers: s.headers,
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).error.fields).toHaveProperty("auth.client_id");
+  });
+
+  it("starts and disconnects only the user's own OAuth servers", async () => {
+    const owner = await signup();
+    const other = await signup();
+    const plain = await added(owner, { name: "plain", url: mcpUrl });
+    const oauth = await added(owner, { name: "guarded", url: mcpUrl, auth: { type: "oauth" } });
+    const start = (s: Session, id: string) =>
+      api(`/api/mcp-servers/${id}/oauth/start`, { method: "POST", headers: s.headers });
+    expect((await start(other, oauth.id)).status).toBe(404);
+    const notOAuth = await start(owner, plain.id);
+    expect(notOAuth.status).toBe(409);
+    expect(((await notOAuth.json()) as ErrorBody).error.code).toBe("conflict");
+    // The plain test server publishes no OAuth metadata: refused in words.
+    const noMetadata = await start(owner, oauth.id);
+    expect(noMetadata.status).toBe(409);
+    expect(((await noMetadata.json()) as ErrorBody).error.message).toMatch(/^Could not start connecting guarded: /);
+    const disconnect = await api(`/api/mcp-servers/${oauth.id}/oauth/disconnect`, {
+      method: "POST",
+      headers: other.headers,
+    });
+    expect(disconnect.status).toBe(404);
+  });
+
+  it("refuses a callback whose state is not the user's pending one, changing nothing", async () => {
+    const s = await signup();
+    const server = await added(s, { name: "guarded", url: mcpUrl, auth: { type: "oauth" } });
+    const before = await getMcpServerRow(env.DB, s.user.id, server.id);
+    for (const state of ["nonsense", `${server.id}.${"A".repeat(43)}`, `${crypto.randomUUID()}.${"B".repeat(43)}`]) {
+      const res = await api(`/api/mcp-servers/oauth/callback?code=c&state=${encodeURIComponent(state)}`, {
+        headers: s.headers,
+      });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as ErrorBody).error.fields).toEqual({ state: expect.any(String) });
+    }
+    expect(await getMcpServerRow(env.DB, s.user.id, server.id)).toEqual(before);
+    const missing = await api("/api/mcp-servers/oauth/callback?code=c", { headers: s.headers });
+    expect(missing.status).toBe(400);
+  });
+
+  it("lists each tool with read_only from the server's readOnlyHint", async () => {
+    const s = await signup();
+    const server = await added(s, { name: "local", url: mcpUrl });
+    const res = await api(`/api/mcp-servers/${server.id}/test`, { method: "POST", headers: s.headers });
+    const tested = (await res.json()) as McpTestResult;
+    expect(tested.ok).toBe(true);
+    const readOnly = Object.fromEntries(tested.server.tools.map((t) => [t.name, t.read_only]));
+    expect(readOnly).toMatchObject({ lookup: true, echo: false, fail: false });
+  });
+});

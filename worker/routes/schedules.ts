@@ -1,0 +1,89 @@
+// Scheduled runs over HTTP (docs/protocol.md "Schedules"): the same store and rules as the agent's
+// `schedule` tool (d1/schedules.ts). After any change the conversation's object is told, so it re-arms
+// its alarm for the earliest due run (durable-objects/conversation/scheduled-runs.ts).
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import {
+  createSchedule,
+  deleteSchedule,
+  getSchedule,
+  listSchedules,
+  loadTimeZone,
+  type ScheduleClock,
+  type ScheduleRefusal,
+  saveTimeZone,
+  updateSchedule,
+} from "../../d1/schedules";
+import { ScheduleCreateSchema, SchedulePatchSchema, TimeZoneSettingSchema } from "../../protocol";
+import { ApiError, notFound } from "../errors";
+import { type AppEnv, currentUser } from "../middleware/identity";
+import { readJson, readQuery } from "../validate";
+
+export const scheduleRoutes = new Hono<AppEnv>();
+/** GET/PUT /api/settings/time-zone: the zone a schedule made without one is read in. */
+export const timeZoneRoutes = new Hono<AppEnv>();
+
+type Ctx = Context<AppEnv>;
+
+const refusal = (r: ScheduleRefusal) =>
+  new ApiError(r.status, r.code, r.message, r.field ? { [r.field]: r.message } : undefined);
+
+/** The clock writes are checked against; SCHEDULE_MIN_INTERVAL_MINUTES overrides the minimum interval (tests only). */
+function clockOf(c: Ctx): ScheduleClock {
+  const min = Number((c.env as { SCHEDULE_MIN_INTERVAL_MINUTES?: string }).SCHEDULE_MIN_INTERVAL_MINUTES);
+  return { now: new Date(), ...(Number.isFinite(min) && min > 0 ? { minIntervalMinutes: min } : {}) };
+}
+
+/** Tells the conversation's object that its schedules changed, so it re-arms its alarm. */
+export async function schedulesChanged(env: Env, userId: string, conversationId: string): Promise<void> {
+  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));
+  await stub.schedulesChanged({ conversationId, userId });
+}
+
+const ListQuerySchema = z.object({ conversation_id: z.string().min(1).max(100).optional() });
+
+scheduleRoutes.get("/", async (c) => {
+  const { conversation_id } = readQuery(c, ListQuerySchema);
+  return c.json({ schedules: await listSchedules(c.env.DB, currentUser(c).id, conversation_id) });
+});
+
+scheduleRoutes.post("/", async (c) => {
+  const input = await readJson(c, ScheduleCreateSchema);
+  const userId = currentUser(c).id;
+  const saved = await createSchedule(c.env.DB, userId, input, clockOf(c));
+  if ("refused" in saved) throw refusal(saved.refused);
+  await schedulesChanged(c.env, userId, saved.schedule.conversation_id);
+  return c.json(saved.schedule, 201);
+});
+
+scheduleRoutes.get("/:id", async (c) => {
+  const schedule = await getSchedule(c.env.DB, currentUser(c).id, c.req.param("id"));
+  if (!schedule) throw notFound("No such schedule");
+  return c.json(schedule);
+});
+
+scheduleRoutes.patch("/:id", async (c) => {
+  const patch = await readJson(c, SchedulePatchSchema);
+  const userId = currentUser(c).id;
+  const saved = await updateSchedule(c.env.DB, userId, c.req.param("id"), patch, clockOf(c));
+  if (!saved) throw notFound("No such schedule");
+  if ("refused" in saved) throw refusal(saved.refused);
+  await schedulesChanged(c.env, userId, saved.schedule.conversation_id);
+  return c.json(saved.schedule);
+});
+
+scheduleRoutes.delete("/:id", async (c) => {
+  const userId = currentUser(c).id;
+  const conversationId = await deleteSchedule(c.env.DB, userId, c.req.param("id"));
+  if (!conversationId) throw notFound("No such schedule");
+  await schedulesChanged(c.env, userId, conversationId);
+  return c.body(null, 204);
+});
+
+timeZoneRoutes.get("/time-zone", async (c) => c.json({ time_zone: await loadTimeZone(c.env.DB, currentUser(c).id) }));
+
+timeZoneRoutes.put("/time-zone", async (c) => {
+  const { time_zone } = await readJson(c, TimeZoneSettingSchema);
+  await saveTimeZone(c.env.DB, currentUser(c).id, time_zone);
+  return c.json({ time_zone });
+});
