@@ -2,7 +2,12 @@
 // zone. The cron arithmetic (time zones, DST gaps and repeats, day-of-month/day-of-week) is croner's, a
 // small, dependency-free, well-kept library that runs unchanged in workerd, Node and the browser.
 import { Cron } from "croner";
-import { MAX_SCHEDULE_AHEAD_DAYS, MIN_SCHEDULE_INTERVAL_MINUTES, normalizeRepeat, type Schedule } from "../protocol";
+import {
+  MAX_SCHEDULE_AHEAD_DAYS,
+  MIN_SCHEDULE_INTERVAL_MINUTES,
+  normalizeRepeat,
+  type Schedule,
+} from "../protocol/schedules";
 
 /** A stored rule: a one-off's instant or a recurring cron expression, with the zone it is read in. */
 export type Rule = { kind: "once"; at: string } | { kind: "cron"; cron: string };

@@ -8,7 +8,7 @@ import {
   type SchedulePatch,
   type ScheduleStatus,
   scheduleNameOf,
-} from "../protocol";
+} from "../protocol/schedules";
 import { checkAt, checkRepeat, nextRun, type Rule, type RuleProblem, ruleOf } from "./schedule-times";
 import { writeOnce } from "./tool-effects";
 

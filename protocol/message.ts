@@ -1,7 +1,7 @@
 // Message (docs/protocol.md "Message"): what history and the socket carry, persisted before broadcast.
 import { z } from "zod";
 import { ApprovalDecisionSchema } from "./approvals";
-import { MessageOriginSchema } from "./schedules";
+import { MessageOriginSchema } from "./message-origin";
 import { SystemItemSchema } from "./system-item";
 import { ModelInfoSchema, UsageSchema } from "./usage";
 

@@ -4,6 +4,7 @@
 // turned into cron. Pure string work: the occurrences themselves are computed with croner on the server
 // (d1/schedule-times.ts), so the client bundle does not carry it.
 import { z } from "zod";
+import { TimeZoneSchema } from "./time-zone";
 
 /** Schedules per user. */
 export const MAX_SCHEDULES = 20;
@@ -16,23 +17,6 @@ export const MAX_SCHEDULE_TEXT = 4000;
 
 export const ScheduleStatusSchema = z.enum(["queued", "started", "skipped", "failed"]);
 export type ScheduleStatus = z.infer<typeof ScheduleStatusSchema>;
-
-/** Whether the runtime knows the IANA zone (Intl is the authority on both ends). */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export const TimeZoneSchema = z
-  .string()
-  .min(1)
-  .max(64)
-  .refine(isTimeZone, "time_zone is not an IANA time zone (e.g. Europe/Paris)")
-  .describe("An IANA time zone such as Europe/Paris; default: the user's");
 
 const NameSchema = z.string().trim().min(1, "name is empty").max(MAX_SCHEDULE_NAME).describe("A short label");
 const TextSchema = z
@@ -117,21 +101,6 @@ export const ScheduleSchema = z.object({
 });
 export type Schedule = z.infer<typeof ScheduleSchema>;
 export const ScheduleListSchema = z.object({ schedules: z.array(ScheduleSchema) });
-
-/** PUT /api/settings/time-zone; GET answers it with null when never set. */
-export const TimeZoneSettingSchema = z.object({ time_zone: TimeZoneSchema });
-export const TimeZoneAnswerSchema = z.object({ time_zone: z.string().nullable() });
-
-/** A user message's origin when no one typed it (docs/protocol.md "Message"): a schedule's run. */
-export const MessageOriginSchema = z.object({
-  kind: z.literal("schedule"),
-  schedule_id: z.string(),
-  /** The schedule's name when it ran ("Scheduled · <name>"). */
-  name: z.string(),
-  /** The occurrence it stands for (ISO): with the id, what makes a run happen once. */
-  due_at: z.string(),
-});
-export type MessageOrigin = z.infer<typeof MessageOriginSchema>;
 
 const DAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
 const DAY_WORDS: Record<string, number> = Object.fromEntries(

@@ -13,15 +13,8 @@ import {
   updateSchedule,
 } from "../../d1/schedules";
 import { ALREADY_DONE } from "../../d1/tool-effects";
-import {
-  describeRule,
-  fieldErrors,
-  firstFieldError,
-  type Schedule,
-  ScheduleCreateSchema,
-  SchedulePatchSchema,
-  TimeZoneSchema,
-} from "../../protocol";
+import { fieldErrors, firstFieldError, TimeZoneSchema } from "../../protocol";
+import { describeRule, type Schedule, ScheduleCreateSchema, SchedulePatchSchema } from "../../protocol/schedules";
 import { defineTool, effectKey, type ToolContext, ToolError } from "./tool";
 
 const ArgsSchema = z.object({
@@ -85,8 +78,10 @@ const { action: _a, id: _i, ...fields } = ArgsSchema.shape;
 const FIELDS = Object.keys(fields) as (keyof typeof fields)[];
 const given = (args: Args) => Object.fromEntries(FIELDS.filter((k) => args[k] !== undefined).map((k) => [k, args[k]]));
 
+export const SCHEDULE = "schedule";
+
 export const scheduleTool = defineTool({
-  name: "schedule",
+  name: SCHEDULE,
   description:
     "Schedules a message to be posted in this conversation later, as if the user sent it, which starts a turn: once (at) or recurring (repeat), in the user's time zone unless time_zone is given. Actions: create (text, and at or repeat; name optional), list, update (id and what changes), delete (id). At most 20 schedules per user; recurring ones at most every 15 minutes.",
   args: ArgsSchema,

@@ -5,6 +5,7 @@ import { DurableObject } from "cloudflare:workers";
 import { stampEvent } from "../../agent/events";
 import { BusNotifier } from "../../agent/notifications/notifier";
 import { findSubscriber, isEnabled } from "../../agent/notifications/subscribers";
+import { SCHEDULE } from "../../agent/tools/schedule";
 import { type Credential, parseCredentialKey } from "../../d1/credentials";
 import type { ClientFrame, Message, MessageDraft, Notify } from "../../protocol";
 import { ConversationBranches } from "./branches";
@@ -90,6 +91,10 @@ export class ConversationObject extends DurableObject<Env> {
     const schedules = new ScheduleRunner(this.ctx.storage, this.env.DB, meta, {
       busy: async () => turns.running || (await turns.pending.current()) !== undefined,
       start: (text, origin) => turns.start({ type: "chat", content: text }, undefined, undefined, origin),
+    });
+    // A turn that used the schedule tool changed this conversation's schedules: re-read at its end.
+    frames.watch((frame) => {
+      if (frame.type === "tool_start" && frame.tool === SCHEDULE) schedules.changed();
     });
     await this.ctx.storage.put(META_KEY, meta);
     // A turn that a previous instance was running was cut short: it goes on, or ends (recovery.ts).

@@ -23,6 +23,12 @@ export interface ScheduledRun {
 }
 
 export const SCHEDULED_RUNS_KEY = "scheduled-runs";
+/**
+ * The earliest run still to come, as last read from D1 (null: none), so a turn's end re-arms the alarm
+ * without a D1 read. Read again whenever the schedules may have changed: an alarm, the Worker's
+ * `schedulesChanged`, a turn that used the `schedule` tool.
+ */
+const NEXT_RUN_KEY = "schedule-next-run";
 /** An alarm for a run already due is set this far ahead, so a failing D1 never spins the alarm. */
 const RETRY_MS = 1_000;
 
@@ -36,6 +42,8 @@ export interface ScheduleHost {
 export class ScheduleRunner {
   private draining = false;
   private closed = false;
+  /** The schedules may have changed since NEXT_RUN_KEY was read (the running turn used the tool). */
+  private stale = false;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -56,7 +64,12 @@ export class ScheduleRunner {
   async afterTurn(): Promise<void> {
     if (this.closed) return;
     await this.drain();
-    await this.arm();
+    await this.arm(this.stale);
+  }
+
+  /** The running turn changed this conversation's schedules (the `schedule` tool): re-read at its end. */
+  changed(): void {
+    this.stale = true;
   }
 
   /** The conversation is being erased: nothing more starts. */
@@ -125,10 +138,19 @@ export class ScheduleRunner {
     return rows.length > 0;
   }
 
-  /** The alarm at the earliest run still to come (alarmBy keeps an earlier one: a question's, the watchdog). */
-  private async arm(): Promise<void> {
+  /**
+   * The alarm at the earliest run still to come (alarmBy keeps an earlier one: a question's, the
+   * watchdog). `fresh`: read it from D1 (else the copy kept in storage, unless there is none yet).
+   */
+  private async arm(fresh = true): Promise<void> {
     if (this.closed) return;
-    const next = await earliestRun(this.db, this.meta.userId, this.meta.conversationId);
+    const kept = fresh ? undefined : await this.storage.get<string | null>(NEXT_RUN_KEY);
+    let next = kept;
+    if (next === undefined) {
+      this.stale = false;
+      next = await earliestRun(this.db, this.meta.userId, this.meta.conversationId);
+      await this.storage.put(NEXT_RUN_KEY, next);
+    }
     const queued = (await this.queue()).length > 0 && !(await this.host.busy());
     const times = [next ? Date.parse(next) : undefined, queued ? Date.now() : undefined].filter(
       (t): t is number => t !== undefined,

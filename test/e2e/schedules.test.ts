@@ -2,7 +2,7 @@
 // tab shows the labelled message and the turn's answer; a run missed while `wrangler dev` was down
 // fires once after the restart. Keeps its own apps (one is killed and started again on its storage).
 import { afterAll, describe, expect, it } from "vitest";
-import { wallTime } from "../../protocol";
+import { wallTime } from "../../protocol/schedules";
 import { startFakeOpenAI } from "../support/fake-openai";
 import { marker, scriptModel } from "../support/fake-openai-client";
 import { clientFor, signUp, waitIdle } from "./api-client";

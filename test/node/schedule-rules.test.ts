@@ -2,7 +2,8 @@
 // limits, and the next occurrence across time zones and DST changes (croner's arithmetic).
 import { describe, expect, it } from "vitest";
 import { checkAt, checkRepeat, instantOf, nextRun } from "../../d1/schedule-times";
-import { describeCron, describeRule, isTimeZone, normalizeRepeat } from "../../protocol";
+import { isTimeZone } from "../../protocol";
+import { describeCron, describeRule, normalizeRepeat } from "../../protocol/schedules";
 
 describe("normalizeRepeat", () => {
   it.each([

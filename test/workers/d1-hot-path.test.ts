@@ -1,6 +1,6 @@
 // What a turn asks of D1 (docs/architecture.md "Data"): the log is the object's, so no message reaches D1; the
-// turn reads the agent config, the subscriber toggles, the MCP servers and the model choices (the conversation's
-// model, the user's providers) in one batch as it starts; the index is
+// turn reads the agent config, the subscriber toggles, the MCP servers, the model choices (the conversation's
+// model, the user's providers) and the approval rules in one batch as it starts; the index is
 // updated in at most two batches per turn (and, after the first answer, once for the model's title, after the
 // turn's end); the task reminder reads the open tasks only when one is
 // near. Counted over a 14-step turn (13 vault_list steps, then the answer) by d1-probe.ts.
@@ -25,7 +25,7 @@ describe("D1 on the hot path of a turn", () => {
     // The agent config once, in the same batch as the toggles and the model choices (turn-model.ts picks from them).
     expect(count(labels, (l) => l.includes("agent_settings"))).toBe(1);
     expect(labels).toContain(
-      "batch(SELECT agent_settings + SELECT subscriber_settings + SELECT mcp_servers + SELECT conversations + SELECT providers)",
+      "batch(SELECT agent_settings + SELECT subscriber_settings + SELECT mcp_servers + SELECT conversations + SELECT providers + SELECT tool_approvals)",
     );
     // Toggles re-read in the background at most once per later model request.
     expect(count(labels, (l) => l === "SELECT subscriber_settings")).toBeLessThanOrEqual(13);
@@ -33,6 +33,8 @@ describe("D1 on the hot path of a turn", () => {
     expect(count(labels, (l) => l.startsWith("batch(INSERT message_search"))).toBe(2);
     // The socket's credential once, for the chat frame.
     expect(count(labels, (l) => l === "SELECT sessions")).toBe(1);
+    // The schedules' next run is kept by the object (scheduled-runs.ts): read from D1 once, on its first turn's end.
+    expect(count(labels, (l) => l === "SELECT schedules")).toBeLessThanOrEqual(1);
     // Task reminders (every 8 requests by default): the open tasks once per reminder window, not per request.
     expect(count(labels, (l) => l === "SELECT tasks")).toBeLessThanOrEqual(2);
     c.socket.close();

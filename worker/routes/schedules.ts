@@ -14,7 +14,8 @@ import {
   saveTimeZone,
   updateSchedule,
 } from "../../d1/schedules";
-import { ScheduleCreateSchema, SchedulePatchSchema, TimeZoneSettingSchema } from "../../protocol";
+import { TimeZoneSettingSchema } from "../../protocol";
+import { ScheduleCreateSchema, SchedulePatchSchema } from "../../protocol/schedules";
 import { ApiError, notFound } from "../errors";
 import { type AppEnv, currentUser } from "../middleware/identity";
 import { readJson, readQuery } from "../validate";

@@ -1,7 +1,5 @@
 // The Schedules page's data over /api/schedules (worker/routes/schedules.ts): the list, create, edit,
-// pause/resume and delete, each answered with the server's schedule or its reason in words. Also the
-// user's time zone, which the browser reports once per session (syncTimeZone) so the agent's `schedule`
-// tool reads "Friday at 9" in it.
+// pause/resume and delete, each answered with the server's schedule or its reason in words.
 import { useCallback } from "preact/hooks";
 import type { z } from "zod";
 import {
@@ -9,9 +7,11 @@ import {
   ScheduleListSchema,
   type SchedulePatchSchema,
   ScheduleSchema,
-  TimeZoneAnswerSchema,
-} from "../../../protocol";
+} from "../../../protocol/schedules";
 import { type ApiError, type ApiResult, requestEmpty, requestJson } from "./api";
+
+export { browserTimeZone } from "./time-zone";
+
 import { type ListState, useList } from "./use-list";
 
 export type { Schedule };
@@ -29,7 +29,6 @@ export type ScheduleChanges = z.input<typeof SchedulePatchSchema>;
 const schedulePath = (id: string) => `/api/schedules/${encodeURIComponent(id)}`;
 
 /** The browser's IANA time zone. */
-export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 
 /** The form's words for the API's field names, which start the server's reasons ("repeat runs more often…"). */
 const FIELD_WORDS: Record<string, string> = {
@@ -102,24 +101,4 @@ export function useSchedules() {
   );
 
   return { list, reload, add, change, remove };
-}
-
-const SYNCED_KEY = "oracle.time-zone-synced";
-
-/** Tells the server the browser's time zone, once per session (and again when it changed). */
-export async function syncTimeZone(): Promise<void> {
-  const zone = browserTimeZone();
-  try {
-    if (sessionStorage.getItem(SYNCED_KEY) === zone) return;
-  } catch {
-    // storage blocked: sync anyway
-  }
-  const result = await requestJson("/api/settings/time-zone", TimeZoneAnswerSchema, "PUT", { time_zone: zone });
-  if (result.ok) {
-    try {
-      sessionStorage.setItem(SYNCED_KEY, zone);
-    } catch {
-      // nothing to remember it in
-    }
-  }
 }

@@ -3,7 +3,8 @@
 // weekday at 08:00 (Europe/Paris)"), the next run in this browser's time, and how the last run went;
 // it can be paused, resumed, edited or deleted (after a confirm). The form creates one.
 import { useEffect, useState } from "preact/hooks";
-import { type Conversation, describeRule, wallTime } from "../../../../protocol";
+import type { Conversation } from "../../../../protocol";
+import { describeCron, describeRule, wallTime } from "../../../../protocol/schedules";
 import { requestJson } from "../../lib/api";
 import { ConversationListSchema } from "../../lib/response-schemas";
 import {
@@ -39,6 +40,12 @@ const LAST: Record<NonNullable<Schedule["last_status"]>, string> = {
   failed: "failed",
 };
 
+/** A cron rule in the form's words when it has them ("every weekday at 08:00"), else the expression. */
+function ruleWords(cron: string): string {
+  const words = describeCron(cron);
+  return words.startsWith("Every") ? `e${words.slice(1)}` : cron;
+}
+
 /** The body a draft sends: `at` as wall time in the chosen zone, or `repeat`. */
 function ruleOf(draft: Draft): { at: string } | { repeat: string } {
   return draft.kind === "once" ? { at: draft.at } : { repeat: draft.repeat.trim() };
@@ -64,6 +71,7 @@ export function SchedulesPage() {
   const submit = async (event: Event) => {
     event.preventDefault();
     if (busy) return;
+    setStatus(null);
     if (!conversationId) return setFormError("Pick a conversation first.");
     if (!draft.text.trim()) return setFormError("Write the message to post first.");
     if (draft.kind === "once" && !draft.at) return setFormError("Pick the date and time first.");
@@ -291,7 +299,7 @@ function ScheduleRow({ schedule: s, onPause, onDelete, onSave }: RowProps) {
       text: s.text,
       kind: s.kind,
       at: s.at ? wallTime(s.at, s.time_zone).replace(" ", "T") : "",
-      repeat: s.cron ?? "",
+      repeat: s.cron ? ruleWords(s.cron) : "",
       time_zone: s.time_zone,
     });
   const save = async (event: Event) => {
