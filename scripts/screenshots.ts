@@ -107,7 +107,7 @@ try {
   await page.goto("/schedules");
   await page.locator("[data-testid=schedule-item]").nth(1).waitFor();
   await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(OUT, "schedules-1280.png") });
+  await page.screenshot({ path: path.join(OUT, "schedules-1280.png"), fullPage: true });
 
   // A share link with the tool details, opened in a browser with no cookies.
   const share = await apiFromPage<{ url: string }>(

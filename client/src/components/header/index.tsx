@@ -32,7 +32,7 @@ function modelTitle({ model }: Health): string {
 export const PAGES = [
   { href: "/notes", label: "Notes", icon: "✎", title: "Your notes", testid: "notes-link" },
   { href: "/tasks", label: "Tasks", icon: "☑", title: "Your tasks", testid: "tasks-link" },
-  { href: "/schedules", label: "Schedules", icon: "⏰", title: "Scheduled messages", testid: "schedules-link" },
+  { href: "/schedules", label: "Schedules", icon: "◷", title: "Scheduled messages", testid: "schedules-link" },
   { href: "/library", label: "Library", icon: "▤", title: "Knowledge entries and workflows", testid: "library-link" },
   { href: "/settings/agent", label: "Settings", icon: "⚙", title: "Settings", testid: "settings-link" },
 ] as const;

@@ -120,36 +120,6 @@ export function SchedulesPage() {
       width="medium"
       testid="schedules-page"
     >
-      <form
-        class={style.form}
-        onSubmit={(event) => void submit(event)}
-        data-testid="schedule-form"
-        aria-label="New schedule"
-      >
-        <label>
-          Conversation
-          <select
-            value={conversationId}
-            onChange={(e) => setConversationId(e.currentTarget.value)}
-            data-testid="schedule-conversation"
-          >
-            {conversations.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.title}
-              </option>
-            ))}
-          </select>
-        </label>
-        <DraftFields draft={draft} onChange={setDraft} idPrefix="new" />
-        <button type="submit" class={page.primary} disabled={busy} data-testid="schedule-create">
-          {busy ? "Scheduling…" : "Schedule"}
-        </button>
-        {formError && (
-          <p class={page.statusError} role="alert" data-testid="schedule-error">
-            {formError}
-          </p>
-        )}
-      </form>
       {status && (
         <p
           class={status.error ? page.statusError : page.status}
@@ -195,6 +165,39 @@ export function SchedulesPage() {
           ))}
         </ul>
       )}
+      <h2 class={style.formTitle} id="new-schedule-title">
+        New schedule
+      </h2>
+      <form
+        class={style.form}
+        onSubmit={(event) => void submit(event)}
+        data-testid="schedule-form"
+        aria-labelledby="new-schedule-title"
+      >
+        <label>
+          Conversation
+          <select
+            value={conversationId}
+            onChange={(e) => setConversationId(e.currentTarget.value)}
+            data-testid="schedule-conversation"
+          >
+            {conversations.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.title}
+              </option>
+            ))}
+          </select>
+        </label>
+        <DraftFields draft={draft} onChange={setDraft} idPrefix="new" />
+        <button type="submit" class={page.primary} disabled={busy} data-testid="schedule-create">
+          {busy ? "Scheduling…" : "Schedule"}
+        </button>
+        {formError && (
+          <p class={page.statusError} role="alert" data-testid="schedule-error">
+            {formError}
+          </p>
+        )}
+      </form>
     </PageFrame>
   );
 }
