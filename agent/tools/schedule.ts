@@ -17,26 +17,16 @@ import { fieldErrors, firstFieldError, TimeZoneSchema } from "../../protocol";
 import { describeRule, type Schedule, ScheduleCreateSchema, SchedulePatchSchema } from "../../protocol/schedules";
 import { defineTool, effectKey, type ToolContext, ToolError } from "./tool";
 
+// Every word here is sent with every model request: the declaration is kept short.
 const ArgsSchema = z.object({
-  action: z.enum(["create", "list", "update", "delete"]).describe("What to do"),
-  id: z.string().max(100).optional().describe("The schedule's id (update, delete), from create or list"),
-  name: z.string().optional().describe("A short label, shown on the message as “Scheduled · <name>”"),
-  text: z
-    .string()
-    .optional()
-    .describe("The message posted as the user's when it runs; starting with /slug runs that saved workflow"),
-  at: z
-    .string()
-    .optional()
-    .describe("A one-off's local time in time_zone, e.g. 2026-12-04T09:00 (or an ISO instant with an offset)"),
-  repeat: z
-    .string()
-    .optional()
-    .describe(
-      'A recurring rule: "every weekday at 08:00", "every day at 18:30", "every monday at 9:00" or 5-field cron',
-    ),
+  action: z.enum(["create", "list", "update", "delete"]),
+  id: z.string().max(100).optional().describe("For update, delete: from create or list"),
+  name: z.string().optional().describe("Short label"),
+  text: z.string().optional().describe("The message; /slug runs that workflow"),
+  at: z.string().optional().describe("Once, local time: 2026-12-04T09:00"),
+  repeat: z.string().optional().describe('"every weekday at 08:00", "every monday at 9:00" or cron'),
   time_zone: TimeZoneSchema.optional(),
-  paused: z.boolean().optional().describe("Pause (true) or resume (false)"),
+  paused: z.boolean().optional(),
 });
 type Args = z.infer<typeof ArgsSchema>;
 
@@ -83,7 +73,7 @@ export const SCHEDULE = "schedule";
 export const scheduleTool = defineTool({
   name: SCHEDULE,
   description:
-    "Schedules a message to be posted in this conversation later, as if the user sent it, which starts a turn: once (at) or recurring (repeat), in the user's time zone unless time_zone is given. Actions: create (text, and at or repeat; name optional), list, update (id and what changes), delete (id). At most 20 schedules per user; recurring ones at most every 15 minutes.",
+    "Post a message in this conversation later, as if the user sent it (it starts a turn): once (at) or recurring (repeat), in the user's time zone. At most 20 per user; recurring at most every 15 minutes.",
   args: ArgsSchema,
   idempotent: true,
   async execute(args, ctx) {

@@ -131,6 +131,21 @@ it("connects an OAuth MCP server in a popup, refreshes its token, survives a rev
     expect(as.inner.calls).toContainEqual({ tool: "lookup", args: { word: "second" } });
     expect(as.refreshes).toBe(refreshes + 1);
 
+    // Three connections race on an expired token: one refreshes, the others wait for its tokens, so
+    // the rotated refresh token is used once and none of them is refused.
+    const before = { refreshes: as.refreshes, refused: as.refusedRefreshes };
+    as.expireAccessTokens();
+    const tests = await Promise.all(
+      [1, 2, 3].map(() => apiFromPage<{ ok: boolean }>(page, "POST", `/api/mcp-servers/${server.id}/test`)),
+    );
+    expect(tests.map((t) => [t.status, t.body.ok])).toEqual([
+      [200, true],
+      [200, true],
+      [200, true],
+    ]);
+    expect(as.refreshes).toBe(before.refreshes + 1);
+    expect(as.refusedRefreshes).toBe(before.refused);
+
     // The grant is revoked: the turn says so in words (a System message), and so does Settings.
     as.revokeGrants();
     await turnCalling(page, "guarded__lookup", { word: "third" });

@@ -29,11 +29,8 @@ type Ctx = Context<AppEnv>;
 const refusal = (r: ScheduleRefusal) =>
   new ApiError(r.status, r.code, r.message, r.field ? { [r.field]: r.message } : undefined);
 
-/** The clock writes are checked against; SCHEDULE_MIN_INTERVAL_MINUTES overrides the minimum interval (tests only). */
-function clockOf(c: Ctx): ScheduleClock {
-  const min = Number((c.env as { SCHEDULE_MIN_INTERVAL_MINUTES?: string }).SCHEDULE_MIN_INTERVAL_MINUTES);
-  return { now: new Date(), ...(Number.isFinite(min) && min > 0 ? { minIntervalMinutes: min } : {}) };
-}
+/** The clock writes are checked against. */
+const clockOf = (_c: Ctx): ScheduleClock => ({ now: new Date() });
 
 /** Tells the conversation's object that its schedules changed, so it re-arms its alarm. */
 export async function schedulesChanged(env: Env, userId: string, conversationId: string): Promise<void> {
