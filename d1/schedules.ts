@@ -21,12 +21,6 @@ export interface ScheduleRefusal {
 }
 export type ScheduleWrite = { schedule: Schedule; repeated?: boolean } | { refused: ScheduleRefusal };
 
-/** What a write is checked against: the clock and, for tests, the minimum interval. */
-export interface ScheduleClock {
-  now: Date;
-  minIntervalMinutes?: number;
-}
-
 const SELECT = `SELECT s.id, s.conversation_id, c.title AS conversation_title, s.name, s.text, s.kind, s.at, s.cron,
   s.time_zone, s.paused, s.next_run_at, s.last_run_at, s.last_status, s.last_error, s.created_at, s.updated_at
   FROM schedules s JOIN conversations c ON c.id = s.conversation_id`;
@@ -75,17 +69,13 @@ const invalidRule = (problem: RuleProblem): ScheduleRefusal => ({
 });
 
 /** The rule a create or patch gives (`at` or `repeat`), checked in `zone`; undefined when it gives none. */
-function ruleFrom(
-  input: { at?: string; repeat?: string },
-  zone: string,
-  clock: ScheduleClock,
-): Rule | RuleProblem | undefined {
+function ruleFrom(input: { at?: string; repeat?: string }, zone: string, now: Date): Rule | RuleProblem | undefined {
   if (input.at !== undefined) {
-    const checked = checkAt(input.at, zone, clock.now);
+    const checked = checkAt(input.at, zone, now);
     return "at" in checked ? { kind: "once", at: checked.at } : checked;
   }
   if (input.repeat !== undefined) {
-    const checked = checkRepeat(input.repeat, zone, clock.now, clock.minIntervalMinutes);
+    const checked = checkRepeat(input.repeat, zone, now);
     return "cron" in checked ? { kind: "cron", cron: checked.cron } : checked;
   }
   return undefined;
@@ -101,9 +91,9 @@ export async function createSchedule(
   d1: D1Database,
   userId: string,
   input: ScheduleCreate,
-  clock: ScheduleClock,
   key?: string,
 ): Promise<ScheduleWrite> {
+  const now = new Date();
   const owned = await d1
     .prepare("SELECT id FROM conversations WHERE id = ?1 AND user_id = ?2 AND parent_id IS NULL")
     .bind(input.conversation_id, userId)
@@ -111,11 +101,11 @@ export async function createSchedule(
   if (!owned)
     return { refused: { status: 404, code: "not_found", message: "No such conversation", field: "conversation_id" } };
   const zone = input.time_zone ?? (await loadTimeZone(d1, userId)) ?? "UTC";
-  const rule = ruleFrom(input, zone, clock);
+  const rule = ruleFrom(input, zone, now);
   if (!rule) return { refused: invalidRule({ field: "at", message: "give exactly one of at and repeat" }) };
   if (isProblem(rule)) return { refused: invalidRule(rule) };
   const id = crypto.randomUUID();
-  const next = input.paused ? null : nextRun(rule, zone, clock.now);
+  const next = input.paused ? null : nextRun(rule, zone, now);
   const insert = d1
     .prepare(
       `INSERT INTO schedules (id, user_id, conversation_id, name, text, kind, at, cron, time_zone, paused, next_run_at)
@@ -161,9 +151,9 @@ export async function updateSchedule(
   userId: string,
   id: string,
   patch: SchedulePatch,
-  clock: ScheduleClock,
   key?: string,
 ): Promise<ScheduleWrite | undefined> {
+  const now = new Date();
   const current = await getSchedule(d1, userId, id);
   if (!current) return undefined;
   const zone = patch.time_zone ?? current.time_zone;
@@ -173,12 +163,12 @@ export async function updateSchedule(
       ? { repeat: current.cron ?? "" }
       : patch,
     zone,
-    clock,
+    now,
   );
   if (given && isProblem(given)) return { refused: invalidRule(given) };
   const rule = given ?? ruleOf(current);
   const paused = patch.paused ?? current.paused;
-  const next = paused ? null : nextRun(rule, zone, clock.now);
+  const next = paused ? null : nextRun(rule, zone, now);
   if (!paused && next === null && patch.paused === false)
     return { refused: invalidRule({ field: "paused", message: "its time has passed; give a new time (at) first" }) };
   const update = d1
@@ -197,7 +187,7 @@ export async function updateSchedule(
       zone,
       paused ? 1 : 0,
       next,
-      clock.now.toISOString(),
+      now.toISOString(),
     );
   const effect = await writeOnce(d1, userId, key, id, [update]);
   const schedule = await getSchedule(d1, userId, id);

@@ -63,7 +63,6 @@ async function ownSchedule(ctx: ToolContext, id: string | undefined): Promise<Sc
   return schedule;
 }
 
-const clock = () => ({ now: new Date() });
 const { action: _a, id: _i, ...fields } = ArgsSchema.shape;
 const FIELDS = Object.keys(fields) as (keyof typeof fields)[];
 const given = (args: Args) => Object.fromEntries(FIELDS.filter((k) => args[k] !== undefined).map((k) => [k, args[k]]));
@@ -82,12 +81,12 @@ export const scheduleTool = defineTool({
         return { schedules: (await listSchedules(ctx.db, ctx.userId, ctx.conversationId)).map(shown) };
       case "create": {
         const input = parsed(ScheduleCreateSchema, { ...given(args), conversation_id: ctx.conversationId });
-        return written(await createSchedule(ctx.db, ctx.userId, input, clock(), effectKey(ctx)));
+        return written(await createSchedule(ctx.db, ctx.userId, input, effectKey(ctx)));
       }
       case "update": {
         const schedule = await ownSchedule(ctx, args.id);
         const patch = parsed(SchedulePatchSchema, given(args));
-        return written(await updateSchedule(ctx.db, ctx.userId, schedule.id, patch, clock(), effectKey(ctx)), args.id);
+        return written(await updateSchedule(ctx.db, ctx.userId, schedule.id, patch, effectKey(ctx)), args.id);
       }
       case "delete": {
         const schedule = await ownSchedule(ctx, args.id);

@@ -97,8 +97,7 @@ export class PendingApprovals {
       if (signal.aborted) onAbort();
       else signal.addEventListener("abort", onAbort, { once: true });
     });
-    if (waited.decision === "approved") await this.storage.delete(key);
-    return waited;
+    return this.consumed(request.call_id, waited);
   }
 
   /**
@@ -143,9 +142,14 @@ export class PendingApprovals {
   }
 
   /** A decision made before the call waited live (a resumed call): taken now. */
-  private async taken(stored: StoredApproval): Promise<ApprovalOutcome> {
-    if (stored.decision === "approved") await this.storage.delete(PREFIX + stored.call_id);
-    return this.outcomeOf(stored);
+  private taken(stored: StoredApproval): Promise<ApprovalOutcome> {
+    return this.consumed(stored.call_id, this.outcomeOf(stored));
+  }
+
+  /** The call goes on with `outcome`; approved, it is about to run, so it no longer counts as never run. */
+  private async consumed(callId: string, outcome: ApprovalOutcome): Promise<ApprovalOutcome> {
+    if (outcome.decision === "approved") await this.storage.delete(PREFIX + callId);
+    return outcome;
   }
 
   private outcomeOf(stored: StoredApproval): ApprovalOutcome {

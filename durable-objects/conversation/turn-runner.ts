@@ -743,11 +743,11 @@ export class TurnRunner {
           ...(turn.parent
             ? {}
             : {
+                // The request sets the alarm for its own deadline (pending-approvals.ts).
                 askApproval: (request, signal) =>
-                  this.approvals.request(request, config.requestInputTimeoutSeconds, signal, (pending, timeout_s) => {
-                    this.io.frames.send({ type: "tool_approval_request", ...pending, timeout_s });
-                    void this.armAlarm().catch(() => undefined);
-                  }),
+                  this.approvals.request(request, config.requestInputTimeoutSeconds, signal, (pending, timeout_s) =>
+                    this.io.frames.send({ type: "tool_approval_request", ...pending, timeout_s }),
+                  ),
               }),
           beforeModelRequest: () => {
             this.contextMeter.save();

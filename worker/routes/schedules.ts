@@ -1,7 +1,7 @@
 // Scheduled runs over HTTP (docs/protocol.md "Schedules"): the same store and rules as the agent's
 // `schedule` tool (d1/schedules.ts). After any change the conversation's object is told, so it re-arms
 // its alarm for the earliest due run (durable-objects/conversation/scheduled-runs.ts).
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import { z } from "zod";
 import {
   createSchedule,
@@ -9,7 +9,6 @@ import {
   getSchedule,
   listSchedules,
   loadTimeZone,
-  type ScheduleClock,
   type ScheduleRefusal,
   saveTimeZone,
   updateSchedule,
@@ -24,13 +23,8 @@ export const scheduleRoutes = new Hono<AppEnv>();
 /** GET/PUT /api/settings/time-zone: the zone a schedule made without one is read in. */
 export const timeZoneRoutes = new Hono<AppEnv>();
 
-type Ctx = Context<AppEnv>;
-
 const refusal = (r: ScheduleRefusal) =>
   new ApiError(r.status, r.code, r.message, r.field ? { [r.field]: r.message } : undefined);
-
-/** The clock writes are checked against. */
-const clockOf = (_c: Ctx): ScheduleClock => ({ now: new Date() });
 
 /** Tells the conversation's object that its schedules changed, so it re-arms its alarm. */
 export async function schedulesChanged(env: Env, userId: string, conversationId: string): Promise<void> {
@@ -48,7 +42,7 @@ scheduleRoutes.get("/", async (c) => {
 scheduleRoutes.post("/", async (c) => {
   const input = await readJson(c, ScheduleCreateSchema);
   const userId = currentUser(c).id;
-  const saved = await createSchedule(c.env.DB, userId, input, clockOf(c));
+  const saved = await createSchedule(c.env.DB, userId, input);
   if ("refused" in saved) throw refusal(saved.refused);
   await schedulesChanged(c.env, userId, saved.schedule.conversation_id);
   return c.json(saved.schedule, 201);
@@ -63,7 +57,7 @@ scheduleRoutes.get("/:id", async (c) => {
 scheduleRoutes.patch("/:id", async (c) => {
   const patch = await readJson(c, SchedulePatchSchema);
   const userId = currentUser(c).id;
-  const saved = await updateSchedule(c.env.DB, userId, c.req.param("id"), patch, clockOf(c));
+  const saved = await updateSchedule(c.env.DB, userId, c.req.param("id"), patch);
   if (!saved) throw notFound("No such schedule");
   if ("refused" in saved) throw refusal(saved.refused);
   await schedulesChanged(c.env, userId, saved.schedule.conversation_id);

@@ -5,8 +5,7 @@
 import { useState } from "preact/hooks";
 import { type PendingApproval, splitToolName } from "../../../../protocol";
 import { readableArgs } from "../../lib/readable-args";
-import { timeLeftInWords } from "../../lib/time-left";
-import { useNow } from "../../lib/use-now";
+import { Deadline } from "../deadline";
 import style from "./style.module.css";
 
 export type ApprovalChoice = { call_id: string; decision: "approve" | "deny"; always_allow?: boolean };
@@ -22,10 +21,7 @@ function toolTitle(tool: string): string {
 function ApprovalCard({ pending, onDecide }: { pending: PendingApproval; onDecide: Props["onDecide"] }) {
   const [always, setAlways] = useState(false);
   const [sent, setSent] = useState(false);
-  const now = useNow();
   const rows = readableArgs(pending.args);
-  const deadline = Date.parse(pending.deadline);
-  const left = Number.isNaN(deadline) ? null : Math.max(0, Math.round((deadline - now) / 1000));
   const decide = (decision: "approve" | "deny") => {
     const ok = onDecide({
       call_id: pending.call_id,
@@ -45,16 +41,12 @@ function ApprovalCard({ pending, onDecide }: { pending: PendingApproval; onDecid
     >
       <div class={style.label}>
         Approval needed (step {pending.step})
-        {left !== null && (
-          <span class={style.deadline} data-testid="approval-deadline">
-            {" "}
-            · denied if not decided by{" "}
-            <time dateTime={pending.deadline} title={new Date(deadline).toLocaleString()}>
-              {new Date(deadline).toLocaleTimeString()}
-            </time>
-            , {timeLeftInWords(left)}
-          </span>
-        )}
+        <Deadline
+          deadline={pending.deadline}
+          lead="denied if not decided by"
+          class={style.deadline}
+          testid="approval-deadline"
+        />
       </div>
       <p class={style.question}>
         The Oracle wants to run <strong class={style.tool}>{title}</strong>

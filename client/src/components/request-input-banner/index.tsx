@@ -2,39 +2,18 @@
 // the question, its deadline (kept across a reload: the socket's hello carries it) with the time left,
 // in words ("about 5 minutes left"), and a focused answer box. Sending the answer, a timeout or the end of the turn hides it.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { durationInWords, timeLeftInWords } from "../../lib/time-left";
+import { durationInWords } from "../../lib/time-left";
 import type { PendingInput } from "../../lib/turn-state";
+import { Deadline as TimeLeft } from "../deadline";
 import style from "./style.module.css";
 
 type Props = { pending: PendingInput; onAnswer: (content: string) => void };
 
-function useSecondsLeft(deadline: string | undefined): number | null {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    if (!deadline) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [deadline]);
-  if (!deadline) return null;
-  const end = Date.parse(deadline);
-  return Number.isNaN(end) ? null : Math.max(0, Math.round((end - now) / 1000));
-}
-
 function Deadline({ pending }: { pending: PendingInput }) {
-  const left = useSecondsLeft(pending.deadline);
-  if (pending.deadline && left !== null) {
-    const at = new Date(pending.deadline);
+  if (pending.deadline && !Number.isNaN(Date.parse(pending.deadline)))
     return (
-      <span class={style.timeout} data-testid="request-input-deadline" data-deadline={pending.deadline}>
-        {" "}
-        · answer by{" "}
-        <time dateTime={pending.deadline} title={at.toLocaleString()}>
-          {at.toLocaleTimeString()}
-        </time>
-        , {timeLeftInWords(left)}
-      </span>
+      <TimeLeft deadline={pending.deadline} lead="answer by" class={style.timeout} testid="request-input-deadline" />
     );
-  }
   if (pending.timeout_s === undefined) return null;
   return (
     <span class={style.timeout} data-testid="request-input-deadline">

@@ -15,56 +15,36 @@ export function OAuthConnect({ server, busy, onConnect, onDisconnect }: Props) {
   const { auth } = server;
   if (auth.type !== "oauth") return null;
   const scopes = auth.scopes.length ? ` · scopes: ${auth.scopes.join(", ")}` : "";
+  // What each status says, and the one action it offers.
+  const state = {
+    connected: { text: `Connected${scopes}`, tone: style.ok, action: "Disconnect", testid: "mcp-oauth-disconnect" },
+    needs_authorization: {
+      text: "Not connected: sign in with the server's provider to give the agent its tools.",
+      tone: undefined,
+      action: "Connect",
+      testid: "mcp-oauth-connect",
+    },
+    expired: { text: auth.error, tone: style.fieldError, action: "Reconnect", testid: "mcp-oauth-connect" },
+  }[auth.status];
+  const expired = auth.status === "expired";
   return (
     <div class={style.oauth} data-testid="mcp-oauth" data-status={auth.status}>
-      {auth.status === "connected" && (
-        <>
-          <p class={`${style.oauthText} ${style.ok}`} data-testid="mcp-oauth-status">
-            Connected{scopes}
-          </p>
-          <button
-            type="button"
-            onClick={onDisconnect}
-            disabled={busy}
-            aria-label={`Disconnect ${server.name}`}
-            data-testid="mcp-oauth-disconnect"
-          >
-            Disconnect
-          </button>
-        </>
-      )}
-      {auth.status === "needs_authorization" && (
-        <>
-          <p class={style.oauthText} data-testid="mcp-oauth-status">
-            Not connected: sign in with the server's provider to give the agent its tools.
-          </p>
-          <button
-            type="button"
-            onClick={onConnect}
-            disabled={busy}
-            aria-label={`Connect ${server.name}`}
-            data-testid="mcp-oauth-connect"
-          >
-            Connect
-          </button>
-        </>
-      )}
-      {auth.status === "expired" && (
-        <>
-          <p class={`${style.oauthText} ${style.fieldError}`} role="alert" data-testid="mcp-oauth-status">
-            {auth.error}
-          </p>
-          <button
-            type="button"
-            onClick={onConnect}
-            disabled={busy}
-            aria-label={`Reconnect ${server.name}`}
-            data-testid="mcp-oauth-connect"
-          >
-            Reconnect
-          </button>
-        </>
-      )}
+      <p
+        class={state.tone ? `${style.oauthText} ${state.tone}` : style.oauthText}
+        role={expired ? "alert" : undefined}
+        data-testid="mcp-oauth-status"
+      >
+        {state.text}
+      </p>
+      <button
+        type="button"
+        onClick={auth.status === "connected" ? onDisconnect : onConnect}
+        disabled={busy}
+        aria-label={`${state.action} ${server.name}`}
+        data-testid={state.testid}
+      >
+        {state.action}
+      </button>
     </div>
   );
 }
