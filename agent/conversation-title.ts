@@ -4,7 +4,7 @@
 // request), the first message and the start of the answer, no tools, a few output tokens, no retries.
 // The demo model answers it with demoTitle, a deterministic summary of the first message.
 import type { LanguageModelV3, LanguageModelV3Prompt } from "@ai-sdk/provider";
-import { cleanModelTitle, plainFirstLine } from "../d1/title-text";
+import { cleanModelTitle, plainFirstLine } from "../core/title-text";
 import type { Message } from "../protocol";
 import { callModel } from "./llm/call-model";
 

@@ -1,11 +1,12 @@
 // docs/protocol.md `GET /api/search`: the user's own conversations whose title or user/agent text matches.
 // Text hits come from the index the conversation objects keep (message_search_fts), at most a few per
-// conversation so one long chat cannot hide the others, ranked by what matched (search-rank.ts): the
+// conversation so one long chat cannot hide the others, ranked by what matched (core/search-rank.ts): the
 // user's words and answers before a step's narration, then newest first. A title hit without a text
 // hit is a result without `seq`.
+
+import { kindOrderSql, rankHits, type TextHit } from "../core/search-rank";
 import type { SearchResult } from "../protocol";
 import { HIGHLIGHT, isFtsQueryError, matchAll, matchPhrase, matchTerms, matchWords } from "./fts-query";
-import { kindOrderSql, rankHits, type TextHit } from "./search-rank";
 
 const HITS_PER_CONVERSATION = 3;
 const MAX_RESULTS = 50;

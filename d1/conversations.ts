@@ -1,15 +1,15 @@
 // The conversation index in D1, always looked up together with its owner: another user's conversation
 // is indistinguishable from a missing one (the routes answer 404, never 403).
 import { and, desc, eq, isNull } from "drizzle-orm";
+import { DEFAULT_TITLE } from "../core/title-text";
 import type { Conversation } from "../protocol";
 import type { Db } from "./client";
 import { nowIso } from "./client";
 import { parseModelRef } from "./providers";
 import { conversations } from "./schema";
-import { DEFAULT_TITLE } from "./title-text";
 import { firstMessageTitleStatement } from "./titles";
 
-export { DEFAULT_TITLE, titleFrom } from "./title-text";
+export { DEFAULT_TITLE, titleFrom } from "../core/title-text";
 
 export type ConversationRow = typeof conversations.$inferSelect;
 

@@ -1,9 +1,10 @@
 // An MCP server's OAuth state in D1: the client registration and what discovery found, the tokens and the
-// pending authorization, each sealed (secret-box.ts) and bound to its row and column. The flow's steps
+// pending authorization, each sealed (core/secret-box.ts) and bound to its row and column. The flow's steps
 // (start, callback, disconnect) and the access token a connection uses, refreshed before it runs out.
 // Refreshes race (two turns at once, the Worker's test): one request holds a short lease on the row and
 // refreshes, the others wait for its tokens, so a rotated refresh token is used once and never lost.
 import { and, eq } from "drizzle-orm";
+import { openSecret, sealSecret } from "../core/secret-box";
 import type { OAuthClient, OAuthServer } from "../mcp/oauth";
 import {
   needsRefresh,
@@ -16,11 +17,10 @@ import {
   type StoredTokens,
   serverOfState,
 } from "../mcp/oauth-rules";
-import type { OutboundPolicy } from "../mcp/outbound";
+import type { OutboundPolicy } from "../outbound/policy";
 import { mcpOAuthExpiredText } from "../protocol";
 import { database, nowIso } from "./client";
 import { mcpServers } from "./schema";
-import { openSecret, sealSecret } from "./secret-box";
 
 type Row = typeof mcpServers.$inferSelect;
 

@@ -2,6 +2,7 @@
 // Every statement is scoped by user id: another user's server is indistinguishable from a missing one.
 // The secret is sealed before it is written and opened only to connect (endpointOf); no answer holds it.
 import { and, asc, eq } from "drizzle-orm";
+import { openSecret, sealSecret } from "../core/secret-box";
 import type { McpEndpoint } from "../mcp/client";
 import { OAuthAuthorizationNeeded, scopeList } from "../mcp/oauth-rules";
 import {
@@ -17,7 +18,6 @@ import {
 import { database, nowIso } from "./client";
 import { accessToken, FORGOTTEN, type OAuthDeps } from "./mcp-oauth";
 import { mcpServers } from "./schema";
-import { openSecret, sealSecret } from "./secret-box";
 
 export type McpServerRow = typeof mcpServers.$inferSelect;
 

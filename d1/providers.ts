@@ -1,9 +1,10 @@
 // The user's model providers in D1 (Settings → Models), shared by the /api/providers routes and the
 // conversation object. Every statement is scoped by user id: another user's provider is indistinguishable
-// from a missing one. The API key is sealed before it is written (secret-box.ts, bound to its user and
+// from a missing one. The API key is sealed before it is written (core/secret-box.ts, bound to its user and
 // row) and opened only to call the model (userProviderOf); no answer holds it. Also the two model choices
 // a user makes: their default model (agent_settings.default_model) and a conversation's (conversations.model).
 import { and, asc, eq } from "drizzle-orm";
+import { openSecret, sealSecret } from "../core/secret-box";
 import {
   type ApiStyle,
   MAX_PROVIDERS,
@@ -15,7 +16,6 @@ import {
 } from "../protocol";
 import { database, nowIso } from "./client";
 import { agentSettings, conversations, providers } from "./schema";
-import { openSecret, sealSecret } from "./secret-box";
 
 export type ProviderRow = typeof providers.$inferSelect;
 

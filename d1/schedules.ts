@@ -1,6 +1,8 @@
 // The user's schedules in D1, shared by the /api/schedules routes, the agent's `schedule` tool and the
 // conversation object that runs them, so the rules exist once. Every statement is scoped by user id:
 // another user's schedule (or conversation) is indistinguishable from a missing one.
+
+import { checkAt, checkRepeat, nextRun, type Rule, type RuleProblem, ruleOf } from "../core/schedule-times";
 import {
   MAX_SCHEDULES,
   type Schedule,
@@ -9,7 +11,6 @@ import {
   type ScheduleStatus,
   scheduleNameOf,
 } from "../protocol/schedules";
-import { checkAt, checkRepeat, nextRun, type Rule, type RuleProblem, ruleOf } from "./schedule-times";
 import { writeOnce } from "./tool-effects";
 
 /** Why a write was refused, with the HTTP status the routes answer and the field to blame. */

@@ -220,7 +220,7 @@ export const librarySeeded = sqliteTable("library_seeded", {
 /**
  * The user's own MCP servers (Settings → Tools). The secret (a bearer token or a custom header's
  * value) is sealed with AES-GCM under a key derived from the SECRETS_KEY Worker secret, bound to its
- * user and row (d1/secret-box.ts); it is never returned. `tools` is what the last connection test
+ * user and row (core/secret-box.ts); it is never returned. `tools` is what the last connection test
  * found (JSON), for Settings; a turn lists the server's tools afresh.
  */
 export const mcpServers = sqliteTable(
@@ -261,7 +261,7 @@ export const mcpServers = sqliteTable(
 
 /**
  * The user's own model providers (Settings → Models): OpenAI-compatible endpoints. The API key is
- * sealed like an MCP secret (d1/secret-box.ts, bound to `providers:<user>:<id>`) and never returned;
+ * sealed like an MCP secret (core/secret-box.ts, bound to `providers:<user>:<id>`) and never returned;
  * `models` is the user's list of protocol ProviderModel (JSON).
  */
 export const providers = sqliteTable(

@@ -6,9 +6,9 @@
 //   user           a rename (PATCH) or a title given at creation: never replaced by anything.
 // Each rule is a guarded UPDATE, so a late writer can never undo an earlier one that outranks it.
 
-import type { TitleSource } from "./title-text";
+import type { TitleSource } from "../core/title-text";
 
-export { DEFAULT_TITLE, type TitleSource } from "./title-text";
+export { DEFAULT_TITLE, type TitleSource } from "../core/title-text";
 
 /** The first message's title: only over the default one. */
 export function firstMessageTitleStatement(d1: D1Database, conversationId: string, title: string): D1PreparedStatement {

@@ -1,11 +1,11 @@
 // One connection to a user's MCP server with the official SDK's client over Streamable HTTP, through the
-// guarded fetch (outbound.ts): initialize, list the tools (every page, up to a cap), call a tool, close.
+// guarded fetch (outbound/policy.ts): initialize, list the tools (every page, up to a cap), call a tool, close.
 // The Worker uses it to test a server from Settings; a conversation's object, to run a turn's tools.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { guardedFetch, type OutboundPolicy, OutboundRefused } from "../outbound/policy";
 import { OAuthAuthorizationNeeded, OAuthRefreshFailed } from "./oauth-rules";
-import { guardedFetch, type OutboundPolicy, OutboundRefused } from "./outbound";
 import { BoundedJsonSchemaValidator } from "./tool-schema";
 
 export { StreamableHTTPError };

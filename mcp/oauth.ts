@@ -2,7 +2,7 @@
 // resource metadata (RFC 9728), authorization server discovery (RFC 8414 / OIDC), dynamic client
 // registration (RFC 7591), PKCE S256 with `state` and `resource`, the code exchange, the refresh_token
 // grant, and revocation (RFC 7009, which the SDK's client lacks). Every request goes through the
-// guarded fetch (outbound.ts), so the SSRF rules hold for the authorization server too.
+// guarded fetch (outbound/policy.ts), so the SSRF rules hold for the authorization server too.
 import {
   discoverOAuthServerInfo,
   exchangeAuthorization,
@@ -23,8 +23,8 @@ import type {
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { checkResourceAllowed, resourceUrlFromServerUrl } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { guardedFetch, type OutboundPolicy, OutboundRefused } from "../outbound/policy";
 import { type StoredTokens, toStoredTokens } from "./oauth-rules";
-import { guardedFetch, type OutboundPolicy, OutboundRefused } from "./outbound";
 
 /** What discovery found for a server, kept (sealed) with its client registration. */
 export interface OAuthServer {

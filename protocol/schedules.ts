@@ -2,7 +2,7 @@
 // a time, once or on a cron rule, as if the user had typed it. The shapes the routes, the agent's
 // `schedule` tool and the client share, the limits, and the friendly rules ("every weekday at 08:00")
 // turned into cron. Pure string work: the occurrences themselves are computed with croner on the server
-// (d1/schedule-times.ts), so the client bundle does not carry it.
+// (core/schedule-times.ts), so the client bundle does not carry it.
 import { z } from "zod";
 import { TimeZoneSchema } from "./time-zone";
 

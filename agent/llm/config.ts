@@ -38,7 +38,7 @@ export type OpenAiSettings = Common & {
   style: ApiStyle;
   /** A stream that sends nothing for this long is given up on (idle-timeout.ts). */
   streamIdleMs: number;
-  /** How requests leave the Worker; a user's provider goes through the outbound policy (mcp/outbound.ts). */
+  /** How requests leave the Worker; a user's provider goes through the outbound policy (outbound/policy.ts). */
   fetch?: typeof fetch;
 };
 export type LlmSettings = Common & ({ provider: "demo"; model: "demo" } | OpenAiSettings);

@@ -140,7 +140,7 @@ function networkCode(chain: ErrorLike[]): string {
   return "";
 }
 
-/** mcp/outbound.ts's OutboundRefused: a private address, or a response over the size cap. */
+/** outbound/policy.ts's OutboundRefused: a private address, or a response over the size cap. */
 const isRefusedAddress = (e: ErrorLike) => e.name === "OutboundRefused";
 const refusedText = (chain: ErrorLike[]) =>
   messageOf(chain.find(isRefusedAddress) ?? {}).replace(/^refused: /, "") || "refused";

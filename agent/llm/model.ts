@@ -10,8 +10,8 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { createDemoModel } from "../demo/demo-model";
 import type { LlmSettings, OpenAiSettings } from "./config";
-import { createDemoModel } from "./demo-model";
 import { withIdleTimeout } from "./idle-timeout";
 import { responsesCompatFetch } from "./responses-compat";
 

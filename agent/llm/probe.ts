@@ -2,7 +2,7 @@
 // (GET /models, with the context window where the server says it) and one tiny non-streamed call that
 // checks the key and finds the API style: Chat Completions first (every compatible server speaks it),
 // the Responses API where the server has no Chat Completions route (404/405). Pure: the caller gives the
-// fetch (the Worker's goes through the outbound policy, mcp/outbound.ts).
+// fetch (the Worker's goes through the outbound policy, outbound/policy.ts).
 import { APICallError, TypeValidationError } from "@ai-sdk/provider";
 import type { ApiStyle, DiscoveredModel } from "../../protocol";
 import { explainModelError } from "./error-words";

@@ -1,7 +1,7 @@
-// Schedules' rules (protocol/schedules.ts, d1/schedule-times.ts): friendly forms normalized to cron, the
+// Schedules' rules (protocol/schedules.ts, core/schedule-times.ts): friendly forms normalized to cron, the
 // limits, and the next occurrence across time zones and DST changes (croner's arithmetic).
 import { describe, expect, it } from "vitest";
-import { checkAt, checkRepeat, instantOf, nextRun } from "../../d1/schedule-times";
+import { checkAt, checkRepeat, instantOf, nextRun } from "../../core/schedule-times";
 import { isTimeZone } from "../../protocol";
 import { describeCron, describeRule, normalizeRepeat } from "../../protocol/schedules";
 

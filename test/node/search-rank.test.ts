@@ -1,6 +1,6 @@
-// Conversation search's ranking (d1/search-rank.ts): the user's words, then answers, then a step's narration.
+// Conversation search's ranking (core/search-rank.ts): the user's words, then answers, then a step's narration.
 import { describe, expect, it } from "vitest";
-import { rankHits, type TextHit } from "../../d1/search-rank";
+import { rankHits, type TextHit } from "../../core/search-rank";
 
 const hit = (conversation: string, seq: number, kind: TextHit["kind"], updated = "2026-01-02"): TextHit => ({
   conversation_id: conversation,

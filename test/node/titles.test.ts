@@ -8,9 +8,9 @@ import {
   isTitlePrompt,
   titlePrompt,
 } from "../../agent/conversation-title";
+import { createDemoModel } from "../../agent/demo/demo-model";
 import { callModel } from "../../agent/llm/call-model";
-import { createDemoModel } from "../../agent/llm/demo-model";
-import { cleanModelTitle, titleFrom } from "../../d1/title-text";
+import { cleanModelTitle, titleFrom } from "../../core/title-text";
 import type { Message } from "../../protocol";
 
 describe("the first message's title", () => {

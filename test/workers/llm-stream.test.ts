@@ -5,9 +5,9 @@
 import { env } from "cloudflare:workers";
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createDemoModel } from "../../agent/demo/demo-model";
 import { callModel } from "../../agent/llm/call-model";
 import { llmSettings } from "../../agent/llm/config";
-import { createDemoModel } from "../../agent/llm/demo-model";
 import { type Step, waitForModelRequests } from "../support/fake-openai-client";
 import { chat, finalMessage, history, llmUrl, scenario } from "./turn-helpers";
 

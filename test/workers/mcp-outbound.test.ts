@@ -1,7 +1,7 @@
-// What the Worker may fetch for a user's MCP server (mcp/outbound.ts): https to public hosts, loopback
+// What the Worker may fetch for a user's MCP server (outbound/policy.ts): https to public hosts, loopback
 // only with MCP_ALLOW_LOOPBACK, never private or link-local; no redirect followed; bodies capped.
 import { describe, expect, inject, it } from "vitest";
-import { guardedFetch, type OutboundPolicy, refusedUrl } from "../../mcp/outbound";
+import { guardedFetch, type OutboundPolicy, refusedUrl } from "../../outbound/policy";
 
 const base = new URL(inject("mcpUrl")).origin;
 const deployed: OutboundPolicy = { allowLoopback: false, maxResponseBytes: 1000 };

@@ -2,8 +2,8 @@
 // the outbound URL policy, ownership, and a connection test against a real MCP server on 127.0.0.1.
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
+import { openSecret, SecretsKeyMissing, sealSecret } from "../../core/secret-box";
 import { endpointOf, getMcpServerRow } from "../../d1/mcp-servers";
-import { openSecret, SecretsKeyMissing, sealSecret } from "../../d1/secret-box";
 import { MAX_MCP_SERVERS, type McpServer, type McpTestResult } from "../../protocol";
 import { MCP_TEST_TOKEN } from "../support/mcp-calls";
 import { api, type Session, signup } from "./helpers";

@@ -1,9 +1,10 @@
 // Settings → Tools over HTTP: the user's MCP servers (add, read, change, delete) and a connection test
 // that lists a server's tools. The secret goes in and never comes out; a URL the Worker may not fetch
-// (outbound.ts) is refused when it is saved, and again on every request made to it. An OAuth server is
+// (outbound/policy.ts) is refused when it is saved, and again on every request made to it. An OAuth server is
 // connected through …/oauth/start, the authorization server's redirect to /oauth/callback, and
 // …/oauth/disconnect (d1/mcp-oauth.ts); its tokens never leave D1 but sealed.
 import { type Context, Hono } from "hono";
+import { SecretsKeyMissing } from "../../core/secret-box";
 import { completeOAuth, disconnectOAuth, type OAuthDeps, startOAuth } from "../../d1/mcp-oauth";
 import {
   createMcpServer,
@@ -17,8 +18,7 @@ import {
   toMcpServer,
   updateMcpServer,
 } from "../../d1/mcp-servers";
-import { SecretsKeyMissing } from "../../d1/secret-box";
-import { outboundPolicy, refusedUrl } from "../../mcp/outbound";
+import { outboundPolicy, refusedUrl } from "../../outbound/policy";
 import {
   MAX_MCP_SERVERS,
   MCP_OAUTH_OUTCOME_PARAM,

@@ -1,11 +1,12 @@
 // Settings → Models over HTTP: the user's own providers (add, read, change, delete, test) and the models
 // they can pick (GET /api/models, their default). The key goes in and never comes out; a URL the Worker
-// may not fetch (mcp/outbound.ts) is refused when it is saved, and again on every request made to it.
+// may not fetch (outbound/policy.ts) is refused when it is saved, and again on every request made to it.
 // Adding a provider without its style or models asks the server once (agent/llm/probe.ts).
 import { type Context, Hono } from "hono";
 import { availableModels, findModel, operatorRef } from "../../agent/llm/catalog";
 import { llmSettings, userProvidersAllowed } from "../../agent/llm/config";
 import { probeProvider } from "../../agent/llm/probe";
+import { SecretsKeyMissing } from "../../core/secret-box";
 import { database, nowIso } from "../../d1/client";
 import {
   countProviders,
@@ -22,8 +23,7 @@ import {
   toProvider,
   updateProvider,
 } from "../../d1/providers";
-import { SecretsKeyMissing } from "../../d1/secret-box";
-import { guardedFetch, outboundPolicy, refusedUrl } from "../../mcp/outbound";
+import { guardedFetch, outboundPolicy, refusedUrl } from "../../outbound/policy";
 import {
   DefaultModelSchema,
   type DiscoveredModel,

@@ -10,8 +10,9 @@ import {
   ReasonControlSchema,
 } from "../../../agent/decision-trees/control-block";
 import { roaTree } from "../../../agent/decision-trees/roa-tree";
-import { createDemoModel } from "../../../agent/llm/demo-model";
-import { type DemoReply, delegatedTask, LOOP_NOTE, planDemoReply } from "../../../agent/llm/demo-script";
+import { createDemoModel } from "../../../agent/demo/demo-model";
+import { delegatedTask, LOOP_NOTE } from "../../../agent/demo/intent";
+import { type DemoReply, planDemoReply } from "../../../agent/demo/script";
 import { render } from "../../../agent/prompts/prompts.generated";
 import { createState } from "../../../agent/state";
 import { BUILTIN_TOOLS } from "../../../agent/tools";

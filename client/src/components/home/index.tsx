@@ -1,7 +1,7 @@
 // The home page (/): a composer ready to type in and a few example prompts. Sending opens a
 // conversation (the newest one when it is still empty, else a new one), queues the text for it
 // (lib/outbox.ts) and goes there; the chat sends it once its socket is connected. The examples are
-// phrases the offline demo model acts on (agent/llm/demo-script.ts), so they show
+// phrases the offline demo model acts on (agent/demo/script.ts), so they show
 // something real even without an API key. The model picker chooses the new conversation's model (the
 // user's default until they pick one).
 import { useEffect, useRef, useState } from "preact/hooks";

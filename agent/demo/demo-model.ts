@@ -2,7 +2,7 @@
 // `npm start` without an API key shows the whole product through the same code path as a real model.
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { demoTitle, firstMessageOfTitlePrompt, isTitlePrompt } from "../conversation-title";
-import { type DemoReply, planDemoReply } from "./demo-script";
+import { type DemoReply, planDemoReply } from "./script";
 
 const CHUNK_DELAY_MS = 12;
 /** Slower than the text, so the "Thinking…" block is there to see. */

@@ -1,0 +1,159 @@
+// What to do next for an intent, given what this turn's tool calls returned: call a tool (and why, in
+// one sentence), or answer. One small function per intent; a tool that is not offered gets the tour.
+import { DELEGATE, type Intent, LOOP_NOTE } from "./intent";
+import { describe, errorText } from "./outcomes";
+import type { ToolOutcome } from "./prompt-reading";
+import { longStory } from "./story";
+import { arrayField, blockQuote, clip, count, field } from "./text";
+import { introduction } from "./tour";
+
+export interface Call {
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** What to do next: call a tool (and why, in one sentence), or answer. */
+export type Decision = { call: Call; why: string } | { call?: undefined; answer: string };
+
+/** The loop demo gives up by itself after this many reads, should the loop detector not stop it first. */
+export const MAX_LOOP_CALLS = 10;
+const ASK_QUESTION =
+  "What should I call you? (This is the request_input demo: your answer comes back to me as the tool's result.)";
+
+/** What one intent's decision reads: the latest outcome of a tool, and a call made only when offered. */
+interface Turn {
+  results: ToolOutcome[];
+  last(tool: string): ToolOutcome | undefined;
+  callIf(call: Call, why: string, otherwise?: () => string): Decision;
+}
+
+type Decide<K extends Intent["kind"]> = (intent: Extract<Intent, { kind: K }>, turn: Turn) => Decision;
+
+export function decide(intent: Intent, results: ToolOutcome[], offered: ReadonlySet<string>): Decision {
+  const turn: Turn = {
+    results,
+    last: (tool) => results.findLast((r) => r.tool === tool),
+    callIf: (call, why, otherwise = introduction) => (offered.has(call.name) ? { call, why } : { answer: otherwise() }),
+  };
+  return (DECISIONS[intent.kind] as Decide<Intent["kind"]>)(intent, turn);
+}
+
+const DECISIONS: { [K in Intent["kind"]]: Decide<K> } = {
+  chat: (_, { results }) => ({
+    answer: results.length ? `Here is what the tools said: ${results.map(describe).join(" ")}` : introduction(),
+  }),
+  story: () => ({ answer: longStory() }),
+  delegate: (intent, { last, callIf }) => {
+    const done = last(DELEGATE);
+    if (!done)
+      return callIf(
+        { name: DELEGATE, args: { task: intent.task } },
+        `I will hand this to a subagent: “${intent.task}”`,
+      );
+    if (!done.ok) return { answer: `The subagent could not finish: ${errorText(done)}.` };
+    const answer = String(field(done.value, "answer") ?? "").trim();
+    const pod = String(field(done.value, "pod_name") ?? "the subagent");
+    if (!answer) return { answer: `The subagent ${pod} finished without an answer.` };
+    return { answer: `The subagent ${pod} did it in its own conversation and answered:\n${blockQuote(answer)}` };
+  },
+  ask: (_, { last, callIf }) => {
+    const reply = last("request_input");
+    if (!reply)
+      return callIf({ name: "request_input", args: { question: ASK_QUESTION } }, "I will ask you a question first.");
+    const answer = field(reply.value, "answer");
+    return {
+      answer:
+        reply.ok && typeof answer === "string"
+          ? `Thanks! You answered: “${answer}”. Your reply reached me as the result of request_input, and the turn went on from there.`
+          : `I did not get an answer (${errorText(reply)}), so I will leave it there.`,
+    };
+  },
+  loop: (_, { results, callIf }) => {
+    const reads = results.filter((r) => r.tool === "vault_read").length;
+    const again = reads === 0 ? "" : " again";
+    if (reads < MAX_LOOP_CALLS)
+      return callIf(
+        { name: "vault_read", args: { path: LOOP_NOTE } },
+        `This is the loop demo: I will read ${LOOP_NOTE}${again}, with the same arguments every time.`,
+      );
+    return { answer: `I read ${LOOP_NOTE} ${reads} times and nothing changed, so I am stopping here.` };
+  },
+  add_task: (intent, { last, callIf }) => {
+    const created = last("task_create");
+    if (!created)
+      return callIf(
+        { name: "task_create", args: { title: intent.title } },
+        `I will add “${intent.title}” to your tasks.`,
+      );
+    return {
+      answer: created.ok
+        ? `Added the task “${String(field(created.value, "title") ?? intent.title)}” (${String(field(created.value, "status") ?? "open")}). Say “show my tasks” to see the list.`
+        : `I could not add the task: ${errorText(created)}.`,
+    };
+  },
+  write_note: (intent, { last, callIf }) => {
+    const written = last("vault_write");
+    if (!written)
+      return callIf(
+        { name: "vault_write", args: { path: intent.path, content: intent.content } },
+        `I will save that as ${intent.path}.`,
+      );
+    return {
+      answer: written.ok
+        ? `Saved your note as ${String(field(written.value, "path") ?? intent.path)} (${String(field(written.value, "bytes") ?? "?")} bytes). Ask me to “search my notes for …” to find it again.`
+        : `I could not save the note: ${errorText(written)}.`,
+    };
+  },
+  mcp: (intent, { last, callIf }) => {
+    const done = last(intent.tool);
+    if (!done) return callIf({ name: intent.tool, args: intent.args }, `I will call ${intent.tool}.`);
+    if (!done.ok) return { answer: `${intent.tool} failed: ${errorText(done)}.` };
+    const value = typeof done.value === "string" ? done.value : JSON.stringify(done.value, null, 2);
+    return { answer: `${intent.tool} answered:\n${blockQuote(clip(value ?? "", 4000))}` };
+  },
+  tasks: (_, { last, callIf }) => {
+    const listed = last("task_list");
+    if (!listed) return callIf({ name: "task_list", args: {} }, "I will look at your tasks.");
+    if (!listed.ok) return { answer: `I could not list your tasks: ${errorText(listed)}.` };
+    const tasks = arrayField(listed.value, "tasks");
+    if (!tasks.length) return { answer: "You have no tasks yet. Try “add task water the plants”." };
+    const lines = tasks
+      .slice(0, 20)
+      .map((t) => `- ${String(field(t, "title") ?? "?")} (${String(field(t, "status") ?? "?")})`);
+    return { answer: `You have ${count(tasks.length, "task")}:\n${lines.join("\n")}` };
+  },
+  list_notes: (_, { last, callIf }) => {
+    const listed = last("vault_list");
+    if (!listed) return callIf({ name: "vault_list", args: {} }, "I will list your notes.");
+    if (!listed.ok) return { answer: `I could not list your notes: ${errorText(listed)}.` };
+    const notes = arrayField(listed.value, "notes");
+    if (!notes.length) return { answer: "Your vault is empty. Try “write a note: the demo works”." };
+    const lines = notes.slice(0, 20).map((n) => `- ${String(field(n, "path") ?? "?")}`);
+    return { answer: `You have ${count(notes.length, "note")}:\n${lines.join("\n")}` };
+  },
+  search: searchNotes,
+};
+
+/** The search demo: search the notes, read the best match, answer with what it says. */
+function searchNotes({ query }: { query: string }, { last, callIf }: Turn): Decision {
+  const searched = last("vault_search");
+  if (!searched) return callIf({ name: "vault_search", args: { query } }, `I will search your notes for “${query}”.`);
+  if (!searched.ok) return { answer: `The search failed: ${errorText(searched)}.` };
+  const hits = arrayField(searched.value, "results");
+  if (!hits.length) return { answer: `I found no notes matching “${query}”. Try “write a note: …” to save one.` };
+  const top = String(field(hits[0], "path") ?? "");
+  const read = last("vault_read");
+  if (!read && top)
+    return callIf({ name: "vault_read", args: { path: top } }, `The best match is ${top}; I will read it.`, () =>
+      foundList(query, hits),
+    );
+  const content = read?.ok ? field(read.value, "content") : undefined;
+  const quote =
+    typeof content === "string" && content.trim() ? `\n\n${top} says:\n${blockQuote(clip(content.trim(), 300))}` : "";
+  return { answer: `${foundList(query, hits)}${quote}` };
+}
+
+function foundList(query: string, hits: unknown[]): string {
+  const lines = hits.map((h) => `- ${String(field(h, "path") ?? "?")}`);
+  return `I found ${count(hits.length, "note")} matching “${query}”:\n${lines.join("\n")}`;
+}
