@@ -8,21 +8,21 @@ import { findSubscriber, isEnabled } from "../../agent/notifications/subscribers
 import { SCHEDULE } from "../../agent/tools/schedule";
 import { type Credential, parseCredentialKey } from "../../d1/credentials";
 import type { ClientFrame, Message, MessageDraft, Notify } from "../../protocol";
-import { ConversationBranches } from "./branches";
-import { parseClientFrame } from "./client-frames";
-import { ConversationFrames } from "./frame-port";
-import { IndexOutbox } from "./index-outbox";
-import { importLegacyMessages } from "./legacy-import";
-import { ensureLocalTables } from "./local-tables";
-import { MessageLog } from "./message-log";
-import { NotifyInbox } from "./notify-inbox";
-import { recoverInterruptedTurn } from "./recovery";
-import { ScheduleRunner } from "./scheduled-runs";
-import { SocketGuard } from "./socket-guard";
-import { SocketHub, type SocketMeta } from "./socket-hub";
-import type { ChildOutcome, ChildRequest, ParentLink } from "./subagents";
-import { ToggleCache } from "./toggle-cache";
-import { helloModel, TurnRunner, type TurnSettings } from "./turn-runner";
+import { ConversationBranches } from "./log/branches";
+import { parseClientFrame } from "./sockets/client-frames";
+import { ConversationFrames } from "./sockets/frame-port";
+import { IndexOutbox } from "./log/index-outbox";
+import { importLegacyMessages } from "./log/legacy-import";
+import { ensureLocalTables } from "./log/local-tables";
+import { MessageLog } from "./log/message-log";
+import { NotifyInbox } from "./triggers/notify-inbox";
+import { recoverInterruptedTurn } from "./turn/recovery";
+import { ScheduleRunner } from "./triggers/scheduled-runs";
+import { SocketGuard } from "./sockets/socket-guard";
+import { SocketHub, type SocketMeta } from "./sockets/socket-hub";
+import type { ChildOutcome, ChildRequest, ParentLink } from "./turn/subagents";
+import { ToggleCache } from "./turn/toggle-cache";
+import { helloModel, TurnRunner, type TurnSettings } from "./turn/turn-host";
 
 const META_KEY = "meta";
 

@@ -6,20 +6,20 @@
 // result, so the history stays valid for the provider, and an interrupt item tells the agent and the
 // user; a question waiting for its answer then still carries the turn on when answered.
 
-import { composeFinal } from "../../agent/explanations";
-import { createState, usageOf } from "../../agent/state";
-import { interruptItem } from "../../agent/system-items/interrupt";
-import type { FramePort } from "../../agent/turn/io";
+import { composeFinal } from "../../../agent/explanations";
+import { createState, usageOf } from "../../../agent/state";
+import { interruptItem } from "../../../agent/system-items/interrupt";
+import type { FramePort } from "../../../agent/turn/io";
 import {
   MAX_INTERRUPTIONS,
   type RecordedCall,
   type ResumePoint,
   restoredState,
   type TurnProgress,
-} from "../../agent/turn/resume";
-import { DEFAULT_AGENT_CONFIG, type Message, type MessageDraft } from "../../protocol";
-import type { PendingApprovals } from "./pending-approvals";
-import type { PendingInput } from "./pending-input";
+} from "../../../agent/turn/resume";
+import { DEFAULT_AGENT_CONFIG, type Message, type MessageDraft } from "../../../protocol";
+import type { PendingApprovals } from "./waits/pending-approvals";
+import type { PendingInput } from "./waits/pending-input";
 import type { ChildOutcome } from "./subagents";
 import { isTurnRecord, type TurnMarkerStore, type TurnRecord } from "./turn-marker";
 

@@ -5,12 +5,12 @@
 // Flushes stay off the hot path: one as a turn starts (the title and preview show at once), one when
 // it ends, and one soon after anything written while no turn runs. A failed flush is retried: at the
 // next turn, the next wake, or an alarm with backoff.
-import { type IndexUpdate, indexStatements, titleFrom } from "../../d1/conversations";
-import { purgeLegacyMessages } from "../../d1/legacy-messages";
-import { alarmBy } from "./alarm";
+import { type IndexUpdate, indexStatements, titleFrom } from "../../../d1/conversations";
+import { purgeLegacyMessages } from "../../../d1/legacy-messages";
+import { alarmBy } from "../triggers/alarm";
 import { LEGACY_PURGE_PENDING } from "./legacy-import";
 import { deleteState, type MessageRow, readState, writeState } from "./local-tables";
-import { PENDING_INPUT_KEY } from "./pending-input";
+import { PENDING_INPUT_KEY } from "../turn/waits/pending-input";
 
 const WATERMARK = "index_watermark";
 const BATCH_MESSAGES = 200;

@@ -3,24 +3,24 @@
 // tabs that join mid-turn, resolves the references of the user's message, commits task reminders, and
 // asks the user on the agent's behalf.
 
-import { ContextMeter, contextBudget, type Observation } from "../../agent/context/window";
-import { findDecisionTree } from "../../agent/decision-trees";
-import { errorContextOf, type LlmSettings, llmSettings, publicModelInfo } from "../../agent/llm/config";
-import { languageModel } from "../../agent/llm/model";
-import type { Notifier } from "../../agent/notifications/notifier";
-import { resolveReferences } from "../../agent/references/resolve";
-import { BUILTIN_TOOLS } from "../../agent/tools";
-import { ApprovalPolicy } from "../../agent/tools/approval";
-import { DELEGATE, delegateTool } from "../../agent/tools/delegate";
-import { type McpToolbox, openMcpToolbox } from "../../agent/tools/mcp";
-import { REQUEST_INPUT } from "../../agent/tools/request-input";
-import type { AgentTool, SubagentHost } from "../../agent/tools/tool";
-import type { ResumePoint } from "../../agent/turn/resume";
-import { runTurn, type TurnOutcome } from "../../agent/turn/run-turn";
-import { type Credential, credentialKey } from "../../d1/credentials";
-import type { McpServerRow } from "../../d1/mcp-servers";
-import { saveApprovalRule } from "../../d1/tool-approvals";
-import { loadTurnSettings } from "../../d1/user-settings";
+import { ContextMeter, contextBudget, type Observation } from "../../../agent/context/window";
+import { findDecisionTree } from "../../../agent/decision-trees";
+import { errorContextOf, type LlmSettings, llmSettings, publicModelInfo } from "../../../agent/llm/config";
+import { languageModel } from "../../../agent/llm/model";
+import type { Notifier } from "../../../agent/notifications/notifier";
+import { resolveReferences } from "../../../agent/references/resolve";
+import { BUILTIN_TOOLS } from "../../../agent/tools";
+import { ApprovalPolicy } from "../../../agent/tools/approval";
+import { DELEGATE, delegateTool } from "../../../agent/tools/delegate";
+import { type McpToolbox, openMcpToolbox } from "../../../agent/tools/mcp";
+import { REQUEST_INPUT } from "../../../agent/tools/request-input";
+import type { AgentTool, SubagentHost } from "../../../agent/tools/tool";
+import type { ResumePoint } from "../../../agent/turn/resume";
+import { runTurn, type TurnOutcome } from "../../../agent/turn/run-turn";
+import { type Credential, credentialKey } from "../../../d1/credentials";
+import type { McpServerRow } from "../../../d1/mcp-servers";
+import { saveApprovalRule } from "../../../d1/tool-approvals";
+import { loadTurnSettings } from "../../../d1/user-settings";
 import {
   type AgentConfig,
   type ApprovalRule,
@@ -35,17 +35,17 @@ import {
   type RegenerateFrame,
   type ServerFrame,
   type ToolApprovalFrame,
-} from "../../protocol";
-import { alarmBy } from "./alarm";
-import type { ConversationBranches } from "./branches";
+} from "../../../protocol";
+import { alarmBy } from "../triggers/alarm";
+import type { ConversationBranches } from "../log/branches";
 import { ConversationTitles } from "./conversation-titles";
 import { faultPauses } from "./fault-pauses";
-import type { ConversationFrames } from "./frame-port";
-import type { IndexOutbox } from "./index-outbox";
-import { readState, writeState } from "./local-tables";
-import { PendingApprovals, type StoredApproval } from "./pending-approvals";
-import { PendingInput } from "./pending-input";
-import type { SocketMeta } from "./socket-hub";
+import type { ConversationFrames } from "../sockets/frame-port";
+import type { IndexOutbox } from "../log/index-outbox";
+import { readState, writeState } from "../log/local-tables";
+import { PendingApprovals, type StoredApproval } from "./waits/pending-approvals";
+import { PendingInput } from "./waits/pending-input";
+import type { SocketMeta } from "../sockets/socket-hub";
 import {
   type ChildOutcome,
   type ChildRegistry,

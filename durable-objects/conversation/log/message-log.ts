@@ -9,8 +9,8 @@
 // case (no branching) writes nothing more than the message. The model and a linear client read the
 // current path: the leaf's ancestors, in seq order (a parent's seq is always below its child's).
 
-import { defuseItem } from "../../agent/system-items/forgery";
-import type { Message, MessageDraft } from "../../protocol";
+import { defuseItem } from "../../../agent/system-items/forgery";
+import type { Message, MessageDraft } from "../../../protocol";
 import { deleteState, insertMessage, type MessageRow, readState, writeState } from "./local-tables";
 
 const COLUMNS = "seq, id, role, created_at, payload, parent";

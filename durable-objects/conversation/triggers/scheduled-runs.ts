@@ -8,11 +8,11 @@
 //      dropped, not posted again; a run whose schedule was deleted or paused meanwhile is dropped too.
 // A run due while a turn runs waits in the queue and starts when that turn ends (afterTurn).
 
-import { nextRun, ruleOf } from "../../d1/schedule-times";
-import { advanceSchedule, dueSchedules, earliestRun, recordRun, stillScheduled } from "../../d1/schedules";
-import type { MessageOrigin } from "../../protocol";
+import { nextRun, ruleOf } from "../../../d1/schedule-times";
+import { advanceSchedule, dueSchedules, earliestRun, recordRun, stillScheduled } from "../../../d1/schedules";
+import type { MessageOrigin } from "../../../protocol";
 import { alarmBy } from "./alarm";
-import type { SocketMeta } from "./socket-hub";
+import type { SocketMeta } from "../sockets/socket-hub";
 
 /** One due run waiting to be posted. */
 export interface ScheduledRun {

@@ -1,8 +1,8 @@
 // A question the agent asked with request_input. It is kept in Durable Object storage with an alarm
 // at its deadline, so the timeout fires even if the object was evicted while waiting; a tab that
 // connects meanwhile is shown the question in `hello`.
-import type { InputOutcome } from "../../agent/tools/request-input";
-import { alarmBy } from "./alarm";
+import type { InputOutcome } from "../../../../agent/tools/request-input";
+import { alarmBy } from "../../triggers/alarm";
 
 export const PENDING_INPUT_KEY = "pending-input";
 

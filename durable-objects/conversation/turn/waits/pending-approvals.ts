@@ -4,10 +4,10 @@
 // their original deadline, or takes the decision made meanwhile). An approved call's entry is removed
 // before the call runs, so a restart during the call treats it like any other call that was running;
 // a denial stays until the turn ends, so the resumed call is denied again rather than asked twice.
-import type { ApprovalOutcome } from "../../agent/tools/approval";
-import type { ApprovalRequest } from "../../agent/turn/io";
-import type { ApprovalDecision, PendingApproval } from "../../protocol";
-import { alarmBy } from "./alarm";
+import type { ApprovalOutcome } from "../../../../agent/tools/approval";
+import type { ApprovalRequest } from "../../../../agent/turn/io";
+import type { ApprovalDecision, PendingApproval } from "../../../../protocol";
+import { alarmBy } from "../../triggers/alarm";
 
 const PREFIX = "approval:";
 
