@@ -15,7 +15,11 @@ const MAX_MEMBERS = 20;
 const report = process.argv.includes("--report");
 const folders = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 
-const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", ...(folders.length ? folders : ["durable-objects"])], { cwd: ROOT, encoding: "utf8" })
+const files = execFileSync(
+  "git",
+  ["ls-files", "--cached", "--others", "--exclude-standard", ...(folders.length ? folders : ["durable-objects"])],
+  { cwd: ROOT, encoding: "utf8" },
+)
   .split("\n")
   .filter((f) => f.endsWith(".ts"));
 
@@ -43,7 +47,8 @@ for (const file of files) {
       }
       const name = node.id?.name ?? "(anonymous class)";
       classes.push(`${name} ${members}`);
-      if (members > MAX_MEMBERS) failures.push(`${file}: class ${name} has ${members} members (at most ${MAX_MEMBERS})`);
+      if (members > MAX_MEMBERS)
+        failures.push(`${file}: class ${name} has ${members} members (at most ${MAX_MEMBERS})`);
     },
     Function({ node }) {
       const start = node.loc?.start.line ?? 0;

@@ -9,8 +9,8 @@ import { type LlmSettings, llmSettings } from "../../../agent/llm/config";
 import { languageModel } from "../../../agent/llm/model";
 import { titleSourceOf, writeModelTitle } from "../../../d1/titles";
 import type { Message } from "../../../protocol";
-import type { ConversationFrames } from "../sockets/frame-port";
 import { readState, writeState } from "../log/local-tables";
+import type { ConversationFrames } from "../sockets/frame-port";
 import type { SocketMeta } from "../sockets/socket-hub";
 
 /** Set once the title was asked for: it is asked for once per conversation. */

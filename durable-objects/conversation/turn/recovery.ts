@@ -18,10 +18,10 @@ import {
   type TurnProgress,
 } from "../../../agent/turn/resume";
 import { DEFAULT_AGENT_CONFIG, type Message, type MessageDraft } from "../../../protocol";
-import type { PendingApprovals } from "./waits/pending-approvals";
-import type { PendingInput } from "./waits/pending-input";
 import type { ChildOutcome } from "./subagents";
 import { isTurnRecord, type TurnMarkerStore, type TurnRecord } from "./turn-marker";
+import type { PendingApprovals } from "./waits/pending-approvals";
+import type { PendingInput } from "./waits/pending-input";
 
 export interface RecoveryIO {
   marker: TurnMarkerStore;
@@ -54,7 +54,7 @@ export async function recoverInterruptedTurn(io: RecoveryIO): Promise<boolean> {
   const stored = await io.marker.stored();
   if (!stored) return false;
   if (!isTurnRecord(stored) || !io.enabled) {
-    // A question left waiting carries its turn on when answered (TurnRunner.answerAfterRestart).
+    // A question left waiting carries its turn on when answered (TurnStarts.answer).
     if (await io.pending.current()) return false;
     const open = isTurnRecord(stored)
       ? openCalls(stored, io.messages())

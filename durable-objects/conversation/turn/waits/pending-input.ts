@@ -1,8 +1,14 @@
-// A question the agent asked with request_input. It is kept in Durable Object storage with an alarm
-// at its deadline, so the timeout fires even if the object was evicted while waiting; a tab that
-// connects meanwhile is shown the question in `hello`.
+// A question the agent asked with request_input (one of the turn's waits, wait.ts). It is kept in
+// Durable Object storage with an alarm at its deadline, so the timeout fires even if the object was
+// evicted while waiting; a tab that connects meanwhile is shown the question in `hello`.
 import type { InputOutcome } from "../../../../agent/tools/request-input";
+import type { FramePort } from "../../../../agent/turn/io";
+import type { MessageDraft } from "../../../../protocol";
 import { alarmBy } from "../../triggers/alarm";
+import { NO_USAGE } from "../running-turn";
+import type { ToggleCache } from "../toggle-cache";
+import type { TurnMarkerStore } from "../turn-marker";
+import type { Wait } from "./wait";
 
 export const PENDING_INPUT_KEY = "pending-input";
 
@@ -14,22 +20,52 @@ export interface StoredQuestion {
   call_id: string;
 }
 
-export class PendingInput {
+/** What a question needs from the turn's host: the tabs, the log, whether a turn runs, its record. */
+export interface QuestionHost {
+  frames: FramePort;
+  append(draft: MessageDraft): Promise<unknown>;
+  running(): boolean;
+  marker: TurnMarkerStore;
+  toggles: ToggleCache;
+}
+
+export class PendingInput implements Wait {
   private waiting: { question: StoredQuestion; settle: (o: InputOutcome) => void } | undefined;
   private early: { callId: string; content: string } | undefined;
 
-  constructor(private readonly storage: DurableObjectStorage) {}
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    private readonly host: QuestionHost,
+  ) {}
 
   /** The question waiting for an answer, live or left behind by an evicted turn. */
   async current(): Promise<StoredQuestion | undefined> {
     return this.waiting?.question ?? (await this.storage.get<StoredQuestion>(PENDING_INPUT_KEY));
   }
 
-  get live(): boolean {
-    return this.waiting !== undefined;
+  /**
+   * TurnIO.askUser: every tab is shown the question, and the turn waits for the answer. A turn resumed
+   * after a restart waits for the question it had asked, with its deadline.
+   */
+  async askUser(question: string, step: number, signal: AbortSignal, callId: string, timeoutSeconds: number) {
+    const asked = await this.current();
+    const again = asked?.call_id === callId ? asked : undefined;
+    const timeout = again ? secondsUntil(again.deadline) : timeoutSeconds;
+    this.host.frames.send({
+      type: "agent_update",
+      update_type: "agent_request_input",
+      question,
+      step,
+      timeout_s: timeout,
+    });
+    const outcome = again
+      ? await this.resume(again, signal)
+      : await this.ask(question, step, callId, timeoutSeconds, signal);
+    this.host.toggles.forget();
+    return outcome;
   }
 
-  async ask(
+  private async ask(
     question: string,
     step: number,
     callId: string,
@@ -44,7 +80,7 @@ export class PendingInput {
   }
 
   /** A turn resumed after a restart waits again for the question it had asked, until the same deadline. */
-  async resume(stored: StoredQuestion, signal: AbortSignal): Promise<InputOutcome> {
+  private async resume(stored: StoredQuestion, signal: AbortSignal): Promise<InputOutcome> {
     const deadline = Date.parse(stored.deadline);
     if (deadline <= Date.now()) {
       await this.clear();
@@ -93,15 +129,46 @@ export class PendingInput {
     return true;
   }
 
-  /** The alarm fired: the live question times out. Returns false when no live turn was waiting. */
-  expire(): boolean {
-    if (!this.waiting) return false;
-    this.waiting.settle({ type: "timeout" });
-    return true;
-  }
-
   /** The alarm stays: it may be the turn's watchdog too, and a spare alarm finds nothing due. */
   async clear(): Promise<void> {
     await this.storage.delete(PENDING_INPUT_KEY);
   }
+
+  async nextDeadline(): Promise<number | undefined> {
+    const question = await this.current();
+    return question ? Date.parse(question.deadline) : undefined;
+  }
+
+  async hello(): Promise<{ pending_input?: StoredQuestion }> {
+    const question = await this.current();
+    return question ? { pending_input: question } : {};
+  }
+
+  /**
+   * The question's deadline passed. A live turn gets the timeout and ends itself; a question left by a
+   * turn that died with its object is closed here, with the answer the turn would have saved.
+   */
+  async expire(now: number): Promise<void> {
+    const question = await this.current();
+    if (!question || Date.parse(question.deadline) > now) return;
+    if (this.waiting) return this.waiting.settle({ type: "timeout" });
+    // A turn resumed after a restart that has not reached its question yet finds it expired when it does.
+    if (this.host.running()) return;
+    const left = await this.current();
+    if (!left) return;
+    await this.clear();
+    await this.host.marker.end();
+    const content = `I asked: "${left.question}"\n\n— Stopped because my question was not answered in time.`;
+    const step = left.step;
+    await this.host.append({ role: "agent", content, step, phase: "final", termination_reason: "input_timeout" });
+    this.host.frames.send({ type: "agent_update", update_type: "agent_request_input_timeout", step });
+    this.host.frames.send({
+      type: "response_complete",
+      termination_reason: "input_timeout",
+      steps: step,
+      usage: NO_USAGE,
+    });
+  }
 }
+
+const secondsUntil = (deadline: string) => Math.max(0, Math.round((Date.parse(deadline) - Date.now()) / 1000));
