@@ -55,7 +55,14 @@ export async function runStepTools(
             const step = turn.state.step;
             const key = tool ? approvalKeyOf(tool) : call.tool;
             const decided = await io.askApproval?.(
-              { call_id: call.callId, tool: call.tool, args, step, key, timeout_s: config.requestInputTimeoutSeconds },
+              {
+                call_id: call.callId,
+                tool: call.tool,
+                args,
+                step,
+                key,
+                timeout_s: turn.setup.config.requestInputTimeoutSeconds,
+              },
               signal,
             );
             if (decided?.decision === "approved" && decided.always_allow && tool) turn.setup.approvals?.allow(tool);
