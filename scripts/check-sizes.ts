@@ -6,8 +6,35 @@
 // `--report`: every file's lines, every class's members and the longest functions, for a review.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import { parseSync, traverse } from "@babel/core";
+
+/** The little of Babel's AST this reads (@babel/core ships no types). */
+interface Node {
+  type: string;
+  kind?: string;
+  loc?: { start: { line: number }; end: { line: number } };
+  id?: { name?: string } | null;
+  key?: { type: string; name?: string };
+  params?: Node[];
+  body?: Node | Node[] | { body: Node[] };
+}
+const { parseSync } = createRequire(import.meta.url)("@babel/core") as {
+  parseSync(code: string, options: object): Node | null;
+};
+const FUNCTION =
+  /^(FunctionDeclaration|FunctionExpression|ArrowFunctionExpression|ClassMethod|ClassPrivateMethod|ObjectMethod)$/;
+
+/** Every node below `node`, depth first. */
+function* walk(node: unknown): Generator<Node> {
+  if (Array.isArray(node)) {
+    for (const child of node) yield* walk(child);
+    return;
+  }
+  if (!node || typeof node !== "object") return;
+  if (typeof (node as Node).type === "string") yield node as Node;
+  for (const [key, value] of Object.entries(node)) if (key !== "loc" && typeof value === "object") yield* walk(value);
+}
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const MAX_LINES = 250;
@@ -37,29 +64,23 @@ for (const file of files) {
   });
   if (!ast) throw new Error(`${file}: not parsed`);
   const classes: string[] = [];
-  traverse(ast, {
-    Class({ node }) {
-      let members = 0;
-      for (const member of node.body.body) {
-        if (member.type === "ClassMethod" && member.kind === "constructor") {
-          members += member.params.filter((p) => p.type === "TSParameterProperty").length;
-        } else if (member.type !== "StaticBlock" && member.type !== "TSIndexSignature") members += 1;
-      }
+  for (const node of walk(ast)) {
+    if (node.type === "ClassDeclaration" || node.type === "ClassExpression") {
+      const members = (node.body as { body: Node[] }).body.reduce((n, member) => {
+        if (member.type === "ClassMethod" && member.kind === "constructor")
+          return n + (member.params ?? []).filter((p) => p.type === "TSParameterProperty").length;
+        return member.type === "StaticBlock" || member.type === "TSIndexSignature" ? n : n + 1;
+      }, 0);
       const name = node.id?.name ?? "(anonymous class)";
       classes.push(`${name} ${members}`);
       if (members > MAX_MEMBERS)
         failures.push(`${file}: class ${name} has ${members} members (at most ${MAX_MEMBERS})`);
-    },
-    Function({ node }) {
+    } else if (FUNCTION.test(node.type)) {
       const start = node.loc?.start.line ?? 0;
-      const end = node.loc?.end.line ?? 0;
-      const name =
-        ("key" in node && node.key?.type === "Identifier" && node.key.name) ||
-        ("id" in node && node.id?.name) ||
-        "(arrow or anonymous)";
-      functions.push({ where: `${file}:${start} ${name}`, lines: end - start + 1 });
-    },
-  });
+      const name = (node.key?.type === "Identifier" && node.key.name) || node.id?.name || "(arrow or anonymous)";
+      functions.push({ where: `${file}:${start} ${name}`, lines: (node.loc?.end.line ?? 0) - start + 1 });
+    }
+  }
   if (report) console.log(`${String(lines).padStart(5)}  ${file}${classes.length ? `  [${classes.join(", ")}]` : ""}`);
 }
 if (report) {
