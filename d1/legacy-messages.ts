@@ -1,6 +1,6 @@
 // Before each conversation kept its log in its own object's SQLite, every message was a row of one
 // shared D1 table. An object moves its conversation's rows out the first time it opens
-// (durable-objects/conversation/legacy-import.ts); these are the two D1 sides of that move.
+// (durable-objects/conversation/log/legacy-import.ts); these are the two D1 sides of that move.
 
 /** The same envelope columns and JSON payload as the object's own log (local-tables.ts MessageRow). */
 export interface LegacyRow {

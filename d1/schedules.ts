@@ -204,7 +204,7 @@ export async function deleteSchedule(d1: D1Database, userId: string, id: string)
   return row?.conversation_id;
 }
 
-// What the conversation's object reads and writes (durable-objects/conversation/scheduled-runs.ts).
+// What the conversation's object reads and writes (durable-objects/conversation/triggers/scheduled-runs.ts).
 
 /** The conversation's schedules that are due at `now` (not paused). */
 export async function dueSchedules(d1: D1Database, userId: string, conversationId: string, now: Date) {

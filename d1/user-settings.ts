@@ -71,7 +71,7 @@ export interface TurnSettingsRead {
   conversationModel?: ModelRef;
   /** The user's default model (PUT /api/models/default), if set. */
   defaultModel?: ModelRef;
-  /** The user's providers, keys still sealed (durable-objects/conversation/turn-model.ts opens the one it needs). */
+  /** The user's providers, keys still sealed (durable-objects/conversation/turn/turn-model.ts opens the one it needs). */
   providers: ProviderRow[];
   /** The user's approval rules (d1/tool-approvals.ts); a tool without one has its default. */
   approvals: ApprovalRule[];

@@ -1,5 +1,5 @@
 // Text that is not valid Unicode is refused at every boundary (HTTP bodies in worker/validate.ts,
-// socket frames in durable-objects/conversation/client-frames.ts), never altered: a lone UTF-16
+// socket frames in durable-objects/conversation/sockets/client-frames.ts), never altered: a lone UTF-16
 // surrogate such as JSON's "\ud800" has no UTF-8 form, so storing it would silently turn it into U+FFFD.
 
 /** In u-mode a surrogate pair is one code point (an emoji, say), so only a lone surrogate matches. */

@@ -54,7 +54,7 @@ for (const file of scanned) {
       const fromHere = path.posix.normalize(path.posix.join(path.posix.dirname(file), mention));
       if (paths.has(fromRoot) || paths.has(fromHere)) continue;
       if (!mention.includes("/") && names.has(mention)) continue;
-      // A path whose last parts match a file (e.g. `conversation/turn-runner.ts`).
+      // A path whose last parts match a file (e.g. `turn/turn-host.ts`).
       if ([...paths].some((p) => p.endsWith(`/${fromRoot}`))) continue;
       missing.push(`${file}:${i + 1}: ${mention}`);
     }

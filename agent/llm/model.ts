@@ -25,7 +25,7 @@ export function languageModel(settings: LlmSettings): LanguageModelV3 {
  * schema in the model's constructor, and a fresh schema's first parse cost every turn ~5 ms before its
  * first text under workerd (peer-bench, bench/README.md); a model is stateless between calls, so one per
  * fetch, provider, key and name serves every turn (the object keeps one guarded fetch per environment:
- * durable-objects/conversation/turn-model.ts).
+ * durable-objects/conversation/turn/turn-model.ts).
  */
 const kept = new Map<string, LanguageModelV3>();
 const MAX_KEPT = 64;

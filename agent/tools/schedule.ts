@@ -2,7 +2,7 @@
 // ("remind me on Friday", "every weekday at 8 run /daily-review"). The rules and the SQL are the routes'
 // (d1/schedules.ts); each action's arguments pass the same zod schema as its route's body. A schedule of
 // another conversation is managed on the Schedules page. The conversation's object re-arms its alarm
-// when the turn ends (durable-objects/conversation/scheduled-runs.ts).
+// when the turn ends (durable-objects/conversation/triggers/scheduled-runs.ts).
 import { z } from "zod";
 import {
   createSchedule,

@@ -47,4 +47,6 @@ export interface ApprovalRequest {
   args: unknown;
   step: number;
   key: string;
+  /** How long the call waits for a decision (the turn's requestInputTimeoutSeconds). */
+  timeout_s: number;
 }

@@ -54,7 +54,17 @@ export async function runStepTools(
           try {
             const step = turn.state.step;
             const key = tool ? approvalKeyOf(tool) : call.tool;
-            const decided = await io.askApproval?.({ call_id: call.callId, tool: call.tool, args, step, key }, signal);
+            const decided = await io.askApproval?.(
+              {
+                call_id: call.callId,
+                tool: call.tool,
+                args,
+                step,
+                key,
+                timeout_s: turn.setup.config.requestInputTimeoutSeconds,
+              },
+              signal,
+            );
             if (decided?.decision === "approved" && decided.always_allow && tool) turn.setup.approvals?.allow(tool);
             return decided ?? { decision: "aborted" };
           } finally {

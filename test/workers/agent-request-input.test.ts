@@ -4,8 +4,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { PENDING_INPUT_KEY } from "../../durable-objects/conversation/pending-input";
-import { RUNNING_TURN_KEY } from "../../durable-objects/conversation/turn-runner";
+import { RUNNING_TURN_KEY } from "../../durable-objects/conversation/turn/turn-marker";
+import { PENDING_INPUT_KEY } from "../../durable-objects/conversation/turn/waits/pending-input";
 import { marker, modelRequests } from "../support/fake-openai-client";
 import { connect } from "./helpers";
 import { finalMessage, history, llmUrl, requestText, scenario, updates } from "./turn-helpers";

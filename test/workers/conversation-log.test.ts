@@ -5,7 +5,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ensureLocalTables, insertMessage, writeState } from "../../durable-objects/conversation/local-tables";
+import { ensureLocalTables, insertMessage, writeState } from "../../durable-objects/conversation/log/local-tables";
 import type { Conversation, Message } from "../../protocol";
 import { api, connect, createConversation, eventually, type Session, signup } from "./helpers";
 import { chat, history, scenario } from "./turn-helpers";

@@ -10,7 +10,7 @@ import {
   RUNNING_TURN_KEY,
   TurnMarkerStore,
   type TurnRecord,
-} from "../../durable-objects/conversation/turn-marker";
+} from "../../durable-objects/conversation/turn/turn-marker";
 import { modelRequests } from "../support/fake-openai-client";
 import { api, connect, createConversation, signup } from "./helpers";
 import { chat, history, llmUrl, scenario } from "./turn-helpers";

@@ -7,7 +7,7 @@ import { describe, expect, inject, it } from "vitest";
 import { languageModel } from "../../agent/llm/model";
 import { getProviderRow } from "../../d1/providers";
 import { loadTurnSettings } from "../../d1/user-settings";
-import { turnModel } from "../../durable-objects/conversation/turn-model";
+import { turnModel } from "../../durable-objects/conversation/turn/turn-model";
 import {
   type Conversation,
   MAX_PROVIDERS,

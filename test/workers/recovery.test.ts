@@ -7,7 +7,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import { NOT_RERUN, type TurnProgress } from "../../agent/turn/resume";
-import { RUNNING_TURN_KEY, type TurnRecord } from "../../durable-objects/conversation/turn-marker";
+import { RUNNING_TURN_KEY, type TurnRecord } from "../../durable-objects/conversation/turn/turn-marker";
 import type { AgentConfig, ToolMessage } from "../../protocol";
 import { modelRequests } from "../support/fake-openai-client";
 import { mcpCalls } from "../support/mcp-calls";

@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { findSubscriber } from "../../agent/notifications/subscribers";
 import { podEventItem } from "../../agent/system-items/pod-event";
-import { RUNNING_TURN_KEY } from "../../durable-objects/conversation/turn-marker";
+import { RUNNING_TURN_KEY } from "../../durable-objects/conversation/turn/turn-marker";
 import type { SystemItem } from "../../protocol";
 import { modelRequests, scriptModel } from "../support/fake-openai-client";
 import { api, connect } from "./helpers";

@@ -53,7 +53,7 @@ conversationRoutes.patch("/:id", async (c) => {
   const ref = model ? await ownModel(c.env, row.userId, model, "model") : model;
   let updated = row;
   if (ref !== undefined) {
-    // The next turn's model (durable-objects/conversation/turn-model.ts); null: the user's default again.
+    // The next turn's model (durable-objects/conversation/turn/turn-model.ts); null: the user's default again.
     await setConversationModel(c.env.DB, row.userId, row.id, ref);
     updated = { ...updated, model: ref ? JSON.stringify(ref) : null };
   }

@@ -1,6 +1,6 @@
 // Scheduled runs over HTTP (docs/protocol.md "Schedules"): the same store and rules as the agent's
 // `schedule` tool (d1/schedules.ts). After any change the conversation's object is told, so it re-arms
-// its alarm for the earliest due run (durable-objects/conversation/scheduled-runs.ts).
+// its alarm for the earliest due run (durable-objects/conversation/triggers/scheduled-runs.ts).
 import { Hono } from "hono";
 import { z } from "zod";
 import {

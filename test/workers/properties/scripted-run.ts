@@ -22,7 +22,7 @@ import { type AgentTool, type SubagentHost, ToolError } from "../../../agent/too
 import { runTurn, type TurnOutcome } from "../../../agent/turn/run-turn";
 import { memoryLog } from "../../../bench/workers/memory-log";
 import { streamOf } from "../../../bench/workers/scripted-model";
-import { childLimits } from "../../../durable-objects/conversation/subagents";
+import { childLimits } from "../../../durable-objects/conversation/turn/subagents";
 import type { Message, ServerFrame } from "../../../protocol";
 import type { Reply, RunScript, ToolCallSpec, TurnScript } from "./script";
 import { type VirtualClock, withVirtualTime } from "./virtual-time";

@@ -4,7 +4,7 @@
 // back), never waiting for the answer: a toggle changed in Settings reaches a running turn within a
 // step, and no step waits on D1 for it. After the turn waited for the user (request_input), and
 // outside a turn (a notify delivered while idle), they are read fresh before the next delivery.
-import { loadSubscriberToggles, type SubscriberToggles } from "../../d1/user-settings";
+import { loadSubscriberToggles, type SubscriberToggles } from "../../../d1/user-settings";
 
 export class ToggleCache {
   private value: SubscriberToggles | undefined;

@@ -1,13 +1,15 @@
-// Calls waiting for the user's approval (agent/tools/approval.ts), one storage entry each, with an
-// alarm at the earliest deadline: a tab that joins sees every waiting call in `hello`, a decision made
+// Calls waiting for the user's approval (agent/tools/approval.ts; one of the turn's waits, wait.ts), one
+// storage entry each, with an alarm at the earliest deadline: a tab that joins sees every waiting call in `hello`, a decision made
 // in any tab reaches the call, and a restart finds the calls that never ran (resume.ts re-asks them with
 // their original deadline, or takes the decision made meanwhile). An approved call's entry is removed
 // before the call runs, so a restart during the call treats it like any other call that was running;
 // a denial stays until the turn ends, so the resumed call is denied again rather than asked twice.
-import type { ApprovalOutcome } from "../../agent/tools/approval";
-import type { ApprovalRequest } from "../../agent/turn/io";
-import type { ApprovalDecision, PendingApproval } from "../../protocol";
-import { alarmBy } from "./alarm";
+import type { ApprovalOutcome } from "../../../../agent/tools/approval";
+import type { ApprovalRequest, FramePort } from "../../../../agent/turn/io";
+import type { ApprovalDecision, PendingApproval, ToolApprovalFrame } from "../../../../protocol";
+import { alarmBy } from "../../triggers/alarm";
+import type { Refusal } from "../running-turn";
+import type { Wait } from "./wait";
 
 const PREFIX = "approval:";
 
@@ -21,10 +23,19 @@ export interface StoredApproval extends PendingApproval {
 
 type Settle = (outcome: ApprovalOutcome) => void;
 
-export class PendingApprovals {
+/** Where the decisions go: every tab, and "Always allow" into the user's rules (D1 tool_approvals). */
+export interface ApprovalHost {
+  frames: FramePort;
+  saveRule(key: string): Promise<void>;
+}
+
+export class PendingApprovals implements Wait {
   private readonly live = new Map<string, Settle>();
 
-  constructor(private readonly storage: DurableObjectStorage) {}
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    private readonly host: ApprovalHost,
+  ) {}
 
   private async entries(): Promise<StoredApproval[]> {
     const found = await this.storage.list<StoredApproval>({ prefix: PREFIX });
@@ -32,10 +43,11 @@ export class PendingApprovals {
   }
 
   /** The calls waiting for a decision, for `hello` (live or left by a turn that has not resumed yet). */
-  async waiting(): Promise<PendingApproval[]> {
-    return (await this.entries())
+  async hello(): Promise<{ pending_approvals?: PendingApproval[] }> {
+    const waiting = (await this.entries())
       .filter((e) => !e.decision)
       .map(({ call_id, tool, args, step, deadline }) => ({ call_id, tool, args, step, deadline }));
+    return waiting.length ? { pending_approvals: waiting } : {};
   }
 
   /** Call ids that asked and have not run: a resumed turn runs them (approval first), never "maybe ran". */
@@ -50,20 +62,15 @@ export class PendingApprovals {
   }
 
   /**
-   * Waits for the decision on a call: the one already made (a resumed call), or the user's, or the
-   * deadline's. `announce` runs once the call is known to wait (to tell the tabs). Approved, the entry is
-   * gone before this returns.
+   * TurnIO.askApproval: waits for the decision on a call: the one already made (a resumed call), or the
+   * user's, or the deadline's. Every tab is shown the card once the call is known to wait. Approved, the
+   * entry is gone before this returns.
    */
-  async request(
-    request: ApprovalRequest,
-    timeoutSeconds: number,
-    signal: AbortSignal,
-    announce: (pending: PendingApproval, timeoutSeconds: number) => void,
-  ): Promise<ApprovalOutcome> {
+  async request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalOutcome> {
     const key = PREFIX + request.call_id;
     let stored = await this.storage.get<StoredApproval>(key);
     if (!stored) {
-      const deadline = new Date(Date.now() + timeoutSeconds * 1000).toISOString();
+      const deadline = new Date(Date.now() + request.timeout_s * 1000).toISOString();
       stored = {
         call_id: request.call_id,
         tool: request.tool,
@@ -81,10 +88,8 @@ export class PendingApprovals {
     const meanwhile = await this.storage.get<StoredApproval>(key);
     if (meanwhile?.decision) return this.taken(meanwhile);
     const { call_id, tool, args, step, deadline } = stored;
-    announce(
-      { call_id, tool, args, step, deadline },
-      Math.max(0, Math.round((Date.parse(deadline) - Date.now()) / 1000)),
-    );
+    const timeout_s = Math.max(0, Math.round((Date.parse(deadline) - Date.now()) / 1000));
+    this.host.frames.send({ type: "tool_approval_request", call_id, tool, args, step, deadline, timeout_s });
     const waited = await new Promise<ApprovalOutcome>((resolve) => {
       const settle: Settle = (outcome) => {
         if (this.live.get(request.call_id) !== settle) return;
@@ -101,26 +106,43 @@ export class PendingApprovals {
   }
 
   /**
-   * The user's decision on a waiting call (any tab). Kept for a call that is not live yet (a turn
-   * resuming after a restart). False when no call with that id waits.
+   * A tab approved or denied a waiting call: the call gets the decision (a resumed turn that has not
+   * reached the call yet finds it kept), every tab learns it, and "always allow" becomes the tool's rule.
    */
-  async decide(
-    callId: string,
-    decision: "approved" | "denied",
-    alwaysAllow?: boolean,
-  ): Promise<StoredApproval | undefined> {
-    const stored = await this.storage.get<StoredApproval>(PREFIX + callId);
-    if (!stored || stored.decision) return undefined;
-    return this.decided(stored, decision, alwaysAllow);
+  async decide(frame: ToolApprovalFrame): Promise<Refusal | undefined> {
+    const stored = await this.storage.get<StoredApproval>(PREFIX + frame.call_id);
+    if (!stored || stored.decision)
+      return { code: "no_pending_approval", message: "That call is not waiting for approval" };
+    const decision = frame.decision === "approve" ? "approved" : "denied";
+    const decided = await this.decided(stored, decision, frame.always_allow);
+    this.announce(decided);
+    if (decided.always_allow) await this.host.saveRule(decided.key);
+    return undefined;
   }
 
-  /** The alarm fired: every call past its deadline is denied (timed_out). Returns the calls decided. */
-  async expire(now = Date.now()): Promise<StoredApproval[]> {
+  /** The alarm fired: every call past its deadline is denied (timed_out), and every tab learns it. */
+  async expire(now: number): Promise<void> {
     const due = (await this.entries()).filter((e) => !e.decision && Date.parse(e.deadline) <= now);
-    return Promise.all(due.map((e) => this.decided(e, "timed_out")));
+    for (const expired of await Promise.all(due.map((e) => this.decided(e, "timed_out")))) this.announce(expired);
+  }
+
+  private announce(decided: StoredApproval): void {
+    if (!decided.decision) return;
+    this.host.frames.send({
+      type: "tool_approval_result",
+      call_id: decided.call_id,
+      tool: decided.tool,
+      step: decided.step,
+      decision: decided.decision,
+      ...(decided.always_allow ? { always_allow: true } : {}),
+    });
   }
 
   /** The turn ended: nothing waits any more. */
+  turnEnded(): Promise<void> {
+    return this.clear();
+  }
+
   async clear(): Promise<void> {
     const keys = [...(await this.storage.list({ prefix: PREFIX })).keys()];
     if (keys.length) await this.storage.delete(keys);

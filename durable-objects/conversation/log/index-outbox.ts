@@ -5,18 +5,18 @@
 // Flushes stay off the hot path: one as a turn starts (the title and preview show at once), one when
 // it ends, and one soon after anything written while no turn runs. A failed flush is retried: at the
 // next turn, the next wake, or an alarm with backoff.
-import { type IndexUpdate, indexStatements, titleFrom } from "../../d1/conversations";
-import { purgeLegacyMessages } from "../../d1/legacy-messages";
-import { alarmBy } from "./alarm";
+import { type IndexUpdate, indexStatements, titleFrom } from "../../../d1/conversations";
+import { purgeLegacyMessages } from "../../../d1/legacy-messages";
+import { alarmBy } from "../triggers/alarm";
+import { PENDING_INPUT_KEY } from "../turn/waits/pending-input";
 import { LEGACY_PURGE_PENDING } from "./legacy-import";
-import { deleteState, type MessageRow, readState, writeState } from "./local-tables";
-import { PENDING_INPUT_KEY } from "./pending-input";
+import { deleteState, readState, writeState } from "./local-tables";
+import type { IndexRow } from "./log-queries";
+import type { MessageLog } from "./message-log";
 
 const WATERMARK = "index_watermark";
 const BATCH_MESSAGES = 200;
 const RETRY_MS = [2_000, 10_000, 60_000, 300_000];
-
-type Row = Omit<MessageRow, "id">;
 
 export interface OutboxOwner {
   conversationId: string;
@@ -33,21 +33,17 @@ export class IndexOutbox {
     private readonly storage: DurableObjectStorage,
     private readonly d1: D1Database,
     private readonly owner: OutboxOwner,
-    /** The log's last seq (message-log.ts keeps it in memory). */
-    private readonly lastSeq: () => number,
+    /** The log (message-log.ts: its last seq is kept in memory), made after the outbox. */
+    private readonly log: () => Pick<MessageLog, "lastSeq" | "queries">,
     private readonly keepAlive: (work: Promise<unknown>) => void,
   ) {}
 
-  private get sql(): SqlStorage {
-    return this.storage.sql;
-  }
-
   private get watermark(): number {
-    return Number(readState(this.sql, WATERMARK) ?? 0);
+    return Number(readState(this.storage.sql, WATERMARK) ?? 0);
   }
 
   get pending(): boolean {
-    return Boolean(readState(this.sql, LEGACY_PURGE_PENDING)) || this.lastSeq() > this.watermark;
+    return Boolean(readState(this.storage.sql, LEGACY_PURGE_PENDING)) || this.log().lastSeq > this.watermark;
   }
 
   /** Flushes in the background; joins a flush already under way (it picks up what was added since). */
@@ -103,49 +99,17 @@ export class IndexOutbox {
 
   private async flushOnce(): Promise<void> {
     const from = this.watermark;
-    const rows = this.sql
-      .exec<Row>(
-        "SELECT seq, role, created_at, payload FROM messages WHERE seq > ? ORDER BY seq LIMIT ?",
-        from,
-        BATCH_MESSAGES,
-      )
-      .toArray();
-    const purge = Boolean(readState(this.sql, LEGACY_PURGE_PENDING));
-    const statements = rows.length ? indexStatements(this.d1, this.update(rows, from)) : [];
+    const { queries } = this.log();
+    const rows = queries.indexRows(from, BATCH_MESSAGES);
+    const purge = Boolean(readState(this.storage.sql, LEGACY_PURGE_PENDING));
+    const statements = rows.length
+      ? indexStatements(this.d1, indexUpdate(this.owner, rows, from, queries.firstUserMessage()))
+      : [];
     if (purge) statements.push(purgeLegacyMessages(this.d1, this.owner.conversationId));
     await this.d1.batch(statements);
     const through = rows.at(-1)?.seq;
-    if (through !== undefined) writeState(this.sql, WATERMARK, String(through));
-    if (purge) deleteState(this.sql, LEGACY_PURGE_PENDING);
-  }
-
-  private update(rows: Row[], from: number): IndexUpdate {
-    const entries = rows.flatMap((r): IndexUpdate["entries"] => {
-      const role = r.role;
-      if (role !== "user" && role !== "agent") return [];
-      const payload = JSON.parse(r.payload) as { content?: string; phase?: string };
-      const text = payload.content?.trim();
-      // Search ranks the user's words and answers above a step's narration (d1/conversation-search.ts):
-      // only a turn's final answer has the phase "final".
-      const kind = role === "user" ? "user" : payload.phase === "final" ? "answer" : "step";
-      return text ? [{ seq: r.seq, role, kind, text }] : [];
-    });
-    const through = rows.at(-1)?.seq ?? from;
-    // The conversation is named after its first user message, in the flush that carries it.
-    const first = this.sql
-      .exec<{ seq: number; payload: string }>(
-        "SELECT seq, payload FROM messages WHERE role = 'user' ORDER BY seq LIMIT 1",
-      )
-      .toArray()[0];
-    const title =
-      first && first.seq > from && first.seq <= through ? titleFrom(JSON.parse(first.payload).content ?? "") : "";
-    return {
-      ...this.owner,
-      entries,
-      updatedAt: rows.at(-1)?.created_at ?? new Date().toISOString(),
-      ...(entries.length ? { preview: entries.at(-1)?.text } : {}),
-      ...(title ? { title } : {}),
-    };
+    if (through !== undefined) writeState(this.storage.sql, WATERMARK, String(through));
+    if (purge) deleteState(this.storage.sql, LEGACY_PURGE_PENDING);
   }
 
   /**
@@ -156,4 +120,34 @@ export class IndexOutbox {
     if (this.closed || (await this.storage.get(PENDING_INPUT_KEY))) return;
     await alarmBy(this.storage, Date.now() + (RETRY_MS[Math.min(this.failures, RETRY_MS.length) - 1] ?? 300_000));
   }
+}
+
+/** What a flush sends the index for `rows` (the log above `from`); `first`: the first user message. */
+function indexUpdate(
+  owner: OutboxOwner,
+  rows: IndexRow[],
+  from: number,
+  first: { seq: number; payload: string } | undefined,
+): IndexUpdate {
+  const entries = rows.flatMap((r): IndexUpdate["entries"] => {
+    const role = r.role;
+    if (role !== "user" && role !== "agent") return [];
+    const payload = JSON.parse(r.payload) as { content?: string; phase?: string };
+    const text = payload.content?.trim();
+    // Search ranks the user's words and answers above a step's narration (d1/conversation-search.ts):
+    // only a turn's final answer has the phase "final".
+    const kind = role === "user" ? "user" : payload.phase === "final" ? "answer" : "step";
+    return text ? [{ seq: r.seq, role, kind, text }] : [];
+  });
+  const through = rows.at(-1)?.seq ?? from;
+  // The conversation is named after its first user message, in the flush that carries it.
+  const title =
+    first && first.seq > from && first.seq <= through ? titleFrom(JSON.parse(first.payload).content ?? "") : "";
+  return {
+    ...owner,
+    entries,
+    updatedAt: rows.at(-1)?.created_at ?? new Date().toISOString(),
+    ...(entries.length ? { preview: entries.at(-1)?.text } : {}),
+    ...(title ? { title } : {}),
+  };
 }

@@ -8,7 +8,7 @@ import {
   illFormedTextField,
   MAX_FRAME_BYTES,
   NOT_UNICODE,
-} from "../../protocol";
+} from "../../../protocol";
 
 export type ParsedFrame = { ok: true; frame: ClientFrame } | { ok: false; code: string; message: string };
 

@@ -6,8 +6,8 @@
 // pressed, and how many times it was cut already.
 // Writes are not awaited: the output gate holds every request the turn makes next (the model call, a
 // tool's D1 or MCP request) until they commit, so the record is never behind what the turn did.
-import type { Checkpoint, RecordedCall, TurnProgress } from "../../agent/turn/resume";
-import type { AgentConfig, ChatFrame, ModelRef } from "../../protocol";
+import type { Checkpoint, RecordedCall, TurnProgress } from "../../../agent/turn/resume";
+import type { AgentConfig, ChatFrame, ModelRef } from "../../../protocol";
 import type { ChildRequest } from "./subagents";
 
 export const RUNNING_TURN_KEY = "running-turn";

@@ -6,13 +6,17 @@
 //   2. drain: when no turn runs and no question waits, the first queued run is posted and its turn
 //      started, then dequeued. A run whose message is already in the log (a crash between the two) is
 //      dropped, not posted again; a run whose schedule was deleted or paused meanwhile is dropped too.
-// A run due while a turn runs waits in the queue and starts when that turn ends (afterTurn).
+// A run due while a turn runs waits in the queue and starts when that turn ends (turnEnded: the turn's
+// lifecycle tells this runner itself, and the runner starts the turn through TurnStarts, with no
+// closure between them).
 
-import { nextRun, ruleOf } from "../../core/schedule-times";
-import { advanceSchedule, dueSchedules, earliestRun, recordRun, stillScheduled } from "../../d1/schedules";
-import type { MessageOrigin } from "../../protocol";
+import { nextRun, ruleOf } from "../../../core/schedule-times";
+import { advanceSchedule, dueSchedules, earliestRun, recordRun, stillScheduled } from "../../../d1/schedules";
+import type { MessageOrigin } from "../../../protocol";
+import type { LogQueries } from "../log/log-queries";
+import type { SocketMeta } from "../sockets/socket-hub";
+import type { TurnStarts } from "../turn/turn-starts";
 import { alarmBy } from "./alarm";
-import type { SocketMeta } from "./socket-hub";
 
 /** One due run waiting to be posted. */
 export interface ScheduledRun {
@@ -32,12 +36,8 @@ const NEXT_RUN_KEY = "schedule-next-run";
 /** An alarm for a run already due is set this far ahead, so a failing D1 never spins the alarm. */
 const RETRY_MS = 1_000;
 
-export interface ScheduleHost {
-  /** A turn runs or a question waits: a run must wait. */
-  busy(): Promise<boolean>;
-  /** Posts the message and starts its turn (TurnRunner.start); why not, when refused. */
-  start(text: string, origin: MessageOrigin): Promise<{ message: string } | undefined>;
-}
+/** Whether a run must wait (a turn runs or a question waits), and how its turn starts, as a chat frame's. */
+export type ScheduleHost = Pick<TurnStarts, "busy" | "start">;
 
 export class ScheduleRunner {
   private draining = false;
@@ -46,11 +46,16 @@ export class ScheduleRunner {
   private stale = false;
 
   constructor(
-    private readonly storage: DurableObjectStorage,
+    private readonly ctx: DurableObjectState,
     private readonly db: D1Database,
     private readonly meta: SocketMeta,
-    private readonly host: ScheduleHost,
+    private readonly turns: ScheduleHost,
+    private readonly log: LogQueries,
   ) {}
+
+  private get storage(): DurableObjectStorage {
+    return this.ctx.storage;
+  }
 
   /** The alarm fired, or the Worker says the schedules changed: queue what is due, run it, arm for the next. */
   async onAlarm(now = new Date()): Promise<void> {
@@ -60,11 +65,16 @@ export class ScheduleRunner {
     await this.arm();
   }
 
-  /** A turn ended (its watchdog alarm may have been taken back): the next queued run starts, the alarm is re-armed. */
-  async afterTurn(): Promise<void> {
+  /**
+   * A turn ended (its watchdog alarm may have been taken back): the next queued run starts and the alarm
+   * is re-armed, in the background (lifecycle.ts calls this after every turn).
+   */
+  turnEnded(): void {
     if (this.closed) return;
-    await this.drain();
-    await this.arm(this.stale);
+    const work = this.drain().then(() => this.arm(this.stale));
+    this.ctx.waitUntil(
+      work.catch((error) => console.error("ConversationObject", this.ctx.id.toString(), "scheduled run", error)),
+    );
   }
 
   /** The running turn changed this conversation's schedules (the `schedule` tool): re-read at its end. */
@@ -105,11 +115,12 @@ export class ScheduleRunner {
     try {
       for (;;) {
         const run = (await this.queue())[0];
-        if (!run || this.closed || (await this.host.busy())) return;
+        if (!run || this.closed || (await this.turns.busy())) return;
         const { userId } = this.meta;
         const live = await stillScheduled(this.db, userId, run.schedule_id);
-        const posted = this.alreadyPosted(run);
-        const refused = live && !posted ? await this.host.start(run.text, origin(run)) : undefined;
+        const posted = this.log.scheduledRunPosted(run.schedule_id, run.due_at);
+        const refused =
+          live && !posted ? await this.turns.start({ frame: { content: run.text }, origin: origin(run) }) : undefined;
         await this.dequeue(run);
         if (!live || posted) continue;
         await recordRun(this.db, userId, run.schedule_id, refused ? "failed" : "started", new Date(), refused?.message);
@@ -125,19 +136,6 @@ export class ScheduleRunner {
     await this.storage.put(SCHEDULED_RUNS_KEY, rest);
   }
 
-  /** The run's message is in the log already (posted before a crash that kept it queued). */
-  private alreadyPosted(run: ScheduledRun): boolean {
-    const rows = this.storage.sql
-      .exec(
-        `SELECT 1 FROM messages WHERE role = 'user' AND json_extract(payload, '$.origin.schedule_id') = ?
-           AND json_extract(payload, '$.origin.due_at') = ? LIMIT 1`,
-        run.schedule_id,
-        run.due_at,
-      )
-      .toArray();
-    return rows.length > 0;
-  }
-
   /**
    * The alarm at the earliest run still to come (alarmBy keeps an earlier one: a question's, the
    * watchdog). `fresh`: read it from D1 (else the copy kept in storage, unless there is none yet).
@@ -151,7 +149,7 @@ export class ScheduleRunner {
       next = await earliestRun(this.db, this.meta.userId, this.meta.conversationId);
       await this.storage.put(NEXT_RUN_KEY, next);
     }
-    const queued = (await this.queue()).length > 0 && !(await this.host.busy());
+    const queued = (await this.queue()).length > 0 && !(await this.turns.busy());
     const times = [next ? Date.parse(next) : undefined, queued ? Date.now() : undefined].filter(
       (t): t is number => t !== undefined,
     );

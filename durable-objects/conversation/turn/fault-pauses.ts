@@ -2,7 +2,7 @@
 // ("task_create,vault_list") whose calls, once their effect is done, hold their result back until the
 // turn is stopped, so a test can kill the process in the one window that matters: the effect exists,
 // its result is not in the log. Unset (as in every deployment), tools run as they are.
-import type { AgentTool } from "../../agent/tools/tool";
+import type { AgentTool } from "../../../agent/tools/tool";
 
 export function faultPauses(tools: AgentTool[], env: Pick<Env, "FAULT_PAUSE_AFTER_TOOLS">): AgentTool[] {
   const names = new Set(

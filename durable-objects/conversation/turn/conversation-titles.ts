@@ -4,14 +4,14 @@
 // background the object keeps alive with waitUntil, so it never delays a turn's frames or its end. A
 // failed call changes nothing and is not shown; the open tabs learn of a new title by a
 // `conversation_title` frame.
-import { firstExchange, generateTitle, TITLE_TIMEOUT_MS } from "../../agent/conversation-title";
-import { type LlmSettings, llmSettings } from "../../agent/llm/config";
-import { languageModel } from "../../agent/llm/model";
-import { titleSourceOf, writeModelTitle } from "../../d1/titles";
-import type { Message } from "../../protocol";
-import type { ConversationFrames } from "./frame-port";
-import { readState, writeState } from "./local-tables";
-import type { SocketMeta } from "./socket-hub";
+import { firstExchange, generateTitle, TITLE_TIMEOUT_MS } from "../../../agent/conversation-title";
+import { type LlmSettings, llmSettings } from "../../../agent/llm/config";
+import { languageModel } from "../../../agent/llm/model";
+import { titleSourceOf, writeModelTitle } from "../../../d1/titles";
+import type { Message } from "../../../protocol";
+import { readState, writeState } from "../log/local-tables";
+import type { ConversationFrames } from "../sockets/frame-port";
+import type { SocketMeta } from "../sockets/socket-hub";
 
 /** Set once the title was asked for: it is asked for once per conversation. */
 const TITLE_ASKED = "title_asked";

@@ -2,7 +2,7 @@
 // time its object opens, it copies them into its own SQLite in one transaction, together with the
 // mark that it did, so it happens once and never half; the D1 rows are then deleted through the index
 // outbox (retried until it lands), which also indexes the imported text for search.
-import { legacyMessages } from "../../d1/legacy-messages";
+import { legacyMessages } from "../../../d1/legacy-messages";
 import { insertMessage, readState, writeState } from "./local-tables";
 
 const IMPORTED = "legacy_imported";

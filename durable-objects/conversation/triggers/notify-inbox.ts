@@ -2,7 +2,7 @@
 // storage: the route answers 202 only once the trigger is here, so a crash after the 202 loses
 // nothing. A trigger leaves the inbox once the notification that carries it is in the log (its
 // `trigger_ids` say so), which is also how a restarted object delivers each one exactly once.
-import type { BusEvent } from "../../protocol";
+import type { BusEvent } from "../../../protocol";
 
 const PREFIX = "notify:";
 

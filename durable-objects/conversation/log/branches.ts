@@ -1,8 +1,8 @@
 // Where an edit, a regenerate or a switch puts the conversation's current leaf (docs/protocol.md
 // "Branches"), and the announcement every tab follows. The log stays append-only: a branch point only
 // moves the leaf, and what is appended next follows it.
-import { isReferenceMessage } from "../../agent/references/resolve";
-import type { ServerFrame } from "../../protocol";
+import { isReferenceMessage } from "../../../agent/references/resolve";
+import type { ServerFrame } from "../../../protocol";
 import type { MessageLog } from "./message-log";
 
 export type BranchRefusal = { code: string; message: string };

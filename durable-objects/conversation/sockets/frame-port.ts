@@ -1,9 +1,9 @@
 // The one way a frame leaves the conversation object: to every open tab, with the revocation sweep
 // that follows sending (socket-guard.ts), after the watchers have seen it. The turn runner watches
 // the stream to keep the mid-turn text, the running-turn marker's open calls and a subagent's parent
-// current (turn-runner.ts); the schedule runner, for a turn that changed its schedules. The agent loop is handed this port as its FramePort (agent/turn/io.ts).
-import type { FramePort } from "../../agent/turn/io";
-import type { ServerFrame } from "../../protocol";
+// current (turn/live-step.ts); the schedule runner, for a turn that changed its schedules. The agent loop is handed this port as its FramePort (agent/turn/io.ts).
+import type { FramePort } from "../../../agent/turn/io";
+import type { ServerFrame } from "../../../protocol";
 import type { SocketGuard } from "./socket-guard";
 import type { SocketHub } from "./socket-hub";
 

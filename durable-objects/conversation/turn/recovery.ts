@@ -6,22 +6,22 @@
 // result, so the history stays valid for the provider, and an interrupt item tells the agent and the
 // user; a question waiting for its answer then still carries the turn on when answered.
 
-import { composeFinal } from "../../agent/explanations";
-import { createState, usageOf } from "../../agent/state";
-import { interruptItem } from "../../agent/system-items/interrupt";
-import type { FramePort } from "../../agent/turn/io";
+import { composeFinal } from "../../../agent/explanations";
+import { createState, usageOf } from "../../../agent/state";
+import { interruptItem } from "../../../agent/system-items/interrupt";
+import type { FramePort } from "../../../agent/turn/io";
 import {
   MAX_INTERRUPTIONS,
   type RecordedCall,
   type ResumePoint,
   restoredState,
   type TurnProgress,
-} from "../../agent/turn/resume";
-import { DEFAULT_AGENT_CONFIG, type Message, type MessageDraft } from "../../protocol";
-import type { PendingApprovals } from "./pending-approvals";
-import type { PendingInput } from "./pending-input";
+} from "../../../agent/turn/resume";
+import { DEFAULT_AGENT_CONFIG, type Message, type MessageDraft } from "../../../protocol";
 import type { ChildOutcome } from "./subagents";
 import { isTurnRecord, type TurnMarkerStore, type TurnRecord } from "./turn-marker";
+import type { PendingApprovals } from "./waits/pending-approvals";
+import type { PendingInput } from "./waits/pending-input";
 
 export interface RecoveryIO {
   marker: TurnMarkerStore;
@@ -54,7 +54,7 @@ export async function recoverInterruptedTurn(io: RecoveryIO): Promise<boolean> {
   const stored = await io.marker.stored();
   if (!stored) return false;
   if (!isTurnRecord(stored) || !io.enabled) {
-    // A question left waiting carries its turn on when answered (TurnRunner.answerAfterRestart).
+    // A question left waiting carries its turn on when answered (TurnStarts.answer).
     if (await io.pending.current()) return false;
     const open = isTurnRecord(stored)
       ? openCalls(stored, io.messages())

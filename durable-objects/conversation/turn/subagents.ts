@@ -4,14 +4,14 @@
 // the parent has left; the child's tokens are charged to the parent; stopping the parent stops the
 // child (and, through the child's own delegate calls, every descendant).
 
-import { podEventItem } from "../../agent/system-items/pod-event";
-import type { SubagentHost, SubagentRequest, SubagentResult, ToolContext } from "../../agent/tools/tool";
-import { ToolError } from "../../agent/tools/tool";
-import { database } from "../../d1/client";
-import { createConversation } from "../../d1/conversations";
-import type { ModelRef, PodEvent, ServerFrame, TerminationReason, Usage } from "../../protocol";
-import type { ConversationObject } from "./conversation-object";
-import type { SocketMeta } from "./socket-hub";
+import { podEventItem } from "../../../agent/system-items/pod-event";
+import type { SubagentHost, SubagentRequest, SubagentResult, ToolContext } from "../../../agent/tools/tool";
+import { ToolError } from "../../../agent/tools/tool";
+import { database } from "../../../d1/client";
+import { createConversation } from "../../../d1/conversations";
+import type { ModelRef, PodEvent, ServerFrame, TerminationReason, Usage } from "../../../protocol";
+import type { ConversationObject } from "../conversation-object";
+import type { SocketMeta } from "../sockets/socket-hub";
 import type { ChildRef } from "./turn-marker";
 
 /** Root conversations are depth 0; a subagent at MAX_DEPTH cannot delegate further. */

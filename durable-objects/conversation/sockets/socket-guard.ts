@@ -5,9 +5,9 @@
 // arrives) it re-checks at most every SWEEP_INTERVAL_MS, so a revoked socket hears at most that long
 // (plus one D1 round trip) of a turn it did not start; a turn started by a revoked credential is stopped.
 
-import { database } from "../../d1/client";
-import { credentialKey, liveCredentials } from "../../d1/credentials";
-import { REVOKED_CLOSE_CODE } from "../../protocol/socket-close";
+import { database } from "../../../d1/client";
+import { credentialKey, liveCredentials } from "../../../d1/credentials";
+import { REVOKED_CLOSE_CODE } from "../../../protocol/socket-close";
 import { SocketHub } from "./socket-hub";
 
 export const SWEEP_INTERVAL_MS = 10_000;

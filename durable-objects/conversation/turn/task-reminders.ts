@@ -2,9 +2,9 @@
 // for `taskReminderRequests` model requests while the user has open tasks, a reminder wrapped once in
 // <system-reminder> is persisted before the next request. The count survives across turns.
 
-import { reminderItem } from "../../agent/system-items/reminder";
-import { listTasks, type Task } from "../../d1/tasks";
-import type { MessageDraft } from "../../protocol";
+import { reminderItem } from "../../../agent/system-items/reminder";
+import { listTasks, type Task } from "../../../d1/tasks";
+import type { MessageDraft } from "../../../protocol";
 
 const COUNTER_KEY = "requests-without-task-tools";
 const LISTED = 5;

@@ -2,12 +2,12 @@
 // whose provider or model is gone falls through to the next; with USER_PROVIDERS off, always the
 // operator's). A user's provider gets its key opened here, and its requests go through the outbound policy
 // (outbound/policy.ts): the URL was checked when it was saved and is checked again on every request.
-import { chooseModel } from "../../agent/llm/catalog";
-import { type LlmSettings, llmSettings, providerLlm, userProvidersAllowed } from "../../agent/llm/config";
-import { toProvider, userProviderOf } from "../../d1/providers";
-import type { TurnSettingsRead } from "../../d1/user-settings";
-import { guardedFetch, outboundPolicy } from "../../outbound/policy";
-import type { ModelRef } from "../../protocol";
+import { chooseModel } from "../../../agent/llm/catalog";
+import { type LlmSettings, llmSettings, providerLlm, userProvidersAllowed } from "../../../agent/llm/config";
+import { toProvider, userProviderOf } from "../../../d1/providers";
+import type { TurnSettingsRead } from "../../../d1/user-settings";
+import { guardedFetch, outboundPolicy } from "../../../outbound/policy";
+import type { ModelRef } from "../../../protocol";
 
 /**
  * The cap on one model response's bytes. The outbound policy's 4 MB suits a tool's answer, but a streamed

@@ -1,8 +1,8 @@
 // Every socket of the conversation, through the hibernation API: per-socket identity lives in the
 // socket's attachment, so it survives the object being evicted while sockets stay open.
 
-import type { Credential } from "../../d1/credentials";
-import type { ServerFrame } from "../../protocol";
+import type { Credential } from "../../../d1/credentials";
+import type { ServerFrame } from "../../../protocol";
 
 export interface SocketMeta {
   conversationId: string;

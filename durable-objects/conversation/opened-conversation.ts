@@ -1,0 +1,63 @@
+// What the object keeps of its conversation: the sockets, which exist from the constructor (the
+// runtime hands them back after hibernation), and the conversation, opened on the first event
+// (open-conversation.ts) and kept until it is erased. Everything else reaches the conversation
+// through `open`, never a part that may not exist yet.
+import { DurableObject } from "cloudflare:workers";
+import type { Conversation } from "./conversation";
+import { openConversation, type Sockets } from "./open-conversation";
+import { SocketGuard } from "./sockets/socket-guard";
+import { SocketHub, type SocketMeta } from "./sockets/socket-hub";
+
+export abstract class OpenedConversation extends DurableObject<Env> {
+  protected readonly sockets: Sockets;
+  private conversation: Conversation | undefined;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    const hub = new SocketHub(ctx);
+    const guard = new SocketGuard(hub, env.DB, (revoked) =>
+      this.conversation?.turns.lifecycle.stopIfStartedBy(revoked),
+    );
+    this.sockets = { hub, guard };
+    // Answered by the runtime itself, without waking a hibernated object.
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
+  }
+
+  /** The conversation, opened the first time this instance learns who it is. */
+  protected async open(meta: SocketMeta): Promise<Conversation> {
+    // No other event may run while a fresh instance loads its log and recovers a dead turn.
+    if (!this.conversation) {
+      await this.ctx.blockConcurrencyWhile(async () => {
+        this.conversation ??= await openConversation(this.ctx, this.env, this.sockets, meta);
+      });
+    }
+    if (!this.conversation) throw new Error("conversation not opened");
+    return this.conversation;
+  }
+
+  /** The conversation was erased: the next event opens an empty one. */
+  protected forget(): void {
+    this.conversation = undefined;
+  }
+
+  // The open conversation's parts under the names the workers tests reach for (test/workers/): reading
+  // one inspects the conversation; setting one, as a test does to stand in for a fresh instance, forgets it.
+  protected get log(): Conversation["log"] | undefined {
+    return this.conversation?.log;
+  }
+  protected set log(_forgotten: undefined) {
+    this.forget();
+  }
+  protected get outbox(): Conversation["outbox"] | undefined {
+    return this.conversation?.outbox;
+  }
+  protected set outbox(_forgotten: undefined) {
+    this.forget();
+  }
+  protected get turns(): Conversation["turns"] | undefined {
+    return this.conversation?.turns;
+  }
+  protected set turns(_forgotten: undefined) {
+    this.forget();
+  }
+}

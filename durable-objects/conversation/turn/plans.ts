@@ -1,0 +1,123 @@
+// A turn's plan as the host builds it: the user's settings read from D1 (once per turn, possibly read
+// ahead while the socket's credential is checked), the model that answers (turn-model.ts), the MCP
+// servers connected, and the host of its subagents. What is plain logic (the config a frame or a
+// parent sets, a subagent's subset of tools) is agent/turn/plan.ts.
+import type { LlmSettings } from "../../../agent/llm/config";
+import type { Notifier } from "../../../agent/notifications/notifier";
+import { BUILTIN_TOOLS } from "../../../agent/tools";
+import { DELEGATE, delegateTool } from "../../../agent/tools/delegate";
+import { type McpToolbox, openMcpToolbox } from "../../../agent/tools/mcp";
+import { subagentConfig, subagentServers, subagentTools, type TurnChoices, userConfig } from "../../../agent/turn/plan";
+import type { McpServerRow } from "../../../d1/mcp-servers";
+import { loadTurnSettings } from "../../../d1/user-settings";
+import type { AgentConfig, ApprovalRule, ModelRef } from "../../../protocol";
+import type { SocketMeta } from "../sockets/socket-hub";
+import type { TurnPlan } from "./running-turn";
+import { type ChildRegistry, type ChildRequest, ConversationSubagents, MAX_DEPTH, type ParentLink } from "./subagents";
+import type { ToggleCache } from "./toggle-cache";
+import type { TurnMarkerStore, TurnRecord } from "./turn-marker";
+import { modelRef, turnModel } from "./turn-model";
+
+/** What a turn starts from (user-settings.ts loadTurnSettings), possibly read ahead (TurnHost.prefetchSettings). */
+export type TurnSettings = Awaited<ReturnType<typeof loadTurnSettings>>;
+
+interface Settings {
+  saved: AgentConfig;
+  mcpServers: McpServerRow[];
+  llm: LlmSettings;
+  approvals: ApprovalRule[];
+}
+
+export class TurnPlans {
+  constructor(
+    private readonly env: Env,
+    private readonly meta: SocketMeta,
+    private readonly io: { toggles: ToggleCache; notifier: Notifier; marker: TurnMarkerStore },
+  ) {}
+
+  /** The settings a turn will start from, read now (a chat frame's, while its socket is checked). */
+  load(): Promise<TurnSettings> {
+    return loadTurnSettings(this.env.DB, this.meta.userId, this.meta.conversationId);
+  }
+
+  /** `resumed`: the record of a turn cut short by a restart, whose model and limits it keeps. */
+  async user(
+    choices: TurnChoices,
+    signal: AbortSignal,
+    prefetched?: Promise<TurnSettings>,
+    resumed?: TurnRecord,
+  ): Promise<TurnPlan> {
+    const { saved, mcpServers, llm, approvals } = await this.settings(prefetched, resumed?.model);
+    const mcp = await this.openMcp(mcpServers, signal);
+    return {
+      config: resumed?.config ?? userConfig(saved, choices),
+      tools: [...BUILTIN_TOOLS, delegateTool, ...mcp.tools],
+      subagents: new ConversationSubagents(this.env, this.meta, 0, undefined, modelRef(llm), this.children()),
+      mcp,
+      llm,
+      approvals,
+    };
+  }
+
+  /** A subagent's plan: its limits from the parent, its tools a subset, no questions to the user. */
+  async subagent(
+    request: ChildRequest,
+    parent: ParentLink,
+    signal: AbortSignal,
+    resumed?: TurnRecord,
+  ): Promise<TurnPlan> {
+    const { saved, mcpServers, llm, approvals } = await this.settings(undefined, resumed?.model ?? request.model);
+    const mcp = await this.openMcp(subagentServers(mcpServers, request.tools), signal);
+    const canDelegate = request.depth < MAX_DEPTH;
+    const tools = subagentTools(
+      [...BUILTIN_TOOLS, ...(canDelegate ? [delegateTool] : []), ...mcp.tools],
+      request.tools,
+    );
+    const host = { link: parent, podName: request.podName };
+    return {
+      config: resumed?.config ?? subagentConfig(saved, request.limits),
+      tools,
+      subagents: tools.some((t) => t.name === DELEGATE)
+        ? new ConversationSubagents(this.env, this.meta, request.depth, host, modelRef(llm), this.children())
+        : undefined,
+      mcp,
+      llm,
+      // The user's rules hold in a subagent too; with nobody to ask there, a call that asks does not run.
+      approvals,
+    };
+  }
+
+  /**
+   * The user's saved config, subscriber toggles, MCP servers and the turn's model, read once per turn (one
+   * D1 round trip). `model`: the model to use instead of the conversation's (a subagent takes its parent's).
+   */
+  private async settings(prefetched?: Promise<TurnSettings>, model?: ModelRef): Promise<Settings> {
+    const loaded = await (prefetched ?? this.load());
+    this.io.toggles.set(loaded.toggles);
+    const llm = await turnModel(this.env, model ? { ...loaded, conversationModel: model } : loaded);
+    return { saved: loaded.config, mcpServers: loaded.mcpServers, llm, approvals: loaded.approvals };
+  }
+
+  /** The MCP servers' tools for this turn; a server that is down is reported on the bus (a System message). */
+  private async openMcp(rows: McpServerRow[], signal: AbortSignal): Promise<McpToolbox> {
+    const mcp = await openMcpToolbox(rows, this.env, signal);
+    // A Stop while connecting is not the servers' fault.
+    if (signal.aborted) return mcp;
+    for (const { server, error, partial } of mcp.unavailable)
+      this.io.notifier.emit({
+        type: "mcp.unavailable",
+        severity: "warning",
+        source: "MCP Connector",
+        payload: { server, error, partial: partial ?? false },
+      });
+    return mcp;
+  }
+
+  /** Where delegate calls record the subagents they start, for a resumed turn to re-attach to. */
+  private children(): ChildRegistry {
+    return {
+      started: (callId, child) => this.io.marker.child(callId, child),
+      of: (callId) => this.io.marker.current?.children[callId],
+    };
+  }
+}
