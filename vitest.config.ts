@@ -6,6 +6,9 @@ import { availableParallelism } from "node:os";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
+/** e2e files run side by side (E2E_FILES_AT_ONCE=1: one at a time, e.g. to read one file's output alone). */
+const E2E_FILES_AT_ONCE = Number(process.env.E2E_FILES_AT_ONCE) || 2;
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   return {
@@ -62,7 +65,11 @@ export default defineConfig(async () => {
             globalSetup: ["test/e2e/shared-setup.ts"],
             testTimeout: 120_000,
             hookTimeout: 180_000,
-            fileParallelism: false,
+            // Two files at a time: an e2e file spends most of its time waiting (on the app, the fake
+            // model's delays, a schedule's time, a restart), so a second file fills the gaps. Files are
+            // independent: each test has its own user, keys and browser context on a shared app, and a
+            // file that kills or restarts an app kills only its own. More than two starve a 2-core machine.
+            maxWorkers: E2E_FILES_AT_ONCE,
           },
         },
       ],

@@ -1,6 +1,7 @@
 // Scheduled runs through the real app: a schedule fires at its time in its own time zone and the open
-// tab shows the labelled message and the turn's answer; a run missed while `wrangler dev` was down
-// fires once after the restart. Keeps its own apps (one is killed and started again on its storage).
+// tab shows the labelled message and the turn's answer (on the shared fake-model app); a run missed
+// while `wrangler dev` was down fires once after the restart (an app of the test's own, killed and
+// started again on its storage).
 import { afterAll, describe, expect, it } from "vitest";
 import { wallTime } from "../../protocol/schedules";
 import { startFakeOpenAI } from "../support/fake-openai";
@@ -9,13 +10,13 @@ import { clientFor, signUp, waitIdle } from "./api-client";
 import {
   apiFromPage,
   asNewUser,
-  fakeModelAppForFile,
   fakeModelEnv,
   newConversationInBrowser,
   startApp,
+  useSharedFakeModelApp,
 } from "./harness";
 
-const shared = fakeModelAppForFile();
+const shared = useSharedFakeModelApp();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("schedules", () => {
@@ -84,7 +85,8 @@ describe("a run missed while the app was down", () => {
     expect(res.status).toBe(201);
 
     await app.kill();
-    await sleep(Math.max(0, due.getTime() - Date.now()) + 2_000);
+    // Down until the run is due (the restart takes seconds more).
+    await sleep(Math.max(0, due.getTime() - Date.now()) + 250);
     app = await startApp({ env, persistTo: app.persistDir });
     const again = clientFor(app.url, client.cookie);
 
