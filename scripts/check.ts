@@ -1,7 +1,8 @@
 // `npm run check` (and, with --build, the first half of `npm test`): the static checks run side by side
 // rather than one after another — biome, the three TypeScript programs, the file mentions, the sizes
 // of durable-objects/ (check-sizes.ts) and the Worker bundle (`wrangler deploy --dry-run`). Each is a
-// process of its own that mostly waits on one core at a time, so on a 2-core machine together they take about the longest one's time, not the sum.
+// process of its own that mostly waits on one core at a time, so on a 2-core machine together they
+// take about the longest one's time, not the sum.
 // Each step's output is printed as one block when it ends, with its time; the exit code is 1 when any
 // step failed (every step still runs to its end, so one run names every failure).
 //
