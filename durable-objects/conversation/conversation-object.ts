@@ -6,7 +6,7 @@ import { stampEvent } from "../../agent/events";
 import { BusNotifier } from "../../agent/notifications/notifier";
 import { findSubscriber, isEnabled } from "../../agent/notifications/subscribers";
 import { SCHEDULE } from "../../agent/tools/schedule";
-import { type Credential, parseCredentialKey } from "../../d1/credentials";
+import { type Credential, credentialKey, parseCredentialKey } from "../../d1/credentials";
 import type { ClientFrame, Message, MessageDraft, Notify } from "../../protocol";
 import { ConversationBranches } from "./branches";
 import { parseClientFrame } from "./client-frames";
@@ -175,7 +175,14 @@ export class ConversationObject extends DurableObject<Env> {
       // A chat frame's turn settings are read while the credential is checked; used only once admitted.
       const startsTurn = parsed.ok && (parsed.frame.type === "chat" || parsed.frame.type === "regenerate");
       const settings = startsTurn ? this.turns?.prefetchSettings() : undefined;
-      if (!(await this.guard.admit(ws))) return;
+      // A Stop from the credential that started the running turn stops it before the check: were that
+      // credential revoked, the check would stop the turn all the same (stopIfStartedBy).
+      const stopped =
+        parsed.ok &&
+        parsed.frame.type === "agent_control" &&
+        !!state.credential &&
+        this.turns?.stopIfStartedBy(new Set([credentialKey(state.credential)])) === true;
+      if (!(await this.guard.admit(ws)) || stopped) return;
       if (!parsed.ok) return this.hub.send(ws, { type: "error", code: parsed.code, message: parsed.message });
       await this.handle(ws, parsed.frame, state.credential, settings);
     } catch (error) {

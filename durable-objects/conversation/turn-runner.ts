@@ -653,9 +653,9 @@ export class TurnRunner {
   }
 
   /** The session or token that started the running turn was revoked: nothing more runs on its behalf. */
-  stopIfStartedBy(revoked: ReadonlySet<string>): void {
+  stopIfStartedBy(revoked: ReadonlySet<string>): boolean {
     const origin = this.current?.origin;
-    if (origin?.kind === "user" && origin.started_by && revoked.has(origin.started_by)) this.stop();
+    return origin?.kind === "user" && !!origin.started_by && revoked.has(origin.started_by) && this.stop();
   }
 
   async stopAndWait(): Promise<void> {
