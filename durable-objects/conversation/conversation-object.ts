@@ -176,12 +176,14 @@ export class ConversationObject extends DurableObject<Env> {
       const startsTurn = parsed.ok && (parsed.frame.type === "chat" || parsed.frame.type === "regenerate");
       const settings = startsTurn ? this.turns?.prefetchSettings() : undefined;
       // A Stop from the credential that started the running turn stops it before the check: were that
-      // credential revoked, the check would stop the turn all the same (stopIfStartedBy).
+      // credential revoked, the check would stop the turn all the same (stopIfStartedBy). The check then
+      // waits for the turn's end, so its D1 query (local D1 shares the object's thread) does not hold
+      // the final frames back.
       const stopped =
-        parsed.ok &&
-        parsed.frame.type === "agent_control" &&
-        !!state.credential &&
-        this.turns?.stopIfStartedBy(new Set([credentialKey(state.credential)])) === true;
+        parsed.ok && parsed.frame.type === "agent_control" && state.credential
+          ? this.turns?.stopIfStartedBy(new Set([credentialKey(state.credential)]))
+          : undefined;
+      if (stopped) await stopped;
       if (!(await this.guard.admit(ws)) || stopped) return;
       if (!parsed.ok) return this.hub.send(ws, { type: "error", code: parsed.code, message: parsed.message });
       await this.handle(ws, parsed.frame, state.credential, settings);

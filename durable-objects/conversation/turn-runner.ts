@@ -657,10 +657,15 @@ export class TurnRunner {
     if ((await this.ctx.storage.getAlarm()) === at) await this.ctx.storage.deleteAlarm();
   }
 
-  /** The session or token that started the running turn was revoked: nothing more runs on its behalf. */
-  stopIfStartedBy(revoked: ReadonlySet<string>): boolean {
-    const origin = this.current?.origin;
-    return origin?.kind === "user" && !!origin.started_by && revoked.has(origin.started_by) && this.stop();
+  /**
+   * The session or token that started the running turn was revoked: nothing more runs on its behalf.
+   * Returns the stopped turn's end.
+   */
+  stopIfStartedBy(revoked: ReadonlySet<string>): Promise<void> | undefined {
+    const turn = this.current;
+    const origin = turn?.origin;
+    if (origin?.kind !== "user" || !origin.started_by || !revoked.has(origin.started_by) || !this.stop()) return;
+    return turn?.done.catch(() => undefined);
   }
 
   async stopAndWait(): Promise<void> {
