@@ -2,8 +2,8 @@
 // through an outbox: the log itself plus a watermark, the last seq the index has. A flush sends what
 // lies past the watermark as one D1 batch (a transaction) and moves the watermark once it landed, so
 // a crash before or after a flush loses nothing and repeats nothing (the statements are idempotent).
-// Flushes stay off the hot path: one a second into a turn's first answer (the title and preview show
-// while it runs; a shorter turn sends its input with its end), one when it ends, and one soon after anything written while no turn runs. A failed flush is retried: at the
+// Flushes stay off the hot path: one as a turn starts (the title and preview show at once), one when
+// it ends, and one soon after anything written while no turn runs. A failed flush is retried: at the
 // next turn, the next wake, or an alarm with backoff.
 import { type IndexUpdate, indexStatements, titleFrom } from "../../d1/conversations";
 import { purgeLegacyMessages } from "../../d1/legacy-messages";
@@ -28,7 +28,6 @@ export class IndexOutbox {
   private failures = 0;
   private closed = false;
   private held = false;
-  private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -56,14 +55,6 @@ export class IndexOutbox {
     if (!this.closed) this.keepAlive(this.flush());
   }
 
-  /** A flush in `ms`, unless the turn's end (release) flushes first. */
-  soonAfter(ms: number): void {
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      this.soon();
-    }, ms);
-  }
-
   /** The log grew: flushed soon, unless a turn holds the outbox (it flushes at its start and end). */
   appended(): void {
     if (!this.held) this.soon();
@@ -80,8 +71,6 @@ export class IndexOutbox {
    * object's thread).
    */
   release(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
     this.held = false;
     if (!this.closed) this.keepAlive(this.storage.sync().then(() => this.soon()));
   }

@@ -72,7 +72,7 @@ export interface RunnerIO {
   notifier: Notifier;
   toggles: ToggleCache;
   /** The D1 index's outbox: a turn holds it and flushes at its start and end (index-outbox.ts). */
-  index: Pick<IndexOutbox, "hold" | "release" | "soonAfter">;
+  index: Pick<IndexOutbox, "hold" | "release" | "soon">;
   /** Told when a turn has ended (scheduled-runs.ts starts a waiting run and re-arms the alarm). */
   idle?(): void;
 }
@@ -90,12 +90,6 @@ export function helloModel(sql: SqlStorage, env: Env): ModelInfo {
   return publicModelInfo(llmSettings(env));
 }
 
-/**
- * How long after the first model answer a running turn sends its input to the index: a turn that ends
- * sooner sends it with its end, in one D1 batch (local D1 shares the object's thread: a batch at the
- * first text held back the stream and a Stop sent on it).
- */
-const INDEX_INPUT_DELAY_MS = 1_000;
 /** Storage key of a subagent's last outcome, for a parent that re-attaches after a restart. */
 const SUBAGENT_OUTCOME_KEY = "subagent-outcome";
 /** While a turn runs, an alarm this far ahead wakes the object after a restart that no client notices. */
@@ -548,8 +542,9 @@ export class TurnRunner {
     // A Stop pressed just before the restart still stops the turn.
     if (resumed?.record.stop_requested) turn.abort.abort(new DOMException("stopped by the user", "AbortError"));
     void this.armAlarm().catch(() => undefined);
-    // The index learns of the new message (title, preview, search) while the turn runs, a second after
-    // the first model request is answered (INDEX_INPUT_DELAY_MS); the rest at its end.
+    // The index learns of the new message (title, preview, search) while the turn runs, once the first
+    // model request is answered (a D1 batch sent as that request leaves would hold it back); the rest at
+    // its end.
     turn.indexInput = true;
     turn.done = this.run(turn, plan).finally(end);
     this.ctx.waitUntil(turn.done);
@@ -769,7 +764,7 @@ export class TurnRunner {
             this.io.toggles.refresh();
             if (turn.indexInput) {
               turn.indexInput = false;
-              this.io.index.soonAfter(INDEX_INPUT_DELAY_MS);
+              this.io.index.soon();
             }
           },
         },
