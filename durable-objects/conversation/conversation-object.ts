@@ -2,7 +2,7 @@
 // no identity of its own beyond what the Worker hands it (the Worker has already checked ownership);
 // each handler opens the conversation (opened-conversation.ts) and hands the event to it
 // (conversation.ts), which delegates to the log, the turn's host and the triggers.
-import { parseCredentialKey } from "../../d1/credentials";
+import { credentialKey, parseCredentialKey } from "../../d1/credentials";
 import type { Message, Notify } from "../../protocol";
 import { META_KEY } from "./open-conversation";
 import { OpenedConversation } from "./opened-conversation";
@@ -32,12 +32,21 @@ export class ConversationObject extends OpenedConversation {
       if (!state) return ws.close(1008, "unknown socket");
       const conversation = await this.open({ conversationId: state.conversationId, userId: state.userId });
       const parsed = parseClientFrame(data);
-      // A chat frame's turn settings are read while the credential is checked; used only once admitted.
+      // A chat frame's turn settings are read with the credential check, in one D1 round trip; used only
+      // once admitted.
       const startsTurn = parsed.ok && (parsed.frame.type === "chat" || parsed.frame.type === "regenerate");
-      const settings = startsTurn ? conversation.turns.starts.prefetchSettings() : undefined;
-      if (!(await guard.admit(ws))) return;
+      const read = startsTurn ? conversation.turns.starts.prefetchSettings(guard.credentials()) : undefined;
+      // A Stop from the credential that started the running turn stops it before the check: were that
+      // credential revoked, the check would stop the turn all the same (stopIfStartedBy). The check then
+      // waits for the turn's end, so its D1 query does not hold the final frames back.
+      const stopped =
+        parsed.ok && parsed.frame.type === "agent_control" && state.credential
+          ? conversation.turns.lifecycle.stopIfStartedBy(new Set([credentialKey(state.credential)]))
+          : undefined;
+      if (stopped) await stopped;
+      if (!(await guard.admit(ws, read?.live)) || stopped) return;
       if (!parsed.ok) return hub.send(ws, { type: "error", code: parsed.code, message: parsed.message });
-      await conversation.handle(ws, parsed.frame, state.credential, settings);
+      await conversation.handle(ws, parsed.frame, state.credential, read?.settings);
     } catch (error) {
       console.error("ConversationObject", this.ctx.id.toString(), "webSocketMessage", error);
       hub.send(ws, { type: "error", code: "internal", message: "Something went wrong handling that frame" });

@@ -22,17 +22,18 @@ describe("D1 on the hot path of a turn", () => {
     // frame order: conversation-titles.test.ts). Not split by `during`: that ends when the test's socket
     // receives response_complete, which the object's next statement may precede.
     expect(count(labels, (l) => l === "UPDATE conversations")).toBe(1);
-    // The agent config once, in the same batch as the toggles and the model choices (turn-model.ts picks from them).
+    // The agent config once, in the same batch as the toggles and the model choices (turn-model.ts picks
+    // from them) and the sockets' credential check the chat frame needs: one D1 call before the model request.
     expect(count(labels, (l) => l.includes("agent_settings"))).toBe(1);
     expect(labels).toContain(
-      "batch(SELECT agent_settings + SELECT subscriber_settings + SELECT mcp_servers + SELECT conversations + SELECT providers + SELECT tool_approvals)",
+      "batch(SELECT agent_settings + SELECT subscriber_settings + SELECT mcp_servers + SELECT conversations + SELECT providers + SELECT tool_approvals + SELECT sessions + SELECT api_tokens)",
     );
     // Toggles re-read in the background at most once per later model request.
     expect(count(labels, (l) => l === "SELECT subscriber_settings")).toBeLessThanOrEqual(13);
     // The index: one batch as the turn starts, one as it ends.
     expect(count(labels, (l) => l.startsWith("batch(INSERT message_search"))).toBe(2);
-    // The socket's credential once, for the chat frame.
-    expect(count(labels, (l) => l === "SELECT sessions")).toBe(1);
+    // The socket's credential once, for the chat frame, and only in the settings batch.
+    expect(count(labels, (l) => l.includes("SELECT sessions"))).toBe(1);
     // The schedules' next run is kept by the object (scheduled-runs.ts): read from D1 once, on its first turn's end.
     expect(count(labels, (l) => l === "SELECT schedules")).toBeLessThanOrEqual(1);
     // Task reminders (every 8 requests by default): the open tasks once per reminder window, not per request.

@@ -61,10 +61,14 @@ export class IndexOutbox {
     this.held = true;
   }
 
-  /** The turn ended: what it wrote goes to the index now. */
+  /**
+   * The turn ended: what it wrote goes to the index once its last writes have committed, so its final
+   * frames (which the output gate holds until then) leave before the D1 batch (local D1 shares the
+   * object's thread).
+   */
   release(): void {
     this.held = false;
-    this.soon();
+    if (!this.closed) this.keepAlive(this.storage.sync().then(() => this.soon()));
   }
 
   flush(): Promise<void> {

@@ -138,10 +138,16 @@ export class TurnLifecycle {
     return true;
   }
 
-  /** The session or token that started the running turn was revoked: nothing more runs on its behalf. */
-  stopIfStartedBy(revoked: ReadonlySet<string>): void {
-    const origin = this.current?.origin;
-    if (origin?.kind === "user" && origin.started_by && revoked.has(origin.started_by)) this.stop();
+  /**
+   * The session or token that started the running turn was revoked (or pressed Stop): nothing more runs
+   * on its behalf. Returns the stopped turn's end, or undefined when no turn of theirs runs.
+   */
+  stopIfStartedBy(credentials: ReadonlySet<string>): Promise<void> | undefined {
+    const turn = this.current;
+    const origin = turn?.origin;
+    if (origin?.kind !== "user" || !origin.started_by || !credentials.has(origin.started_by)) return;
+    this.stop();
+    return turn?.done.catch(() => undefined);
   }
 
   async stopAndWait(): Promise<void> {

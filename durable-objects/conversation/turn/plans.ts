@@ -8,8 +8,9 @@ import { BUILTIN_TOOLS } from "../../../agent/tools";
 import { DELEGATE, delegateTool } from "../../../agent/tools/delegate";
 import { type McpToolbox, openMcpToolbox } from "../../../agent/tools/mcp";
 import { subagentConfig, subagentServers, subagentTools, type TurnChoices, userConfig } from "../../../agent/turn/plan";
+import type { Credential } from "../../../d1/credentials";
 import type { McpServerRow } from "../../../d1/mcp-servers";
-import { loadTurnSettings } from "../../../d1/user-settings";
+import { loadTurnSettings, loadTurnStart } from "../../../d1/user-settings";
 import type { AgentConfig, ApprovalRule, ModelRef } from "../../../protocol";
 import type { SocketMeta } from "../sockets/socket-hub";
 import type { TurnPlan } from "./running-turn";
@@ -38,6 +39,12 @@ export class TurnPlans {
   /** The settings a turn will start from, read now (a chat frame's, while its socket is checked). */
   load(): Promise<TurnSettings> {
     return loadTurnSettings(this.env.DB, this.meta.userId, this.meta.conversationId);
+  }
+
+  /** The settings with the sockets' credential check in the same D1 round trip (loadTurnStart). */
+  loadChecking(credentials: readonly Credential[]): { settings: Promise<TurnSettings>; live: Promise<Set<string>> } {
+    const read = loadTurnStart(this.env.DB, this.meta.userId, this.meta.conversationId, credentials);
+    return { settings: read.then((r) => r.settings), live: read.then((r) => r.live) };
   }
 
   /** `resumed`: the record of a turn cut short by a restart, whose model and limits it keeps. */

@@ -48,15 +48,17 @@ export class TurnStarts {
   ) {}
 
   /**
-   * The settings a chat frame's turn will start from, read now: the object reads them while it checks
-   * the socket's credential (both D1, neither needs the other), and uses them only if the socket is
-   * admitted. Undefined when a turn runs (the frame will be refused as busy).
+   * The settings a chat frame's turn will start from, read now in one D1 round trip with the check of
+   * the sockets' credentials (the frame is acted on only if its socket is admitted). Undefined when a
+   * turn runs (the frame will be refused as busy).
    */
-  prefetchSettings(): Promise<TurnSettings> | undefined {
+  prefetchSettings(
+    credentials: readonly Credential[],
+  ): { settings: Promise<TurnSettings>; live: Promise<Set<string>> } | undefined {
     if (this.parts.lifecycle.current) return undefined;
-    const read = this.parts.plans.load();
+    const read = this.parts.plans.loadChecking(credentials);
     // Never an unhandled rejection when the frame is not acted on; the turn that uses it still sees the error.
-    read.catch(() => undefined);
+    read.settings.catch(() => undefined);
     return read;
   }
 
