@@ -14,7 +14,7 @@ import {
   loadConversationExport,
 } from "../../lib/export";
 import { usePopover } from "../../lib/use-popover";
-import { Icon } from "../icon";
+import { Icon } from "../../ui/icon";
 import type { ShareDialog } from "../share-dialog";
 import style from "./style.module.css";
 

@@ -2,11 +2,11 @@
 // its progress while it works (SubagentPanel, from the frames it streams), then its answer. After a
 // reload the persisted result still carries the answer, the pod name and the conversation id.
 import type { LiveTool, SubagentRun } from "../../lib/conversation-state";
-import { Icon } from "../icon";
-import { JsonBlock } from "../json-block";
-import { Link } from "../link";
-import { PlainText } from "../plain-text";
-import { Spinner } from "../spinner";
+import { Icon } from "../../ui/icon";
+import { JsonBlock } from "../../ui/json-block";
+import { Link } from "../../ui/link";
+import { PlainText } from "../../ui/plain-text";
+import { Spinner } from "../../ui/spinner";
 import { conversationHref, SubagentPanel } from "../subagent-panel";
 import style from "./style.module.css";
 

@@ -12,20 +12,20 @@ import { syncTimeZone } from "../../lib/time-zone";
 import { useConversations } from "../../lib/use-conversations";
 import { useHealth } from "../../lib/use-health";
 import { requestSearchFocus, useShortcuts } from "../../lib/use-shortcuts";
-import { Chat } from "../chat";
+import { Chat } from "../../pages/chat";
+import { Home } from "../../pages/home";
+import { Drawer } from "../../ui/drawer";
+import { Link } from "../../ui/link";
 import { ConversationList } from "../conversation-list";
-import { Drawer } from "../drawer";
 import { DemoBadge, Header, MenuButton, PAGES } from "../header";
-import { Home } from "../home";
-import { Link } from "../link";
 import { lazyPage } from "./lazy";
 import style from "./style.module.css";
 
-const Settings = lazyPage(() => import("../settings").then((m) => m.Settings));
-const Library = lazyPage(() => import("../library").then((m) => m.Library));
-const NotesPage = lazyPage(() => import("../notes-page").then((m) => m.NotesPage));
-const TasksPage = lazyPage(() => import("../tasks-page").then((m) => m.TasksPage));
-const SchedulesPage = lazyPage(() => import("../schedules-page").then((m) => m.SchedulesPage));
+const Settings = lazyPage(() => import("../../pages/settings").then((m) => m.Settings));
+const Library = lazyPage(() => import("../../pages/library").then((m) => m.Library));
+const NotesPage = lazyPage(() => import("../../pages/notes").then((m) => m.NotesPage));
+const TasksPage = lazyPage(() => import("../../pages/tasks").then((m) => m.TasksPage));
+const SchedulesPage = lazyPage(() => import("../../pages/schedules").then((m) => m.SchedulesPage));
 
 type Props = { user: User; route: Route; onLogOut: () => void };
 

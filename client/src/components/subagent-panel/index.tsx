@@ -13,10 +13,10 @@ import {
 import { plural } from "../../lib/plural";
 import { compactionTitle, podEventLine } from "../../lib/system-text";
 import { terminationText } from "../../lib/termination";
-import { Icon } from "../icon";
-import { Link } from "../link";
-import { PlainText } from "../plain-text";
-import { Spinner } from "../spinner";
+import { Icon } from "../../ui/icon";
+import { Link } from "../../ui/link";
+import { PlainText } from "../../ui/plain-text";
+import { Spinner } from "../../ui/spinner";
 import style from "./style.module.css";
 
 export function conversationHref(conversationId: string): string {

@@ -4,11 +4,11 @@
 // screen, and so does every card of a turn group.
 import { splitToolName } from "../../../../protocol";
 import type { LiveTool, SubagentRun } from "../../lib/conversation-state";
+import { Icon } from "../../ui/icon";
+import { formatJson, JsonBlock } from "../../ui/json-block";
+import { Spinner } from "../../ui/spinner";
+import hidden from "../../ui/visually-hidden/style.module.css";
 import { DelegateCard } from "../delegate-card";
-import { Icon } from "../icon";
-import { formatJson, JsonBlock } from "../json-block";
-import { Spinner } from "../spinner";
-import hidden from "../visually-hidden/style.module.css";
 import style from "./style.module.css";
 
 export type ToolCardProps = {
