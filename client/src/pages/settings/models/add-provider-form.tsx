@@ -11,10 +11,16 @@ import {
   ProviderCreateSchema,
 } from "../../../../../protocol";
 import { pageStyle as page } from "../../../components/page-frame";
+import {
+  FormActions,
+  formStyle as kit,
+  SecretField,
+  SubmitButton,
+  TextField,
+  useFormSubmit,
+} from "../../../components/settings-form";
 import type { ApiResult } from "../../../lib/api";
 import { plural } from "../../../lib/plural";
-import { splitErrors, TextField } from "../tools/fields";
-import tool from "../tools/style.module.css";
 import { StyleSelect } from "./style-select";
 
 type Props = { onCreate: (input: ProviderCreate) => Promise<ApiResult<Provider>> };
@@ -35,20 +41,10 @@ export function AddProviderForm({ onCreate }: Props) {
   const [url, setUrl] = useState("");
   const [key, setKey] = useState("");
   const [style, setStyle] = useState<ApiStyle | "">("");
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
   const [added, setAdded] = useState<{ failed: boolean; text: string } | null>(null);
-  const [saving, setSaving] = useState(false);
+  const form = useFormSubmit(SHOWN);
 
-  const refuse = (error: { message: string; fields: Record<string, string> }, sentence?: string) => {
-    const split = splitErrors(error, SHOWN);
-    setErrors(split.fields);
-    setFormError(sentence ?? split.form);
-  };
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (saving) return;
+  const submit = async () => {
     setAdded(null);
     const body = {
       name: name.trim(),
@@ -57,16 +53,11 @@ export function AddProviderForm({ onCreate }: Props) {
       ...(style ? { style } : {}),
     };
     const check = ProviderCreateSchema.safeParse(body);
-    if (!check.success) return refuse({ message: "Check the fields above", fields: fieldErrors(check.error) });
-    setSaving(true);
-    const result = await onCreate(check.data);
-    setSaving(false);
-    if (!result.ok) {
-      // Too many providers says so in a sentence, whatever it marks.
-      return refuse(result.error, result.error.status === 409 ? result.error.message : undefined);
-    }
-    setErrors({});
-    setFormError(null);
+    if (!check.success) return form.refuse({ message: "Check the fields above", fields: fieldErrors(check.error) });
+    const result = await form.send(() => onCreate(check.data));
+    // Too many providers says so in a sentence, whatever it marks.
+    if (!result.ok) return form.refuse(result.error, result.error.status === 409 ? result.error.message : undefined);
+    form.clear();
     setName("");
     setUrl("");
     setKey("");
@@ -74,18 +65,19 @@ export function AddProviderForm({ onCreate }: Props) {
     setAdded(addedText(result.data));
   };
 
+  const { errors } = form;
   return (
     <form
-      class={`${page.editor} ${tool.form}`}
+      class={`${page.editor} ${kit.form}`}
       noValidate
       aria-labelledby="provider-add-title"
-      onSubmit={(event) => void submit(event)}
+      onSubmit={form.submit(submit)}
       data-testid="provider-add-form"
     >
-      <h2 id="provider-add-title" class={tool.formTitle}>
+      <h2 id="provider-add-title" class={kit.formTitle}>
         Add a provider
       </h2>
-      <div class={tool.row}>
+      <div class={kit.row}>
         <TextField
           id="provider-add-name"
           label="Name"
@@ -110,10 +102,9 @@ export function AddProviderForm({ onCreate }: Props) {
           grow
         />
       </div>
-      <TextField
+      <SecretField
         id="provider-add-key"
         label="API key"
-        type="password"
         value={key}
         onInput={setKey}
         error={errors.api_key}
@@ -129,27 +120,25 @@ export function AddProviderForm({ onCreate }: Props) {
         error={errors.style}
         testid="provider-add-style"
       />
-      <div class={tool.actions}>
-        <button
-          type="submit"
-          class={page.primary}
-          disabled={saving}
-          aria-busy={saving}
-          data-testid="provider-add-submit"
-        >
-          {saving ? "Adding and testing…" : "Add provider"}
-        </button>
-        {formError && (
-          <span class={tool.fieldError} role="alert" data-testid="provider-add-error">
-            {formError}
-          </span>
-        )}
-        {added && (
-          <span class={added.failed ? tool.error : tool.ok} role="status" data-testid="provider-added">
-            {added.text}
-          </span>
-        )}
-      </div>
+      <FormActions
+        error={form.formError}
+        errorTestid="provider-add-error"
+        status={
+          added && (
+            <span class={added.failed ? kit.error : kit.ok} role="status" data-testid="provider-added">
+              {added.text}
+            </span>
+          )
+        }
+      >
+        <SubmitButton
+          saving={form.saving}
+          label="Add provider"
+          savingLabel="Adding and testing…"
+          testid="provider-add-submit"
+          busy
+        />
+      </FormActions>
     </form>
   );
 }

@@ -5,9 +5,9 @@ import { useState } from "preact/hooks";
 import type { ModelRef } from "../../../../../protocol";
 import { ModelOptions } from "../../../components/model-picker/model-options";
 import { pageStyle as page } from "../../../components/page-frame";
+import { formStyle as kit } from "../../../components/settings-form";
 import { type ModelsState, parseRefKey, refKey } from "../../../lib/use-models";
 import { saveDefaultModel } from "../../../lib/use-providers";
-import tool from "../tools/style.module.css";
 import style from "./style.module.css";
 
 export function DefaultModel({ state }: { state: ModelsState }) {
@@ -36,8 +36,8 @@ export function DefaultModel({ state }: { state: ModelsState }) {
   };
 
   return (
-    <div class={`${tool.field} ${style.section}`}>
-      <label class={tool.label} for="models-default">
+    <div class={`${kit.field} ${style.section}`}>
+      <label class={kit.label} for="models-default">
         Default model for new conversations
       </label>
       <select
@@ -50,17 +50,17 @@ export function DefaultModel({ state }: { state: ModelsState }) {
       >
         <ModelOptions models={state.list.models} />
       </select>
-      <span id="models-default-hint" class={tool.hint}>
+      <span id="models-default-hint" class={kit.hint}>
         A conversation can still switch to another model with the model button by the message box.
       </span>
       {choosing && (
-        <span class={tool.muted} role="status">
+        <span class={kit.muted} role="status">
           Saving…
         </span>
       )}
       {outcome && (
         <span
-          class={outcome.ok ? tool.ok : tool.fieldError}
+          class={outcome.ok ? kit.ok : kit.fieldError}
           role={outcome.ok ? "status" : "alert"}
           data-testid={outcome.ok ? "models-default-status" : "models-default-error"}
         >

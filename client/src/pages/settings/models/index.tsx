@@ -4,10 +4,10 @@
 // When the operator has turned user providers off, only the default model is shown.
 
 import { pageStyle as page } from "../../../components/page-frame";
+import { formStyle as kit } from "../../../components/settings-form";
 import { useModels } from "../../../lib/use-models";
 import { useNow } from "../../../lib/use-now";
 import { useProviders } from "../../../lib/use-providers";
-import tool from "../tools/style.module.css";
 import { AddProviderForm } from "./add-provider-form";
 import { DefaultModel } from "./default-model";
 import { ProviderRow } from "./provider-row";
@@ -20,7 +20,7 @@ export function ModelSettings() {
   const off = state.status === "unavailable" || (models.status === "ready" && !models.list.user_providers);
   return (
     <section data-testid="model-settings" data-status={off ? "off" : state.status}>
-      <p class={tool.intro}>
+      <p class={kit.intro}>
         {off
           ? "The model new conversations start with."
           : "The model new conversations start with, and your own providers: OpenAI, OpenRouter, or a server of your own such as llama.cpp, vLLM or Ollama. API keys are stored encrypted and never shown again."}
@@ -32,7 +32,7 @@ export function ModelSettings() {
         </p>
       ) : (
         <>
-          <h2 class={`${tool.formTitle} ${style.heading}`}>Your providers</h2>
+          <h2 class={`${kit.formTitle} ${style.heading}`}>Your providers</h2>
           {state.status === "loading" && <p class={page.muted}>Loading…</p>}
           {state.status === "failed" && (
             <p class={page.statusError} role="alert">
@@ -46,7 +46,7 @@ export function ModelSettings() {
                   No providers yet
                 </p>
               ) : (
-                <ul class={tool.servers} aria-label="Your providers">
+                <ul class={kit.servers} aria-label="Your providers">
                   {state.items.map((provider) => (
                     <ProviderRow
                       key={provider.id}

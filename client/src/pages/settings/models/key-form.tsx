@@ -3,9 +3,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fieldErrors, type Provider, ProviderPatchSchema } from "../../../../../protocol";
 import { pageStyle as page } from "../../../components/page-frame";
+import { FormActions, formStyle as kit, SecretField, useFormSubmit } from "../../../components/settings-form";
 import type { ApiResult } from "../../../lib/api";
-import { splitErrors, TextField } from "../tools/fields";
-import tool from "../tools/style.module.css";
 
 type Props = {
   provider: Provider;
@@ -16,8 +15,7 @@ type Props = {
 
 export function KeyForm({ provider, onSave, onClose }: Props) {
   const [key, setKey] = useState("");
-  const [error, setError] = useState<string | undefined>();
-  const [formError, setFormError] = useState<string | null>(null);
+  const submitting = useFormSubmit(["api_key"]);
   const [saving, setSaving] = useState<"key" | "remove" | null>(null);
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
@@ -29,23 +27,21 @@ export function KeyForm({ provider, onSave, onClose }: Props) {
     if (value !== null) {
       const check = ProviderPatchSchema.safeParse({ api_key: value });
       const problem = value.trim() ? check.error && fieldErrors(check.error).api_key : "type the new key";
-      setError(problem);
+      submitting.setErrors(problem ? { api_key: problem } : {});
       if (problem) return;
     }
     setSaving(value === null ? "remove" : "key");
     const result = await onSave(value);
     setSaving(null);
     if (result.ok) return onClose();
-    const split = splitErrors(result.error, ["api_key"]);
-    setError(split.fields.api_key);
-    setFormError(split.form);
+    submitting.refuse(result.error);
   };
 
   const id = `provider-key-${provider.id}`;
   return (
     <form
       ref={form}
-      class={`${page.editor} ${tool.form}`}
+      class={`${page.editor} ${kit.form}`}
       noValidate
       aria-label={`New API key for ${provider.name}`}
       onSubmit={(event) => {
@@ -54,18 +50,17 @@ export function KeyForm({ provider, onSave, onClose }: Props) {
       }}
       data-testid="provider-key-form"
     >
-      <TextField
+      <SecretField
         id={id}
         label="New API key"
-        type="password"
         value={key}
         onInput={setKey}
-        error={error}
+        error={submitting.errors.api_key}
         hint="Stored encrypted; the provider is tested with it at once."
         testid="provider-key-input"
         grow
       />
-      <div class={tool.actions}>
+      <FormActions error={submitting.formError} errorTestid="provider-key-error">
         <button type="button" onClick={onClose} data-testid="provider-key-cancel">
           Cancel
         </button>
@@ -83,12 +78,7 @@ export function KeyForm({ provider, onSave, onClose }: Props) {
             {saving === "remove" ? "Removing…" : "Remove key"}
           </button>
         )}
-        {formError && (
-          <span class={tool.fieldError} role="alert" data-testid="provider-key-error">
-            {formError}
-          </span>
-        )}
-      </div>
+      </FormActions>
     </form>
   );
 }

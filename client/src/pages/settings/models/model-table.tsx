@@ -4,8 +4,7 @@
 import { useState } from "preact/hooks";
 import { GUESSED_CONTEXT_WINDOW, type Provider } from "../../../../../protocol";
 import { pageStyle as page } from "../../../components/page-frame";
-import { TextField } from "../tools/fields";
-import tool from "../tools/style.module.css";
+import { formStyle as kit, TextField } from "../../../components/settings-form";
 import { type ModelDraft, nameProblem, newDraft, type PriceName } from "./model-draft";
 import style from "./style.module.css";
 import type { ModelDraftState } from "./use-model-draft";
@@ -20,7 +19,7 @@ export function ModelTable({ provider, draft }: Props) {
         Models {draft.rows.length > 0 && <span class={style.count}>({draft.rows.length})</span>}
       </h4>
       {draft.rows.length === 0 ? (
-        <p class={tool.muted} data-testid="provider-models-empty">
+        <p class={kit.muted} data-testid="provider-models-empty">
           No models yet. Add one by the name the server knows it by, or test the provider to see what it lists.
         </p>
       ) : (
@@ -73,11 +72,11 @@ function ModelRow({ id, row, at, draft }: RowProps) {
         </button>
       </div>
       {errors[`${at}.id`] && (
-        <p class={tool.fieldError} role="alert" data-testid="provider-model-name-error">
+        <p class={kit.fieldError} role="alert" data-testid="provider-model-name-error">
           {errors[`${at}.id`]}
         </p>
       )}
-      <div class={tool.row}>
+      <div class={kit.row}>
         <TextField
           id={`${id}-window`}
           label="Context window (tokens)"
@@ -102,11 +101,11 @@ function ModelRow({ id, row, at, draft }: RowProps) {
         />
       </div>
       <fieldset class={style.prices} aria-describedby={`${id}-prices-hint`}>
-        <legend class={tool.label}>Prices per million tokens</legend>
-        <span id={`${id}-prices-hint`} class={tool.hint}>
+        <legend class={kit.label}>Prices per million tokens</legend>
+        <span id={`${id}-prices-hint`} class={kit.hint}>
           Optional: all three, or none (then no cost is shown).
         </span>
-        <div class={tool.row}>
+        <div class={kit.row}>
           {PRICES.map(({ name, label, testid }) => (
             <TextField
               key={name}
@@ -123,7 +122,7 @@ function ModelRow({ id, row, at, draft }: RowProps) {
           ))}
         </div>
         {errors[`${at}.prices`] && (
-          <p class={tool.fieldError} role="alert">
+          <p class={kit.fieldError} role="alert">
             {errors[`${at}.prices`]}
           </p>
         )}
@@ -139,7 +138,7 @@ function ModelRow({ id, row, at, draft }: RowProps) {
         />
         <div>
           <label for={`${id}-reasoning`}>Send reasoning back</label>
-          <span id={`${id}-reasoning-hint`} class={`${tool.hint} ${style.block}`}>
+          <span id={`${id}-reasoning-hint`} class={`${kit.hint} ${style.block}`}>
             Only for servers that require it, e.g. DeepSeek with tools.
           </span>
         </div>
@@ -161,7 +160,7 @@ function AddModel({ id, draft }: { id: string; draft: ModelDraftState }) {
     setName("");
   };
   return (
-    <form class={`${tool.row} ${style.addModel}`} noValidate onSubmit={add} aria-label="Add a model">
+    <form class={`${kit.row} ${style.addModel}`} noValidate onSubmit={add} aria-label="Add a model">
       <TextField
         id={id}
         label="Add a model"
@@ -183,7 +182,7 @@ function AddModel({ id, draft }: { id: string; draft: ModelDraftState }) {
 /** Save models, Undo changes, and what the last save did. */
 function SaveLine({ form, draft }: { form: string; draft: ModelDraftState }) {
   return (
-    <div class={tool.actions}>
+    <div class={kit.actions}>
       <button
         type="submit"
         form={form}
@@ -201,11 +200,11 @@ function SaveLine({ form, draft }: { form: string; draft: ModelDraftState }) {
         </button>
       )}
       {draft.formError ? (
-        <span class={tool.fieldError} role="alert" data-testid="provider-models-error">
+        <span class={kit.fieldError} role="alert" data-testid="provider-models-error">
           {draft.formError}
         </span>
       ) : (
-        <span class={draft.saved ? tool.ok : tool.muted} role="status" data-testid="provider-models-status">
+        <span class={draft.saved ? kit.ok : kit.muted} role="status" data-testid="provider-models-status">
           {draft.saved ? "Saved." : draft.dirty ? "Unsaved changes" : ""}
         </span>
       )}

@@ -1,9 +1,8 @@
 // One provider: its name, base URL, whether a key is stored (never the key), its last test, and its
 // actions: Test, Replace key, Delete (after a confirm step); its API style; and its models, editable.
 import type { ApiStyle, Provider, ProviderModel, ProviderTest } from "../../../../../protocol";
+import { formStyle as kit, RowActions } from "../../../components/settings-form";
 import type { ApiResult } from "../../../lib/api";
-import { RowActions } from "../tools/row-actions";
-import tool from "../tools/style.module.css";
 import { KeyForm } from "./key-form";
 import { ModelTable } from "./model-table";
 import { keyText, providerStatus } from "./provider-status";
@@ -34,20 +33,20 @@ export function ProviderRow(props: Props) {
   const status = providerStatus(provider, testing, props.now);
   const nameId = `provider-name-${provider.id}`;
   return (
-    <li class={tool.server} aria-labelledby={nameId} data-testid="provider" data-name={provider.name}>
-      <div class={tool.head}>
-        <h3 id={nameId} class={tool.name}>
+    <li class={kit.server} aria-labelledby={nameId} data-testid="provider" data-name={provider.name}>
+      <div class={kit.head}>
+        <h3 id={nameId} class={kit.name}>
           {provider.name}
         </h3>
       </div>
-      <p class={tool.url} data-testid="provider-url">
+      <p class={kit.url} data-testid="provider-url">
         {provider.base_url}
       </p>
-      <p class={tool.auth} data-testid="provider-key">
+      <p class={kit.auth} data-testid="provider-key">
         {keyText(provider)}
       </p>
       <p
-        class={`${tool.status} ${tool[status.state]}`}
+        class={`${kit.status} ${kit[status.state]}`}
         role="status"
         data-testid="provider-status"
         data-state={status.state}

@@ -1,7 +1,7 @@
 // The API style choice, in the add form (where it can also be detected) and on each provider, with the
 // sentence that tells the two apart.
 import type { ApiStyle } from "../../../../../protocol";
-import tool from "../tools/style.module.css";
+import { formStyle as kit } from "../../../components/settings-form";
 import { STYLE_NAMES } from "./provider-status";
 
 type Props = {
@@ -17,8 +17,8 @@ type Props = {
 export function StyleSelect({ id, value, onChange, detect = false, error, testid }: Props) {
   const described = [`${id}-hint`, error ? `${id}-error` : ""].filter(Boolean).join(" ");
   return (
-    <div class={tool.field}>
-      <label class={tool.label} for={id}>
+    <div class={kit.field}>
+      <label class={kit.label} for={id}>
         API style
       </label>
       <select
@@ -33,12 +33,12 @@ export function StyleSelect({ id, value, onChange, detect = false, error, testid
         <option value="chat">{STYLE_NAMES.chat}</option>
         <option value="responses">{STYLE_NAMES.responses}</option>
       </select>
-      <span id={`${id}-hint`} class={tool.hint}>
+      <span id={`${id}-hint`} class={kit.hint}>
         Chat Completions works with almost every server (llama.cpp, vLLM, Ollama, OpenRouter…); the Responses API is
         OpenAI's newer one.
       </span>
       {error && (
-        <span id={`${id}-error`} class={tool.fieldError} role="alert" data-testid={`${testid}-error`}>
+        <span id={`${id}-error`} class={kit.fieldError} role="alert" data-testid={`${testid}-error`}>
           {error}
         </span>
       )}

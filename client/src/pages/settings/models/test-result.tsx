@@ -2,8 +2,8 @@
 // does not have yet, offered to add (saved with the rest of the list). Whether it works, or the failure's
 // words, are on the row's status line already.
 import { type DiscoveredModel, MAX_PROVIDER_MODELS, type ProviderTest } from "../../../../../protocol";
+import { formStyle as kit } from "../../../components/settings-form";
 import { plural } from "../../../lib/plural";
-import tool from "../tools/style.module.css";
 import { newDraft } from "./model-draft";
 import style from "./style.module.css";
 import type { ModelDraftState } from "./use-model-draft";
@@ -34,7 +34,7 @@ export function TestResult({ test, draft }: { test: ProviderTest; draft: ModelDr
   if (!test.ok && missing.length === 0) return null;
   return (
     <div class={style.found}>
-      <p class={test.ok ? tool.ok : tool.muted} role="status" data-testid="provider-test-result">
+      <p class={test.ok ? kit.ok : kit.muted} role="status" data-testid="provider-test-result">
         {foundText(test, missing)}
       </p>
       {missing.length > 0 && (

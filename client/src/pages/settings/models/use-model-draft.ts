@@ -3,8 +3,8 @@
 // inputs it names and keeps every edit. The server's list is followed while nothing is being edited.
 import { useEffect, useState } from "preact/hooks";
 import type { Provider, ProviderModel } from "../../../../../protocol";
+import { splitErrors } from "../../../components/settings-form";
 import type { ApiResult } from "../../../lib/api";
-import { splitErrors } from "../tools/fields";
 import { type ModelDraft, readDrafts, sameDrafts, shownFields, toDraft } from "./model-draft";
 
 const FIX_THEM = "Not saved: correct the values marked above.";

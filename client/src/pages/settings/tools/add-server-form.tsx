@@ -4,10 +4,15 @@
 import { useState } from "preact/hooks";
 import { fieldErrors, type McpServer, type McpServerCreate, McpServerCreateSchema } from "../../../../../protocol";
 import { pageStyle as page } from "../../../components/page-frame";
+import {
+  FormActions,
+  formStyle as kit,
+  SubmitButton,
+  TextField,
+  useFormSubmit,
+} from "../../../components/settings-form";
 import type { ApiResult } from "../../../lib/api";
 import { AUTH_FIELDS, type AuthDraft, AuthFields, authInput, EMPTY_AUTH } from "./auth-fields";
-import { splitErrors, TextField } from "./fields";
-import style from "./style.module.css";
 
 type Props = { onCreate: (input: McpServerCreate) => Promise<ApiResult<McpServer>> };
 
@@ -17,53 +22,37 @@ export function AddServerForm({ onCreate }: Props) {
   const [name, setName] = useState("");
   const [url, setUrl] = useState("");
   const [auth, setAuth] = useState<AuthDraft>(EMPTY_AUTH);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
   const [added, setAdded] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const form = useFormSubmit(SHOWN);
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (saving) return;
+  const submit = async () => {
     setAdded(null);
     const body = { name: name.trim(), url: url.trim(), auth: authInput(auth), enabled: true };
     const check = McpServerCreateSchema.safeParse(body);
-    if (!check.success) {
-      const split = splitErrors({ message: "Check the fields above", fields: fieldErrors(check.error) }, SHOWN);
-      setErrors(split.fields);
-      setFormError(split.form);
-      return;
-    }
-    setSaving(true);
-    const result = await onCreate(check.data);
-    setSaving(false);
-    if (!result.ok) {
-      const split = splitErrors(result.error, SHOWN);
-      setErrors(split.fields);
-      // A conflict (the name is taken, or too many servers) says so in a sentence, whatever it marks.
-      setFormError(result.error.status === 409 ? result.error.message : split.form);
-      return;
-    }
-    setErrors({});
-    setFormError(null);
+    if (!check.success) return form.refuse({ message: "Check the fields above", fields: fieldErrors(check.error) });
+    const result = await form.send(() => onCreate(check.data));
+    // A conflict (the name is taken, or too many servers) says so in a sentence, whatever it marks.
+    if (!result.ok) return form.refuse(result.error, result.error.status === 409 ? result.error.message : undefined);
+    form.clear();
     setName("");
     setUrl("");
     setAuth(EMPTY_AUTH);
     setAdded(result.data.name);
   };
 
+  const { errors } = form;
   return (
     <form
-      class={`${page.editor} ${style.form}`}
+      class={`${page.editor} ${kit.form}`}
       noValidate
       aria-labelledby="mcp-add-title"
-      onSubmit={(event) => void submit(event)}
+      onSubmit={form.submit(submit)}
       data-testid="mcp-add-form"
     >
-      <h2 id="mcp-add-title" class={style.formTitle}>
+      <h2 id="mcp-add-title" class={kit.formTitle}>
         Add a server
       </h2>
-      <div class={style.row}>
+      <div class={kit.row}>
         <TextField
           id="mcp-add-name"
           label="Name"
@@ -88,21 +77,19 @@ export function AddServerForm({ onCreate }: Props) {
         />
       </div>
       <AuthFields id="mcp-add" draft={auth} onChange={setAuth} errors={errors} testid="mcp-add" />
-      <div class={style.actions}>
-        <button type="submit" class={page.primary} disabled={saving} data-testid="mcp-add-submit">
-          {saving ? "Adding…" : "Add server"}
-        </button>
-        {formError && (
-          <span class={style.fieldError} role="alert" data-testid="mcp-add-error">
-            {formError}
-          </span>
-        )}
-        {added && (
-          <span class={style.ok} role="status" data-testid="mcp-added">
-            Added {added}.
-          </span>
-        )}
-      </div>
+      <FormActions
+        error={form.formError}
+        errorTestid="mcp-add-error"
+        status={
+          added && (
+            <span class={kit.ok} role="status" data-testid="mcp-added">
+              Added {added}.
+            </span>
+          )
+        }
+      >
+        <SubmitButton saving={form.saving} label="Add server" savingLabel="Adding…" testid="mcp-add-submit" />
+      </FormActions>
     </form>
   );
 }

@@ -2,7 +2,7 @@
 // secret inputs: password fields, never autofilled, never filled from what is stored. OAuth needs no
 // secret; a client id and secret for a server without dynamic registration sit under "Advanced".
 import type { McpAuthInput } from "../../../../../protocol";
-import { TextField } from "./fields";
+import { formStyle as kit, SecretField, TextField } from "../../../components/settings-form";
 import style from "./style.module.css";
 
 export type AuthType = McpAuthInput["type"];
@@ -56,8 +56,8 @@ export function AuthFields({ id, draft, onChange, errors, testid }: AuthFieldsPr
   const typeError = errors.auth ?? errors["auth.type"];
   return (
     <>
-      <div class={style.field}>
-        <label class={style.label} for={`${id}-auth`}>
+      <div class={kit.field}>
+        <label class={kit.label} for={`${id}-auth`}>
           Authentication
         </label>
         <select
@@ -74,16 +74,15 @@ export function AuthFields({ id, draft, onChange, errors, testid }: AuthFieldsPr
           <option value="oauth">OAuth</option>
         </select>
         {typeError && (
-          <span id={`${id}-auth-error`} class={style.fieldError} role="alert">
+          <span id={`${id}-auth-error`} class={kit.fieldError} role="alert">
             {typeError}
           </span>
         )}
       </div>
       {draft.type === "bearer" && (
-        <TextField
+        <SecretField
           id={`${id}-token`}
           label="Bearer token"
-          type="password"
           value={draft.token}
           onInput={(token) => set({ token })}
           error={errors["auth.token"]}
@@ -93,7 +92,7 @@ export function AuthFields({ id, draft, onChange, errors, testid }: AuthFieldsPr
         />
       )}
       {draft.type === "header" && (
-        <div class={style.row}>
+        <div class={kit.row}>
           <TextField
             id={`${id}-header-name`}
             label="Header name"
@@ -104,10 +103,9 @@ export function AuthFields({ id, draft, onChange, errors, testid }: AuthFieldsPr
             testid={`${testid}-header-name`}
             grow
           />
-          <TextField
+          <SecretField
             id={`${id}-header-value`}
             label="Header value"
-            type="password"
             value={draft.headerValue}
             onInput={(headerValue) => set({ headerValue })}
             error={errors["auth.value"]}
@@ -129,11 +127,11 @@ function OAuthClientFields({ id, draft, set, errors, testid }: OAuthProps) {
   return (
     <details class={style.advanced} open={open || undefined} data-testid={`${testid}-oauth-advanced`}>
       <summary>Advanced</summary>
-      <p class={style.hint}>
+      <p class={kit.hint}>
         Only for a server that cannot register clients itself: the client you registered with its authorization server.
         The redirect URI to register is {location.origin}/api/mcp-servers/oauth/callback.
       </p>
-      <div class={style.row}>
+      <div class={kit.row}>
         <TextField
           id={`${id}-client-id`}
           label="Client ID"
@@ -143,10 +141,9 @@ function OAuthClientFields({ id, draft, set, errors, testid }: OAuthProps) {
           testid={`${testid}-client-id`}
           grow
         />
-        <TextField
+        <SecretField
           id={`${id}-client-secret`}
           label="Client secret"
-          type="password"
           value={draft.clientSecret ?? ""}
           onInput={(clientSecret) => set({ clientSecret })}
           error={errors["auth.client_secret"]}

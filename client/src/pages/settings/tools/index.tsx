@@ -4,11 +4,11 @@
 
 import { useState } from "preact/hooks";
 import { pageStyle as page } from "../../../components/page-frame";
+import { formStyle as kit } from "../../../components/settings-form";
 import { oauthLanding, useMcpServers, withToolEnabled } from "../../../lib/use-mcp-servers";
 import { useNow } from "../../../lib/use-now";
 import { AddServerForm } from "./add-server-form";
 import { ServerRow } from "./server-row";
-import style from "./style.module.css";
 
 const LANDING_WORDS = {
   connected: "The server is connected.",
@@ -23,13 +23,13 @@ export function ToolSettings() {
   const [landing] = useState(oauthLanding);
   return (
     <section data-testid="tool-settings" data-status={state.status}>
-      <p class={style.intro}>
+      <p class={kit.intro}>
         Connect your own MCP servers (remote, over HTTP) to give the agent their tools. Secrets are stored encrypted and
         never shown again.
       </p>
       {landing && (
         <p
-          class={landing.outcome === "connected" ? style.ok : style.fieldError}
+          class={landing.outcome === "connected" ? kit.ok : kit.fieldError}
           role="status"
           data-testid="mcp-oauth-landing"
         >
@@ -54,7 +54,7 @@ export function ToolSettings() {
               No MCP servers yet
             </p>
           ) : (
-            <ul class={style.servers} aria-label="MCP servers">
+            <ul class={kit.servers} aria-label="MCP servers">
               {state.items.map((server) => (
                 <ServerRow
                   key={server.id}

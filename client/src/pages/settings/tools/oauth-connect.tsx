@@ -2,6 +2,7 @@
 // "Disconnect" after, and, when its grant expired or was revoked, the reason in words with "Reconnect".
 // Connecting opens the authorization server in a popup (the tab itself when popups are blocked).
 import type { McpServer } from "../../../../../protocol";
+import { formStyle as kit } from "../../../components/settings-form";
 import style from "./style.module.css";
 
 type Props = {
@@ -17,14 +18,14 @@ export function OAuthConnect({ server, busy, onConnect, onDisconnect }: Props) {
   const scopes = auth.scopes.length ? ` · scopes: ${auth.scopes.join(", ")}` : "";
   // What each status says, and the one action it offers.
   const state = {
-    connected: { text: `Connected${scopes}`, tone: style.ok, action: "Disconnect", testid: "mcp-oauth-disconnect" },
+    connected: { text: `Connected${scopes}`, tone: kit.ok, action: "Disconnect", testid: "mcp-oauth-disconnect" },
     needs_authorization: {
       text: "Not connected: sign in with the server's provider to give the agent its tools.",
       tone: undefined,
       action: "Connect",
       testid: "mcp-oauth-connect",
     },
-    expired: { text: auth.error, tone: style.fieldError, action: "Reconnect", testid: "mcp-oauth-connect" },
+    expired: { text: auth.error, tone: kit.fieldError, action: "Reconnect", testid: "mcp-oauth-connect" },
   }[auth.status];
   const expired = auth.status === "expired";
   return (

@@ -3,10 +3,9 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { McpAuthInput, McpServer } from "../../../../../protocol";
 import { pageStyle as page } from "../../../components/page-frame";
+import { FormActions, formStyle as kit, SubmitButton, useFormSubmit } from "../../../components/settings-form";
 import type { ApiResult } from "../../../lib/api";
 import { AUTH_FIELDS, type AuthDraft, AuthFields, authInput } from "./auth-fields";
-import { splitErrors } from "./fields";
-import style from "./style.module.css";
 
 type Props = {
   server: McpServer;
@@ -21,50 +20,35 @@ export function SecretForm({ server, onSave, onClose }: Props) {
     headerName: server.auth.type === "header" ? server.auth.name : "",
     headerValue: "",
   });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const submitting = useFormSubmit(AUTH_FIELDS);
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
     form.current?.querySelector<HTMLElement>("select")?.focus();
   }, []);
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (saving) return;
-    setSaving(true);
-    const result = await onSave(authInput(draft));
-    setSaving(false);
+  const submit = async () => {
+    const result = await submitting.send(() => onSave(authInput(draft)));
     if (result.ok) return onClose();
-    const split = splitErrors(result.error, AUTH_FIELDS);
-    setErrors(split.fields);
-    setFormError(split.form);
+    submitting.refuse(result.error);
   };
 
   const id = `mcp-secret-${server.id}`;
   return (
     <form
       ref={form}
-      class={`${page.editor} ${style.form}`}
+      class={`${page.editor} ${kit.form}`}
       noValidate
       aria-label={`New authentication for ${server.name}`}
-      onSubmit={(event) => void submit(event)}
+      onSubmit={submitting.submit(submit)}
       data-testid="mcp-secret-form"
     >
-      <AuthFields id={id} draft={draft} onChange={setDraft} errors={errors} testid="mcp-secret" />
-      <div class={style.actions}>
+      <AuthFields id={id} draft={draft} onChange={setDraft} errors={submitting.errors} testid="mcp-secret" />
+      <FormActions error={submitting.formError} errorTestid="mcp-secret-error">
         <button type="button" onClick={onClose} data-testid="mcp-secret-cancel">
           Cancel
         </button>
-        <button type="submit" class={page.primary} disabled={saving} data-testid="mcp-secret-save">
-          {saving ? "Saving…" : "Save secret"}
-        </button>
-        {formError && (
-          <span class={style.fieldError} role="alert" data-testid="mcp-secret-error">
-            {formError}
-          </span>
-        )}
-      </div>
+        <SubmitButton saving={submitting.saving} label="Save secret" savingLabel="Saving…" testid="mcp-secret-save" />
+      </FormActions>
     </form>
   );
 }

@@ -2,10 +2,10 @@
 // test, the tools it found (each can be turned off), and its actions: Test connection, Replace secret,
 // Delete (after a confirm step); an OAuth server also Connect, Disconnect or Reconnect.
 import type { McpAuthInput, McpServer } from "../../../../../protocol";
+import { formStyle as kit, RowActions } from "../../../components/settings-form";
 import type { ApiResult } from "../../../lib/api";
 import switchStyle from "../../../ui/switch/style.module.css";
 import { OAuthConnect } from "./oauth-connect";
-import { RowActions } from "./row-actions";
 import { SecretForm } from "./secret-form";
 import { authText, testStatus } from "./status";
 import style from "./style.module.css";
@@ -31,14 +31,14 @@ export function ServerRow(props: Props) {
   const nameId = `mcp-name-${server.id}`;
   return (
     <li
-      class={style.server}
+      class={kit.server}
       aria-labelledby={nameId}
       data-testid="mcp-server"
       data-name={server.name}
       data-enabled={server.enabled ? "true" : "false"}
     >
-      <div class={style.head}>
-        <h3 id={nameId} class={style.name}>
+      <div class={kit.head}>
+        <h3 id={nameId} class={kit.name}>
           {server.name}
         </h3>
         <label class={style.switch}>
@@ -55,19 +55,14 @@ export function ServerRow(props: Props) {
           />
         </label>
       </div>
-      <p class={style.url} data-testid="mcp-url">
+      <p class={kit.url} data-testid="mcp-url">
         {server.url}
       </p>
-      <p class={style.auth} data-testid="mcp-auth">
+      <p class={kit.auth} data-testid="mcp-auth">
         {authText(server.auth)}
       </p>
       <OAuthConnect server={server} busy={testing} onConnect={props.onConnect} onDisconnect={props.onDisconnect} />
-      <p
-        class={`${style.status} ${style[status.state]}`}
-        role="status"
-        data-testid="mcp-status"
-        data-state={status.state}
-      >
+      <p class={`${kit.status} ${kit[status.state]}`} role="status" data-testid="mcp-status" data-state={status.state}>
         {status.text}
       </p>
       <RowActions

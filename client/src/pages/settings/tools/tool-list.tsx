@@ -2,6 +2,7 @@
 // does, a checkbox that offers it to the agent or not (PATCH disabled_tools), and whether it asks before
 // it runs (a tool the server does not mark read-only asks by default).
 import { type McpServer, mcpApprovalKey } from "../../../../../protocol";
+import { formStyle as kit } from "../../../components/settings-form";
 import { ApprovalChoice } from "../../../components/tool-approvals";
 import style from "./style.module.css";
 
@@ -10,7 +11,7 @@ type Props = { server: McpServer; onToggle: (tool: string, enabled: boolean) => 
 export function ToolList({ server, onToggle }: Props) {
   if (server.tools.length === 0)
     return (
-      <p class={style.muted}>
+      <p class={kit.muted}>
         {server.checked_at && !server.last_error
           ? "The server offers no tools."
           : "Test the connection to see the server's tools."}

@@ -1,6 +1,6 @@
-// The inputs the Tools and Models tabs' forms share: a labelled text field with its hint and its error (a
-// key of the 400's `fields` map, e.g. "url", "auth.token" or "models.1.context_window"), and how a 400's
-// `fields` divide between a form's inputs and its one error line.
+// The kit's inputs: a labelled text field with its hint and its error (a key of the 400's `fields` map,
+// e.g. "url", "auth.token" or "models.1.context_window"), a secret field (a password input that the
+// browser does not fill), and how a 400's `fields` divide between a form's inputs and its one error line.
 import style from "./style.module.css";
 
 type TextFieldProps = {
@@ -66,6 +66,11 @@ export function TextField({
       )}
     </div>
   );
+}
+
+/** A secret (an API key, a token): typed, never shown again, never filled in by the browser. */
+export function SecretField(props: Omit<TextFieldProps, "type" | "inputMode" | "placeholder">) {
+  return <TextField {...props} type="password" />;
 }
 
 /** A 400's field errors this form shows by its inputs, and one line for the rest (or the error's message). */

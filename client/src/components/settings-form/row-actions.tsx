@@ -4,7 +4,7 @@
 // focus goes back to Delete.
 import type { ComponentChildren } from "preact";
 import { useRef, useState } from "preact/hooks";
-import { pageStyle as page } from "../../../components/page-frame";
+import { pageStyle as page } from "../page-frame";
 import { DeleteConfirm } from "./delete-confirm";
 import style from "./style.module.css";
 
