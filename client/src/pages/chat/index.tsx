@@ -7,13 +7,13 @@
 // useConversationSocket. Esc stops a running turn; the composer has the focus when the chat opens,
 // after a message is sent, after Stop and when an answer arrives.
 import type { ComponentChild } from "preact";
-import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import type { ModelRef } from "../../../../protocol";
 import { ApprovalCards } from "../../components/approval-cards";
 import { Composer } from "../../components/composer";
 import { ConnectionStatus, ReconnectBanner } from "../../components/connection-status";
 import { ConversationMenu } from "../../components/conversation-menu";
-import { type BranchActions, MessageList } from "../../components/message-list";
+import { MessageList } from "../../components/message-list";
 import { ModelPicker } from "../../components/model-picker";
 import { RequestInputBanner } from "../../components/request-input-banner";
 import { UsageButton } from "../../components/token-meter/usage-button";
@@ -24,6 +24,7 @@ import { useConversationModel } from "../../lib/use-conversation-model";
 import { useConversationSocket } from "../../lib/use-conversation-socket";
 import { Toast } from "../../ui/toast";
 import style from "./style.module.css";
+import { useBranching, useEscStops, useTurnEdges } from "./use-chat-session";
 
 type Props = {
   id: string;
@@ -48,6 +49,14 @@ function mayTakeFocus(section: HTMLElement | null): boolean {
   );
 }
 
+/** What the running turn is doing, for the working indicator: writing, or the tools it runs. */
+function activityOf(state: ReturnType<typeof useConversationSocket>["state"]) {
+  const runningTools: string[] = [];
+  for (const tool of state.liveTools.values())
+    if (tool.status === "running" && !tool.awaitingApproval) runningTools.push(tool.tool);
+  return turnActivity(state.turn, { writing: state.liveText.size > 0, runningTools });
+}
+
 type SessionProps = Props & { title: string; savedModel: ModelRef | null | undefined };
 
 function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, badge }: SessionProps) {
@@ -63,10 +72,7 @@ function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, 
   const connected = status === "connected";
   const { choose } = conversationModel;
 
-  const runningTools: string[] = [];
-  for (const tool of state.liveTools.values())
-    if (tool.status === "running" && !tool.awaitingApproval) runningTools.push(tool.tool);
-  const activity = turnActivity(turn, { writing: state.liveText.size > 0, runningTools });
+  const activity = activityOf(state);
 
   const focusComposer = useCallback(() => {
     if (mayTakeFocus(section.current)) composerInput.current?.focus();
@@ -77,43 +83,17 @@ function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, 
     composerInput.current?.focus();
   }, []);
 
-  // A turn's start and end may rename or reorder conversations: let the sidebar refresh. When it ends,
-  // the composer gets the focus back.
-  const wasRunning = useRef(false);
-  useEffect(() => {
-    if (!wasRunning.current && turn.running) onTurnStarted?.();
-    if (wasRunning.current && !turn.running) {
-      onTurnEnded();
-      focusComposer();
-    }
-    wasRunning.current = turn.running;
-  }, [turn.running, onTurnEnded, onTurnStarted, focusComposer]);
+  useTurnEdges(turn.running, onTurnStarted, onTurnEnded, focusComposer);
 
   const stop = useCallback(() => {
     send({ type: "agent_control", action: "stop" });
     composerInput.current?.focus();
   }, [send]);
 
-  // Versions (docs/protocol.md "Branches"): an edit or a regenerate is a send (the list follows its
-  // answer, the composer gets the focus); a switch only changes which version shows.
-  const branching = useMemo((): BranchActions => {
-    const sendTurn = (frame: Parameters<typeof send>[0]) => {
-      const sent = send(frame);
-      if (sent) {
-        setFollowKey((n) => n + 1);
-        composerInput.current?.focus();
-      }
-      return sent;
-    };
-    return {
-      edit: (seq, content) => sendTurn({ type: "chat", content, edit_seq: seq }),
-      regenerate: (seq) => sendTurn({ type: "regenerate", seq }),
-      retryWith: async (seq, model) => {
-        if (await choose(model)) sendTurn({ type: "regenerate", seq });
-      },
-      switchTo: (seq) => send({ type: "switch_branch", seq }),
-    };
-  }, [send, choose]);
+  const branching = useBranching(send, choose, () => {
+    setFollowKey((n) => n + 1);
+    composerInput.current?.focus();
+  });
 
   const sendFromComposer = useCallback(
     (frame: Parameters<typeof send>[0]) => {
@@ -124,34 +104,11 @@ function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, 
     [send],
   );
 
-  // Esc anywhere in the chat stops the running turn, unless something closer used it (the completion
-  // popup, an inline editor).
-  const escStops = useRef(false);
-  escStops.current = turn.running && !turn.stopping && !editing;
-  useEffect(() => {
-    const element = section.current;
-    if (!element) return;
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== "Escape" || event.defaultPrevented || !escStops.current) return;
-      event.preventDefault();
-      stop();
-    };
-    element.addEventListener("keydown", onKeyDown);
-    return () => element.removeEventListener("keydown", onKeyDown);
-  }, [stop]);
+  useEscStops(section, turn.running && !turn.stopping && !editing, stop);
 
   return (
     <section class={style.chat} data-testid="chat" data-conversation-id={id} ref={section}>
-      <header class={style.bar} data-testid="chat-bar">
-        {menu}
-        <h1 class={style.title} title={title || undefined} data-testid="chat-title">
-          {title || "Untitled conversation"}
-        </h1>
-        {badge && <span class={style.phoneOnly}>{badge}</span>}
-        <ConnectionStatus status={status} />
-        {total && <UsageButton metered={total} model={state.model} />}
-        <ConversationMenu conversationId={id} />
-      </header>
+      <ChatBar id={id} title={title} menu={menu} badge={badge} status={status} total={total} model={state.model} />
       <MessageList
         state={state}
         connected={connected}
@@ -182,6 +139,30 @@ function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, 
       />
       <Toast notice={state.notice} onDismiss={dismissNotice} />
     </section>
+  );
+}
+
+type BarProps = Pick<Props, "id" | "menu" | "badge"> & {
+  title: string;
+  status: ReturnType<typeof useConversationSocket>["status"];
+  total: ReturnType<typeof conversationTotal>;
+  model: ReturnType<typeof useConversationSocket>["state"]["model"];
+};
+
+/** The one slim row on top: the menu button (a phone), the title, the badge, the connection state, what
+ * the answers used so far, and the conversation's menu. */
+function ChatBar({ id, title, menu, badge, status, total, model }: BarProps) {
+  return (
+    <header class={style.bar} data-testid="chat-bar">
+      {menu}
+      <h1 class={style.title} title={title || undefined} data-testid="chat-title">
+        {title || "Untitled conversation"}
+      </h1>
+      {badge && <span class={style.phoneOnly}>{badge}</span>}
+      <ConnectionStatus status={status} />
+      {total && <UsageButton metered={total} model={model} />}
+      <ConversationMenu conversationId={id} />
+    </header>
   );
 }
 
