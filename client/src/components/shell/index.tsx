@@ -4,6 +4,7 @@
 // Tasks or Schedules, loaded on first visit (routed-page.tsx) to keep the initial bundle small. The Shell
 // also owns the tab title, "New conversation" (use-open-conversation.ts: reusing an empty one), delete
 // with Undo, and the app-wide keyboard shortcuts (use-shell-shortcuts.ts, lib/use-shortcuts.ts).
+import type { ComponentChildren, RefObject } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import type { Conversation, User } from "../../../../protocol";
 import { navigate, type Route } from "../../lib/router";
@@ -52,6 +53,34 @@ function skipToMain(event: MouseEvent) {
   target?.focus();
 }
 
+/** The tab's title: the open conversation's, or the page's. */
+function useDocumentTitle(name: Route["name"], activeId: string | null, activeTitle: string | undefined) {
+  useEffect(() => {
+    const page = activeId ? activeTitle || "Conversation" : PAGE_TITLES[name];
+    document.title = page ? `${page} · Oracle` : "Oracle";
+  }, [name, activeId, activeTitle]);
+}
+
+/** Delete with Undo from the sidebar: deleting the open conversation goes home, and Undo goes back to it. */
+function useDeleteWithUndo(list: ReturnType<typeof useConversations>, activeId: string | null) {
+  /** The open conversation was the one deleted: Undo goes back to it. */
+  const deletedOpen = useRef<string | null>(null);
+  const onDelete = useCallback(
+    (conversation: Conversation) => {
+      list.scheduleDelete(conversation);
+      deletedOpen.current = conversation.id === activeId ? conversation.id : null;
+      if (conversation.id === activeId) navigate("/");
+    },
+    [list.scheduleDelete, activeId],
+  );
+  const onUndo = () => {
+    const id = list.pendingDelete?.id;
+    list.undoDelete();
+    returnToUndone(id, deletedOpen.current);
+  };
+  return { onDelete, onUndo };
+}
+
 export function Shell({ user, route, onLogOut }: Props) {
   const health = useHealth();
   const list = useConversations();
@@ -74,21 +103,9 @@ export function Shell({ user, route, onLogOut }: Props) {
     setUnsent(null);
   }, [key]);
 
-  useEffect(() => {
-    const page = activeId ? activeTitle || "Conversation" : PAGE_TITLES[route.name];
-    document.title = page ? `${page} · Oracle` : "Oracle";
-  }, [route.name, activeId, activeTitle]);
+  useDocumentTitle(route.name, activeId, activeTitle);
 
-  /** The open conversation was the one deleted: Undo goes back to it. */
-  const deletedOpen = useRef<string | null>(null);
-  const onDelete = useCallback(
-    (conversation: Conversation) => {
-      list.scheduleDelete(conversation);
-      deletedOpen.current = conversation.id === activeId ? conversation.id : null;
-      if (conversation.id === activeId) navigate("/");
-    },
-    [list.scheduleDelete, activeId],
-  );
+  const { onDelete, onUndo } = useDeleteWithUndo(list, activeId);
 
   // A turn starting names a new conversation (its first message) and one ending may rename or reorder
   // them; the index behind the list catches up a moment later, so ask again shortly after as well.
@@ -108,16 +125,7 @@ export function Shell({ user, route, onLogOut }: Props) {
   useShellShortcuts({ open, withSidebar, openDrawer: () => setDrawerOpen(true) });
 
   const undoToast = list.pendingDelete && (
-    <UndoToast
-      key={list.pendingDelete.id}
-      title={list.pendingDelete.title}
-      inDrawer={drawerOpen}
-      onUndo={() => {
-        const id = list.pendingDelete?.id;
-        list.undoDelete();
-        returnToUndone(id, deletedOpen.current);
-      }}
-    />
+    <UndoToast key={list.pendingDelete.id} title={list.pendingDelete.title} inDrawer={drawerOpen} onUndo={onUndo} />
   );
 
   // One menu button: in the header, or in a chat's title row (the one header row on a phone).
@@ -147,8 +155,10 @@ export function Shell({ user, route, onLogOut }: Props) {
         {route.name === "conversation" ? "Skip to chat" : "Skip to content"}
       </a>
       <Header user={user} health={health} onLogOut={logOut} menu={inChat ? null : menu} hiddenOnPhone={inChat} />
-      <div class={style.body} data-sidebar={withSidebar ? "true" : "false"}>
-        <Drawer open={drawerOpen} column={withSidebar} onClose={() => setDrawerOpen(false)} menuButton={menuButton}>
+      <ShellBody
+        withSidebar={withSidebar}
+        drawer={{ open: drawerOpen, close: () => setDrawerOpen(false), menuButton }}
+        sidebar={
           <ConversationList
             conversations={conversations}
             activeId={activeId}
@@ -160,15 +170,39 @@ export function Shell({ user, route, onLogOut }: Props) {
             onRename={list.rename}
             onPin={list.pin}
           />
-          <DrawerPages user={user} onLogOut={logOut} />
-          {drawerOpen && undoToast}
-        </Drawer>
-        {/* While the drawer is open (a phone), the page behind it is out of reach (inert). */}
-        <main id="main" class={style.main} tabIndex={-1} inert={drawerOpen}>
-          {page}
-        </main>
-        {!drawerOpen && undoToast}
-      </div>
+        }
+        pages={<DrawerPages user={user} onLogOut={logOut} />}
+        undoToast={undoToast}
+        page={page}
+      />
+    </div>
+  );
+}
+
+type BodyProps = {
+  withSidebar: boolean;
+  drawer: { open: boolean; close: () => void; menuButton: RefObject<HTMLButtonElement | null> };
+  sidebar: ComponentChildren;
+  pages: ComponentChildren;
+  undoToast: ComponentChildren;
+  page: ComponentChildren;
+};
+
+/** The conversations (a column, or the drawer on a phone) beside the page's <main>; the undo toast in the
+ * open drawer, else over the page. */
+function ShellBody({ withSidebar, drawer, sidebar, pages, undoToast, page }: BodyProps) {
+  return (
+    <div class={style.body} data-sidebar={withSidebar ? "true" : "false"}>
+      <Drawer open={drawer.open} column={withSidebar} onClose={drawer.close} menuButton={drawer.menuButton}>
+        {sidebar}
+        {pages}
+        {drawer.open && undoToast}
+      </Drawer>
+      {/* While the drawer is open (a phone), the page behind it is out of reach (inert). */}
+      <main id="main" class={style.main} tabIndex={-1} inert={drawer.open}>
+        {page}
+      </main>
+      {!drawer.open && undoToast}
     </div>
   );
 }

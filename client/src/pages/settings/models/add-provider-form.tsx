@@ -65,7 +65,6 @@ export function AddProviderForm({ onCreate }: Props) {
     setAdded(addedText(result.data));
   };
 
-  const { errors } = form;
   return (
     <form
       class={`${page.editor} ${kit.form}`}
@@ -77,48 +76,10 @@ export function AddProviderForm({ onCreate }: Props) {
       <h2 id="provider-add-title" class={kit.formTitle}>
         Add a provider
       </h2>
-      <div class={kit.row}>
-        <TextField
-          id="provider-add-name"
-          label="Name"
-          value={name}
-          onInput={setName}
-          error={errors.name}
-          hint="Shown in the model picker"
-          placeholder="OpenRouter"
-          testid="provider-add-name"
-          grow="short"
-        />
-        <TextField
-          id="provider-add-url"
-          label="Base URL"
-          type="url"
-          value={url}
-          onInput={setUrl}
-          error={errors.base_url}
-          hint="Usually ends in /v1"
-          placeholder="https://api.example.com/v1"
-          testid="provider-add-url"
-          grow
-        />
-      </div>
-      <SecretField
-        id="provider-add-key"
-        label="API key"
-        value={key}
-        onInput={setKey}
-        error={errors.api_key}
-        hint="Optional: leave empty for a local server without keys"
-        testid="provider-add-key"
-        grow
-      />
-      <StyleSelect
-        id="provider-add-style"
-        value={style}
-        onChange={setStyle}
-        detect
-        error={errors.style}
-        testid="provider-add-style"
+      <ProviderFields
+        draft={{ name, url, key, style }}
+        set={{ name: setName, url: setUrl, key: setKey, style: setStyle }}
+        errors={form.errors}
       />
       <FormActions
         error={form.formError}
@@ -140,5 +101,64 @@ export function AddProviderForm({ onCreate }: Props) {
         />
       </FormActions>
     </form>
+  );
+}
+
+type Draft = { name: string; url: string; key: string; style: ApiStyle | "" };
+
+type FieldsProps = {
+  draft: Draft;
+  set: { [K in keyof Draft]: (value: Draft[K]) => void };
+  errors: Record<string, string>;
+};
+
+/** Name, base URL, API key and API style, each with its hint and error. */
+function ProviderFields({ draft, set, errors }: FieldsProps) {
+  return (
+    <>
+      <div class={kit.row}>
+        <TextField
+          id="provider-add-name"
+          label="Name"
+          value={draft.name}
+          onInput={set.name}
+          error={errors.name}
+          hint="Shown in the model picker"
+          placeholder="OpenRouter"
+          testid="provider-add-name"
+          grow="short"
+        />
+        <TextField
+          id="provider-add-url"
+          label="Base URL"
+          type="url"
+          value={draft.url}
+          onInput={set.url}
+          error={errors.base_url}
+          hint="Usually ends in /v1"
+          placeholder="https://api.example.com/v1"
+          testid="provider-add-url"
+          grow
+        />
+      </div>
+      <SecretField
+        id="provider-add-key"
+        label="API key"
+        value={draft.key}
+        onInput={set.key}
+        error={errors.api_key}
+        hint="Optional: leave empty for a local server without keys"
+        testid="provider-add-key"
+        grow
+      />
+      <StyleSelect
+        id="provider-add-style"
+        value={draft.style}
+        onChange={set.style}
+        detect
+        error={errors.style}
+        testid="provider-add-style"
+      />
+    </>
   );
 }
