@@ -33,16 +33,6 @@ export const FIELD_HELP: Record<ConfigFieldName, string> = {
 
 export function AgentSettings() {
   const { fields, loadError, change, reset, resetState, atDefaults } = useAgentSettings();
-  const [confirming, setConfirming] = useState(false);
-  const confirmButton = useRef<HTMLButtonElement>(null);
-  const resetButton = useRef<HTMLButtonElement>(null);
-  const refocus = useRef(false);
-  useEffect(() => {
-    if (confirming) confirmButton.current?.focus();
-    else if (refocus.current) resetButton.current?.focus();
-    refocus.current = false;
-  }, [confirming]);
-
   if (loadError)
     return (
       <p class={style.error} data-testid="agent-settings-error">
@@ -50,13 +40,6 @@ export function AgentSettings() {
       </p>
     );
   if (!fields) return <p class={style.muted}>Loading…</p>;
-  const tree = fields.decisionTree;
-  const trees = DECISION_TREES.includes(tree.draft) ? DECISION_TREES : [...DECISION_TREES, tree.draft];
-  const closeConfirm = () => {
-    refocus.current = true;
-    setConfirming(false);
-  };
-
   return (
     <section data-testid="agent-settings">
       <p class={style.intro}>Limits for every turn of the agent. Changes are saved automatically.</p>
@@ -77,81 +60,116 @@ export function AgentSettings() {
           />
         );
       })}
-      <div class={style.tree}>
-        <div class={style.treeRow}>
-          <label for="agent-decisionTree" class={style.label}>
-            Decision tree
-          </label>
-          <select
-            id="agent-decisionTree"
-            value={tree.draft}
-            aria-describedby="agent-decisionTree-help"
-            onChange={(event) => change("decisionTree", event.currentTarget.value)}
-            data-testid="agent-field-decisionTree"
-          >
-            {trees.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
-          <SaveStatus name="decisionTree" state={tree} />
-        </div>
-        <FieldHelp
-          id="agent-decisionTree-help"
-          name="decisionTree"
-          help={FIELD_HELP.decisionTree}
-          defaultValue={DEFAULT_AGENT_CONFIG.decisionTree}
-        />
-        <FieldError name="decisionTree" error={tree.error} />
-      </div>
+      <DecisionTreeField state={fields.decisionTree} onChange={(draft) => change("decisionTree", draft)} />
+      <ResetToDefaults reset={reset} resetState={resetState} atDefaults={atDefaults} />
+    </section>
+  );
+}
 
-      <div class={style.reset} data-testid="agent-reset">
-        {confirming ? (
-          <div class={style.confirm}>
-            <p class={style.confirmText} id="agent-reset-question">
-              Set every agent setting back to its default?
-            </p>
-            <button type="button" onClick={closeConfirm} data-testid="agent-reset-cancel">
-              Cancel
-            </button>
-            <button
-              type="button"
-              ref={confirmButton}
-              class={style.danger}
-              aria-describedby="agent-reset-question"
-              onClick={() => {
-                closeConfirm();
-                void reset();
-              }}
-              data-testid="agent-reset-confirm"
-            >
-              Reset
-            </button>
-          </div>
-        ) : (
+type Settings = ReturnType<typeof useAgentSettings>;
+
+/** The decision tree: a choice of the known ones (and the saved one, if the server knows another). */
+function DecisionTreeField({
+  state: tree,
+  onChange,
+}: {
+  state: NonNullable<Settings["fields"]>["decisionTree"];
+  onChange: (draft: string) => void;
+}) {
+  const trees = DECISION_TREES.includes(tree.draft) ? DECISION_TREES : [...DECISION_TREES, tree.draft];
+  return (
+    <div class={style.tree}>
+      <div class={style.treeRow}>
+        <label for="agent-decisionTree" class={style.label}>
+          Decision tree
+        </label>
+        <select
+          id="agent-decisionTree"
+          value={tree.draft}
+          aria-describedby="agent-decisionTree-help"
+          onChange={(event) => onChange(event.currentTarget.value)}
+          data-testid="agent-field-decisionTree"
+        >
+          {trees.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+        <SaveStatus name="decisionTree" state={tree} />
+      </div>
+      <FieldHelp
+        id="agent-decisionTree-help"
+        name="decisionTree"
+        help={FIELD_HELP.decisionTree}
+        defaultValue={DEFAULT_AGENT_CONFIG.decisionTree}
+      />
+      <FieldError name="decisionTree" error={tree.error} />
+    </div>
+  );
+}
+
+/** "Reset to defaults", after a confirm that takes the focus (Cancel gives it back to the button). */
+function ResetToDefaults({ reset, resetState, atDefaults }: Pick<Settings, "reset" | "resetState" | "atDefaults">) {
+  const [confirming, setConfirming] = useState(false);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  const resetButton = useRef<HTMLButtonElement>(null);
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (confirming) confirmButton.current?.focus();
+    else if (refocus.current) resetButton.current?.focus();
+    refocus.current = false;
+  }, [confirming]);
+  const closeConfirm = () => {
+    refocus.current = true;
+    setConfirming(false);
+  };
+  return (
+    <div class={style.reset} data-testid="agent-reset">
+      {confirming ? (
+        <div class={style.confirm}>
+          <p class={style.confirmText} id="agent-reset-question">
+            Set every agent setting back to its default?
+          </p>
+          <button type="button" onClick={closeConfirm} data-testid="agent-reset-cancel">
+            Cancel
+          </button>
           <button
             type="button"
-            ref={resetButton}
-            onClick={() => setConfirming(true)}
-            disabled={atDefaults || resetState.status === "saving"}
-            title={atDefaults ? "Every setting already has its default value" : undefined}
-            data-testid="agent-reset-button"
+            ref={confirmButton}
+            class={style.danger}
+            aria-describedby="agent-reset-question"
+            onClick={() => {
+              closeConfirm();
+              void reset();
+            }}
+            data-testid="agent-reset-confirm"
           >
-            {resetState.status === "saving" ? "Resetting…" : "Reset to defaults"}
+            Reset
           </button>
-        )}
-        {resetState.status === "done" && (
-          <span class={style.ok} role="status" data-testid="agent-reset-status">
-            ✓ Every setting is back to its default
-          </span>
-        )}
-        {resetState.status === "failed" && (
-          <span class={style.error} role="alert" data-testid="agent-reset-status">
-            {resetState.message}
-          </span>
-        )}
-      </div>
-    </section>
+        </div>
+      ) : (
+        <button
+          type="button"
+          ref={resetButton}
+          onClick={() => setConfirming(true)}
+          disabled={atDefaults || resetState.status === "saving"}
+          title={atDefaults ? "Every setting already has its default value" : undefined}
+          data-testid="agent-reset-button"
+        >
+          {resetState.status === "saving" ? "Resetting…" : "Reset to defaults"}
+        </button>
+      )}
+      {resetState.status === "done" && (
+        <span class={style.ok} role="status" data-testid="agent-reset-status">
+          ✓ Every setting is back to its default
+        </span>
+      )}
+      {resetState.status === "failed" && (
+        <span class={style.error} role="alert" data-testid="agent-reset-status">
+          {resetState.message}
+        </span>
+      )}
+    </div>
   );
 }
