@@ -3,13 +3,7 @@
 // testing…"); a provider whose test fails is saved anyway, and the form says so. A refusal shows by its
 // fields (the 400's `fields`) or as one sentence (a 409: too many providers); what the user typed stays.
 import { useState } from "preact/hooks";
-import {
-  type ApiStyle,
-  fieldErrors,
-  type Provider,
-  type ProviderCreate,
-  ProviderCreateSchema,
-} from "../../../../../protocol";
+import { type ApiStyle, type Provider, type ProviderCreate, ProviderCreateSchema } from "../../../../../protocol";
 import { pageStyle as page } from "../../../components/page-frame";
 import {
   FormActions,
@@ -52,17 +46,13 @@ export function AddProviderForm({ onCreate }: Props) {
       ...(key.trim() ? { api_key: key } : {}),
       ...(style ? { style } : {}),
     };
-    const check = ProviderCreateSchema.safeParse(body);
-    if (!check.success) return form.refuse({ message: "Check the fields above", fields: fieldErrors(check.error) });
-    const result = await form.send(() => onCreate(check.data));
-    // Too many providers says so in a sentence, whatever it marks.
-    if (!result.ok) return form.refuse(result.error, result.error.status === 409 ? result.error.message : undefined);
-    form.clear();
+    const created = await form.create(ProviderCreateSchema.safeParse(body), onCreate);
+    if (!created) return;
     setName("");
     setUrl("");
     setKey("");
     setStyle("");
-    setAdded(addedText(result.data));
+    setAdded(addedText(created));
   };
 
   return (

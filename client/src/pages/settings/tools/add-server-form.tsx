@@ -2,7 +2,7 @@
 // sent. A refusal shows by its fields (the 400's `fields`) or as one line (a 409: the name is taken, or
 // the user has the most servers allowed); what the user typed stays. Once added, the list tests it.
 import { useState } from "preact/hooks";
-import { fieldErrors, type McpServer, type McpServerCreate, McpServerCreateSchema } from "../../../../../protocol";
+import { type McpServer, type McpServerCreate, McpServerCreateSchema } from "../../../../../protocol";
 import { pageStyle as page } from "../../../components/page-frame";
 import {
   FormActions,
@@ -28,16 +28,12 @@ export function AddServerForm({ onCreate }: Props) {
   const submit = async () => {
     setAdded(null);
     const body = { name: name.trim(), url: url.trim(), auth: authInput(auth), enabled: true };
-    const check = McpServerCreateSchema.safeParse(body);
-    if (!check.success) return form.refuse({ message: "Check the fields above", fields: fieldErrors(check.error) });
-    const result = await form.send(() => onCreate(check.data));
-    // A conflict (the name is taken, or too many servers) says so in a sentence, whatever it marks.
-    if (!result.ok) return form.refuse(result.error, result.error.status === 409 ? result.error.message : undefined);
-    form.clear();
+    const created = await form.create(McpServerCreateSchema.safeParse(body), onCreate);
+    if (!created) return;
     setName("");
     setUrl("");
     setAuth(EMPTY_AUTH);
-    setAdded(result.data.name);
+    setAdded(created.name);
   };
 
   const { errors } = form;
