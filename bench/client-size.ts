@@ -35,8 +35,8 @@ export const LAZY_CHUNKS = [
   ["katex", "maths (KaTeX, its CSS and fonts)"],
   ["settings", "Settings page"],
   ["library", "Library page"],
-  ["notes-page", "Notes page"],
-  ["tasks-page", "Tasks page"],
+  ["notes", "Notes page"],
+  ["tasks", "Tasks page"],
   ["page-frame", "page frame of those pages"],
 ] as const;
 

@@ -1,16 +1,17 @@
 // The signed-in user's conversations for the sidebar: list, create (or reuse an empty one), rename, pin,
-// take a title the model wrote (announced from the open chat's socket), and delete with Undo. Errors are kept for display rather than thrown, so a failing request never blanks
-// the list.
+// take a title the model wrote (announced from the open chat's socket), and delete with Undo. Errors are
+// kept for display rather than thrown, so a failing request never blanks the list.
 //
-// Delete is deferred: the conversation leaves the list at once, but DELETE is sent only when the Undo
-// window closes, another delete comes, or the page is left (pagehide, with keepalive), so Undo needs no
-// server support: nothing was deleted yet.
+// Delete is deferred (use-deferred-delete.ts): the conversation leaves the list at once, but DELETE is
+// sent only when the Undo window closes, another delete comes, or the page is left (pagehide, with
+// keepalive), so Undo needs no server support: nothing was deleted yet.
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { z } from "zod";
 import { type Conversation, ConversationSchema, type ModelRef } from "../../../protocol";
 import { requestEmpty, requestJson } from "./api";
 import { onTitleAnnounced } from "./conversation-groups";
 import { ConversationListSchema } from "./response-schemas";
+import { useDeferredDelete } from "./use-deferred-delete";
 
 /** How long "Deleted … · Undo" stays before the DELETE is sent. */
 export const UNDO_MS = 6_000;
@@ -19,16 +20,17 @@ const DEFAULT_TITLE = "New conversation";
 
 const MessagesPageSchema = z.object({ messages: z.array(z.unknown()) });
 
-export type PendingDelete = { id: string; title: string };
+export type { PendingDelete } from "./use-deferred-delete";
 
 const conversationPath = (id: string) => `/api/conversations/${encodeURIComponent(id)}`;
 
-export function useConversations() {
+/**
+ * The list as the server last gave it, kept from going back in time: `changes` counts the changes made
+ * here, and a list asked for before one of them is asked for again.
+ */
+function useConversationIndex() {
   const [all, setAll] = useState<Conversation[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState<PendingDelete | null>(null);
-  const pendingRef = useRef<PendingDelete | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   /** How many lists were asked for, and how many changes made here (create, rename, delete) were applied. */
   const asked = useRef(0);
   const changes = useRef(0);
@@ -55,6 +57,22 @@ export function useConversations() {
   useEffect(() => {
     void refresh();
   }, [refresh]);
+
+  // A title the model wrote after the first answer: shown at once, without waiting for a list.
+  useEffect(
+    () =>
+      onTitleAnnounced((id, title) => {
+        changes.current++;
+        setAll((list) => list?.map((c) => (c.id === id ? { ...c, title, title_source: "model" } : c)) ?? list);
+      }),
+    [],
+  );
+
+  return { all, setAll, error, setError, refresh, changes };
+}
+
+export function useConversations() {
+  const { all, setAll, error, setError, refresh, changes } = useConversationIndex();
 
   /** The newest conversation when nothing was said in it yet (so "New" can reuse it), else null. */
   const emptyNewest = useCallback(async (list: Conversation[]): Promise<Conversation | null> => {
@@ -85,38 +103,28 @@ export function useConversations() {
     return result.data;
   }, [all, emptyNewest]);
 
-  const rename = useCallback(async (id: string, title: string): Promise<boolean> => {
-    const result = await requestJson(conversationPath(id), ConversationSchema, "PATCH", { title });
-    if (!result.ok) {
-      setError(result.error.message);
-      return false;
-    }
-    setError(null);
-    changes.current++;
-    setAll((list) => (list ?? []).map((c) => (c.id === id ? { ...c, title: result.data.title } : c)));
-    return true;
-  }, []);
-
-  const pin = useCallback(async (id: string, pinned: boolean): Promise<boolean> => {
-    const result = await requestJson(conversationPath(id), ConversationSchema, "PATCH", { pinned });
-    if (!result.ok) {
-      setError(result.error.message);
-      return false;
-    }
-    setError(null);
-    changes.current++;
-    setAll((list) => (list ?? []).map((c) => (c.id === id ? { ...c, pinned: result.data.pinned ?? pinned } : c)));
-    return true;
-  }, []);
-
-  // A title the model wrote after the first answer: shown at once, without waiting for a list.
-  useEffect(
-    () =>
-      onTitleAnnounced((id, title) => {
-        changes.current++;
-        setAll((list) => list?.map((c) => (c.id === id ? { ...c, title, title_source: "model" } : c)) ?? list);
-      }),
+  /** A PATCH of one conversation whose answer `apply` writes into the list; false (and the error) if refused. */
+  const update = useCallback(
+    async (id: string, body: object, apply: (c: Conversation, answer: Conversation) => Conversation) => {
+      const result = await requestJson(conversationPath(id), ConversationSchema, "PATCH", body);
+      if (!result.ok) {
+        setError(result.error.message);
+        return false;
+      }
+      setError(null);
+      changes.current++;
+      setAll((list) => (list ?? []).map((c) => (c.id === id ? apply(c, result.data) : c)));
+      return true;
+    },
     [],
+  );
+  const rename = useCallback(
+    (id: string, title: string) => update(id, { title }, (c, answer) => ({ ...c, title: answer.title })),
+    [update],
+  );
+  const pin = useCallback(
+    (id: string, pinned: boolean) => update(id, { pinned }, (c, answer) => ({ ...c, pinned: answer.pinned ?? pinned })),
+    [update],
   );
 
   const sendDelete = useCallback(
@@ -133,48 +141,11 @@ export function useConversations() {
     [refresh],
   );
 
-  /** Sends the DELETE that was waiting for the Undo window to close (now, whatever is left of it). */
-  const commitDelete = useCallback(() => {
-    clearTimeout(timer.current);
-    const current = pendingRef.current;
-    pendingRef.current = null;
-    setPending(null);
-    if (current) void sendDelete(current.id);
-  }, [sendDelete]);
-
-  /** Hides the conversation now; it is deleted when the Undo window closes. */
-  const scheduleDelete = useCallback(
-    (conversation: Conversation) => {
-      if (pendingRef.current) commitDelete(); // one Undo at a time: the previous one is final now
-      const next = { id: conversation.id, title: conversation.title };
-      pendingRef.current = next;
-      setPending(next);
-      timer.current = setTimeout(commitDelete, UNDO_MS);
-    },
-    [commitDelete],
+  const { pending, pendingRef, commitDelete, scheduleDelete, undoDelete } = useDeferredDelete(
+    sendDelete,
+    conversationPath,
+    UNDO_MS,
   );
-
-  const undoDelete = useCallback(() => {
-    clearTimeout(timer.current);
-    pendingRef.current = null;
-    setPending(null);
-  }, []);
-
-  // Leaving the page (or the app unmounting on log out) must not lose the delete the user asked for.
-  useEffect(() => {
-    const onPageHide = () => {
-      const current = pendingRef.current;
-      if (!current) return;
-      pendingRef.current = null;
-      clearTimeout(timer.current);
-      void fetch(conversationPath(current.id), { method: "DELETE", credentials: "same-origin", keepalive: true });
-    };
-    window.addEventListener("pagehide", onPageHide);
-    return () => {
-      window.removeEventListener("pagehide", onPageHide);
-      onPageHide();
-    };
-  }, []);
 
   const conversations = useMemo(() => (all && pending ? all.filter((c) => c.id !== pending.id) : all), [all, pending]);
 

@@ -5,12 +5,12 @@
 import { useEffect } from "preact/hooks";
 import { loginPathFor, navigate, nextFromLocation, useRoute } from "../../lib/router";
 import { useSession } from "../../lib/use-session";
-import { AuthForm } from "../auth-form";
+import { AuthForm } from "../../pages/auth";
 import { Shell } from "../shell";
 import { lazyPage } from "../shell/lazy";
 import style from "./style.module.css";
 
-const SharedPage = lazyPage(() => import("../shared-page").then((m) => m.SharedPage));
+const SharedPage = lazyPage(() => import("../../pages/shared").then((m) => m.SharedPage));
 
 export function App() {
   const route = useRoute();

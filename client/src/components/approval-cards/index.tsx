@@ -5,7 +5,7 @@
 import { useState } from "preact/hooks";
 import { type PendingApproval, splitToolName } from "../../../../protocol";
 import { readableArgs } from "../../lib/readable-args";
-import { Deadline } from "../deadline";
+import { Deadline } from "../../ui/deadline";
 import style from "./style.module.css";
 
 export type ApprovalChoice = { call_id: string; decision: "approve" | "deny"; always_allow?: boolean };

@@ -2,7 +2,7 @@
 // decision tree the agent follows), each left on "as in Settings" unless changed. A dot on the
 // button says when something differs from Settings.
 import { usePopover } from "../../lib/use-popover";
-import { Icon } from "../icon";
+import { Icon } from "../../ui/icon";
 import style from "./style.module.css";
 
 /** The decision trees, as a user would choose between them. */

@@ -6,9 +6,9 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { Conversation } from "../../../../protocol";
 import { groupConversations, shortWhen } from "../../lib/conversation-groups";
+import { Icon } from "../../ui/icon";
+import { Link } from "../../ui/link";
 import { ConversationSearch } from "../conversation-search";
-import { Icon } from "../icon";
-import { Link } from "../link";
 import style from "./style.module.css";
 
 type Props = {

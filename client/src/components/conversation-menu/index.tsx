@@ -2,9 +2,10 @@
 // JSON. The menu button pattern: the button says it opens a menu (aria-haspopup, aria-expanded); the
 // menu takes the focus, arrow keys, Home and End move through its items, Esc or Tab closes it (Esc
 // returns the focus to the button), and so does a click outside (those last as every popover:
-// lib/use-popover.ts). An export fetches every message first (client/src/lib/export.ts). Closing the
+// lib/use-popover.ts; use-menu-keys.ts). An export fetches every message first (client/src/lib/export.ts). Closing the
 // share dialog gives the focus back to the menu's button.
-import { useEffect, useId, useState } from "preact/hooks";
+import type { RefObject } from "preact";
+import { useId, useState } from "preact/hooks";
 import {
   type ConversationExport,
   conversationJson,
@@ -14,9 +15,10 @@ import {
   loadConversationExport,
 } from "../../lib/export";
 import { usePopover } from "../../lib/use-popover";
-import { Icon } from "../icon";
+import { Icon } from "../../ui/icon";
 import type { ShareDialog } from "../share-dialog";
 import style from "./style.module.css";
+import { useMenuKeys } from "./use-menu-keys";
 
 type Format = "md" | "json";
 
@@ -31,57 +33,15 @@ function save(format: Format, data: ConversationExport): void {
   else downloadText(name, "application/json;charset=utf-8", conversationJson(data));
 }
 
-export function ConversationMenu({ conversationId }: { conversationId: string }) {
-  const { open, setOpen, toggle, button, panel: menu, onKeyDown: closeOnEscape } = usePopover();
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  // The share dialog's module, loaded on first use (it stays out of the first download).
+/** The share dialog, its module loaded on first use (it stays out of the first download). */
+function useShareDialog(
+  button: RefObject<HTMLButtonElement | null>,
+  closeMenu: () => void,
+  setProblem: (problem: string | null) => void,
+) {
   const [Sharing, setSharing] = useState<typeof ShareDialog | null>(null);
-  const menuId = useId();
-
-  const items = () => [...(menu.current?.querySelectorAll<HTMLButtonElement>("[role=menuitem]") ?? [])];
-
-  // Opening moves the focus to the first item.
-  useEffect(() => {
-    if (open) items()[0]?.focus();
-  }, [open]);
-
-  const onMenuKeyDown = (event: KeyboardEvent) => {
-    const all = items();
-    const at = all.indexOf(document.activeElement as HTMLButtonElement);
-    const moveTo = (index: number) => {
-      event.preventDefault();
-      all[(index + all.length) % all.length]?.focus();
-    };
-    if (event.key === "ArrowDown") moveTo(at + 1);
-    else if (event.key === "ArrowUp") moveTo(at - 1);
-    else if (event.key === "Home") moveTo(0);
-    else if (event.key === "End") moveTo(all.length - 1);
-    else if (event.key === "Tab") setOpen(false);
-    else closeOnEscape(event); // and not also "stop the turn" in the chat
-  };
-
-  const onButtonKeyDown = (event: KeyboardEvent) => {
-    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
-      event.preventDefault();
-      setOpen(true);
-    }
-  };
-
-  const exportAs = async (format: Format) => {
-    setOpen(false);
-    button.current?.focus();
-    setBusy(true);
-    setProblem(null);
-    // Markdown is for reading: the version on screen. JSON is a copy to keep: every version.
-    const result = await loadConversationExport(conversationId, format === "md" ? "path" : "tree");
-    setBusy(false);
-    if (result.ok) save(format, result.data);
-    else setProblem(`Export failed: ${result.error.message}`);
-  };
-
   const openShare = async () => {
-    setOpen(false);
+    closeMenu();
     setProblem(null);
     try {
       const { ShareDialog } = await import("../share-dialog");
@@ -96,6 +56,31 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
     setSharing(null);
     button.current?.focus();
   };
+
+  return { Sharing, openShare, closeShare };
+}
+
+export function ConversationMenu({ conversationId }: { conversationId: string }) {
+  const { open, setOpen, toggle, button, panel: menu, onKeyDown: closeOnEscape } = usePopover();
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const menuId = useId();
+
+  const { onMenuKeyDown, onButtonKeyDown } = useMenuKeys({ open, setOpen, menu, closeOnEscape });
+
+  const exportAs = async (format: Format) => {
+    setOpen(false);
+    button.current?.focus();
+    setBusy(true);
+    setProblem(null);
+    // Markdown is for reading: the version on screen. JSON is a copy to keep: every version.
+    const result = await loadConversationExport(conversationId, format === "md" ? "path" : "tree");
+    setBusy(false);
+    if (result.ok) save(format, result.data);
+    else setProblem(`Export failed: ${result.error.message}`);
+  };
+
+  const { Sharing, openShare, closeShare } = useShareDialog(button, () => setOpen(false), setProblem);
 
   return (
     <div class={style.wrap}>
@@ -129,29 +114,7 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
           onKeyDown={onMenuKeyDown}
           data-testid="conversation-menu"
         >
-          <button
-            type="button"
-            role="menuitem"
-            tabIndex={-1}
-            class={style.item}
-            onClick={() => void openShare()}
-            data-testid="share-conversation"
-          >
-            Share…
-          </button>
-          {ITEMS.map(({ format, label }) => (
-            <button
-              key={format}
-              type="button"
-              role="menuitem"
-              tabIndex={-1}
-              class={style.item}
-              onClick={() => void exportAs(format)}
-              data-testid={`export-${format}`}
-            >
-              {label}
-            </button>
-          ))}
+          <MenuItems onShare={() => void openShare()} onExport={(format) => void exportAs(format)} />
         </div>
       )}
       {Sharing && <Sharing conversationId={conversationId} onClose={closeShare} />}
@@ -161,5 +124,36 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
         </p>
       )}
     </div>
+  );
+}
+
+/** Share… and the two exports, as menu items (the focus moves among them with the arrow keys). */
+function MenuItems({ onShare, onExport }: { onShare: () => void; onExport: (format: Format) => void }) {
+  return (
+    <>
+      <button
+        type="button"
+        role="menuitem"
+        tabIndex={-1}
+        class={style.item}
+        onClick={onShare}
+        data-testid="share-conversation"
+      >
+        Share…
+      </button>
+      {ITEMS.map(({ format, label }) => (
+        <button
+          key={format}
+          type="button"
+          role="menuitem"
+          tabIndex={-1}
+          class={style.item}
+          onClick={() => onExport(format)}
+          data-testid={`export-${format}`}
+        >
+          {label}
+        </button>
+      ))}
+    </>
   );
 }

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { SearchResponseSchema, type SearchResult } from "../../../../protocol";
 import { requestJson } from "../../lib/api";
 import { useSearchFocus } from "../../lib/use-shortcuts";
-import { Link } from "../link";
+import { Link } from "../../ui/link";
 import { Snippet } from "../snippet";
 import style from "./style.module.css";
 

@@ -2,11 +2,12 @@
 // its progress while it works (SubagentPanel, from the frames it streams), then its answer. After a
 // reload the persisted result still carries the answer, the pod name and the conversation id.
 import type { LiveTool, SubagentRun } from "../../lib/conversation-state";
-import { Icon } from "../icon";
-import { JsonBlock } from "../json-block";
-import { Link } from "../link";
-import { PlainText } from "../plain-text";
-import { Spinner } from "../spinner";
+import { Icon } from "../../ui/icon";
+import { JsonBlock } from "../../ui/json-block";
+import { Link } from "../../ui/link";
+import { PlainText } from "../../ui/plain-text";
+import { Spinner } from "../../ui/spinner";
+import { CallMeta, cardClass, lineClass, nameClass, StatusPill } from "../call-card";
 import { conversationHref, SubagentPanel } from "../subagent-panel";
 import style from "./style.module.css";
 
@@ -27,10 +28,6 @@ function delegateResult(value: unknown): DelegateResult {
   };
 }
 
-function formatDuration(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
-
 export function DelegateCard({ call, seq, subagent }: { call: LiveTool; seq?: number; subagent?: SubagentRun }) {
   const persisted = seq !== undefined;
   const result = delegateResult(call.result);
@@ -39,7 +36,7 @@ export function DelegateCard({ call, seq, subagent }: { call: LiveTool; seq?: nu
   const podName = result.pod_name ?? subagent?.pod_name;
   return (
     <article
-      class={`${style.card} ${style[call.status] ?? ""}`}
+      class={cardClass(call.status, style.card)}
       data-role={persisted ? "tool" : undefined}
       data-seq={seq}
       data-testid={persisted ? "delegate-card" : "live-tool"}
@@ -47,13 +44,14 @@ export function DelegateCard({ call, seq, subagent }: { call: LiveTool; seq?: nu
       data-call-id={call.call_id}
       data-status={call.status}
     >
-      <header class={style.header}>
+      <header class={lineClass()}>
         <Icon name="wrench" />
-        <span class={style.name}>delegate</span>
-        <span class={style.status}>
+        <span class={nameClass}>delegate</span>
+        {/* A delegate's pill takes the colour of success and error only. */}
+        <StatusPill tone={call.status === "timeout" ? undefined : call.status}>
           {call.status === "running" && <Spinner data-testid="tool-running" />}
           {call.status}
-        </span>
+        </StatusPill>
         {podName && (
           <span class={style.pod} data-testid="subagent-pod">
             {podName}
@@ -64,10 +62,7 @@ export function DelegateCard({ call, seq, subagent }: { call: LiveTool; seq?: nu
             Open subagent conversation
           </Link>
         )}
-        <span class={style.meta}>
-          step {call.step}
-          {call.duration_ms !== undefined && ` · ${formatDuration(call.duration_ms)}`}
-        </span>
+        <CallMeta call={call} />
       </header>
       {typeof task === "string" && (
         <p class={style.task} data-testid="delegate-task">

@@ -7,10 +7,10 @@ import type { AgentMessage, ModelRef, Prices } from "../../../../protocol";
 import { describeFailure } from "../../lib/termination";
 import { answerPrices, metered } from "../../lib/token-usage";
 import { parseRefKey, refOf, sameModel, useModels } from "../../lib/use-models";
+import { PlainText } from "../../ui/plain-text";
 import side from "../agent-message/side.module.css";
 import { MessageActions } from "../message-actions";
 import { ModelOptions } from "../model-picker/model-options";
-import { PlainText } from "../plain-text";
 import { TokenMeter } from "../token-meter";
 import style from "./style.module.css";
 

@@ -7,8 +7,8 @@
 import type { ComponentChild, Ref } from "preact";
 import type { User } from "../../../../protocol";
 import type { Health } from "../../lib/response-schemas";
-import { Icon } from "../icon";
-import { Link } from "../link";
+import { Icon } from "../../ui/icon";
+import { Link } from "../../ui/link";
 import style from "./style.module.css";
 
 type Props = {

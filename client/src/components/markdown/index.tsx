@@ -9,7 +9,7 @@
 import { type ComponentChildren, h } from "preact";
 import { useEffect, useId, useMemo, useState } from "preact/hooks";
 import { loadMarkdown, type MdNode, markdownReady, parseMarkdown } from "../../lib/markdown";
-import { PlainText } from "../plain-text";
+import { PlainText } from "../../ui/plain-text";
 import { CodeBlock } from "./code-block";
 import { FootnoteRef, Footnotes } from "./footnotes";
 import { MathFormula } from "./math";

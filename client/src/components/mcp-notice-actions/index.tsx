@@ -7,7 +7,7 @@ import { useState } from "preact/hooks";
 import type { McpServer } from "../../../../protocol";
 import { plural } from "../../lib/plural";
 import { useMcpServers } from "../../lib/use-mcp-servers";
-import { Link } from "../link";
+import { Link } from "../../ui/link";
 import style from "./style.module.css";
 
 type Lookup =

@@ -17,7 +17,7 @@ import {
   useModels,
 } from "../../lib/use-models";
 import { usePopover } from "../../lib/use-popover";
-import { Link } from "../link";
+import { Link } from "../../ui/link";
 import style from "./style.module.css";
 
 type Props = {

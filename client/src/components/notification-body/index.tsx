@@ -13,10 +13,10 @@ import {
   notificationContent,
   unavailableServers,
 } from "../../lib/notification-content";
-import { Collapsible } from "../collapsible";
+import { Collapsible } from "../../ui/collapsible";
+import { StructuredData } from "../../ui/structured-data";
 import { Markdown } from "../markdown";
 import { McpNoticeActions } from "../mcp-notice-actions";
-import { StructuredData } from "../structured-data";
 import style from "./style.module.css";
 
 /** The notification's data, decoded for people. */

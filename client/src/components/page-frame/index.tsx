@@ -2,7 +2,7 @@
 // Shell renders the one <main> around it), a centred column, a back link, the page's <h1> and, under it,
 // an optional line saying what the page is for. The page's own content follows.
 import type { ComponentChildren } from "preact";
-import { Link } from "../link";
+import { Link } from "../../ui/link";
 import style from "./style.module.css";
 
 type Back = { href: string; label: string; testid?: string };

@@ -3,8 +3,8 @@
 // as the answer. Folded by default, open or not, it is the model's, not the product's (no System badge).
 import { useState } from "preact/hooks";
 import { thoughtFor } from "../../lib/thought-for";
+import { Spinner } from "../../ui/spinner";
 import { Markdown } from "../markdown";
-import { Spinner } from "../spinner";
 import style from "./style.module.css";
 
 type Props = {

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { durationInWords } from "../../lib/time-left";
 import type { PendingInput } from "../../lib/turn-state";
-import { Deadline as TimeLeft } from "../deadline";
+import { Deadline as TimeLeft } from "../../ui/deadline";
 import style from "./style.module.css";
 
 type Props = { pending: PendingInput; onAnswer: (content: string) => void };

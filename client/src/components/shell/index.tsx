@@ -1,31 +1,24 @@
 // The signed-in app: a skip link, the header, then the page: home (/) or a chat (/c/:id) beside the
 // conversations (a column on a wide screen, a drawer on a phone; in a chat on a phone the chat's title
-// row is the only header, holding the menu button and the demo badge), or Settings, the Library, Notes or
-// Tasks, which are loaded on first visit (lazyPage) to keep the initial bundle small. The Shell also
-// owns the tab title, "New conversation" (reusing an empty one), delete with Undo, and the app-wide
-// keyboard shortcuts (lib/use-shortcuts.ts).
+// row is the only header, holding the menu button and the demo badge), or Settings, the Library, Notes,
+// Tasks or Schedules, loaded on first visit (routed-page.tsx) to keep the initial bundle small. The Shell
+// also owns the tab title, "New conversation" (use-open-conversation.ts: reusing an empty one), delete
+// with Undo, and the app-wide keyboard shortcuts (use-shell-shortcuts.ts, lib/use-shortcuts.ts).
+import type { ComponentChildren, RefObject } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import type { Conversation, ModelRef, User } from "../../../../protocol";
-import { queueFirstMessage } from "../../lib/outbox";
+import type { Conversation, User } from "../../../../protocol";
 import { navigate, type Route } from "../../lib/router";
 import { syncTimeZone } from "../../lib/time-zone";
 import { useConversations } from "../../lib/use-conversations";
 import { useHealth } from "../../lib/use-health";
-import { requestSearchFocus, useShortcuts } from "../../lib/use-shortcuts";
-import { Chat } from "../chat";
+import { Drawer } from "../../ui/drawer";
 import { ConversationList } from "../conversation-list";
-import { Drawer } from "../drawer";
-import { DemoBadge, Header, MenuButton, PAGES } from "../header";
-import { Home } from "../home";
-import { Link } from "../link";
-import { lazyPage } from "./lazy";
+import { DemoBadge, Header, MenuButton } from "../header";
+import { DrawerPages, returnToUndone, UndoToast } from "./drawer-parts";
+import { RoutedPage } from "./routed-page";
 import style from "./style.module.css";
-
-const Settings = lazyPage(() => import("../settings").then((m) => m.Settings));
-const Library = lazyPage(() => import("../library").then((m) => m.Library));
-const NotesPage = lazyPage(() => import("../notes-page").then((m) => m.NotesPage));
-const TasksPage = lazyPage(() => import("../tasks-page").then((m) => m.TasksPage));
-const SchedulesPage = lazyPage(() => import("../schedules-page").then((m) => m.SchedulesPage));
+import { useOpenConversation } from "./use-open-conversation";
+import { useShellShortcuts } from "./use-shell-shortcuts";
 
 type Props = { user: User; route: Route; onLogOut: () => void };
 
@@ -60,16 +53,41 @@ function skipToMain(event: MouseEvent) {
   target?.focus();
 }
 
+/** The tab's title: the open conversation's, or the page's. */
+function useDocumentTitle(name: Route["name"], activeId: string | null, activeTitle: string | undefined) {
+  useEffect(() => {
+    const page = activeId ? activeTitle || "Conversation" : PAGE_TITLES[name];
+    document.title = page ? `${page} · Oracle` : "Oracle";
+  }, [name, activeId, activeTitle]);
+}
+
+/** Delete with Undo from the sidebar: deleting the open conversation goes home, and Undo goes back to it. */
+function useDeleteWithUndo(list: ReturnType<typeof useConversations>, activeId: string | null) {
+  /** The open conversation was the one deleted: Undo goes back to it. */
+  const deletedOpen = useRef<string | null>(null);
+  const onDelete = useCallback(
+    (conversation: Conversation) => {
+      list.scheduleDelete(conversation);
+      deletedOpen.current = conversation.id === activeId ? conversation.id : null;
+      if (conversation.id === activeId) navigate("/");
+    },
+    [list.scheduleDelete, activeId],
+  );
+  const onUndo = () => {
+    const id = list.pendingDelete?.id;
+    list.undoDelete();
+    returnToUndone(id, deletedOpen.current);
+  };
+  return { onDelete, onUndo };
+}
+
 export function Shell({ user, route, onLogOut }: Props) {
   const health = useHealth();
   const list = useConversations();
-  const { conversations, refresh, create, chooseModel, commitDelete } = list;
+  const { conversations, refresh, commitDelete } = list;
   const activeId = route.name === "conversation" ? route.id : null;
   const [drawerOpen, setDrawerOpen] = useState(false);
-  const [creating, setCreating] = useState(false);
-  const [opened, setOpened] = useState(0);
-  const [unsent, setUnsent] = useState<string | null>(null);
-  const creatingRef = useRef(false);
+  const { open, creating, opened, unsent, setUnsent } = useOpenConversation(list);
   const menuButton = useRef<HTMLButtonElement>(null);
   const key = routeKey(route);
   const activeTitle = activeId ? conversations?.find((c) => c.id === activeId)?.title : undefined;
@@ -85,46 +103,9 @@ export function Shell({ user, route, onLogOut }: Props) {
     setUnsent(null);
   }, [key]);
 
-  useEffect(() => {
-    const page = activeId ? activeTitle || "Conversation" : PAGE_TITLES[route.name];
-    document.title = page ? `${page} · Oracle` : "Oracle";
-  }, [route.name, activeId, activeTitle]);
+  useDocumentTitle(route.name, activeId, activeTitle);
 
-  /** "New conversation", or a first message from home: open (or reuse) one and go there. */
-  const open = useCallback(
-    async (content?: string, model?: ModelRef | null) => {
-      if (creatingRef.current) return;
-      creatingRef.current = true;
-      setCreating(true);
-      const conversation = await create();
-      creatingRef.current = false;
-      setCreating(false);
-      // A first message must not be lost with a failed create: home gives it back to the composer.
-      setUnsent(!conversation && content ? content : null);
-      if (!conversation) return;
-      // The model picked on the home page, before the first message is sent (a refusal leaves the default).
-      if (model) await chooseModel(conversation.id, model);
-      if (content) queueFirstMessage(conversation.id, content);
-      const path = `/c/${encodeURIComponent(conversation.id)}`;
-      const already = location.pathname === path;
-      setOpened((n) => n + 1);
-      navigate(path);
-      // Reusing the chat already open: nothing re-mounts, so put the cursor in its composer here.
-      if (already) document.querySelector<HTMLElement>("#main [data-testid=composer-input]")?.focus();
-    },
-    [create, chooseModel],
-  );
-
-  /** The open conversation was the one deleted: Undo goes back to it. */
-  const deletedOpen = useRef<string | null>(null);
-  const onDelete = useCallback(
-    (conversation: Conversation) => {
-      list.scheduleDelete(conversation);
-      deletedOpen.current = conversation.id === activeId ? conversation.id : null;
-      if (conversation.id === activeId) navigate("/");
-    },
-    [list.scheduleDelete, activeId],
-  );
+  const { onDelete, onUndo } = useDeleteWithUndo(list, activeId);
 
   // A turn starting names a new conversation (its first message) and one ending may rename or reorder
   // them; the index behind the list catches up a moment later, so ask again shortly after as well.
@@ -141,104 +122,31 @@ export function Shell({ user, route, onLogOut }: Props) {
   const toggleDrawer = useCallback(() => setDrawerOpen((isOpen) => !isOpen), []);
 
   const withSidebar = route.name === "home" || route.name === "conversation" || route.name === "not_found";
-
-  useShortcuts({
-    "new-chat": () => {
-      void open();
-      return true;
-    },
-    search: () => {
-      // On a phone the sidebar is the drawer, on every page; a wide screen shows it on home and the chats.
-      if (matchMedia("(max-width: 760px)").matches) setDrawerOpen(true);
-      else if (!withSidebar) navigate("/");
-      requestSearchFocus();
-      return true;
-    },
-    composer: () => {
-      const input = document.querySelector<HTMLElement>("#main [data-testid=composer-input]");
-      input?.focus();
-      return !!input;
-    },
-    help: () => {
-      navigate("/settings/help");
-      return true;
-    },
-  });
+  useShellShortcuts({ open, withSidebar, openDrawer: () => setDrawerOpen(true) });
 
   const undoToast = list.pendingDelete && (
-    <UndoToast
-      key={list.pendingDelete.id}
-      title={list.pendingDelete.title}
-      inDrawer={drawerOpen}
-      onUndo={() => {
-        const id = list.pendingDelete?.id;
-        list.undoDelete();
-        if (id && id === deletedOpen.current && location.pathname === "/") navigate(`/c/${encodeURIComponent(id)}`);
-        // Back on the row that came back.
-        setTimeout(() => {
-          if (!id) return;
-          const selector = `[data-testid=conversation-item][data-id=${JSON.stringify(id)}] a`;
-          document.querySelector<HTMLElement>(selector)?.focus();
-        });
-      }}
-    />
+    <UndoToast key={list.pendingDelete.id} title={list.pendingDelete.title} inDrawer={drawerOpen} onUndo={onUndo} />
   );
 
   // One menu button: in the header, or in a chat's title row (the one header row on a phone).
   const inChat = route.name === "conversation";
   const menu = <MenuButton open={drawerOpen} onClick={toggleDrawer} buttonRef={menuButton} />;
-
-  let page: preact.ComponentChild;
-  switch (route.name) {
-    case "settings":
-      page = <Settings tab={route.tab} />;
-      break;
-    case "library":
-      page = <Library />;
-      break;
-    case "notes":
-      page = <NotesPage path={route.path} />;
-      break;
-    case "tasks":
-      page = <TasksPage />;
-      break;
-    case "schedules":
-      page = <SchedulesPage />;
-      break;
-    case "conversation":
-      page = (
-        <Chat
-          id={route.id}
-          title={activeTitle}
-          onTurnStarted={refreshSoon}
-          onTurnEnded={refreshSoon}
-          menu={menu}
-          badge={health?.model.provider === "demo" && <DemoBadge testid="chat-demo-badge" />}
-        />
-      );
-      break;
-    case "home":
-      page = creating ? (
-        <div class={style.empty} aria-busy="true">
-          Opening a conversation…
-        </div>
-      ) : (
-        <Home
-          onStart={(content, model) => void open(content, model)}
-          unsent={unsent === null ? undefined : { content: unsent, problem: list.error ?? "the server refused" }}
-        />
-      );
-      break;
-    default:
-      page = (
-        <div class={style.empty} data-testid="page-not-found">
-          <p>There is no page here.</p>
-          <Link href="/" class={style.start}>
-            Go home
-          </Link>
-        </div>
-      );
-  }
+  const page = (
+    <RoutedPage
+      route={route}
+      chat={{
+        title: activeTitle,
+        menu,
+        badge: health?.model.provider === "demo" && <DemoBadge testid="chat-demo-badge" />,
+        onTurn: refreshSoon,
+      }}
+      home={{
+        creating,
+        onStart: (content, model) => void open(content, model),
+        unsent: unsent === null ? undefined : { content: unsent, problem: list.error ?? "the server refused" },
+      }}
+    />
+  );
 
   return (
     <div class={style.shell} data-testid="shell" data-user={user.username}>
@@ -247,8 +155,10 @@ export function Shell({ user, route, onLogOut }: Props) {
         {route.name === "conversation" ? "Skip to chat" : "Skip to content"}
       </a>
       <Header user={user} health={health} onLogOut={logOut} menu={inChat ? null : menu} hiddenOnPhone={inChat} />
-      <div class={style.body} data-sidebar={withSidebar ? "true" : "false"}>
-        <Drawer open={drawerOpen} column={withSidebar} onClose={() => setDrawerOpen(false)} menuButton={menuButton}>
+      <ShellBody
+        withSidebar={withSidebar}
+        drawer={{ open: drawerOpen, close: () => setDrawerOpen(false), menuButton }}
+        sidebar={
           <ConversationList
             conversations={conversations}
             activeId={activeId}
@@ -260,44 +170,39 @@ export function Shell({ user, route, onLogOut }: Props) {
             onRename={list.rename}
             onPin={list.pin}
           />
-          <nav class={style.drawerPages} aria-label="Pages">
-            {PAGES.map((p) => (
-              <Link key={p.href} href={p.href} class={style.drawerLink} data-testid={`drawer-${p.testid}`}>
-                <span aria-hidden="true">{p.icon}</span> {p.label}
-              </Link>
-            ))}
-            <div class={style.drawerUser}>
-              <span data-testid="drawer-current-user">{user.username}</span>
-              <button type="button" onClick={logOut} data-testid="drawer-logout">
-                Log out
-              </button>
-            </div>
-          </nav>
-          {drawerOpen && undoToast}
-        </Drawer>
-        {/* While the drawer is open (a phone), the page behind it is out of reach (inert). */}
-        <main id="main" class={style.main} tabIndex={-1} inert={drawerOpen}>
-          {page}
-        </main>
-        {!drawerOpen && undoToast}
-      </div>
+        }
+        pages={<DrawerPages user={user} onLogOut={logOut} />}
+        undoToast={undoToast}
+        page={page}
+      />
     </div>
   );
 }
 
-/**
- * "Deleted “title” · Undo", for as long as the delete can still be undone: at the top of the page, under
- * the header (over the chat's title, away from the composer's controls), or at the foot of the open
- * drawer on a phone (`inDrawer`, inside its focus trap, covering none of it).
- */
-function UndoToast({ title, onUndo, inDrawer }: { title: string; onUndo: () => void; inDrawer: boolean }) {
+type BodyProps = {
+  withSidebar: boolean;
+  drawer: { open: boolean; close: () => void; menuButton: RefObject<HTMLButtonElement | null> };
+  sidebar: ComponentChildren;
+  pages: ComponentChildren;
+  undoToast: ComponentChildren;
+  page: ComponentChildren;
+};
+
+/** The conversations (a column, or the drawer on a phone) beside the page's <main>; the undo toast in the
+ * open drawer, else over the page. */
+function ShellBody({ withSidebar, drawer, sidebar, pages, undoToast, page }: BodyProps) {
   return (
-    <div class={inDrawer ? style.toastInDrawer : style.toast} role="status" data-testid="delete-toast">
-      <span class={style.toastText}>Deleted “{title || "Untitled conversation"}”</span>
-      <span aria-hidden="true">·</span>
-      <button type="button" class={style.undo} onClick={onUndo} data-testid="undo-delete">
-        Undo
-      </button>
+    <div class={style.body} data-sidebar={withSidebar ? "true" : "false"}>
+      <Drawer open={drawer.open} column={withSidebar} onClose={drawer.close} menuButton={drawer.menuButton}>
+        {sidebar}
+        {pages}
+        {drawer.open && undoToast}
+      </Drawer>
+      {/* While the drawer is open (a phone), the page behind it is out of reach (inert). */}
+      <main id="main" class={style.main} tabIndex={-1} inert={drawer.open}>
+        {page}
+      </main>
+      {!drawer.open && undoToast}
     </div>
   );
 }

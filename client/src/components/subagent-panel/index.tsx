@@ -13,10 +13,11 @@ import {
 import { plural } from "../../lib/plural";
 import { compactionTitle, podEventLine } from "../../lib/system-text";
 import { terminationText } from "../../lib/termination";
-import { Icon } from "../icon";
-import { Link } from "../link";
-import { PlainText } from "../plain-text";
-import { Spinner } from "../spinner";
+import { Icon } from "../../ui/icon";
+import { Link } from "../../ui/link";
+import { PlainText } from "../../ui/plain-text";
+import { Spinner } from "../../ui/spinner";
+import { StatusPill } from "../call-card";
 import style from "./style.module.css";
 
 export function conversationHref(conversationId: string): string {
@@ -31,10 +32,10 @@ function ToolProgress({ call, run }: { call: ToolLine; run?: SubagentRun }) {
       <div class={style.toolLine}>
         <Icon name="wrench" />
         <span class={style.toolName}>{call.tool}</span>
-        <span class={`${style.status} ${style[call.status] ?? ""}`}>
+        <StatusPill tone={call.status} small>
           {call.status === "running" && <Spinner small />}
           {call.status}
-        </span>
+        </StatusPill>
       </div>
       {run && <SubagentPanel run={run} initiallyExpanded={subagentRunning(run)} />}
     </li>

@@ -4,9 +4,9 @@
 // names (the subscriber's id, the events it listens to, when it reaches the agent) are under Details.
 import type { SubscriberInfo } from "../../../../protocol";
 import { plural } from "../../lib/plural";
-import { FactsDetails } from "../facts-details";
-import { Icon } from "../icon";
-import switchStyle from "../switch/style.module.css";
+import { FactsDetails } from "../../ui/facts-details";
+import { Icon } from "../../ui/icon";
+import switchStyle from "../../ui/switch/style.module.css";
 import style from "./style.module.css";
 
 /** Why a core subscriber's switch does not move, on hover and for screen readers. */

@@ -4,8 +4,8 @@
 // raw tags), an interrupt is a banner and a pod event one line.
 import type { PodEvent, SystemItem } from "../../../../protocol";
 import { compactionTitle, interruptText, splitReferenceBody, unwrapReminder } from "../../lib/system-text";
-import { Collapsible } from "../collapsible";
-import { Icon, type IconName } from "../icon";
+import { Collapsible } from "../../ui/collapsible";
+import { Icon, type IconName } from "../../ui/icon";
 import { Markdown } from "../markdown";
 import { NotificationBody } from "../notification-body";
 import style from "./style.module.css";

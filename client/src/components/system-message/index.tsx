@@ -9,7 +9,7 @@ import type { SystemMessage as Message, Severity } from "../../../../protocol";
 import type { NoticeFold, NoticeOccurrence } from "../../lib/fold-notices";
 import { dataIsDetail, headlineOf, noticeReason } from "../../lib/notification-content";
 import { plainSource, severityWords } from "../../lib/system-text";
-import { FactsDetails } from "../facts-details";
+import { FactsDetails } from "../../ui/facts-details";
 import { MessageActions } from "../message-actions";
 import { NotificationData } from "../notification-body";
 import { SystemItemBody } from "../system-item-body";

@@ -5,7 +5,7 @@ import type { ModelInfo } from "../../../../protocol";
 import { modelWords, windowWords } from "../../lib/model-words";
 import { formatTokens, type Metered } from "../../lib/token-usage";
 import { usePopover } from "../../lib/use-popover";
-import { Icon } from "../icon";
+import { Icon } from "../../ui/icon";
 import { TokenMeter } from "./index";
 import style from "./style.module.css";
 

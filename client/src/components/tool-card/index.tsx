@@ -4,11 +4,12 @@
 // screen, and so does every card of a turn group.
 import { splitToolName } from "../../../../protocol";
 import type { LiveTool, SubagentRun } from "../../lib/conversation-state";
+import { Icon } from "../../ui/icon";
+import { formatJson, JsonBlock } from "../../ui/json-block";
+import { Spinner } from "../../ui/spinner";
+import hidden from "../../ui/visually-hidden/style.module.css";
+import { CallMeta, cardClass, lineClass, nameClass, StatusPill } from "../call-card";
 import { DelegateCard } from "../delegate-card";
-import { Icon } from "../icon";
-import { formatJson, JsonBlock } from "../json-block";
-import { Spinner } from "../spinner";
-import hidden from "../visually-hidden/style.module.css";
 import style from "./style.module.css";
 
 export type ToolCardProps = {
@@ -31,10 +32,6 @@ function isLarge(text: string): boolean {
 /** How a call that waited for approval was decided, in words. */
 const APPROVAL_WORDS = { approved: "approved by you", denied: "denied by you", timed_out: "not approved in time" };
 
-function formatDuration(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
-
 export function ToolCard({ call, seq, subagent, compact }: ToolCardProps) {
   if (call.tool === "delegate") return <DelegateCard call={call} seq={seq} subagent={subagent} />;
   const args = formatJson(call.args);
@@ -45,7 +42,7 @@ export function ToolCard({ call, seq, subagent, compact }: ToolCardProps) {
   const mcp = splitToolName(call.tool);
   return (
     <details
-      class={`${style.card} ${style[call.status]}`}
+      class={cardClass(call.status)}
       open={!compact && !large}
       data-role={persisted ? "tool" : undefined}
       data-seq={seq}
@@ -54,30 +51,27 @@ export function ToolCard({ call, seq, subagent, compact }: ToolCardProps) {
       data-status={call.status}
       data-tool={call.tool}
     >
-      <summary class={style.summary}>
+      <summary class={lineClass(style.summary)}>
         <span class={style.icon}>
           <Icon name="wrench" />
         </span>
-        <span class={style.name}>{mcp ? mcp.tool : call.tool}</span>
+        <span class={nameClass}>{mcp ? mcp.tool : call.tool}</span>
         {mcp && (
           <span class={style.server} title={`MCP server ${mcp.server}`} data-testid="tool-server">
             <span class={hidden.visuallyHidden}>on MCP server </span>
             {mcp.server}
           </span>
         )}
-        <span class={style.status}>
+        <StatusPill tone={call.status}>
           {call.status === "running" && !call.awaitingApproval && <Spinner data-testid="tool-running" />}
           {call.awaitingApproval ? "waiting for approval" : call.status}
-        </span>
+        </StatusPill>
         {call.approval && (
           <span class={style.approval} data-testid="tool-approval" data-approval={call.approval}>
             {APPROVAL_WORDS[call.approval]}
           </span>
         )}
-        <span class={style.meta}>
-          step {call.step}
-          {call.duration_ms !== undefined && ` · ${formatDuration(call.duration_ms)}`}
-        </span>
+        <CallMeta call={call} />
       </summary>
       <div class={style.body}>
         <JsonBlock label="Arguments" value={call.args} />

@@ -4,8 +4,8 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { UserMessage as Message } from "../../../../protocol";
+import { PlainText } from "../../ui/plain-text";
 import { ActionButton, MessageActions } from "../message-actions";
-import { PlainText } from "../plain-text";
 import style from "./style.module.css";
 
 type Props = {

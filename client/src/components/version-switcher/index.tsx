@@ -2,7 +2,7 @@
 // Next show the neighbouring version with what followed it on its branch. When another version changed
 // notes or tasks (or ran an MCP tool), a quiet line says those changes stay: switching only changes
 // what the chat and the model read. `blocked` (a turn is running…) disables both with the reason.
-import hidden from "../visually-hidden/style.module.css";
+import hidden from "../../ui/visually-hidden/style.module.css";
 import style from "./style.module.css";
 
 type Props = {

@@ -3,7 +3,7 @@
 // the one place that says what a running turn is doing (no header line, no label on the streamed text);
 // the step count is in its tooltip for whoever wants it.
 import type { Activity } from "../../lib/turn-state";
-import { Spinner } from "../spinner";
+import { Spinner } from "../../ui/spinner";
 import style from "./style.module.css";
 
 export function WorkingIndicator({ activity, step }: { activity: Activity; step?: string }) {

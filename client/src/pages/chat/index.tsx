@@ -1,0 +1,184 @@
+// The chat for /c/:id: one slim row on top (on a phone the page's only header: the Shell's menu button
+// and demo badge join it; the title, a button that opens what the conversation's
+// answers used so far, and the connection state only when it is not fine), the message list (which
+// alone says what a running turn is doing), the request_input banner, the cards of calls waiting for
+// approval, a reconnect banner while the
+// socket is down, the composer, and a toast for socket errors. All live state comes from
+// useConversationSocket. Esc stops a running turn; the composer has the focus when the chat opens,
+// after a message is sent, after Stop and when an answer arrives.
+import type { ComponentChild } from "preact";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import type { ModelRef } from "../../../../protocol";
+import { ApprovalCards } from "../../components/approval-cards";
+import { Composer } from "../../components/composer";
+import { ConnectionStatus, ReconnectBanner } from "../../components/connection-status";
+import { ConversationMenu } from "../../components/conversation-menu";
+import { MessageList } from "../../components/message-list";
+import { ModelPicker } from "../../components/model-picker";
+import { RequestInputBanner } from "../../components/request-input-banner";
+import { UsageButton } from "../../components/token-meter/usage-button";
+import { conversationTotal } from "../../lib/token-usage";
+import { turnActivity } from "../../lib/turn-state";
+import { useConversationDetail } from "../../lib/use-conversation-detail";
+import { useConversationModel } from "../../lib/use-conversation-model";
+import { useConversationSocket } from "../../lib/use-conversation-socket";
+import { Toast } from "../../ui/toast";
+import style from "./style.module.css";
+import { useBranching, useEscStops, useTurnEdges } from "./use-chat-session";
+
+type Props = {
+  id: string;
+  /** A turn ended (the sidebar refreshes: titles and order may have changed). */
+  onTurnEnded: () => void;
+  /** A turn started (the sidebar refreshes, so a new conversation's title shows at once). */
+  onTurnStarted?: () => void;
+  /** The Shell's menu button, first in the title row (shown on a phone only). */
+  menu?: ComponentChild;
+  /** Beside the title on a phone only (the app header says it on a wide screen): the demo badge. */
+  badge?: ComponentChild;
+};
+
+/** Whether focus may be moved to the composer without taking it from something the user is using. */
+function mayTakeFocus(section: HTMLElement | null): boolean {
+  const active = document.activeElement;
+  if (!active || active === document.body) return true;
+  if (!section?.contains(active)) return false;
+  return (
+    !(active instanceof HTMLTextAreaElement || active instanceof HTMLInputElement) ||
+    active.dataset.testid === "composer-input"
+  );
+}
+
+/** What the running turn is doing, for the working indicator: writing, or the tools it runs. */
+function activityOf(state: ReturnType<typeof useConversationSocket>["state"]) {
+  const runningTools: string[] = [];
+  for (const tool of state.liveTools.values())
+    if (tool.status === "running" && !tool.awaitingApproval) runningTools.push(tool.tool);
+  return turnActivity(state.turn, { writing: state.liveText.size > 0, runningTools });
+}
+
+type SessionProps = Props & { title: string; savedModel: ModelRef | null | undefined };
+
+function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, badge }: SessionProps) {
+  const { state, status, problem, send, answerInput, dismissNotice, retryNow } = useConversationSocket(id);
+  const conversationModel = useConversationModel(id, savedModel);
+  const { turn } = state;
+  const total = conversationTotal(state.messages.values(), state.model?.prices);
+  const section = useRef<HTMLElement>(null);
+  const composerInput = useRef<HTMLTextAreaElement>(null);
+  const [editing, setEditing] = useState(false);
+  // Counts the user's sends: the message list follows each one down to its answer.
+  const [followKey, setFollowKey] = useState(0);
+  const connected = status === "connected";
+  const { choose } = conversationModel;
+
+  const activity = activityOf(state);
+
+  const focusComposer = useCallback(() => {
+    if (mayTakeFocus(section.current)) composerInput.current?.focus();
+  }, []);
+
+  // The composer is ready as soon as the chat opens.
+  useEffect(() => {
+    composerInput.current?.focus();
+  }, []);
+
+  useTurnEdges(turn.running, onTurnStarted, onTurnEnded, focusComposer);
+
+  const stop = useCallback(() => {
+    send({ type: "agent_control", action: "stop" });
+    composerInput.current?.focus();
+  }, [send]);
+
+  const branching = useBranching(send, choose, () => {
+    setFollowKey((n) => n + 1);
+    composerInput.current?.focus();
+  });
+
+  const sendFromComposer = useCallback(
+    (frame: Parameters<typeof send>[0]) => {
+      const sent = send(frame);
+      if (sent) setFollowKey((n) => n + 1);
+      return sent;
+    },
+    [send],
+  );
+
+  useEscStops(section, turn.running && !turn.stopping && !editing, stop);
+
+  return (
+    <section class={style.chat} data-testid="chat" data-conversation-id={id} ref={section}>
+      <ChatBar id={id} title={title} menu={menu} badge={badge} status={status} total={total} model={state.model} />
+      <MessageList
+        state={state}
+        connected={connected}
+        activity={activity}
+        branching={branching}
+        onEditingChange={setEditing}
+        followKey={followKey}
+      />
+      {turn.pendingInput && <RequestInputBanner pending={turn.pendingInput} onAnswer={answerInput} />}
+      <ApprovalCards
+        pending={turn.pendingApprovals}
+        onDecide={(choice) => send({ type: "tool_approval", ...choice })}
+      />
+      {status === "reconnecting" && problem && <ReconnectBanner problem={problem} onRetry={retryNow} />}
+      <Composer
+        running={turn.running}
+        connected={connected}
+        onSend={sendFromComposer}
+        onStop={stop}
+        inputRef={composerInput}
+        modelPicker={
+          <ModelPicker
+            value={conversationModel.model}
+            onChoose={(model) => void choose(model)}
+            error={conversationModel.error}
+          />
+        }
+      />
+      <Toast notice={state.notice} onDismiss={dismissNotice} />
+    </section>
+  );
+}
+
+type BarProps = Pick<Props, "id" | "menu" | "badge"> & {
+  title: string;
+  status: ReturnType<typeof useConversationSocket>["status"];
+  total: ReturnType<typeof conversationTotal>;
+  model: ReturnType<typeof useConversationSocket>["state"]["model"];
+};
+
+/** The one slim row on top: the menu button (a phone), the title, the badge, the connection state, what
+ * the answers used so far, and the conversation's menu. */
+function ChatBar({ id, title, menu, badge, status, total, model }: BarProps) {
+  return (
+    <header class={style.bar} data-testid="chat-bar">
+      {menu}
+      <h1 class={style.title} title={title || undefined} data-testid="chat-title">
+        {title || "Untitled conversation"}
+      </h1>
+      {badge && <span class={style.phoneOnly}>{badge}</span>}
+      <ConnectionStatus status={status} />
+      {total && <UsageButton metered={total} model={model} />}
+      <ConversationMenu conversationId={id} />
+    </header>
+  );
+}
+
+/** `title` comes from the sidebar's list when it has the conversation, so a rename shows at once. */
+export function Chat({ title, ...props }: Props & { title?: string }) {
+  const detail = useConversationDetail(props.id);
+  if (detail.status === "not_found") {
+    // On a phone the menu button must stay reachable: the app header is not shown in a conversation.
+    return (
+      <section class={style.chat} data-testid="conversation-not-found">
+        {props.menu && <header class={`${style.bar} ${style.phoneOnly}`}>{props.menu}</header>}
+        <p class={style.placeholder}>This conversation does not exist or is not yours.</p>
+      </section>
+    );
+  }
+  const shown = title ?? (detail.status === "found" ? detail.title : "");
+  const savedModel = detail.status === "found" ? detail.model : undefined;
+  return <ChatSession key={props.id} {...props} title={shown} savedModel={savedModel} />;
+}

@@ -1,0 +1,51 @@
+// An OAuth server's connection (issue 30): "Connect" before it is authorized, "Connected" with
+// "Disconnect" after, and, when its grant expired or was revoked, the reason in words with "Reconnect".
+// Connecting opens the authorization server in a popup (the tab itself when popups are blocked).
+import type { McpServer } from "../../../../../protocol";
+import { formStyle as kit } from "../../../components/settings-form";
+import style from "./style.module.css";
+
+type Props = {
+  server: McpServer;
+  busy: boolean;
+  onConnect: () => void;
+  onDisconnect: () => void;
+};
+
+export function OAuthConnect({ server, busy, onConnect, onDisconnect }: Props) {
+  const { auth } = server;
+  if (auth.type !== "oauth") return null;
+  const scopes = auth.scopes.length ? ` · scopes: ${auth.scopes.join(", ")}` : "";
+  // What each status says, and the one action it offers.
+  const state = {
+    connected: { text: `Connected${scopes}`, tone: kit.ok, action: "Disconnect", testid: "mcp-oauth-disconnect" },
+    needs_authorization: {
+      text: "Not connected: sign in with the server's provider to give the agent its tools.",
+      tone: undefined,
+      action: "Connect",
+      testid: "mcp-oauth-connect",
+    },
+    expired: { text: auth.error, tone: kit.fieldError, action: "Reconnect", testid: "mcp-oauth-connect" },
+  }[auth.status];
+  const expired = auth.status === "expired";
+  return (
+    <div class={style.oauth} data-testid="mcp-oauth" data-status={auth.status}>
+      <p
+        class={state.tone ? `${style.oauthText} ${state.tone}` : style.oauthText}
+        role={expired ? "alert" : undefined}
+        data-testid="mcp-oauth-status"
+      >
+        {state.text}
+      </p>
+      <button
+        type="button"
+        onClick={auth.status === "connected" ? onDisconnect : onConnect}
+        disabled={busy}
+        aria-label={`${state.action} ${server.name}`}
+        data-testid={state.testid}
+      >
+        {state.action}
+      </button>
+    </div>
+  );
+}
