@@ -68,8 +68,6 @@ export type ConversationState = {
 
 export type ConversationAction =
   | { type: "frame"; frame: ServerFrame }
-  /** Frames that arrived together (streamed deltas gathered until the next paint), in order. */
-  | { type: "frames"; frames: readonly ServerFrame[] }
   | { type: "input_answered" }
   | { type: "notice"; code: string; message: string }
   | { type: "dismiss_notice" }
@@ -304,8 +302,6 @@ export function conversationReducer(state: ConversationState, action: Conversati
   switch (action.type) {
     case "frame":
       return applyFrame(state, action.frame);
-    case "frames":
-      return action.frames.reduce(applyFrame, state);
     case "input_answered":
       return { ...state, turn: { ...state.turn, pendingInput: null } };
     case "notice":

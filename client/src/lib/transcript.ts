@@ -142,53 +142,23 @@ export function groupSummary(group: Pick<TurnGroup, "stepCount" | "toolCount" | 
   return parts.join(" · ");
 }
 
-/** Where an item sits in the transcript, the same from one build to the next. */
-function itemKey(item: TranscriptItem): string {
-  return item.kind === "group" ? item.key : `${item.kind}-${item.message.seq}`;
-}
-
-const sameList = <T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean) =>
-  a.length === b.length && a.every((x, i) => same(x, b[i] as T));
-
-const sameOccurrences = (a: NoticeFold["repeats"], b: NoticeFold["repeats"]) =>
-  sameList(a, b, (x, y) => x.message === y.message && x.turn === y.turn);
-
-function sameFold(a: NoticeFold | undefined, b: NoticeFold | undefined): boolean {
-  if (!a || !b) return a === b;
-  return sameOccurrences(a.repeats, b.repeats) && sameOccurrences(a.related, b.related);
-}
-
-/** Two builds of one item show the same thing (messages are compared by identity: they never change). */
-function sameItem(a: TranscriptItem, b: TranscriptItem): boolean {
-  switch (a.kind) {
-    case "user":
-    case "answer":
-      return b.kind === a.kind && b.message === a.message;
-    case "system":
-      return b.kind === "system" && b.message === a.message && sameFold(a.fold, b.fold);
-    case "group":
-      return (
-        b.kind === "group" &&
-        b.running === a.running &&
-        b.final === a.final &&
-        sameList(a.steps, b.steps, (x, y) => x === y)
-      );
-  }
+/**
+ * Two values show the same: the same object, or objects (arrays) whose fields are alike one by one.
+ * Messages never change once persisted, so for them this is identity, reached at once.
+ */
+export function alike(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (!a || !b || typeof a !== "object" || typeof b !== "object" || a instanceof Map) return false;
+  const keys = Object.keys(a);
+  const other = b as Record<string, unknown>;
+  return keys.length === Object.keys(b).length && keys.every((k) => alike((a as Record<string, unknown>)[k], other[k]));
 }
 
 /**
- * `next` with every item that shows the same as in `previous` replaced by the previous object, and
- * `previous` itself when nothing changed: a rebuild after a new message keeps the identity of the turns
- * it did not touch, so the components that show them (memoised on their item) are not rendered again.
+ * `next` with every item that shows the same as the one in its place in `previous` replaced by that
+ * object: a rebuild after a new message keeps the identity of the turns it did not touch (the history
+ * only grows at its end), so the components that show them, memoised on their item, are not rendered again.
  */
 export function keepUnchanged(previous: readonly TranscriptItem[], next: TranscriptItem[]): TranscriptItem[] {
-  const before = new Map(previous.map((item) => [itemKey(item), item]));
-  let changed = previous.length !== next.length;
-  const out = next.map((item, index) => {
-    const old = before.get(itemKey(item));
-    const kept = old && sameItem(old, item) ? old : item;
-    if (kept !== previous[index]) changed = true;
-    return kept;
-  });
-  return changed ? out : (previous as TranscriptItem[]);
+  return next.map((item, index) => (alike(previous[index], item) ? (previous[index] as TranscriptItem) : item));
 }

@@ -33,17 +33,6 @@ const PING_INTERVAL_MS = 25_000;
 /** Deltas wait at most this long for a paint (a hidden tab paints none). */
 const DELTA_WAIT_MS = 100;
 
-const DELTAS = new Set(["text_delta", "reasoning_delta"]);
-
-/** Streamed text or reasoning, the chat's own or a subagent's. */
-function isDelta(frame: ServerFrame): boolean {
-  if (frame.type === "subagent_frame") {
-    const inner = frame.frame as { type?: unknown } | null;
-    return typeof inner?.type === "string" && DELTAS.has(inner.type);
-  }
-  return DELTAS.has(frame.type);
-}
-
 function socketUrl(conversationId: string): string {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   return `${scheme}//${location.host}/api/conversations/${encodeURIComponent(conversationId)}/ws`;
@@ -87,20 +76,19 @@ export function useConversationSocket(conversationId: string) {
     // Streamed deltas come dozens a second: they are gathered and folded in together before the next
     // paint (one render for all of them), so a slow device draws the answer as fast as it can instead
     // of falling behind the stream. Any other frame goes in at once, after the deltas before it.
-    let deltas: ServerFrame[] = [];
+    const deltas: ServerFrame[] = [];
     let paint = 0;
     let fallback: ReturnType<typeof setTimeout> | undefined;
     const flush = () => {
       cancelAnimationFrame(paint);
       clearTimeout(fallback);
       fallback = undefined;
-      if (deltas.length === 0 || disposed) return;
-      const frames = deltas;
-      deltas = [];
-      dispatch({ type: "frames", frames });
+      if (disposed) return;
+      // One render for all of them: dispatches in one task are rendered together.
+      for (const frame of deltas.splice(0)) dispatch({ type: "frame", frame });
     };
     const take = (frame: ServerFrame) => {
-      if (isDelta(frame)) {
+      if (frame.type === "text_delta" || frame.type === "reasoning_delta") {
         deltas.push(frame);
         if (fallback === undefined) {
           paint = requestAnimationFrame(flush);

@@ -22,7 +22,7 @@ import {
 } from "../../lib/conversation-state";
 import { useTargetSeq } from "../../lib/router";
 import { isFailure } from "../../lib/termination";
-import { buildTranscript, keepUnchanged, type TranscriptItem } from "../../lib/transcript";
+import { alike, buildTranscript, keepUnchanged, type TranscriptItem } from "../../lib/transcript";
 import type { Activity } from "../../lib/turn-state";
 import { AgentMessage } from "../agent-message";
 import { ErrorBubble } from "../error-bubble";
@@ -112,19 +112,9 @@ type RowProps = {
   versions?: VersionInfo;
   /** An answer's question (null: a turn the user did not start, a notify or a reminder). */
   question?: number | null;
-  /** A turn group's subagent runs (only a group that holds one of their delegate calls gets them). */
+  /** A turn group's subagent runs (they change only while a subagent runs). */
   subagents?: ReadonlyMap<string, SubagentRun>;
 };
-
-/** The live runs a group shows: all of them for a running group, else only when one is its own. */
-function subagentsOf(
-  group: Extract<TranscriptItem, { kind: "group" }>,
-  runs: ReadonlyMap<string, SubagentRun>,
-): ReadonlyMap<string, SubagentRun> | undefined {
-  if (runs.size === 0) return undefined;
-  if (group.running) return runs;
-  return group.steps.some((m) => m.role === "tool" && runs.has(m.call_id)) ? runs : undefined;
-}
 
 /**
  * One item of the transcript. Rendered again only when one of its props changes (compared one by one),
@@ -134,8 +124,9 @@ class TranscriptRow extends Component<RowProps> {
   override shouldComponentUpdate(next: RowProps): boolean {
     const now = this.props as Record<string, unknown>;
     const then = next as Record<string, unknown>;
-    for (const key in then) if (then[key] !== now[key]) return true;
-    for (const key in now) if (!(key in then)) return true;
+    // ‹ n/m › is described afresh at each change of the history: alike is enough.
+    for (const key in { ...now, ...then })
+      if (now[key] !== then[key] && !(key === "versions" && alike(now[key], then[key]))) return true;
     return false;
   }
 
@@ -234,25 +225,16 @@ export function MessageList(props: Props) {
     }
   });
 
-  // ‹ n/m › for the versions of a question, or of the first message of a regenerated turn. The
-  // descriptions are kept from one render to the next while they say the same, so a row stays as it is.
-  const versionCache = useRef(new Map<string, VersionInfo>());
+  // ‹ n/m › for the versions of a question, or of the first message of a regenerated turn.
   const versionInfos = useMemo(() => {
     const infos = new Map<number, VersionInfo>();
-    if (!branching) return infos;
-    const cache = new Map<string, VersionInfo>();
     const describe = (seq: number) => {
       const versions = versionsOf(tree, seq);
-      if (versions.seqs.length < 2) return;
-      const changesStay = otherVersionsWrote(versions, writes);
-      const key = `${seq}:${versions.index}:${versions.seqs.join(",")}:${changesStay}`;
-      const info = versionCache.current.get(key) ?? { seq, index: versions.index, seqs: versions.seqs, changesStay };
-      cache.set(key, info);
-      infos.set(seq, info);
+      if (branching && versions.seqs.length > 1)
+        infos.set(seq, { seq, ...versions, changesStay: otherVersionsWrote(versions, writes) });
     };
     for (const message of messages) if (message.role === "user") describe(message.seq);
     for (const turn of turns.values()) if (turn.fork) describe(turn.fork);
-    versionCache.current = cache;
     return infos;
   }, [tree, writes, messages, turns, branching]);
 
@@ -355,7 +337,7 @@ export function MessageList(props: Props) {
             />
           );
         if (item.kind === "system") return <TranscriptRow {...common} />;
-        if (item.kind === "group") return <TranscriptRow {...common} subagents={subagentsOf(item, subagents)} />;
+        if (item.kind === "group") return <TranscriptRow {...common} subagents={subagents} />;
         const turn = turns.get(item.message.seq);
         const versions = turn?.fork ? versionInfos.get(turn.fork) : undefined;
         return <TranscriptRow {...common} question={turn?.user ?? null} versions={versions} />;
