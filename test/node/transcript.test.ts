@@ -116,7 +116,7 @@ describe("keepUnchanged", () => {
     log.push(user("q2"), tool("vault_read", 1));
     const first = buildTranscript(log, { running: true });
     const again = keepUnchanged(first, buildTranscript([...log], { running: true }));
-    again.forEach((item, i) => expect(item).toBe(first[i]));
+    for (const [i, item] of again.entries()) expect(item).toBe(first[i]);
 
     const grown = [...log, tool("vault_search", 2), agent("a2", { phase: "final" })];
     const next = keepUnchanged(first, buildTranscript(grown, { running: false }));
