@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
 import { bundleRows, writeBundleSection } from "./bundle-size.ts";
 import { clientSizeRows, measureClient } from "./client-size.ts";
+import { measureClientStreaming, streamingRows, writeStreamingSection } from "./client-streaming.ts";
 import type { ConversationFigures } from "./context-figures.ts";
 import { d1HotPath } from "./d1-hot-path.ts";
 import { measureNotificationTokens } from "./notification-tokens.ts";
@@ -195,6 +196,11 @@ console.log(`${stamp}\n${table}`);
 const bundle = await bundleRows(client);
 console.log(`\n${bundle.join("\n")}`);
 writeBundleSection(bundle, stamp);
+// Issue 39: a streamed answer in conversations of ~100 and ~1,000 messages, in headless Chromium
+// (bench/client-streaming.ts), in its own section of the README.
+const streaming = streamingRows(await measureClientStreaming());
+console.log(`\n${streaming.join("\n")}`);
+writeStreamingSection(streaming, stamp);
 const readme = readFileSync("bench/README.md", "utf8");
 const tokens = await measureNotificationTokens();
 console.log(`\n${tokens.join("\n")}`);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { conversationReducer, INITIAL_STATE } from "../../client/src/lib/conversation-state";
 import { answerParts, describeFailure, isFailure, terminationText } from "../../client/src/lib/termination";
-import { buildTranscript, groupSummary, isRoutineSystem } from "../../client/src/lib/transcript";
+import { buildTranscript, groupSummary, isRoutineSystem, keepUnchanged } from "../../client/src/lib/transcript";
 import { applyAgentUpdate, IDLE_TURN, turnActivity } from "../../client/src/lib/turn-state";
 import type { Message } from "../../protocol";
 import { TERMINATION_REASONS } from "../../protocol";
@@ -105,6 +105,38 @@ describe("buildTranscript", () => {
       item: { kind: "file_attachment", path: "plan.md", body: "x" },
     };
     expect(isRoutineSystem(attachment as never)).toBe(false);
+  });
+});
+
+// Issue 39: a rebuild after a new message keeps the items of the turns it did not touch (their rows are
+// memoised on them), and streamed deltas never rebuild the transcript at all.
+describe("keepUnchanged", () => {
+  it("keeps the objects of untouched turns", () => {
+    const log = [user("q1"), agent("step", { step: 1 }), tool("vault_list", 1), agent("a1", { phase: "final" })];
+    log.push(user("q2"), tool("vault_read", 1));
+    const first = buildTranscript(log, { running: true });
+    const again = keepUnchanged(first, buildTranscript([...log], { running: true }));
+    for (const [i, item] of again.entries()) expect(item).toBe(first[i]);
+
+    const grown = [...log, tool("vault_search", 2), agent("a2", { phase: "final" })];
+    const next = keepUnchanged(first, buildTranscript(grown, { running: false }));
+    // The first turn (question, group, answer) and the second question are the same objects…
+    for (let i = 0; i < 4; i++) expect(next[i]).toBe(first[i]);
+    // …the second turn's group grew and is new, and its answer is there.
+    expect(next[4]).not.toBe(first[4]);
+    expect(next[4]).toMatchObject({ kind: "group", toolCount: 2, running: false });
+    expect(next[5]).toMatchObject({ kind: "answer" });
+  });
+
+  it("leaves the persisted messages alone while text streams: deltas change only the live text", () => {
+    const hello = { type: "hello", last_seq: 0, running: false } as const;
+    let state = conversationReducer(INITIAL_STATE, { type: "frame", frame: hello as never });
+    state = conversationReducer(state, { type: "frame", frame: { type: "message", message: user("q") } as never });
+    const messages = state.messages;
+    const deltas = ["Hel", "lo", " there"].map((delta) => ({ type: "text_delta", step: 1, delta }) as never);
+    const streamed = deltas.reduce((s, frame) => conversationReducer(s, { type: "frame", frame }), state);
+    expect(streamed.messages).toBe(messages);
+    expect(streamed.liveText.get(1)).toBe("Hello there");
   });
 });
 

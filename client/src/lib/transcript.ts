@@ -141,3 +141,24 @@ export function groupSummary(group: Pick<TurnGroup, "stepCount" | "toolCount" | 
   if (group.failedTools > 0) parts.push(`${group.failedTools.toLocaleString("en-US")} failed`);
   return parts.join(" · ");
 }
+
+/**
+ * Two values show the same: the same object, or objects (arrays) whose fields are alike one by one.
+ * Messages never change once persisted, so for them this is identity, reached at once.
+ */
+export function alike(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (!a || !b || typeof a !== "object" || typeof b !== "object" || a instanceof Map) return false;
+  const keys = Object.keys(a);
+  const other = b as Record<string, unknown>;
+  return keys.length === Object.keys(b).length && keys.every((k) => alike((a as Record<string, unknown>)[k], other[k]));
+}
+
+/**
+ * `next` with every item that shows the same as the one in its place in `previous` replaced by that
+ * object: a rebuild after a new message keeps the identity of the turns it did not touch (the history
+ * only grows at its end), so the components that show them, memoised on their item, are not rendered again.
+ */
+export function keepUnchanged(previous: readonly TranscriptItem[], next: TranscriptItem[]): TranscriptItem[] {
+  return next.map((item, index) => (alike(previous[index], item) ? (previous[index] as TranscriptItem) : item));
+}

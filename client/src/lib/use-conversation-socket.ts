@@ -2,7 +2,7 @@
 // holds on every `hello` (first load included: after_seq 0 replays the whole history), reconnects with
 // backoff after a drop, pings every 25 s, and folds every validated frame into conversationReducer.
 import { useCallback, useEffect, useReducer, useRef, useState } from "preact/hooks";
-import { type ClientFrame, ServerFrameSchema } from "../../../protocol";
+import { type ClientFrame, type ServerFrame, ServerFrameSchema } from "../../../protocol";
 import { REVOKED_CLOSE_CODE } from "../../../protocol/socket-close";
 import { signalUnauthorized } from "./api";
 import { announceTitle } from "./conversation-groups";
@@ -30,6 +30,8 @@ function closeReason(event: CloseEvent): string {
 }
 
 const PING_INTERVAL_MS = 25_000;
+/** Deltas wait at most this long for a paint (a hidden tab paints none). */
+const DELTA_WAIT_MS = 100;
 
 function socketUrl(conversationId: string): string {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -71,6 +73,33 @@ export function useConversationSocket(conversationId: string) {
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
     let pingTimer: ReturnType<typeof setInterval> | undefined;
 
+    // Streamed deltas come dozens a second: they are gathered and folded in together before the next
+    // paint (one render for all of them), so a slow device draws the answer as fast as it can instead
+    // of falling behind the stream. Any other frame goes in at once, after the deltas before it.
+    const deltas: ServerFrame[] = [];
+    let paint = 0;
+    let fallback: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      cancelAnimationFrame(paint);
+      clearTimeout(fallback);
+      fallback = undefined;
+      if (disposed) return;
+      // One render for all of them: dispatches in one task are rendered together.
+      for (const frame of deltas.splice(0)) dispatch({ type: "frame", frame });
+    };
+    const take = (frame: ServerFrame) => {
+      if (frame.type === "text_delta" || frame.type === "reasoning_delta") {
+        deltas.push(frame);
+        if (fallback === undefined) {
+          paint = requestAnimationFrame(flush);
+          fallback = setTimeout(flush, DELTA_WAIT_MS);
+        }
+        return;
+      }
+      flush();
+      dispatch({ type: "frame", frame });
+    };
+
     const connect = () => {
       const socket = new WebSocket(socketUrl(conversationId));
       socketRef.current = socket;
@@ -105,7 +134,7 @@ export function useConversationSocket(conversationId: string) {
         // The model named the conversation: the sidebar takes it (use-conversations.ts), not the chat.
         if (frame.type === "conversation_title") return announceTitle(frame.conversation_id, frame.title);
         if (frame.type === "message") highestSeq.current = Math.max(highestSeq.current, frame.message.seq);
-        dispatch({ type: "frame", frame });
+        take(frame);
       };
       socket.onclose = (event) => {
         clearInterval(pingTimer);
@@ -132,6 +161,7 @@ export function useConversationSocket(conversationId: string) {
     window.addEventListener("online", reconnectNow);
     return () => {
       disposed = true;
+      flush();
       window.removeEventListener("online", reconnectNow);
       clearTimeout(retryTimer);
       clearInterval(pingTimer);

@@ -108,6 +108,9 @@ export function Markdown({ text, class: className }: { text: string; class?: str
   const id = useId();
   const ready = useMarkdownReady();
   const nodes = useMemo(() => (ready ? parseMarkdown(text) : null), [ready, text]);
+  // The same elements while the text is the same: a message rendered again for something else (a turn
+  // starting disables its buttons) leaves its Markdown as it is, without walking it again.
+  const children = useMemo(() => nodes && render(nodes, { id }), [nodes, id]);
   if (!nodes)
     return (
       <div class={className} data-testid="markdown" data-pending="">
@@ -116,7 +119,7 @@ export function Markdown({ text, class: className }: { text: string; class?: str
     );
   return (
     <div class={`${style.markdown} ${className ?? ""}`} data-testid="markdown">
-      {render(nodes, { id })}
+      {children}
     </div>
   );
 }

@@ -9,14 +9,20 @@
 // What it shows is the current path of the conversation's tree (lib/branches.ts): Edit on every
 // question and Regenerate on every answer make new versions, ‹ n/m › switches between them; all of it
 // waits while a turn runs, and none of it is there without `branching` (a shared page reads, never writes).
-import type { ComponentChildren } from "preact";
-import { useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { Message as MessageShape, ModelRef } from "../../../../protocol";
+import { Component, type ComponentChildren } from "preact";
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
+import type { Message as MessageShape, ModelRef, Prices } from "../../../../protocol";
 import { answerTurns, buildTree, otherVersionsWrote, subtreesWithWrites, versionsOf } from "../../lib/branches";
-import { type ConversationState, historyLoaded, type LiveTool, pathMessages } from "../../lib/conversation-state";
+import {
+  type ConversationState,
+  historyLoaded,
+  type LiveTool,
+  pathMessages,
+  type SubagentRun,
+} from "../../lib/conversation-state";
 import { useTargetSeq } from "../../lib/router";
 import { isFailure } from "../../lib/termination";
-import { buildTranscript, type TranscriptItem } from "../../lib/transcript";
+import { alike, buildTranscript, keepUnchanged, type TranscriptItem } from "../../lib/transcript";
 import type { Activity } from "../../lib/turn-state";
 import { AgentMessage } from "../agent-message";
 import { ErrorBubble } from "../error-bubble";
@@ -92,6 +98,96 @@ function newestQuestion(messages: ReadonlyMap<number, MessageShape>): number {
   return newest;
 }
 
+/** ‹ n/m › of one message: its versions, which one shows, whether another changed notes or tasks. */
+type VersionInfo = { seq: number; index: number; seqs: readonly number[]; changesStay: boolean };
+
+type RowProps = {
+  item: TranscriptItem;
+  blocked: string | null;
+  branching?: BranchActions;
+  onSwitch: (versions: VersionInfo, index: number) => void;
+  prices?: Prices;
+  onEditingChange?: (editing: boolean) => void;
+  /** A question's own versions; an answer's, those of its turn's fork. */
+  versions?: VersionInfo;
+  /** An answer's question (null: a turn the user did not start, a notify or a reminder). */
+  question?: number | null;
+  /** A turn group's subagent runs (they change only while a subagent runs). */
+  subagents?: ReadonlyMap<string, SubagentRun>;
+};
+
+/**
+ * One item of the transcript. Rendered again only when one of its props changes (compared one by one),
+ * so a streamed delta, which changes none of them, leaves every finished turn as it is.
+ */
+class TranscriptRow extends Component<RowProps> {
+  override shouldComponentUpdate(next: RowProps): boolean {
+    const now = this.props as Record<string, unknown>;
+    const then = next as Record<string, unknown>;
+    // ‹ n/m › is described afresh at each change of the history: alike is enough.
+    for (const key in { ...now, ...then })
+      if (now[key] !== then[key] && !(key === "versions" && alike(now[key], then[key]))) return true;
+    return false;
+  }
+
+  override render() {
+    const { item, blocked, branching, onSwitch, prices, onEditingChange, versions, question, subagents } = this.props;
+    const switcher = (align: "start" | "end") =>
+      versions && (
+        <VersionSwitcher
+          seq={versions.seq}
+          index={versions.index}
+          count={versions.seqs.length}
+          onShow={(index) => onSwitch(versions, index)}
+          blocked={blocked}
+          changesStay={versions.changesStay}
+          align={align}
+        />
+      );
+    switch (item.kind) {
+      case "user": {
+        const { seq } = item.message;
+        return (
+          <UserMessage
+            message={item.message}
+            onEdit={branching && ((content) => branching.edit(seq, content))}
+            blocked={blocked}
+            onEditingChange={onEditingChange}
+            switcher={switcher("end")}
+          />
+        );
+      }
+      case "system":
+        return <Message message={item.message} fold={item.fold} prices={prices} />;
+      case "group":
+        return <TurnGroup group={item} subagents={subagents} prices={prices} />;
+      case "answer": {
+        const regenerate = branching && question ? () => void branching.regenerate(question) : undefined;
+        return isFailure(item.message.termination_reason) ? (
+          <ErrorBubble
+            message={item.message}
+            prices={prices}
+            onRetry={regenerate}
+            onRetryWith={
+              branching?.retryWith && question ? (model) => branching.retryWith?.(question, model) : undefined
+            }
+            blocked={blocked}
+            switcher={switcher("start")}
+          />
+        ) : (
+          <AgentMessage
+            message={item.message}
+            prices={prices}
+            onRegenerate={regenerate}
+            blocked={blocked}
+            switcher={switcher("start")}
+          />
+        );
+      }
+    }
+  }
+}
+
 export function MessageList(props: Props) {
   const { state, connected, activity, branching, onEditingChange, followKey, footer } = props;
   const scroller = useRef<HTMLDivElement>(null);
@@ -104,7 +200,14 @@ export function MessageList(props: Props) {
   const newestUser = useMemo(() => newestQuestion(state.messages), [state.messages]);
   const tools: LiveTool[] = [...state.liveTools.values()];
   const running = state.turn.running;
-  const items = buildTranscript(messages, { running });
+  // The transcript is built again when the history changes, never for a streamed delta; the turns a
+  // change did not touch keep their items, so their rows (TranscriptRow) are not rendered again.
+  const previousItems = useRef<TranscriptItem[]>([]);
+  const items = useMemo(
+    () => keepUnchanged(previousItems.current, buildTranscript(messages, { running })),
+    [messages, running],
+  );
+  previousItems.current = items;
   const blocked = blockedReason(state, connected);
 
   // After a switch the pressed ‹ or › (now under the version shown) keeps the focus.
@@ -122,28 +225,27 @@ export function MessageList(props: Props) {
     }
   });
 
-  /** ‹ n/m › for the versions of `seq` (a question, or the first message of a regenerated turn). */
-  const switcher = (seq: number, align: "start" | "end" = "start") => {
-    if (!branching) return undefined;
-    const versions = versionsOf(tree, seq);
-    if (versions.seqs.length < 2) return undefined;
-    const show = (index: number) => {
-      const target = versions.seqs[index];
-      if (target === undefined || !branching.switchTo(target)) return;
-      refocus.current = { seq: target, button: index < versions.index ? "previous" : "next" };
+  // ‹ n/m › for the versions of a question, or of the first message of a regenerated turn.
+  const versionInfos = useMemo(() => {
+    const infos = new Map<number, VersionInfo>();
+    const describe = (seq: number) => {
+      const versions = versionsOf(tree, seq);
+      if (branching && versions.seqs.length > 1)
+        infos.set(seq, { seq, ...versions, changesStay: otherVersionsWrote(versions, writes) });
     };
-    return (
-      <VersionSwitcher
-        seq={seq}
-        index={versions.index}
-        count={versions.seqs.length}
-        onShow={show}
-        blocked={blocked}
-        changesStay={otherVersionsWrote(versions, writes)}
-        align={align}
-      />
-    );
-  };
+    for (const message of messages) if (message.role === "user") describe(message.seq);
+    for (const turn of turns.values()) if (turn.fork) describe(turn.fork);
+    return infos;
+  }, [tree, writes, messages, turns, branching]);
+
+  // A row's ‹ or › pressed: the version switches, and the button keeps the focus (refocus, above).
+  const latestBranching = useRef(branching);
+  latestBranching.current = branching;
+  const onSwitch = useCallback((versions: VersionInfo, index: number) => {
+    const target = versions.seqs[index];
+    if (target === undefined || !latestBranching.current?.switchTo(target)) return;
+    refocus.current = { seq: target, button: index < versions.index ? "previous" : "next" };
+  }, []);
 
   // What changes when something new arrives: a persisted message (on any branch: a switch is not
   // news), streamed text, a tool card.
@@ -182,7 +284,7 @@ export function MessageList(props: Props) {
   // message (a search hit) keeps its place.
   const follow = `${followKey ?? 0}:${newestUser}`;
   const lastFollow = useRef(follow);
-  const loaded = historyLoaded(state);
+  const loaded = useMemo(() => historyLoaded(state), [state.messages, state.helloSeq]);
   const wasLoaded = useRef(loaded);
   useLayoutEffect(() => {
     const changed = follow !== lastFollow.current;
@@ -217,57 +319,31 @@ export function MessageList(props: Props) {
     setBehind(false);
   };
 
-  const renderItem = (item: TranscriptItem) => {
-    switch (item.kind) {
-      case "user": {
-        const { seq } = item.message;
-        return (
-          <UserMessage
-            key={seq}
-            message={item.message}
-            onEdit={branching && ((content) => branching.edit(seq, content))}
-            blocked={blocked}
-            onEditingChange={onEditingChange}
-            switcher={switcher(seq, "end")}
-          />
-        );
-      }
-      case "system":
-        return <Message key={item.message.seq} message={item.message} fold={item.fold} prices={state.model?.prices} />;
-      case "group":
-        return <TurnGroup key={item.key} group={item} subagents={state.subagents} prices={state.model?.prices} />;
-      case "answer": {
-        const { seq } = item.message;
-        const turn = turns.get(seq);
-        // A turn the user did not start (a notify, a reminder) has no question to ask again.
-        const question = turn?.user;
-        const regenerate = branching && question ? () => void branching.regenerate(question) : undefined;
-        const versions = turn?.fork ? switcher(turn.fork) : undefined;
-        return isFailure(item.message.termination_reason) ? (
-          <ErrorBubble
-            key={seq}
-            message={item.message}
-            prices={state.model?.prices}
-            onRetry={regenerate}
-            onRetryWith={
-              branching?.retryWith && question ? (model) => branching.retryWith?.(question, model) : undefined
-            }
-            blocked={blocked}
-            switcher={versions}
-          />
-        ) : (
-          <AgentMessage
-            key={seq}
-            message={item.message}
-            prices={state.model?.prices}
-            onRegenerate={regenerate}
-            blocked={blocked}
-            switcher={versions}
-          />
-        );
-      }
-    }
-  };
+  // The rows, made again only when something they show changes: a streamed delta reuses them as they
+  // are, and each row (memoised on its props) renders again only when its own item or props change.
+  const prices = state.model?.prices;
+  const subagents = state.subagents;
+  const rows = useMemo(
+    () =>
+      items.map((item) => {
+        const key = item.kind === "group" ? item.key : item.message.seq;
+        const common = { key, item, blocked, branching, onSwitch, prices };
+        if (item.kind === "user")
+          return (
+            <TranscriptRow
+              {...common}
+              onEditingChange={onEditingChange}
+              versions={versionInfos.get(item.message.seq)}
+            />
+          );
+        if (item.kind === "system") return <TranscriptRow {...common} />;
+        if (item.kind === "group") return <TranscriptRow {...common} subagents={subagents} />;
+        const turn = turns.get(item.message.seq);
+        const versions = turn?.fork ? versionInfos.get(turn.fork) : undefined;
+        return <TranscriptRow {...common} question={turn?.user ?? null} versions={versions} />;
+      }),
+    [items, blocked, branching, onSwitch, prices, onEditingChange, versionInfos, subagents, turns],
+  );
 
   const live = liveSteps(state);
   const empty = messages.length === 0 && live.length === 0 && !running;
@@ -276,7 +352,7 @@ export function MessageList(props: Props) {
     <div class={style.scroller} ref={scroller} onScroll={onScroll} data-testid="message-list">
       <div class={style.column}>
         {empty &&
-          (historyLoaded(state) ? (
+          (loaded ? (
             <p class={style.empty} data-testid="empty-conversation">
               No messages yet. Ask the Oracle something below.
             </p>
@@ -286,7 +362,7 @@ export function MessageList(props: Props) {
             </p>
           ))}
         <div class={style.list} role="log" aria-live="polite" aria-relevant="additions" aria-label="Conversation">
-          {items.map(renderItem)}
+          {rows}
         </div>
         <div class={style.live} aria-live="off">
           {live.map((step) => {

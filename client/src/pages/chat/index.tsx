@@ -63,7 +63,8 @@ function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, 
   const { state, status, problem, send, answerInput, dismissNotice, retryNow } = useConversationSocket(id);
   const conversationModel = useConversationModel(id, savedModel);
   const { turn } = state;
-  const total = conversationTotal(state.messages.values(), state.model?.prices);
+  const prices = state.model?.prices;
+  const total = useMemo(() => conversationTotal(state.messages.values(), prices), [state.messages, prices]);
   const section = useRef<HTMLElement>(null);
   const composerInput = useRef<HTMLTextAreaElement>(null);
   const [editing, setEditing] = useState(false);
