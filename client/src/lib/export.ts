@@ -178,3 +178,16 @@ export function downloadText(fileName: string, type: string, text: string): void
   // Later, not at once: some browsers start reading the Blob only after the click has returned.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/**
+ * Fetches every message and downloads the file: Markdown, for reading, is the version on screen; JSON,
+ * a copy to keep, is every version. The conversation menu loads this module on first use.
+ */
+export async function exportConversation(conversationId: string, format: "md" | "json"): Promise<string | null> {
+  const result = await loadConversationExport(conversationId, format === "md" ? "path" : "tree");
+  if (!result.ok) return result.error.message;
+  const name = exportFileName(result.data.conversation.title, format);
+  if (format === "md") downloadText(name, "text/markdown;charset=utf-8", conversationMarkdown(result.data));
+  else downloadText(name, "application/json;charset=utf-8", conversationJson(result.data));
+  return null;
+}

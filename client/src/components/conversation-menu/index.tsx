@@ -2,18 +2,10 @@
 // JSON. The menu button pattern: the button says it opens a menu (aria-haspopup, aria-expanded); the
 // menu takes the focus, arrow keys, Home and End move through its items, Esc or Tab closes it (Esc
 // returns the focus to the button), and so does a click outside (those last as every popover:
-// lib/use-popover.ts; use-menu-keys.ts). An export fetches every message first (client/src/lib/export.ts). Closing the
-// share dialog gives the focus back to the menu's button.
+// lib/use-popover.ts; use-menu-keys.ts). An export fetches every message first (client/src/lib/export.ts,
+// loaded on first use). Closing the share dialog gives the focus back to the menu's button.
 import type { RefObject } from "preact";
 import { useId, useState } from "preact/hooks";
-import {
-  type ConversationExport,
-  conversationJson,
-  conversationMarkdown,
-  downloadText,
-  exportFileName,
-  loadConversationExport,
-} from "../../lib/export";
 import { usePopover } from "../../lib/use-popover";
 import { Icon } from "../../ui/icon";
 import type { ShareDialog } from "../share-dialog";
@@ -26,12 +18,6 @@ const ITEMS: { format: Format; label: string }[] = [
   { format: "md", label: "Export as Markdown" },
   { format: "json", label: "Export as JSON" },
 ];
-
-function save(format: Format, data: ConversationExport): void {
-  const name = exportFileName(data.conversation.title, format);
-  if (format === "md") downloadText(name, "text/markdown;charset=utf-8", conversationMarkdown(data));
-  else downloadText(name, "application/json;charset=utf-8", conversationJson(data));
-}
 
 /** The share dialog, its module loaded on first use (it stays out of the first download). */
 function useShareDialog(
@@ -73,11 +59,12 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
     button.current?.focus();
     setBusy(true);
     setProblem(null);
-    // Markdown is for reading: the version on screen. JSON is a copy to keep: every version.
-    const result = await loadConversationExport(conversationId, format === "md" ? "path" : "tree");
+    // The export's module (lib/export.ts) is loaded on first use: it stays out of the first download.
+    const failure = await import("../../lib/export")
+      .then(({ exportConversation }) => exportConversation(conversationId, format))
+      .catch(() => "it could not be loaded. Reload the page and try again");
     setBusy(false);
-    if (result.ok) save(format, result.data);
-    else setProblem(`Export failed: ${result.error.message}`);
+    if (failure) setProblem(`Export failed: ${failure}`);
   };
 
   const { Sharing, openShare, closeShare } = useShareDialog(button, () => setOpen(false), setProblem);

@@ -16,7 +16,11 @@ import {
 import { Collapsible } from "../../ui/collapsible";
 import { StructuredData } from "../../ui/structured-data";
 import { Markdown } from "../markdown";
-import { McpNoticeActions } from "../mcp-notice-actions";
+import { lazyPart } from "../shell/lazy";
+
+/** The MCP notice's actions (and Settings → Tools' hook they use) load with the first such notice. */
+const McpNoticeActions = lazyPart(() => import("../mcp-notice-actions").then((m) => m.McpNoticeActions));
+
 import style from "./style.module.css";
 
 /** The notification's data, decoded for people. */

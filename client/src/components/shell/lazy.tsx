@@ -7,6 +7,19 @@ import { useEffect, useState } from "preact/hooks";
 import style from "./style.module.css";
 
 export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): FunctionComponent<P> {
+  return lazyComponent(load, false);
+}
+
+/**
+ * A part of a page loaded on its first render, the same way: nothing shows while it loads (a moment,
+ * for a part that adds to what is already there, such as a System message's actions), a short line if
+ * it cannot be loaded.
+ */
+export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>): FunctionComponent<P> {
+  return lazyComponent(load, true);
+}
+
+function lazyComponent<P extends object>(load: () => Promise<ComponentType<P>>, inline: boolean): FunctionComponent<P> {
   let loaded: ComponentType<P> | undefined;
   let loading: Promise<void> | undefined;
   const start = () => {
@@ -38,6 +51,8 @@ export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>
     }, []);
     const Page = loaded;
     if (Page) return <Page {...props} />;
+    if (failed && inline) return <p role="alert">This part could not be loaded. Reload the page to try again.</p>;
+    if (inline) return null;
     if (failed)
       return (
         <div class={style.empty} role="alert">

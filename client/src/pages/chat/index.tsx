@@ -7,7 +7,7 @@
 // useConversationSocket. Esc stops a running turn; the composer has the focus when the chat opens,
 // after a message is sent, after Stop and when an answer arrives.
 import type { ComponentChild } from "preact";
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { ModelRef } from "../../../../protocol";
 import { ApprovalCards } from "../../components/approval-cards";
 import { Composer } from "../../components/composer";
