@@ -8,6 +8,25 @@ import { defineConfig } from "vitest/config";
 
 /** e2e files run side by side (E2E_FILES_AT_ONCE=1: one at a time, e.g. to read one file's output alone). */
 const E2E_FILES_AT_ONCE = Number(process.env.E2E_FILES_AT_ONCE) || 2;
+/** The e2e files that kill and restart `wrangler dev`: their own project, one file at a time. */
+const RESTART_FILES = [
+  "test/e2e/recovery.test.ts",
+  "test/e2e/recovery-browser.test.ts",
+  "test/e2e/notify-crash.test.ts",
+  "test/e2e/interrupt.test.ts",
+  "test/e2e/schedules.test.ts",
+  "test/e2e/approvals.test.ts",
+  "test/e2e/system-items.test.ts",
+];
+/** What both e2e projects share: the real app and Chromium (test/e2e/harness.ts). */
+const e2eTest = {
+  environment: "node" as const,
+  // One demo-model app, one fake-model app and one Chromium for the whole run, each started when a file
+  // first asks for it (test/e2e/harness.ts says which files keep their own and why).
+  globalSetup: ["test/e2e/shared-setup.ts"],
+  testTimeout: 120_000,
+  hookTimeout: 180_000,
+};
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
@@ -57,19 +76,26 @@ export default defineConfig(async () => {
         {
           test: {
             name: "e2e",
-            environment: "node",
-            sequence: { groupOrder: 2 },
+            ...e2eTest,
             include: ["test/e2e/**/*.test.ts"],
-            // One demo-model app, one fake-model app and one Chromium for the whole run, each started
-            // when a file first asks for it (test/e2e/harness.ts says which files keep their own and why).
-            globalSetup: ["test/e2e/shared-setup.ts"],
-            testTimeout: 120_000,
-            hookTimeout: 180_000,
+            exclude: RESTART_FILES,
+            sequence: { groupOrder: 2 },
             // Two files at a time: an e2e file spends most of its time waiting (on the app, the fake
             // model's delays, a schedule's time, a restart), so a second file fills the gaps. Files are
-            // independent: each test has its own user, keys and browser context on a shared app, and a
-            // file that kills or restarts an app kills only its own. More than two starve a 2-core machine.
+            // independent: each test has its own user, keys and browser context on a shared app.
             maxWorkers: E2E_FILES_AT_ONCE,
+          },
+        },
+        {
+          test: {
+            name: "e2e-restarts",
+            ...e2eTest,
+            include: RESTART_FILES,
+            sequence: { groupOrder: 3 },
+            // The files that kill and restart an app, one at a time and alone: how long a restart takes
+            // decides whether the turn's watchdog alarm or the test's reconnecting client wakes the
+            // object first, and a second file beside them made that a race (recovery.test.ts failed so).
+            maxWorkers: 1,
           },
         },
       ],
