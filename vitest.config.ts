@@ -92,9 +92,9 @@ export default defineConfig(async () => {
             ...e2eTest,
             include: RESTART_FILES,
             sequence: { groupOrder: 3 },
-            // The files that kill and restart an app, one at a time and alone: how long a restart takes
-            // decides whether the turn's watchdog alarm or the test's reconnecting client wakes the
-            // object first, and a second file beside them made that a race (recovery.test.ts failed so).
+            // The files that kill and restart an app, one at a time and alone: a recovery test races its
+            // restart against the turn's 10 s watchdog alarm, so its restarts should not share the machine
+            // with another file's browser and app.
             maxWorkers: 1,
           },
         },
