@@ -3,7 +3,7 @@
 // Each time the turn goes on and completes: the log's seqs have no gap, a write happened once, the
 // client's frames (before the kill, then after a reconnect that resumes from its last seq) hold every
 // message once, and the model's request after the restart begins with what it was sent before.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   marker,
   modelRequests,
@@ -55,6 +55,12 @@ async function reconnect(client: Client, id: string, old: Socket): Promise<Socke
 const seqsOf = (frames: Frame[]) =>
   frames.flatMap((f) => (f.type === "message" ? [(f.message as LoggedMessage).seq] : []));
 const lastSeq = (frames: Frame[]) => Math.max(0, ...seqsOf(frames));
+
+async function plumberTasks(client: Client): Promise<{ title: string }[]> {
+  const res = await fetch(`${client.origin}/api/tasks`, { headers: client.headers });
+  const { tasks } = (await res.json()) as { tasks: { title: string }[] };
+  return tasks.filter((t) => t.title === "Call the plumber");
+}
 
 async function log(client: Client, id: string): Promise<LoggedMessage[]> {
   const res = await fetch(`${client.origin}/api/conversations/${id}/messages?limit=1000&view=tree`, {
@@ -136,6 +142,9 @@ describe("a turn cut short by a restart goes on", () => {
       [{ tool_calls: [{ name: "task_create", arguments: { title: "Call the plumber" } }] }, { text: "Added." }],
       (f) => f.type === "tool_start",
     );
+    // `tool_start` goes out before the call runs: kill only once the task exists, so the restart finds
+    // the write done and its result not yet in the log.
+    await vi.waitUntil(async () => (await plumberTasks(chat.client)).length === 1, { timeout: 20_000, interval: 50 });
     const restarted = await chat.killAndRestart();
     const again = await reconnect(restarted, id, socket);
     await again.until((f) => f.type === "response_complete");
@@ -143,10 +152,7 @@ describe("a turn cut short by a restart goes on", () => {
     const tool = messages.find((m) => m.role === "tool");
     expect(tool).toMatchObject({ tool: "task_create", status: "success" });
     expect(JSON.stringify(tool?.result)).toContain("already");
-    const tasks = (await (await fetch(`${restarted.origin}/api/tasks`, { headers: restarted.headers })).json()) as {
-      tasks: { title: string }[];
-    };
-    expect(tasks.tasks.filter((t) => t.title === "Call the plumber")).toHaveLength(1);
+    expect(await plumberTasks(restarted)).toHaveLength(1);
     again.ws.close();
   }, 120_000);
 
@@ -175,7 +181,12 @@ describe("a turn cut short by a restart goes on", () => {
   }, 120_000);
 
   it("while a subagent runs: the child goes on in its own object and the parent re-attaches to it", async () => {
-    await scriptModel(chat.llm.url, "r-child", [{ text: ["Digging"], hang: true }, { text: "Child found it." }]);
+    // The child's answer after the restart waits 3 s, so the parent has re-attached and the client is back
+    // on its socket by then: otherwise the child may finish before anyone is there to see its frames.
+    await scriptModel(chat.llm.url, "r-child", [
+      { text: ["Digging"], hang: true },
+      { text: "Child found it.", delay_ms: 3_000 },
+    ]);
     const { id, socket } = await turnUntil(
       "r-parent",
       [
