@@ -3,8 +3,9 @@
 // state (D1 migrated by wrangler itself), optionally pointed at a fake OpenAI server, and headless
 // Chromium's launch options. test/e2e/harness.ts re-exports all of it.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { cp, mkdtemp, rename, rm } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -116,15 +117,29 @@ export async function startApp(opts: StartOptions = {}): Promise<App> {
 
 class PortTaken extends Error {}
 
-async function startAppOnce(opts: StartOptions): Promise<App> {
-  ensureClientBuilt();
-  const persistDir = opts.persistTo ?? (await mkdtemp(path.join(tmpdir(), "oracle-e2e-")));
-  const env = childEnv();
-
-  // Migrations into the very directory wrangler dev will use; CI=true skips the confirmation prompt.
+/**
+ * A local state with the migrations applied by wrangler itself (`wrangler d1 migrations apply --local`),
+ * made once per set of migrations (and wrangler.toml, wrangler's version) and kept under the system's
+ * temporary folder; every fresh app starts on a copy of it. A wrangler process per app start saved.
+ */
+async function migratedState(env: NodeJS.ProcessEnv): Promise<string> {
+  const hash = createHash("sha256");
+  hash.update(readFileSync(path.join(ROOT, "wrangler.toml")));
+  hash.update(readFileSync(path.join(ROOT, "node_modules/wrangler/package.json")));
+  const migrations = path.join(ROOT, "migrations");
+  for (const file of readdirSync(migrations)
+    .filter((f) => f.endsWith(".sql"))
+    .sort()) {
+    hash.update(file);
+    hash.update(readFileSync(path.join(migrations, file)));
+  }
+  const template = path.join(tmpdir(), `oracle-e2e-migrated-${hash.digest("hex").slice(0, 16)}`);
+  if (existsSync(template)) return template;
+  const work = await mkdtemp(path.join(tmpdir(), "oracle-e2e-migrating-"));
+  // CI=true skips the confirmation prompt.
   const mig = spawnSync(
     process.execPath,
-    [...WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir],
+    [...WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", work],
     {
       cwd: ROOT,
       env: { ...env, CI: "true" },
@@ -132,7 +147,31 @@ async function startAppOnce(opts: StartOptions): Promise<App> {
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
-  if (mig.status !== 0) throw new Error(`wrangler d1 migrations apply failed:\n${mig.stdout}\n${mig.stderr}`);
+  if (mig.status !== 0) {
+    await rm(work, { recursive: true, force: true });
+    throw new Error(`wrangler d1 migrations apply failed:\n${mig.stdout}\n${mig.stderr}`);
+  }
+  // Complete or absent: another run that got there first keeps its copy.
+  await rename(work, template).catch(async (error: unknown) => {
+    await rm(work, { recursive: true, force: true });
+    if (!existsSync(template)) throw error;
+  });
+  return template;
+}
+
+/** A new local state of its own for an app, migrated. */
+async function freshState(env: NodeJS.ProcessEnv): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), "oracle-e2e-"));
+  await cp(await migratedState(env), dir, { recursive: true });
+  return dir;
+}
+
+async function startAppOnce(opts: StartOptions): Promise<App> {
+  ensureClientBuilt();
+  const env = childEnv();
+  // A restart (persistTo) goes on with its state as it was, migrations and all; a fresh app gets a copy
+  // of the migrated state.
+  const persistDir = opts.persistTo ?? (await freshState(env));
 
   const port = opts.port ?? (await freePort());
   const inspectorPort = await freePort(); // not the shared 9229, so runs do not collide
