@@ -5,9 +5,12 @@
 import { availableParallelism } from "node:os";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { SlowFirst } from "./test/support/slow-first.ts";
 
 /** e2e files run side by side (E2E_FILES_AT_ONCE=1: one at a time, e.g. to read one file's output alone). */
 const E2E_FILES_AT_ONCE = Number(process.env.E2E_FILES_AT_ONCE) || 2;
+/** The restart files side by side (E2E_RESTART_FILES_AT_ONCE=1: one at a time). */
+const RESTART_FILES_AT_ONCE = Number(process.env.E2E_RESTART_FILES_AT_ONCE) || 2;
 /** The e2e files that kill and restart `wrangler dev`: their own project, one file at a time. */
 const RESTART_FILES = [
   "test/e2e/recovery.test.ts",
@@ -32,6 +35,7 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   return {
     test: {
+      sequence: { sequencer: SlowFirst },
       projects: [
         {
           plugins: [
@@ -95,7 +99,7 @@ export default defineConfig(async () => {
             // The files that kill and restart an app, one at a time and alone: a recovery test races its
             // restart against the turn's 10 s watchdog alarm, so its restarts should not share the machine
             // with another file's browser and app.
-            maxWorkers: 1,
+            maxWorkers: RESTART_FILES_AT_ONCE,
           },
         },
       ],
