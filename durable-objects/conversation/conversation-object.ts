@@ -95,7 +95,7 @@ export class ConversationObject extends OpenedConversation {
 
   /** RPC from a parent conversation's object: its delegate call was stopped, so stop this subagent. */
   async stopSubagent(): Promise<void> {
-    this.turns?.lifecycle.stop();
+    this.opened?.turns.lifecycle.stop();
   }
 
   /** RPC from the Worker (docs/protocol.md `GET …/messages`): a page of the log, read from this object's SQLite. */

@@ -40,24 +40,8 @@ export abstract class OpenedConversation extends DurableObject<Env> {
     this.conversation = undefined;
   }
 
-  // The open conversation's parts under the names the workers tests reach for (test/workers/): reading
-  // one inspects the conversation; setting one, as a test does to stand in for a fresh instance, forgets it.
-  protected get log(): Conversation["log"] | undefined {
-    return this.conversation?.log;
-  }
-  protected set log(_forgotten: undefined) {
-    this.forget();
-  }
-  protected get outbox(): Conversation["outbox"] | undefined {
-    return this.conversation?.outbox;
-  }
-  protected set outbox(_forgotten: undefined) {
-    this.forget();
-  }
-  protected get turns(): Conversation["turns"] | undefined {
-    return this.conversation?.turns;
-  }
-  protected set turns(_forgotten: undefined) {
-    this.forget();
+  /** The conversation if this instance has opened it: for what must not open one (a subagent's Stop), and the workers tests. */
+  protected get opened(): Conversation | undefined {
+    return this.conversation;
   }
 }

@@ -53,7 +53,7 @@ describe("request_input", () => {
     await s.socket.next("agent_update", (f) => f.update_type === "agent_request_input", { from });
     // A fresh instance: the waiting turn is gone from memory, the question stays in storage.
     await runInDurableObject(stubOf(s.conversationId), async (instance) => {
-      Object.assign(instance, { log: undefined, turns: undefined, notifier: undefined });
+      Object.assign(instance, { conversation: undefined }); // a fresh instance: the opened conversation forgotten
     });
 
     const tab = await connect(s.session, s.conversationId);
@@ -124,8 +124,9 @@ describe("request_input", () => {
 async function pastDeadline(stub: DurableObjectStub): Promise<void> {
   await runInDurableObject(stub, async (instance, state) => {
     const past = new Date(Date.now() - 1000).toISOString();
-    const pending = (instance as unknown as { turns?: { pending: { waiting?: { question: { deadline: string } } } } })
-      .turns?.pending;
+    const pending = (
+      instance as unknown as { opened?: { turns: { pending: { waiting?: { question: { deadline: string } } } } } }
+    ).opened?.turns.pending;
     if (pending?.waiting) pending.waiting.question.deadline = past;
     const stored = await state.storage.get<{ deadline: string }>(PENDING_INPUT_KEY);
     if (stored) await state.storage.put(PENDING_INPUT_KEY, { ...stored, deadline: past });

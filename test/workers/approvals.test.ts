@@ -166,7 +166,7 @@ describe("approvals", () => {
     const from = send(s, "go");
     const asked = await requestOf(s, from);
     await runInDurableObject(stubOf(s.conversationId), async (instance) => {
-      Object.assign(instance, { log: undefined, turns: undefined, notifier: undefined });
+      Object.assign(instance, { conversation: undefined }); // a fresh instance: the opened conversation forgotten
     });
     const tab = await connect(s.session, s.conversationId);
     const hello = tab.frames[0];

@@ -73,7 +73,9 @@ describe("the log in the conversation's object", () => {
       (c) => c?.preview === "Quokkas live on Rottnest Island.",
       "index after the turn",
     );
-    expect(row?.title).toMatch(/^Where do quokkas live\?/);
+    // The first message's title, unless the model's (the fake's default) has replaced it already: it is
+    // asked for once the turn has ended (conversation-titles.test.ts).
+    expect(row?.title).toMatch(/^(Where do quokkas live\?|Fake model title$)/);
     expect((row?.updated_at ?? "") > (before?.updated_at ?? "")).toBe(true);
   });
 
@@ -103,7 +105,7 @@ describe("the log in the conversation's object", () => {
     await socket.next("message", (f) => f.message.seq === 10_000, { from });
     expect(socket.messages().map((m) => m.seq)).toEqual([9998, 9999, 10_000]);
     const rowsRead = await runInDurableObject(stub, async (instance) => {
-      const log = (instance as unknown as { log: { rowsRead: number } }).log;
+      const log = (instance as unknown as { opened: { log: { rowsRead: number } } }).opened.log;
       return log.rowsRead;
     });
     expect(rowsRead).toBeLessThan(100);
@@ -126,7 +128,7 @@ describe("the index outbox", () => {
         payload: JSON.stringify({ content: "Remember the wombat burrow" }),
       });
       // As a fresh instance would find it.
-      Object.assign(instance as object, { log: undefined, outbox: undefined, turns: undefined });
+      Object.assign(instance as object, { conversation: undefined }); // a fresh instance: the opened conversation forgotten
     });
     const socket = await connect(session, id);
     expect(socket.frames[0]).toMatchObject({ type: "hello", last_seq: 1 });
@@ -146,7 +148,7 @@ describe("the index outbox", () => {
     const stub = stubOf(id);
     // D1 refuses the object's next batch, as an unreachable primary would.
     await runInDurableObject(stub, async (instance) => {
-      const outbox = (instance as unknown as { outbox: { d1: D1Database } }).outbox;
+      const outbox = (instance as unknown as { opened: { outbox: { d1: D1Database } } }).opened.outbox;
       const real = outbox.d1;
       outbox.d1 = new Proxy(real, {
         get: (target, key) =>
@@ -173,7 +175,7 @@ describe("the index outbox", () => {
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const landed = await runInDurableObject(
       stub,
-      async (instance) => (instance as unknown as { outbox: { pending: boolean } }).outbox.pending,
+      async (instance) => (instance as unknown as { opened: { outbox: { pending: boolean } } }).opened.outbox.pending,
     );
     expect(landed).toBe(false);
   });
@@ -225,7 +227,7 @@ describe("conversations from before the move", () => {
       .bind(id, crypto.randomUUID(), at, JSON.stringify({ content: "stray" }))
       .run();
     await runInDurableObject(stubOf(id), async (instance) => {
-      Object.assign(instance as object, { log: undefined, outbox: undefined, turns: undefined });
+      Object.assign(instance as object, { conversation: undefined }); // a fresh instance: the opened conversation forgotten
     });
     const again = await getJson<{ messages: Message[] }>(session, `/api/conversations/${id}/messages`);
     expect(again.messages.map((m) => m.seq)).toEqual(log.map((m) => m.seq));

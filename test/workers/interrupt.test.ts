@@ -53,7 +53,7 @@ describe("interrupted turns", () => {
         calls: { c9: { tool: "vault_list", args: {}, step: 1 } },
       });
       // A fresh instance: forget the loaded log so the next event opens the object again.
-      Object.assign(instance, { log: undefined, turns: undefined, notifier: undefined });
+      Object.assign(instance, { conversation: undefined }); // a fresh instance: the opened conversation forgotten
     });
     await chat(s, "are you there?");
     const requests = await modelRequests(llmUrl, s.key);

@@ -76,7 +76,7 @@ describe("durable notify", () => {
     await runInDurableObject(stubOf(s.conversationId), async (instance, state) => {
       await state.storage.put(`notify:${firstId}`, { ...second, id: firstId, payload: { message: "first trigger" } });
       await state.storage.put("notify:trigger-2", second);
-      Object.assign(instance, { log: undefined, turns: undefined, notifier: undefined });
+      Object.assign(instance, { conversation: undefined }); // a fresh instance: the opened conversation forgotten
     });
     s.socket.close();
 

@@ -45,7 +45,7 @@ async function dieWith(s: Scenario, left: TurnRecord): Promise<void> {
   const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(s.conversationId));
   await runInDurableObject(stub, async (instance, state) => {
     await state.storage.put(RUNNING_TURN_KEY, left);
-    Object.assign(instance, { log: undefined, turns: undefined, notifier: undefined });
+    Object.assign(instance, { conversation: undefined }); // a fresh instance: the opened conversation forgotten
   });
 }
 
@@ -206,12 +206,8 @@ describe("a turn resumed after a restart", () => {
         RUNNING_TURN_KEY,
         record({ calls: [{ call_id: "c1", tool: "vault_write", args: { path: "a.md", content: "x" }, step: 1 }] }),
       );
-      Object.assign(instance, {
-        log: undefined,
-        turns: undefined,
-        notifier: undefined,
-        env: { ...env, TURN_RECOVERY: "off" },
-      });
+      // A fresh instance (the opened conversation forgotten) on an app with recovery off.
+      Object.assign(instance, { conversation: undefined, env: { ...env, TURN_RECOVERY: "off" } });
     });
     const socket = await connect(s.session, s.conversationId);
     expect(socket.frames[0]).toMatchObject({ type: "hello", running: false });

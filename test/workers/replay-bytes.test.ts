@@ -31,11 +31,11 @@ describe("byte-identical replay", () => {
     s.socket.close();
     await runInDurableObject(stub, async (instance, state) => {
       await state.storage.put(RUNNING_TURN_KEY, { started_at: "2026-11-22T09:00:00.000Z", calls: {} });
-      Object.assign(instance, { log: undefined, turns: undefined, notifier: undefined });
+      Object.assign(instance, { conversation: undefined }); // a fresh instance: the opened conversation forgotten
     });
     s.socket = await connect(s.session, s.conversationId);
     await runInDurableObject(stub, async (instance) => {
-      const log = (instance as unknown as { log: { append(d: unknown): Promise<unknown> } }).log;
+      const log = (instance as unknown as { opened: { log: { append(d: unknown): Promise<unknown> } } }).opened.log;
       const item: SystemItem = podEventItem({ type: "turn_ended", pod_name: "researcher" });
       await log.append({ role: "system", source: "Subagents", severity: "info", item });
     });

@@ -1,7 +1,7 @@
 // One provider: its name, base URL, whether a key is stored (never the key), its last test, and its
 // actions: Test, Replace key, Delete (after a confirm step); its API style; and its models, editable.
 import type { ApiStyle, Provider, ProviderModel, ProviderTest } from "../../../../../protocol";
-import { formStyle as kit, RowActions } from "../../../components/settings-form";
+import { RowActions, SettingsRow } from "../../../components/settings-form";
 import type { ApiResult } from "../../../lib/api";
 import { KeyForm } from "./key-form";
 import { ModelTable } from "./model-table";
@@ -31,28 +31,16 @@ export function ProviderRow(props: Props) {
   const { provider, testing } = props;
   const draft = useModelDraft(provider, props.onSaveModels);
   const status = providerStatus(provider, testing, props.now);
-  const nameId = `provider-name-${provider.id}`;
   return (
-    <li class={kit.server} aria-labelledby={nameId} data-testid="provider" data-name={provider.name}>
-      <div class={kit.head}>
-        <h3 id={nameId} class={kit.name}>
-          {provider.name}
-        </h3>
-      </div>
-      <p class={kit.url} data-testid="provider-url">
-        {provider.base_url}
-      </p>
-      <p class={kit.auth} data-testid="provider-key">
-        {keyText(provider)}
-      </p>
-      <p
-        class={`${kit.status} ${kit[status.state]}`}
-        role="status"
-        data-testid="provider-status"
-        data-state={status.state}
-      >
-        {status.text}
-      </p>
+    <SettingsRow
+      id={provider.id}
+      idPrefix="provider"
+      name={provider.name}
+      url={provider.base_url}
+      auth={keyText(provider)}
+      status={status}
+      testids={{ row: "provider", url: "provider-url", auth: "provider-key", status: "provider-status" }}
+    >
       {props.test && !testing && <TestResult test={props.test} draft={draft} />}
       <RowActions
         testid="provider"
@@ -77,6 +65,6 @@ export function ProviderRow(props: Props) {
         />
       </div>
       <ModelTable provider={provider} draft={draft} />
-    </li>
+    </SettingsRow>
   );
 }

@@ -2,7 +2,7 @@
 // test, the tools it found (each can be turned off), and its actions: Test connection, Replace secret,
 // Delete (after a confirm step); an OAuth server also Connect, Disconnect or Reconnect.
 import type { McpAuthInput, McpServer } from "../../../../../protocol";
-import { formStyle as kit, RowActions } from "../../../components/settings-form";
+import { RowActions, SettingsRow } from "../../../components/settings-form";
 import type { ApiResult } from "../../../lib/api";
 import switchStyle from "../../../ui/switch/style.module.css";
 import { OAuthConnect } from "./oauth-connect";
@@ -28,19 +28,17 @@ type Props = {
 export function ServerRow(props: Props) {
   const { server, now, testing, error } = props;
   const status = testStatus(server, testing, now);
-  const nameId = `mcp-name-${server.id}`;
   return (
-    <li
-      class={kit.server}
-      aria-labelledby={nameId}
-      data-testid="mcp-server"
-      data-name={server.name}
-      data-enabled={server.enabled ? "true" : "false"}
-    >
-      <div class={kit.head}>
-        <h3 id={nameId} class={kit.name}>
-          {server.name}
-        </h3>
+    <SettingsRow
+      id={server.id}
+      idPrefix="mcp"
+      name={server.name}
+      url={server.url}
+      auth={authText(server.auth)}
+      status={status}
+      testids={{ row: "mcp-server", url: "mcp-url", auth: "mcp-auth", status: "mcp-status" }}
+      data={{ "data-enabled": server.enabled ? "true" : "false" }}
+      beside={
         <label class={style.switch}>
           <span class={style.switchText}>{server.enabled ? "On" : "Off"}</span>
           <input
@@ -54,17 +52,11 @@ export function ServerRow(props: Props) {
             data-testid="mcp-enabled"
           />
         </label>
-      </div>
-      <p class={kit.url} data-testid="mcp-url">
-        {server.url}
-      </p>
-      <p class={kit.auth} data-testid="mcp-auth">
-        {authText(server.auth)}
-      </p>
-      <OAuthConnect server={server} busy={testing} onConnect={props.onConnect} onDisconnect={props.onDisconnect} />
-      <p class={`${kit.status} ${kit[status.state]}`} role="status" data-testid="mcp-status" data-state={status.state}>
-        {status.text}
-      </p>
+      }
+      beforeStatus={
+        <OAuthConnect server={server} busy={testing} onConnect={props.onConnect} onDisconnect={props.onDisconnect} />
+      }
+    >
       <RowActions
         testid="mcp"
         name={server.name}
@@ -77,6 +69,6 @@ export function ServerRow(props: Props) {
         onDelete={props.onDelete}
       />
       <ToolList server={server} onToggle={props.onToggleTool} />
-    </li>
+    </SettingsRow>
   );
 }

@@ -1,6 +1,7 @@
 // What a server's row says about it in words: its authentication (the secret itself never comes back)
 // and its last connection test ("Connected · 5 tools · checked 2 min ago", or what went wrong).
 import type { McpAuthInfo, McpOAuthStatus, McpServer } from "../../../../../protocol";
+import type { RowStatus } from "../../../components/settings-form";
 import { plural } from "../../../lib/plural";
 
 export function authText(auth: McpAuthInfo): string {
@@ -28,7 +29,7 @@ export function ago(iso: string, now: number): string {
   return `on ${new Date(at).toLocaleDateString()}`;
 }
 
-export type TestStatus = { state: "testing" | "untested" | "ok" | "error"; text: string };
+export type TestStatus = RowStatus;
 
 export function testStatus(server: McpServer, testing: boolean, now: number): TestStatus {
   if (testing) return { state: "testing", text: "Testing the connection…" };
