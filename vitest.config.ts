@@ -5,6 +5,7 @@
 import { availableParallelism } from "node:os";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { ProjectTimes } from "./test/support/project-times.ts";
 import { SlowFirst } from "./test/support/slow-first.ts";
 
 /** e2e files run side by side (E2E_FILES_AT_ONCE=1: one at a time, e.g. to read one file's output alone). */
@@ -55,6 +56,10 @@ const e2eTest = {
   globalSetup: ["test/e2e/shared-setup.ts"],
   testTimeout: 120_000,
   hookTimeout: 180_000,
+  // A worker runs file after file without a fresh module graph: the harness, Playwright's client and the
+  // fake servers are imported once per worker, not once per file (each file still sets up its own app,
+  // browser connection and users in its hooks).
+  isolate: false,
 };
 
 export default defineConfig(async () => {
@@ -62,6 +67,7 @@ export default defineConfig(async () => {
   return {
     test: {
       sequence: { sequencer: SlowFirst },
+      reporters: ["default", new ProjectTimes()],
       projects: [
         {
           plugins: [
