@@ -199,6 +199,7 @@ for (const viewport of VIEWPORTS) {
       hasTouch: viewport.phone,
       isMobile: viewport.phone,
       colorScheme: "light" as const,
+      serviceWorkers: "allow" as const,
     };
     await asNewUser(live, `theme-export-pwa-${viewport.width}`, options, async (page) => {
       await themeFollowsSystemAndSwitch(page);
