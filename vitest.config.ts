@@ -12,7 +12,7 @@ import { SlowFirst } from "./test/support/slow-first.ts";
 const E2E_FILES_AT_ONCE = Number(process.env.E2E_FILES_AT_ONCE) || 2;
 /** The restart files side by side (E2E_RESTART_FILES_AT_ONCE=1: one at a time). */
 const RESTART_FILES_AT_ONCE = Number(process.env.E2E_RESTART_FILES_AT_ONCE) || 2;
-/** The e2e files that kill and restart `wrangler dev`: their own project, one file at a time. */
+/** The e2e files that kill and restart `wrangler dev`: their own project, after the rest. */
 const RESTART_FILES = [
   "test/e2e/recovery.test.ts",
   "test/e2e/recovery-browser.test.ts",
@@ -22,7 +22,8 @@ const RESTART_FILES = [
   "test/e2e/approvals.test.ts",
   "test/e2e/system-items.test.ts",
 ];
-/** The Worker's libraries (package.json dependencies it imports). */
+/** The Worker's libraries (package.json dependencies it imports), pre-bundled for the workers tests. Not
+ * eta: its package's default entry imports node:fs, which the optimizer cannot bundle for workerd. */
 const WORKER_LIBRARIES = [
   "ai",
   "@ai-sdk/openai",
@@ -131,9 +132,9 @@ export default defineConfig(async () => {
             ...e2eTest,
             include: RESTART_FILES,
             sequence: { groupOrder: 3 },
-            // The files that kill and restart an app, one at a time and alone: a recovery test races its
-            // restart against the turn's 10 s watchdog alarm, so its restarts should not share the machine
-            // with another file's browser and app.
+            // The files that kill and restart an app, after the other e2e files and two at a time: a
+            // restart slowed by a loaded machine lets the turn's 10 s watchdog alarm resume the turn before
+            // the test reconnects (three at a time did, and was no faster).
             maxWorkers: RESTART_FILES_AT_ONCE,
           },
         },

@@ -9,8 +9,7 @@ export class ProjectTimes implements Reporter {
 
   onTestModuleStart(module: TestModule): void {
     const name = module.project.name;
-    const span = this.spans.get(name) ?? { start: Date.now(), end: Date.now(), files: 0 };
-    this.spans.set(name, span);
+    if (!this.spans.has(name)) this.spans.set(name, { start: Date.now(), end: Date.now(), files: 0 });
   }
 
   onTestModuleEnd(module: TestModule): void {
