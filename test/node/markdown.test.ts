@@ -1,15 +1,15 @@
 // The client's Markdown mapping (client/src/lib/markdown.ts) without a browser: which tokens become which
 // nodes, that raw HTML stays text, and which hrefs may become links. The browser side (elements, no
 // script runs, Copy) is test/e2e/markdown.test.ts.
-import { beforeAll, describe, expect, it } from "vitest";
-import {
-  decodeEntities,
-  loadMarkdown,
-  type MdNode,
-  markdownReady,
-  parseMarkdown,
-  safeHref,
-} from "../../client/src/lib/markdown.ts";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import type { MdNode } from "../../client/src/lib/markdown.ts";
+
+// A copy of the module of this file's own: the node project's files share their modules (isolate: false),
+// and another file may have loaded marked already.
+vi.resetModules();
+const { decodeEntities, loadMarkdown, markdownReady, parseMarkdown, safeHref } = await import(
+  "../../client/src/lib/markdown.ts"
+);
 
 beforeAll(async () => {
   // marked is loaded on demand (its own chunk in the client): nothing parses before it is there.
