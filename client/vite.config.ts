@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import preact from "@preact/preset-vite";
 import { defineConfig, type Plugin } from "vite";
+import { recordBuildInputs } from "../scripts/client-build-inputs.ts";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 
@@ -39,7 +40,8 @@ function serviceWorkerVersion(): Plugin {
 
 export default defineConfig({
   root,
-  plugins: [preact(), serviceWorkerVersion()],
+  // recordBuildInputs: what the build read, so `npm start` rebuilds only when it changed.
+  plugins: [preact(), serviceWorkerVersion(), recordBuildInputs()],
   build: {
     outDir: "dist",
     emptyOutDir: true,

@@ -86,7 +86,8 @@ if (build) {
   outcomes.push(...(await inOrder([script("scripts/build-prompts.ts"), script("scripts/build-subscribers.ts")])));
 }
 if (outcomes.every((o) => o.ok)) {
-  const bundle = bin("wrangler", "deploy", "--dry-run", "--outdir", ".wrangler/dry-run");
+  // The metafile names what the bundle was made from: the e2e apps run this bundle while it is newer (test/e2e/app.ts).
+  const bundle = bin("wrangler", "deploy", "--dry-run", "--outdir", ".wrangler/dry-run", "--metafile");
   const lanes: Promise<Outcome[]>[] = [
     // The slowest first, so they start first.
     build ? inOrder([bin("vite", "build", "--config", "client/vite.config.ts"), bundle]) : inOrder([bundle]),

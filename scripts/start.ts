@@ -1,11 +1,13 @@
-// `npm start`: build the client, migrate the local D1 database, then run the Worker with `wrangler dev`
-// on 127.0.0.1:$PORT (8787), passing the OPENAI_* variables of this shell to the Worker, a local
-// SECRETS_KEY, and MCP_ALLOW_LOOPBACK=true (MCP servers on this machine). PORT is the only knob: the
-// DevTools inspector gets a free port of its own, so two `npm start` with different PORTs run side by side.
+// `npm start`: build the client (unless client/dist is a build of the sources as they are), migrate the
+// local D1 database, then run the Worker with `wrangler dev` on 127.0.0.1:$PORT (8787), passing the
+// OPENAI_* variables of this shell to the Worker, a local SECRETS_KEY, and MCP_ALLOW_LOOPBACK=true (MCP
+// servers on this machine). PORT is the only knob: the DevTools inspector gets a free port of its own, so
+// two `npm start` with different PORTs run side by side.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
+import { clientBuildIsCurrent } from "./client-build-inputs.ts";
 
 const LLM_VARS = [
   "OPENAI_API_KEY",
@@ -68,7 +70,15 @@ async function withSetupLock(prepare: () => void): Promise<void> {
 }
 
 await withSetupLock(() => {
-  run("npm", ["run", "build"]);
+  // The client's build (about 10 s) only when what it read has changed since client/dist was built.
+  const client = clientBuildIsCurrent();
+  if (client.current) {
+    run("npm", ["run", "build:server"]);
+    console.log("client/dist is up to date with the sources: not rebuilt");
+  } else {
+    console.log(`building the client (${client.why})`);
+    run("npm", ["run", "build"]);
+  }
   run("wrangler", ["d1", "migrations", "apply", "DB", "--local"]);
 });
 

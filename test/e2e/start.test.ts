@@ -1,7 +1,8 @@
 // `npm start` twice on one machine, at the same moment, with different PORTs: both come up and answer
 // /api/health (scripts/start.ts gives each its own free inspector port; wrangler's own pick gave both
 // 9229 and the second died with "Address already in use"). Runs the real script, so it also builds the
-// client and migrates a local database, as `npm start` does: in a copy of the checkout, because a build
+// client (once: the second start finds the first's build up to date) and migrates a local database, as
+// `npm start` does: in a copy of the checkout, because a build
 // here would empty the client/dist the shared app of the other e2e files serves (its wrangler died of it).
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
@@ -43,7 +44,7 @@ function npmStart(port: number): { proc: ChildProcess; output: () => string } {
   started.push(proc);
   let log = "";
   const collect = (b: Buffer) => {
-    log = (log + b.toString("utf8")).slice(-20_000);
+    log = (log + b.toString("utf8")).slice(-400_000);
   };
   proc.stdout?.on("data", collect);
   proc.stderr?.on("data", collect);
@@ -93,6 +94,10 @@ it("runs two `npm start` side by side on different PORTs, both answering /api/he
   const second = npmStart(b);
   const statuses = await Promise.all([health(a, first.proc, first.output), health(b, second.proc, second.output)]);
   expect(statuses).toEqual([200, 200]);
+  // The client is built once: the start that gets the setup lock second finds client/dist up to date.
+  const said = [first.output(), second.output()];
+  expect(said.filter((log) => log.includes("building the client (no build)"))).toHaveLength(1);
+  expect(said.filter((log) => log.includes("client/dist is up to date with the sources: not rebuilt"))).toHaveLength(1);
   // Each says which inspector port it took: two different ones, each answering there. (Before, both
   // were left to wrangler, which picked 9229 for both when they started together, and one died.)
   const inspector = (log: string) => Number(/DevTools inspector on 127\.0\.0\.1:(\d+)/.exec(log)?.[1]);
