@@ -9,7 +9,7 @@ import { ProjectTimes } from "./test/support/project-times.ts";
 import { SlowFirst } from "./test/support/slow-first.ts";
 
 /** e2e files run side by side (E2E_FILES_AT_ONCE=1: one at a time, e.g. to read one file's output alone). */
-const E2E_FILES_AT_ONCE = Number(process.env.E2E_FILES_AT_ONCE) || 2;
+const E2E_FILES_AT_ONCE = Number(process.env.E2E_FILES_AT_ONCE) || 3;
 /** The restart files side by side (E2E_RESTART_FILES_AT_ONCE=1: one at a time). */
 const RESTART_FILES_AT_ONCE = Number(process.env.E2E_RESTART_FILES_AT_ONCE) || 2;
 /** The e2e files that kill and restart `wrangler dev`: their own project, after the rest. */
@@ -128,12 +128,14 @@ export default defineConfig(async () => {
           test: {
             name: "e2e",
             ...e2eTest,
+            // warm-up.ts: the real-llm setup and the migrated state, begun while the projects before run.
+            globalSetup: [...e2eTest.globalSetup, "test/e2e/warm-up.ts"],
             include: ["test/e2e/**/*.test.ts"],
             exclude: RESTART_FILES,
             sequence: { groupOrder: 2 },
-            // Two files at a time: an e2e file spends most of its time waiting (on the app, the fake
-            // model's delays, a schedule's time, a restart), so a second file fills the gaps. Files are
-            // independent: each test has its own user, keys and browser context on a shared app.
+            // Three files at a time: an e2e file spends part of its time waiting (on the app, the fake
+            // model's delays, a schedule's time), so the others fill the gaps. Files are independent: each
+            // test has its own user, keys and browser context on a shared app.
             maxWorkers: E2E_FILES_AT_ONCE,
           },
         },

@@ -160,20 +160,29 @@ async function migratedState(env: NodeJS.ProcessEnv): Promise<string> {
   const template = path.join(tmpdir(), `oracle-e2e-migrated-${hash.digest("hex").slice(0, 16)}`);
   if (existsSync(template)) return template;
   const work = await mkdtemp(path.join(tmpdir(), "oracle-e2e-migrating-"));
-  // CI=true skips the confirmation prompt.
-  const mig = spawnSync(
+  // CI=true skips the confirmation prompt. Not spawnSync: the e2e warm-up runs this in Vitest's own process.
+  const mig = spawn(
     process.execPath,
     [...WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", work],
     {
       cwd: ROOT,
       env: { ...env, CI: "true" },
-      encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
-  if (mig.status !== 0) {
+  let said = "";
+  const collect = (b: Buffer) => {
+    said += b.toString("utf8");
+  };
+  mig.stdout.on("data", collect);
+  mig.stderr.on("data", collect);
+  const status = await new Promise<number | null>((resolve) => {
+    mig.once("error", () => resolve(null));
+    mig.once("close", resolve);
+  });
+  if (status !== 0) {
     await rm(work, { recursive: true, force: true });
-    throw new Error(`wrangler d1 migrations apply failed:\n${mig.stdout}\n${mig.stderr}`);
+    throw new Error(`wrangler d1 migrations apply failed (${status}):\n${said}`);
   }
   // Complete or absent: another run that got there first keeps its copy.
   await rename(work, template).catch(async (error: unknown) => {
@@ -181,6 +190,11 @@ async function migratedState(env: NodeJS.ProcessEnv): Promise<string> {
     if (!existsSync(template)) throw error;
   });
   return template;
+}
+
+/** Makes the migrated state now if there is none yet (test/e2e/warm-up.ts, while other projects run). */
+export async function warmMigratedState(): Promise<void> {
+  await migratedState(childEnv());
 }
 
 /** A new local state of its own for an app, migrated. */

@@ -9,7 +9,7 @@ import { type LlamaServer, prepareRealLlm, startLlamaServer } from "../support/r
 import { type Client, openSocket, type Socket, signUp } from "./api-client";
 import { type App, freePort, startApp } from "./harness";
 
-const skipped = prepareRealLlm();
+const skipped = await prepareRealLlm();
 if (skipped) console.warn(`real-llm.test.ts skipped: ${skipped}`);
 
 type Saved = { role: string; content?: string; note?: string; [key: string]: unknown };

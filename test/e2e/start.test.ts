@@ -52,7 +52,8 @@ function npmStart(port: number): { proc: ChildProcess; output: () => string } {
 }
 
 async function health(port: number, proc: ChildProcess, output: () => string): Promise<number> {
-  const deadline = Date.now() + 90_000;
+  // Generous: two starts, one build and one fresh migration, beside two other e2e files on 2 cores.
+  const deadline = Date.now() + 150_000;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`npm start on ${port} exited (${proc.exitCode}):\n${output()}`);
     try {
@@ -108,4 +109,4 @@ it("runs two `npm start` side by side on different PORTs, both answering /api/he
     const res = await fetch(`http://127.0.0.1:${p}/json/version`, { signal: AbortSignal.timeout(5_000) });
     expect(res.ok).toBe(true);
   }
-}, 150_000);
+}, 240_000);

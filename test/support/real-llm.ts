@@ -3,25 +3,76 @@
 // setup.sh unpacks the server into the repository's git-ignored .cache/real-llm (through apt on a fresh
 // machine, ~10 s; nothing is installed); a machine without the folder, or where setup fails, gets a
 // reason to skip instead of a failure.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 export const REAL_LLM_DIR = path.resolve(ROOT, "../shared/real-llm");
 export const REAL_LLM_CACHE = path.join(ROOT, ".cache/real-llm");
 
-/** Runs setup.sh once; undefined when the server can run, else why the real-server tests are skipped. */
-export function prepareRealLlm(): string | undefined {
+/**
+ * Runs setup.sh (idempotent); undefined when the server can run, else why the real-server tests are
+ * skipped. One at a time (a lock file in the cache): the e2e project's warm-up (test/e2e/warm-up.ts)
+ * starts it while the other projects run, and the test file waits for that one to end.
+ */
+export async function prepareRealLlm(): Promise<string | undefined> {
   if (!existsSync(path.join(REAL_LLM_DIR, "setup.sh"))) return `no ${REAL_LLM_DIR}/setup.sh on this machine`;
-  const setup = spawnSync("sh", [path.join(REAL_LLM_DIR, "setup.sh")], {
-    env: { ...process.env, REAL_LLM_CACHE },
-    encoding: "utf8",
-    timeout: 300_000,
+  const release = await lock(`${REAL_LLM_CACHE}.lock`);
+  try {
+    const setup = await run("sh", [path.join(REAL_LLM_DIR, "setup.sh")], { ...process.env, REAL_LLM_CACHE }, 300_000);
+    if (setup.status === 0) return undefined;
+    const said = setup.output.trim().split("\n").slice(-5).join("\n");
+    return `${REAL_LLM_DIR}/setup.sh failed (${setup.error ?? `exit ${setup.status}`}): ${said}`;
+  } finally {
+    release();
+  }
+}
+
+/** Takes `file` as a lock (naming its process, so a lock left by a killed run is taken over). */
+async function lock(file: string): Promise<() => void> {
+  mkdirSync(path.dirname(file), { recursive: true });
+  for (;;) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: "wx" });
+      return () => rmSync(file, { force: true });
+    } catch {
+      const owner = Number(readFileSync(file, { encoding: "utf8", flag: "a+" }));
+      if (!owner || !alive(owner)) rmSync(file, { force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A command's exit status and output, without blocking this process's event loop. */
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<{ status: number | null; output: string; error?: string }> {
+  return new Promise((resolve) => {
+    const proc = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs });
+    let output = "";
+    const collect = (b: Buffer) => {
+      output = (output + b.toString("utf8")).slice(-20_000);
+    };
+    proc.stdout.on("data", collect);
+    proc.stderr.on("data", collect);
+    proc.once("error", (error) => resolve({ status: null, output, error: error.message }));
+    proc.once("close", (status, signal) =>
+      resolve({ status, output, ...(signal ? { error: `killed by ${signal}` } : {}) }),
+    );
   });
-  if (setup.status === 0) return undefined;
-  const said = `${setup.stdout ?? ""}${setup.stderr ?? ""}`.trim().split("\n").slice(-5).join("\n");
-  return `${REAL_LLM_DIR}/setup.sh failed (${setup.error?.message ?? `exit ${setup.status ?? setup.signal}`}): ${said}`;
 }
 
 const live = new Set<ChildProcess>();
