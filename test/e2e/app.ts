@@ -70,6 +70,8 @@ function childEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     WRANGLER_SEND_METRICS: "false",
+    // Node keeps the compiled code of wrangler's large bundle between processes: 0.5 s of CPU less per start.
+    NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(ROOT, "node_modules/.cache/node-compile-cache"),
     PATH: `${path.join(ROOT, "node_modules/.bin")}${path.delimiter}${process.env.PATH ?? ""}`,
   };
   // The LLM settings reach the Worker only through --var, never from the shell of whoever runs the tests.

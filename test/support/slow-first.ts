@@ -20,6 +20,12 @@ const SLOWEST = [
   "test/e2e/chat-view.test.ts",
   "test/e2e/approvals.test.ts",
   "test/workers/long-conversation.test.ts",
+  "test/workers/approvals.test.ts",
+  // These wait out a 10 s limit: started last, the project's end waited for them alone.
+  "test/workers/subagent-limit.test.ts",
+  "test/workers/agent-timeout.test.ts",
+  "test/workers/branches.test.ts",
+  "test/workers/mcp-turn.test.ts",
 ];
 
 export class SlowFirst extends BaseSequencer {
