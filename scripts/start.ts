@@ -5,9 +5,10 @@
 // two `npm start` with different PORTs run side by side.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { clientBuildIsCurrent } from "./client-build-inputs.ts";
+import { withFileLock } from "./file-lock.ts";
 
 const LLM_VARS = [
   "OPENAI_API_KEY",
@@ -33,43 +34,12 @@ function run(command: string, args: string[]): void {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-/** Whether the process that took a lock is still running. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Two starts at once build and migrate one after the other: each build empties client/dist first, so
- * side by side one emptied what the other was finishing, and two migrations of the one local database
- * both applied the first one ("table already exists"). The lock names its owner, so a start killed
- * mid-build does not hold up the next one.
+ * Two starts at once build and migrate one after the other (withFileLock): each build empties client/dist
+ * first, so side by side one emptied what the other was finishing, and two migrations of the one local
+ * database both applied the first one ("table already exists").
  */
-async function withSetupLock(prepare: () => void): Promise<void> {
-  const lock = ".wrangler/setup.lock";
-  mkdirSync(".wrangler", { recursive: true });
-  for (;;) {
-    try {
-      writeFileSync(lock, String(process.pid), { flag: "wx" });
-      break;
-    } catch {
-      const owner = Number(readFileSync(lock, { encoding: "utf8", flag: "a+" }));
-      if (!owner || !alive(owner)) rmSync(lock, { force: true });
-      else await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-  try {
-    prepare();
-  } finally {
-    rmSync(lock, { force: true });
-  }
-}
-
-await withSetupLock(() => {
+await withFileLock(".wrangler/setup.lock", () => {
   // The client's build (about 10 s) only when what it read has changed since client/dist was built.
   const client = clientBuildIsCurrent();
   if (client.current) {

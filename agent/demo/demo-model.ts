@@ -4,11 +4,23 @@ import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Stream
 import { demoTitle, firstMessageOfTitlePrompt, isTitlePrompt } from "../conversation-title";
 import { type DemoReply, planDemoReply } from "./script";
 
-const CHUNK_DELAY_MS = 12;
+/**
+ * A few words per delta, as a real model's tokens come in bursts: about 80 words a second, in 4 times
+ * fewer frames than a word each (every frame costs each open tab a render; a long story is ~900 frames
+ * otherwise).
+ */
+export const WORDS_PER_CHUNK = 4;
+const CHUNK_DELAY_MS = 48;
 /** Slower than the text, so the "Thinking…" block is there to see. */
-const REASONING_DELAY_MS = 30;
+const REASONING_DELAY_MS = 120;
 
-const words = (text: string) => text.match(/\S+\s*/g) ?? [];
+/** `text` in pieces of WORDS_PER_CHUNK words, each with the space after it. */
+export function demoChunks(text: string): string[] {
+  const words = text.match(/\S+\s*/g) ?? [];
+  const chunks: string[] = [];
+  for (let i = 0; i < words.length; i += WORDS_PER_CHUNK) chunks.push(words.slice(i, i + WORDS_PER_CHUNK).join(""));
+  return chunks;
+}
 
 export function createDemoModel(): LanguageModelV3 {
   return {
@@ -33,7 +45,7 @@ export function createDemoModel(): LanguageModelV3 {
           controller.enqueue({ type: "stream-start", warnings: [] });
           if (reply.reasoning) {
             controller.enqueue({ type: "reasoning-start", id: "r" });
-            for (const chunk of words(reply.reasoning)) {
+            for (const chunk of demoChunks(reply.reasoning)) {
               if (signal?.aborted) return controller.error(signal.reason);
               await new Promise((r) => setTimeout(r, REASONING_DELAY_MS));
               controller.enqueue({ type: "reasoning-delta", id: "r", delta: chunk });
@@ -42,7 +54,7 @@ export function createDemoModel(): LanguageModelV3 {
           }
           if (reply.text) {
             controller.enqueue({ type: "text-start", id: "t" });
-            for (const chunk of words(reply.text)) {
+            for (const chunk of demoChunks(reply.text)) {
               if (signal?.aborted) return controller.error(signal.reason);
               await new Promise((r) => setTimeout(r, CHUNK_DELAY_MS));
               controller.enqueue({ type: "text-delta", id: "t", delta: chunk });

@@ -4,8 +4,9 @@
 // machine, ~10 s; nothing is installed); a machine without the folder, or where setup fails, gets a
 // reason to skip instead of a failure.
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
+import { withFileLock } from "../../scripts/file-lock.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 export const REAL_LLM_DIR = path.resolve(ROOT, "../shared/real-llm");
@@ -18,39 +19,12 @@ export const REAL_LLM_CACHE = path.join(ROOT, ".cache/real-llm");
  */
 export async function prepareRealLlm(): Promise<string | undefined> {
   if (!existsSync(path.join(REAL_LLM_DIR, "setup.sh"))) return `no ${REAL_LLM_DIR}/setup.sh on this machine`;
-  const release = await lock(`${REAL_LLM_CACHE}.lock`);
-  try {
+  return withFileLock(`${REAL_LLM_CACHE}.lock`, async () => {
     const setup = await run("sh", [path.join(REAL_LLM_DIR, "setup.sh")], { ...process.env, REAL_LLM_CACHE }, 300_000);
     if (setup.status === 0) return undefined;
     const said = setup.output.trim().split("\n").slice(-5).join("\n");
     return `${REAL_LLM_DIR}/setup.sh failed (${setup.error ?? `exit ${setup.status}`}): ${said}`;
-  } finally {
-    release();
-  }
-}
-
-/** Takes `file` as a lock (naming its process, so a lock left by a killed run is taken over). */
-async function lock(file: string): Promise<() => void> {
-  mkdirSync(path.dirname(file), { recursive: true });
-  for (;;) {
-    try {
-      writeFileSync(file, String(process.pid), { flag: "wx" });
-      return () => rmSync(file, { force: true });
-    } catch {
-      const owner = Number(readFileSync(file, { encoding: "utf8", flag: "a+" }));
-      if (!owner || !alive(owner)) rmSync(file, { force: true });
-      else await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  });
 }
 
 /** A command's exit status and output, without blocking this process's event loop. */

@@ -10,7 +10,7 @@ import {
   ReasonControlSchema,
 } from "../../../agent/decision-trees/control-block";
 import { roaTree } from "../../../agent/decision-trees/roa-tree";
-import { createDemoModel } from "../../../agent/demo/demo-model";
+import { createDemoModel, demoChunks, WORDS_PER_CHUNK } from "../../../agent/demo/demo-model";
 import { delegatedTask, LOOP_NOTE } from "../../../agent/demo/intent";
 import { type DemoReply, planDemoReply } from "../../../agent/demo/script";
 import { render } from "../../../agent/prompts/prompts.generated";
@@ -124,6 +124,14 @@ describe("planDemoReply: what the user asks for", () => {
     const reply = planDemoReply(conversation(user("tell me a long story")), TOOLS);
     expect(reply.toolCalls).toEqual([]);
     expect(reply.text.split(/\s+/).length).toBeGreaterThan(600);
+  });
+
+  it("streams a long text in chunks of a few words that add up to the text", async () => {
+    const { text } = planDemoReply(conversation(user("tell me a long story")), TOOLS);
+    const chunks = demoChunks(text);
+    expect(chunks.join("")).toBe(text.trimStart());
+    expect(chunks.length).toBeGreaterThan(100);
+    for (const chunk of chunks) expect(chunk.trim().split(/\s+/).length).toBeLessThanOrEqual(WORDS_PER_CHUNK);
   });
 
   it("is deterministic", () => {
