@@ -12,6 +12,7 @@ import path from "node:path";
 import type { LaunchOptions } from "playwright-core";
 import { findChromium } from "../support/chromium.ts";
 import type { FakeOpenAI } from "../support/fake-openai.ts";
+import { runCommand } from "../support/run-command.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 // Run wrangler's JS with this very Node (22), whatever `node` comes first on PATH.
@@ -163,28 +164,17 @@ async function migratedState(env: NodeJS.ProcessEnv): Promise<string> {
   if (existsSync(template)) return template;
   const work = await mkdtemp(path.join(tmpdir(), "oracle-e2e-migrating-"));
   // CI=true skips the confirmation prompt. Not spawnSync: the e2e warm-up runs this in Vitest's own process.
-  const mig = spawn(
+  const mig = await runCommand(
     process.execPath,
     [...WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", work],
     {
       cwd: ROOT,
       env: { ...env, CI: "true" },
-      stdio: ["ignore", "pipe", "pipe"],
     },
   );
-  let said = "";
-  const collect = (b: Buffer) => {
-    said += b.toString("utf8");
-  };
-  mig.stdout.on("data", collect);
-  mig.stderr.on("data", collect);
-  const status = await new Promise<number | null>((resolve) => {
-    mig.once("error", () => resolve(null));
-    mig.once("close", resolve);
-  });
-  if (status !== 0) {
+  if (mig.status !== 0) {
     await rm(work, { recursive: true, force: true });
-    throw new Error(`wrangler d1 migrations apply failed (${status}):\n${said}`);
+    throw new Error(`wrangler d1 migrations apply failed (${mig.error ?? mig.status}):\n${mig.output}`);
   }
   // Complete or absent: another run that got there first keeps its copy.
   await rename(work, template).catch(async (error: unknown) => {

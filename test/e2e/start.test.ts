@@ -2,8 +2,8 @@
 // /api/health (scripts/start.ts gives each its own free inspector port; wrangler's own pick gave both
 // 9229 and the second died with "Address already in use"). Runs the real script, so it also builds the
 // client (once: the second start finds the first's build up to date) and migrates a local database, as
-// `npm start` does: in a copy of the checkout, because a build
-// here would empty the client/dist the shared app of the other e2e files serves (its wrangler died of it).
+// `npm start` does: in a copy of the checkout, because a build here would empty the client/dist the
+// shared app of the other e2e files serves (its wrangler died of it).
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";

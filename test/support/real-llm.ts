@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { withFileLock } from "../../scripts/file-lock.ts";
+import { runCommand } from "./run-command.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 export const REAL_LLM_DIR = path.resolve(ROOT, "../shared/real-llm");
@@ -20,32 +21,13 @@ export const REAL_LLM_CACHE = path.join(ROOT, ".cache/real-llm");
 export async function prepareRealLlm(): Promise<string | undefined> {
   if (!existsSync(path.join(REAL_LLM_DIR, "setup.sh"))) return `no ${REAL_LLM_DIR}/setup.sh on this machine`;
   return withFileLock(`${REAL_LLM_CACHE}.lock`, async () => {
-    const setup = await run("sh", [path.join(REAL_LLM_DIR, "setup.sh")], { ...process.env, REAL_LLM_CACHE }, 300_000);
+    const setup = await runCommand("sh", [path.join(REAL_LLM_DIR, "setup.sh")], {
+      env: { ...process.env, REAL_LLM_CACHE },
+      timeoutMs: 300_000,
+    });
     if (setup.status === 0) return undefined;
     const said = setup.output.trim().split("\n").slice(-5).join("\n");
     return `${REAL_LLM_DIR}/setup.sh failed (${setup.error ?? `exit ${setup.status}`}): ${said}`;
-  });
-}
-
-/** A command's exit status and output, without blocking this process's event loop. */
-function run(
-  command: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  timeoutMs: number,
-): Promise<{ status: number | null; output: string; error?: string }> {
-  return new Promise((resolve) => {
-    const proc = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs });
-    let output = "";
-    const collect = (b: Buffer) => {
-      output = (output + b.toString("utf8")).slice(-20_000);
-    };
-    proc.stdout.on("data", collect);
-    proc.stderr.on("data", collect);
-    proc.once("error", (error) => resolve({ status: null, output, error: error.message }));
-    proc.once("close", (status, signal) =>
-      resolve({ status, output, ...(signal ? { error: `killed by ${signal}` } : {}) }),
-    );
   });
 }
 
