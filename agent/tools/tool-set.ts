@@ -4,19 +4,26 @@ import type { LanguageModelV3FunctionTool } from "@ai-sdk/provider";
 import { z } from "zod";
 import type { AgentTool } from "./tool";
 
-const cache = new WeakMap<readonly AgentTool[], LanguageModelV3FunctionTool[]>();
+// Kept per tool, not per list: each turn's plan builds a new list (the built-in tools, delegate, that
+// turn's MCP tools), and turning every zod schema into JSON Schema again cost 1–4 ms before each turn's
+// first model request.
+const cache = new WeakMap<AgentTool, LanguageModelV3FunctionTool>();
 
 export function toolDeclarations(tools: readonly AgentTool[]): LanguageModelV3FunctionTool[] {
-  let declared = cache.get(tools);
+  return tools.map(declaration);
+}
+
+function declaration(tool: AgentTool): LanguageModelV3FunctionTool {
+  let declared = cache.get(tool);
   if (!declared) {
-    declared = tools.map((t) => ({
+    declared = {
       type: "function",
-      name: t.name,
-      description: t.description,
-      inputSchema: (t.inputSchema ??
-        z.toJSONSchema(t.args, { io: "input" })) as LanguageModelV3FunctionTool["inputSchema"],
-    }));
-    cache.set(tools, declared);
+      name: tool.name,
+      description: tool.description,
+      inputSchema: (tool.inputSchema ??
+        z.toJSONSchema(tool.args, { io: "input" })) as LanguageModelV3FunctionTool["inputSchema"],
+    };
+    cache.set(tool, declared);
   }
   return declared;
 }
