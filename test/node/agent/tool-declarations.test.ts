@@ -20,13 +20,13 @@ describe("tool declarations", () => {
     const first = toolDeclarations([...BUILTIN_TOOLS, delegateTool]);
     const second = toolDeclarations([...BUILTIN_TOOLS, delegateTool]);
     expect(second).not.toBe(first);
-    second.forEach((d, i) => expect(d).toBe(first[i]));
+    for (const [i, d] of second.entries()) expect(d).toBe(first[i]);
   });
 
   it("declares a new tool object anew, even under a name seen before (an MCP server changed its schema)", () => {
     const [before] = toolDeclarations([mcpTool("Read a file", z.object({ path: z.string() }))]);
     const [after] = toolDeclarations([mcpTool("Read a file", z.object({ path: z.string(), lines: z.number() }))]);
     expect(after).not.toBe(before);
-    expect(Object.keys((after?.inputSchema as { properties: object }).properties)).toEqual(["path", "lines"]);
+    expect(after?.inputSchema).toMatchObject({ properties: { path: {}, lines: { type: "number" } } });
   });
 });
