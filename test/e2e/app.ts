@@ -10,6 +10,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { LaunchOptions } from "playwright-core";
+import { localMigration } from "../../scripts/local-migrations.ts";
 import { findChromium } from "../support/chromium.ts";
 import type { FakeOpenAI } from "../support/fake-openai.ts";
 import { runCommand } from "../support/run-command.ts";
@@ -145,7 +146,7 @@ export async function startApp(opts: StartOptions = {}): Promise<App> {
 class PortTaken extends Error {}
 
 /**
- * A local state with the migrations applied by wrangler itself (`wrangler d1 migrations apply --local`),
+ * A local state migrated as `npm start` migrates one (scripts/local-migrations.ts, through wrangler),
  * made once per set of migrations (and wrangler.toml, wrangler's version) and kept under the system's
  * temporary folder; every fresh app starts on a copy of it. A wrangler process per app start saved.
  */
@@ -164,14 +165,10 @@ async function migratedState(env: NodeJS.ProcessEnv): Promise<string> {
   if (existsSync(template)) return template;
   const work = await mkdtemp(path.join(tmpdir(), "oracle-e2e-migrating-"));
   // CI=true skips the confirmation prompt. Not spawnSync: the e2e warm-up runs this in Vitest's own process.
-  const mig = await runCommand(
-    process.execPath,
-    [...WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", work],
-    {
-      cwd: ROOT,
-      env: { ...env, CI: "true" },
-    },
-  );
+  const mig = await runCommand(process.execPath, [...WRANGLER, ...localMigration(ROOT, work).args], {
+    cwd: ROOT,
+    env: { ...env, CI: "true" },
+  });
   if (mig.status !== 0) {
     await rm(work, { recursive: true, force: true });
     throw new Error(`wrangler d1 migrations apply failed (${mig.error ?? mig.status}):\n${mig.output}`);

@@ -9,6 +9,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { signUp } from "./api-client.ts";
 import { freePort, ROOT } from "./harness.ts";
 
 const started: ChildProcess[] = [];
@@ -99,6 +100,13 @@ it("runs two `npm start` side by side on different PORTs, both answering /api/he
   const said = [first.output(), second.output()];
   expect(said.filter((log) => log.includes("building the client (no build)"))).toHaveLength(1);
   expect(said.filter((log) => log.includes("client/dist is up to date with the sources: not rebuilt"))).toHaveLength(1);
+  // The new local database gets every migration in one wrangler run; the second start's own
+  // `migrations apply` finds them all recorded as applied (scripts/local-migrations.ts).
+  expect(said.filter((log) => log.includes("every migration in one go"))).toHaveLength(1);
+  expect(said.filter((log) => log.includes("No migrations to apply"))).toHaveLength(1);
+  // …and the schema they made serves a new user and a conversation.
+  const user = await signUp(`http://127.0.0.1:${a}`);
+  expect(await user.createConversation()).toBeTruthy();
   // Each says which inspector port it took: two different ones, each answering there. (Before, both
   // were left to wrangler, which picked 9229 for both when they started together, and one died.)
   const inspector = (log: string) => Number(/DevTools inspector on 127\.0\.0\.1:(\d+)/.exec(log)?.[1]);

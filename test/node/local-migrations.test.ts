@@ -1,0 +1,56 @@
+// scripts/local-migrations.ts: a new local database gets every migration in one wrangler run, recorded
+// as wrangler's own apply records them; one that exists goes through `wrangler d1 migrations apply`.
+// (test/e2e/start.test.ts runs both against wrangler: the second start finds nothing to apply.)
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { allMigrationsSql, localMigration } from "../../scripts/local-migrations.ts";
+
+function project(migrations: Record<string, string>): string {
+  const root = mkdtempSync(path.join(tmpdir(), "oracle-migrations-"));
+  mkdirSync(path.join(root, "migrations"));
+  for (const [name, sql] of Object.entries(migrations)) writeFileSync(path.join(root, "migrations", name), sql);
+  return root;
+}
+
+describe("local migrations", () => {
+  it("puts every migration in name order, each followed by its row in wrangler's d1_migrations", () => {
+    const root = project({
+      "0002_b.sql": "ALTER TABLE a ADD b TEXT;",
+      "0001_a.sql": "CREATE TABLE a (id TEXT);",
+      "notes.txt": "not a migration",
+    });
+    const sql = allMigrationsSql(path.join(root, "migrations"));
+    expect(sql).toMatch(/^CREATE TABLE IF NOT EXISTS "d1_migrations"\(/);
+    const order = ["CREATE TABLE a", "'0001_a.sql'", "ALTER TABLE a", "'0002_b.sql'"].map((s) => sql.indexOf(s));
+    expect(order.every((at) => at > 0)).toBe(true);
+    expect([...order].sort((x, y) => x - y)).toEqual(order);
+    expect(sql).toContain(`INSERT INTO "d1_migrations" (name) values ('0002_b.sql');`);
+    expect(sql).not.toContain("not a migration");
+  });
+
+  it("quotes a migration's name as SQL", () => {
+    const root = project({ "0001_it's.sql": "SELECT 1;" });
+    expect(allMigrationsSql(path.join(root, "migrations"))).toContain("values ('0001_it''s.sql');");
+  });
+
+  it("runs the one file on a new state, and wrangler's apply once a D1 state exists", () => {
+    const root = project({ "0001_a.sql": "CREATE TABLE a (id TEXT);" });
+    const persist = path.join(root, "state");
+    const fresh = localMigration(root, persist);
+    expect(fresh.allAtOnce).toBe(true);
+    expect(fresh.args.slice(0, 5)).toEqual(["d1", "execute", "DB", "--local", "--file"]);
+    expect(fresh.args.slice(-2)).toEqual(["--persist-to", persist]);
+    expect(readFileSync(fresh.args[5] ?? "", "utf8")).toBe(allMigrationsSql(path.join(root, "migrations")));
+
+    mkdirSync(path.join(persist, "v3", "d1"), { recursive: true });
+    expect(localMigration(root, persist)).toEqual({
+      args: ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persist],
+      allAtOnce: false,
+    });
+    // Without --persist-to: wrangler's own .wrangler/state under the project.
+    mkdirSync(path.join(root, ".wrangler/state/v3/d1"), { recursive: true });
+    expect(localMigration(root).args).toEqual(["d1", "migrations", "apply", "DB", "--local"]);
+  });
+});
