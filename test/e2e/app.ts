@@ -4,13 +4,13 @@
 // Chromium's launch options. test/e2e/harness.ts re-exports all of it.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { cp, mkdtemp, rename, rm } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { LaunchOptions } from "playwright-core";
-import { localMigration } from "../../scripts/local-migrations.ts";
+import { allMigrationsSql, localMigration } from "../../scripts/local-migrations.ts";
 import { findChromium } from "../support/chromium.ts";
 import type { FakeOpenAI } from "../support/fake-openai.ts";
 import { runCommand } from "../support/run-command.ts";
@@ -154,13 +154,8 @@ async function migratedState(env: NodeJS.ProcessEnv): Promise<string> {
   const hash = createHash("sha256");
   hash.update(readFileSync(path.join(ROOT, "wrangler.toml")));
   hash.update(readFileSync(path.join(ROOT, "node_modules/wrangler/package.json")));
-  const migrations = path.join(ROOT, "migrations");
-  for (const file of readdirSync(migrations)
-    .filter((f) => f.endsWith(".sql"))
-    .sort()) {
-    hash.update(file);
-    hash.update(readFileSync(path.join(migrations, file)));
-  }
+  // Every migration's name and text, as the one-file form holds them.
+  hash.update(allMigrationsSql(path.join(ROOT, "migrations")));
   const template = path.join(tmpdir(), `oracle-e2e-migrated-${hash.digest("hex").slice(0, 16)}`);
   if (existsSync(template)) return template;
   const work = await mkdtemp(path.join(tmpdir(), "oracle-e2e-migrating-"));
@@ -171,7 +166,7 @@ async function migratedState(env: NodeJS.ProcessEnv): Promise<string> {
   });
   if (mig.status !== 0) {
     await rm(work, { recursive: true, force: true });
-    throw new Error(`wrangler d1 migrations apply failed (${mig.error ?? mig.status}):\n${mig.output}`);
+    throw new Error(`wrangler could not migrate the local state (${mig.error ?? mig.status}):\n${mig.output}`);
   }
   // Complete or absent: another run that got there first keeps its copy.
   await rename(work, template).catch(async (error: unknown) => {

@@ -1,14 +1,20 @@
 // scripts/local-migrations.ts: a new local database gets every migration in one wrangler run, recorded
 // as wrangler's own apply records them; one that exists goes through `wrangler d1 migrations apply`.
 // (test/e2e/start.test.ts runs both against wrangler: the second start finds nothing to apply.)
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { allMigrationsSql, localMigration } from "../../scripts/local-migrations.ts";
+
+const made: string[] = [];
+afterAll(() => {
+  for (const root of made) rmSync(root, { recursive: true, force: true });
+});
 
 function project(migrations: Record<string, string>): string {
   const root = mkdtempSync(path.join(tmpdir(), "oracle-migrations-"));
+  made.push(root);
   mkdirSync(path.join(root, "migrations"));
   for (const [name, sql] of Object.entries(migrations)) writeFileSync(path.join(root, "migrations", name), sql);
   return root;
