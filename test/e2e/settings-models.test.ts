@@ -343,6 +343,9 @@ it("shows only the default model when the operator has turned user providers off
     expect(await page.locator("[data-testid=providers-off]").textContent()).toBe(
       "The operator of this app has turned off adding your own model providers.",
     );
+    // The status says "off" once /api/providers is refused; the choice shows once /api/models answers too
+    // (CI once checked in between): waited for, not sampled.
+    await page.locator("[data-testid=models-default-select]").waitFor({ state: "visible", timeout: 15_000 });
     expect(await page.locator("[data-testid=models-default-select]").isVisible()).toBe(true);
     expect(await page.locator("[data-testid=provider-add-form]").count()).toBe(0);
   });
