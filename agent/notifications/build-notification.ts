@@ -12,11 +12,15 @@ export interface CompiledSubscriber {
   render(data: TemplateData): string;
 }
 
+type NotificationItem = Extract<SystemItem, { kind: "notification" }>;
+
 export interface Notification {
   source: string;
   severity: Severity;
   priority: NotificationPriority;
-  item: Extract<SystemItem, { kind: "notification" }>;
+  /** The subscriber's id (also `item.subscriber`): what the user's toggles are checked against. */
+  subscriber: string;
+  item: NotificationItem;
   order: number;
   /** The bus events this notification carries. */
   eventIds: readonly string[];
@@ -59,7 +63,30 @@ export function headline(subscriber: CompiledSubscriber, data: TemplateData): st
   return `${data.total} ${subscriber.config.name} event${data.total === 1 ? "" : "s"}`;
 }
 
+/**
+ * The item (the template's headline, the data encoded) is built when first read: a notification of a
+ * subscriber the user turned off is dropped unread, so it costs a turn nothing.
+ */
 export function buildNotification(subscriber: CompiledSubscriber, batch: Batch): Notification {
+  const { config } = subscriber;
+  const severity =
+    SEVERITIES[Math.max(...batch.events.map((e) => SEVERITIES.indexOf(e.severity as Severity)))] ?? "info";
+  let item: NotificationItem | undefined;
+  return {
+    source: config.source,
+    severity,
+    priority: config.priority,
+    order: batch.order,
+    eventIds: batch.eventIds,
+    subscriber: config.id,
+    get item() {
+      item ??= notificationItem(subscriber, batch);
+      return item;
+    },
+  };
+}
+
+function notificationItem(subscriber: CompiledSubscriber, batch: Batch): NotificationItem {
   const { config } = subscriber;
   const data: TemplateData = {
     events: batch.events,
@@ -71,22 +98,13 @@ export function buildNotification(subscriber: CompiledSubscriber, batch: Batch):
   const rows = rowsOf(config, batch);
   const payload = rows.length === 1 ? rows[0] : rows;
   const encoded = encodeData(payload);
-  const severity =
-    SEVERITIES[Math.max(...batch.events.map((e) => SEVERITIES.indexOf(e.severity as Severity)))] ?? "info";
   return {
-    source: config.source,
-    severity,
+    kind: "notification",
+    message,
+    body: `[Notification: ${config.name}] ${message}\n${encoded.text}`,
+    format: encoded.format,
+    subscriber: config.id,
     priority: config.priority,
-    order: batch.order,
-    eventIds: batch.eventIds,
-    item: {
-      kind: "notification",
-      message,
-      body: `[Notification: ${config.name}] ${message}\n${encoded.text}`,
-      format: encoded.format,
-      subscriber: config.id,
-      priority: config.priority,
-      data: payload,
-    },
+    data: payload,
   };
 }

@@ -101,7 +101,7 @@ export class EventBus {
         if (index < 0) break;
         const [gone] = this.outbox.splice(index, 1);
         if (!gone) break;
-        const name = gone.notification.item.subscriber ?? "unknown";
+        const name = gone.notification.subscriber;
         this.dropped.set(name, (this.dropped.get(name) ?? 0) + gone.events);
         this.droppedTotal += gone.events;
         excess -= gone.events;
@@ -121,6 +121,7 @@ export class EventBus {
       priority: "normal",
       order: this.order++,
       eventIds: [],
+      subscriber: "bus_overflow",
       item: {
         kind: "notification",
         message,

@@ -23,7 +23,7 @@ const toDraft = (n: Notification, triggers: readonly string[]): SystemDraft => (
 });
 
 /** Core subscribers are always wanted: their notifications need no look at the user's toggles. */
-const isCore = (n: Notification) => findSubscriber(n.item.subscriber ?? "")?.config.core === true;
+const isCore = (n: Notification) => findSubscriber(n.subscriber)?.config.core === true;
 
 export interface BusNotifierOptions {
   append(draft: SystemDraft): Promise<unknown>;
@@ -93,7 +93,7 @@ export class BusNotifier implements Notifier {
     if (!notifications.length) return;
     const wanted = !notifications.every(isCore) ? await this.options.enabledFilter() : () => true;
     for (const n of notifications) {
-      if (!wanted(n.item.subscriber)) continue;
+      if (!wanted(n.subscriber)) continue;
       await this.append(n);
     }
   }

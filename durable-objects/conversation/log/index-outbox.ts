@@ -7,6 +7,7 @@
 // next turn, the next wake, or an alarm with backoff.
 import { type IndexUpdate, indexStatements, titleFrom } from "../../../d1/conversations";
 import { purgeLegacyMessages } from "../../../d1/legacy-messages";
+import { afterFinalFrames, pause } from "../sockets/final-frames";
 import { alarmBy } from "../triggers/alarm";
 import { PENDING_INPUT_KEY } from "../turn/waits/pending-input";
 import { LEGACY_PURGE_PENDING } from "./legacy-import";
@@ -17,6 +18,8 @@ import type { MessageLog } from "./message-log";
 const WATERMARK = "index_watermark";
 const BATCH_MESSAGES = 200;
 const RETRY_MS = [2_000, 10_000, 60_000, 300_000];
+/** After the model starts answering; well within the 1.5 s after a turn's start when the client's list asks again. */
+const INPUT_FLUSH_DELAY_MS = 250;
 
 export interface OutboxOwner {
   conversationId: string;
@@ -62,13 +65,25 @@ export class IndexOutbox {
   }
 
   /**
-   * The turn ended: what it wrote goes to the index once its last writes have committed, so its final
-   * frames (which the output gate holds until then) leave before the D1 batch (local D1 shares the
-   * object's thread).
+   * The turn ended: what it wrote goes to the index once its final frames have left (afterFinalFrames),
+   * so the D1 batch never holds them back (local D1 even shares the object's thread).
    */
   release(): void {
     this.held = false;
-    if (!this.closed) this.keepAlive(this.storage.sync().then(() => this.soon()));
+    if (!this.closed) this.keepAlive(afterFinalFrames(this.storage, () => this.soon()));
+  }
+
+  /**
+   * The turn's model has started answering: its input goes to the index. The flush that names the
+   * conversation (it carries the first user message) goes now, so the title shows as the first turn
+   * starts; any other (preview, order, search) a moment later, out of the way of the first text and of
+   * an early Stop.
+   */
+  turnAnswering(): void {
+    if (this.closed) return;
+    const first = this.log().queries.firstUserMessage();
+    const names = first !== undefined && first.seq > this.watermark;
+    this.keepAlive(names ? this.flush() : pause(INPUT_FLUSH_DELAY_MS).then(() => this.soon()));
   }
 
   flush(): Promise<void> {

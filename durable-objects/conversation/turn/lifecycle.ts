@@ -7,6 +7,7 @@ import { findDecisionTree } from "../../../agent/decision-trees";
 import type { McpToolbox } from "../../../agent/tools/mcp";
 import type { ResumePoint } from "../../../agent/turn/resume";
 import { runTurn } from "../../../agent/turn/run-turn";
+import { afterFinalFrames } from "../sockets/final-frames";
 import { alarmBy } from "../triggers/alarm";
 import type { ConversationTitles } from "./conversation-titles";
 import { faultPauses } from "./fault-pauses";
@@ -97,7 +98,14 @@ export class TurnLifecycle {
     this.parts.meter.save();
     await this.parts.marker.end();
     for (const wait of this.waits) if (wait.turnEnded) await wait.turnEnded();
-    await this.disarmWatchdog();
+    // Bookkeeping that writes outside the turn's last commit waits for the final frames to leave
+    // (afterFinalFrames): an alarm write or a D1 batch right after that commit would hold them.
+    const watchdog = this.watchdogAt;
+    this.watchdogAt = undefined;
+    if (watchdog !== undefined)
+      void afterFinalFrames(this.ctx.storage, () => this.disarm(watchdog)).catch((error) =>
+        console.warn("turn watchdog not cleared; it will find no turn", error),
+      );
     this.parts.io.index.release();
     // After the turn's end was sent: the title request never holds a turn back (a subagent's is never named).
     if (turn.origin.kind === "user") this.titles.afterTurn(turn.llm);
@@ -175,11 +183,8 @@ export class TurnLifecycle {
     if (await alarmBy(this.ctx.storage, at)) this.watchdogAt = at === watchdog ? at : undefined;
   }
 
-  /** The turn ended: its watchdog, if still the alarm, is not needed any more. */
-  private async disarmWatchdog(): Promise<void> {
-    if (this.watchdogAt === undefined) return;
-    const at = this.watchdogAt;
-    this.watchdogAt = undefined;
+  /** The turn ended: its watchdog (set for `at`), if still the alarm, is not needed any more. */
+  private async disarm(at: number): Promise<void> {
     if ((await this.ctx.storage.getAlarm()) === at) await this.ctx.storage.deleteAlarm();
   }
 }

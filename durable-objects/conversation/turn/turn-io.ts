@@ -34,7 +34,7 @@ export interface HostIO {
   notifier: Notifier;
   toggles: ToggleCache;
   /** The D1 index's outbox: a turn holds it and flushes at its start and end (index-outbox.ts). */
-  index: Pick<IndexOutbox, "hold" | "release" | "soon">;
+  index: Pick<IndexOutbox, "hold" | "release" | "turnAnswering">;
 }
 
 /** The host's parts a turn reaches while it runs. */
@@ -73,7 +73,7 @@ export function turnIO(turn: RunningTurn, plan: TurnPlan, parts: TurnParts): Tur
       io.toggles.refresh();
       if (turn.indexInput) {
         turn.indexInput = false;
-        io.index.soon();
+        io.index.turnAnswering();
       }
     },
   };

@@ -4,6 +4,8 @@ import { toModelMessages } from "../../../agent/context/model-messages";
 import { summarizeNotifications } from "../../../agent/context/notification-summary";
 import type { CompiledSubscriber } from "../../../agent/notifications/build-notification";
 import { EventBus } from "../../../agent/notifications/bus";
+import { BusNotifier } from "../../../agent/notifications/notifier";
+import { findSubscriber } from "../../../agent/notifications/subscribers";
 import {
   type BusEvent,
   type Message,
@@ -169,6 +171,44 @@ describe("EventBus", () => {
     expect(note?.item.data).toEqual({ tool: "x" });
     expect(log).toHaveBeenCalledWith(expect.stringContaining("subscribers/broken.json"), expect.any(Error));
     log.mockRestore();
+  });
+
+  it("renders a notification when it is first read, and once", () => {
+    const render = vi.fn((d: TemplateData) => `${d.total} failures`);
+    const bus = busWith([subscriber({ id: "lazy" }, render)]);
+    bus.publish(event("tool.failure", { tool: "x" }));
+    const [note] = bus.take("after_tool");
+    expect(note?.subscriber).toBe("lazy");
+    expect(render).not.toHaveBeenCalled();
+    expect(note?.item.message).toBe("1 failures");
+    expect(note?.item.body).toContain("1 failures");
+    expect(render).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("BusNotifier", () => {
+  it("drops a notification the user turned off without rendering it, and delivers one they want", async () => {
+    const summary = findSubscriber("turn_summary");
+    if (!summary) throw new Error("turn_summary subscriber missing");
+    const render = vi.spyOn(summary, "render");
+    const appended: unknown[] = [];
+    const notifier = (on: boolean) =>
+      new BusNotifier({
+        append: async (draft) => appended.push(draft),
+        enabledFilter: async () => (id) => on || id !== "turn_summary",
+      });
+    const turnEnd = { type: "turn.end", severity: "info", source: "Turn Control" } as const;
+    const off = notifier(false);
+    off.emit({ ...turnEnd, payload: { termination_reason: "completed", steps: 1, tokens: 10 } });
+    await off.flush("turn_end");
+    expect(appended).toEqual([]);
+    expect(render).not.toHaveBeenCalled();
+    const on = notifier(true);
+    on.emit({ ...turnEnd, payload: { termination_reason: "completed", steps: 1, tokens: 10 } });
+    await on.flush("turn_end");
+    expect(appended).toHaveLength(1);
+    expect(render).toHaveBeenCalledTimes(1);
+    render.mockRestore();
   });
 });
 
