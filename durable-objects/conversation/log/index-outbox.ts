@@ -41,12 +41,8 @@ export class IndexOutbox {
     private readonly keepAlive: (work: Promise<unknown>) => void,
   ) {}
 
-  private get watermark(): number {
-    return Number(readState(this.storage.sql, WATERMARK) ?? 0);
-  }
-
   get pending(): boolean {
-    return Boolean(readState(this.storage.sql, LEGACY_PURGE_PENDING)) || this.log().lastSeq > this.watermark;
+    return Boolean(readState(this.storage.sql, LEGACY_PURGE_PENDING)) || this.log().lastSeq > watermarkOf(this.storage);
   }
 
   /** Flushes in the background; joins a flush already under way (it picks up what was added since). */
@@ -82,7 +78,7 @@ export class IndexOutbox {
   turnAnswering(): void {
     if (this.closed) return;
     const first = this.log().queries.firstUserMessage();
-    const names = first !== undefined && first.seq > this.watermark;
+    const names = first !== undefined && first.seq > watermarkOf(this.storage);
     this.keepAlive(names ? this.flush() : pause(INPUT_FLUSH_DELAY_MS).then(() => this.soon()));
   }
 
@@ -117,7 +113,7 @@ export class IndexOutbox {
   }
 
   private async flushOnce(): Promise<void> {
-    const from = this.watermark;
+    const from = watermarkOf(this.storage);
     const { queries } = this.log();
     const rows = queries.indexRows(from, BATCH_MESSAGES);
     const purge = Boolean(readState(this.storage.sql, LEGACY_PURGE_PENDING));
@@ -140,6 +136,9 @@ export class IndexOutbox {
     await alarmBy(this.storage, Date.now() + (RETRY_MS[Math.min(this.failures, RETRY_MS.length) - 1] ?? 300_000));
   }
 }
+
+/** The last seq the index has. */
+const watermarkOf = (storage: DurableObjectStorage) => Number(readState(storage.sql, WATERMARK) ?? 0);
 
 /** What a flush sends the index for `rows` (the log above `from`); `first`: the first user message. */
 function indexUpdate(
