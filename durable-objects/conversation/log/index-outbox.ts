@@ -2,7 +2,7 @@
 // through an outbox: the log itself plus a watermark, the last seq the index has. A flush sends what
 // lies past the watermark as one D1 batch (a transaction) and moves the watermark once it landed, so
 // a crash before or after a flush loses nothing and repeats nothing (the statements are idempotent).
-// Flushes stay off the hot path: one as a turn starts (the title and preview show at once), one when
+// Flushes stay off the hot path: one as a turn's model starts answering (turnAnswering), one when
 // it ends, and one soon after anything written while no turn runs. A failed flush is retried: at the
 // next turn, the next wake, or an alarm with backoff.
 import { type IndexUpdate, indexStatements, titleFrom } from "../../../d1/conversations";
