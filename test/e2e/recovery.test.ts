@@ -46,6 +46,12 @@ async function turnUntil(key: string, steps: Step[], killAt: (f: Frame) => boole
 }
 
 /** The client after the restart: a new socket that asks for what came after the last message it saw. */
+/**
+ * The resumed turn's end, or a hello that says it is over: on a loaded machine the restart can take longer
+ * than the watchdog's 10 s, and the alarm then carries the turn to its end before the client is back.
+ */
+const turnOver = (f: Frame) => f.type === "response_complete" || (f.type === "hello" && f.running === false);
+
 async function reconnect(client: Client, id: string, old: Socket): Promise<Socket> {
   const socket = await openSocket(client, id);
   socket.send({ type: "resume", after_seq: lastSeq(old.frames) });
@@ -107,7 +113,7 @@ describe("a turn cut short by a restart goes on", () => {
     // Nobody reconnects: the running turn's watchdog alarm wakes the object, which resumes the turn.
     const requests = await waitForModelRequests(chat.llm.url, "r-stream", (r) => r.length >= 2, 40_000);
     const again = await reconnect(restarted, id, socket);
-    await again.until((f) => f.type === "response_complete" || (f.type === "hello" && f.running === false));
+    await again.until(turnOver);
     await waitIdle(restarted, id);
     expectSamePrefix(before[0] as RecordedRequest, requests[1] as RecordedRequest);
     const last = ((requests[1]?.body.messages ?? []) as { role: string; content: unknown }[]).at(-1);
@@ -126,7 +132,7 @@ describe("a turn cut short by a restart goes on", () => {
     const restarted = await chat.killAndRestart();
     const again = await reconnect(restarted, id, socket);
     expect(again.frames[0]).toMatchObject({ type: "hello", running: true });
-    await again.until((f) => f.type === "response_complete");
+    await again.until(turnOver);
     const requests = await modelRequests(chat.llm.url, "r-read");
     expect(requests).toHaveLength(2);
     const messages = await expectWhole(restarted, id, [socket, again]);
@@ -151,7 +157,7 @@ describe("a turn cut short by a restart goes on", () => {
     await vi.waitUntil(async () => (await plumberTasks(chat.client)).length === 1, { timeout: 20_000, interval: 50 });
     const restarted = await chat.killAndRestart();
     const again = await reconnect(restarted, id, socket);
-    await again.until((f) => f.type === "response_complete");
+    await again.until(turnOver);
     const messages = await expectWhole(restarted, id, [socket, again]);
     const tool = messages.find((m) => m.role === "tool");
     expect(tool).toMatchObject({ tool: "task_create", status: "success" });
@@ -224,7 +230,7 @@ describe("a turn cut short by a restart goes on", () => {
     const refusedAt = (await modelRequests(chat.llm.url, "r-retry"))[0]?.received_ms ?? 0;
     const restarted = await chat.killAndRestart();
     const again = await reconnect(restarted, id, socket);
-    await again.until((f) => f.type === "response_complete", { timeoutMs: 40_000 });
+    await again.until(turnOver, { timeoutMs: 40_000 });
     const requests = await modelRequests(chat.llm.url, "r-retry");
     expect(requests).toHaveLength(2);
     // Not sooner than the provider asked, restart or not.

@@ -98,18 +98,18 @@ export class TurnLifecycle {
     this.parts.meter.save();
     await this.parts.marker.end();
     for (const wait of this.waits) if (wait.turnEnded) await wait.turnEnded();
-    // Bookkeeping that writes outside the turn's last commit waits for the final frames to leave
-    // (afterFinalFrames): an alarm write or a D1 batch right after that commit would hold them.
-    const watchdog = this.watchdogAt;
-    this.watchdogAt = undefined;
-    if (watchdog !== undefined)
-      void afterFinalFrames(this.ctx.storage, () => this.disarm(watchdog)).catch((error) =>
-        console.warn("turn watchdog not cleared; it will find no turn", error),
-      );
     this.parts.io.index.release();
     // After the turn's end was sent: the title request never holds a turn back (a subagent's is never named).
     if (turn.origin.kind === "user") this.titles.afterTurn(turn.llm);
-    this.idle?.turnEnded();
+    // The alarm waits for the final frames to leave (afterFinalFrames: an alarm write right after the
+    // turn's last commit would hold them): the watchdog goes first (unless a new turn began meanwhile,
+    // which it now guards until re-armed), then the schedule runner re-arms, since it may need the alarm.
+    const watchdog = this.watchdogAt;
+    this.watchdogAt = undefined;
+    void afterFinalFrames(this.ctx.storage, async () => {
+      if (watchdog !== undefined && !this.current) await this.disarm(watchdog);
+      this.idle?.turnEnded();
+    }).catch((error) => console.error("ConversationObject", this.ctx.id.toString(), "after the turn's end", error));
   }
 
   private async run(turn: RunningTurn, planFor: PlanFor): Promise<void> {
