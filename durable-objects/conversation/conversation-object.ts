@@ -7,6 +7,7 @@ import type { Message, Notify } from "../../protocol";
 import { META_KEY } from "./open-conversation";
 import { OpenedConversation } from "./opened-conversation";
 import { parseClientFrame } from "./sockets/client-frames";
+import { finalFramesLeft } from "./sockets/final-frames";
 import { SocketHub, type SocketMeta } from "./sockets/socket-hub";
 import type { ChildOutcome, ChildRequest, ParentLink } from "./turn/subagents";
 
@@ -38,12 +39,12 @@ export class ConversationObject extends OpenedConversation {
       const read = startsTurn ? conversation.turns.starts.prefetchSettings(guard.credentials()) : undefined;
       // A Stop from the credential that started the running turn stops it before the check: were that
       // credential revoked, the check would stop the turn all the same (stopIfStartedBy). The check then
-      // waits for the turn's end, so its D1 query does not hold the final frames back.
+      // waits for the turn's end and its final frames, so its D1 query does not hold them back.
       const stopped =
         parsed.ok && parsed.frame.type === "agent_control" && state.credential
           ? conversation.turns.lifecycle.stopIfStartedBy(new Set([credentialKey(state.credential)]))
           : undefined;
-      if (stopped) await stopped;
+      if (stopped) await stopped.then(() => finalFramesLeft(this.ctx.storage));
       if (!(await guard.admit(ws, read?.live)) || stopped) return;
       if (!parsed.ok) return hub.send(ws, { type: "error", code: parsed.code, message: parsed.message });
       await conversation.handle(ws, parsed.frame, state.credential, read?.settings);

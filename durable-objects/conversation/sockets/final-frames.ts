@@ -8,9 +8,14 @@ const FRAMES_LEAVE_MS = 20;
 
 export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Runs `work` once everything written so far has committed and the frames it held have left. */
-export async function afterFinalFrames<T>(storage: DurableObjectStorage, work: () => T | Promise<T>): Promise<T> {
+/** Once everything written so far has committed and the frames it held have left. */
+export async function finalFramesLeft(storage: DurableObjectStorage): Promise<void> {
   await storage.sync();
   await pause(FRAMES_LEAVE_MS);
+}
+
+/** Runs `work` once everything written so far has committed and the frames it held have left. */
+export async function afterFinalFrames<T>(storage: DurableObjectStorage, work: () => T | Promise<T>): Promise<T> {
+  await finalFramesLeft(storage);
   return work();
 }

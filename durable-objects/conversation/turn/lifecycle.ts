@@ -102,12 +102,13 @@ export class TurnLifecycle {
     // After the turn's end was sent: the title request never holds a turn back (a subagent's is never named).
     if (turn.origin.kind === "user") this.titles.afterTurn(turn.llm);
     // The alarm waits for the final frames to leave (afterFinalFrames: an alarm write right after the
-    // turn's last commit would hold them): the watchdog goes first (unless a new turn began meanwhile,
-    // which it now guards until re-armed), then the schedule runner re-arms, since it may need the alarm.
+    // turn's last commit would hold them): the watchdog goes first; a turn begun meanwhile (which found
+    // it set and earlier than its own) arms its own again; then the schedule runner re-arms.
     const watchdog = this.watchdogAt;
     this.watchdogAt = undefined;
     void afterFinalFrames(this.ctx.storage, async () => {
-      if (watchdog !== undefined && !this.current) await this.disarm(watchdog);
+      if (watchdog !== undefined) await this.disarm(watchdog);
+      if (this.current) await this.armAlarm();
       this.idle?.turnEnded();
     }).catch((error) => console.error("ConversationObject", this.ctx.id.toString(), "after the turn's end", error));
   }
