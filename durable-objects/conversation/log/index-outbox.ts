@@ -7,7 +7,7 @@
 // next turn, the next wake, or an alarm with backoff.
 import { type IndexUpdate, indexStatements, titleFrom } from "../../../d1/conversations";
 import { purgeLegacyMessages } from "../../../d1/legacy-messages";
-import { afterFinalFrames, pause } from "../sockets/final-frames";
+import { afterFinalFrames } from "../sockets/final-frames";
 import { alarmBy } from "../triggers/alarm";
 import { PENDING_INPUT_KEY } from "../turn/waits/pending-input";
 import { LEGACY_PURGE_PENDING } from "./legacy-import";
@@ -79,7 +79,8 @@ export class IndexOutbox {
     if (this.closed) return;
     const first = this.log().queries.firstUserMessage();
     const names = first !== undefined && first.seq > watermarkOf(this.storage);
-    this.keepAlive(names ? this.flush() : pause(INPUT_FLUSH_DELAY_MS).then(() => this.soon()));
+    if (names) this.soon();
+    else this.keepAlive(scheduler.wait(INPUT_FLUSH_DELAY_MS).then(() => this.soon()));
   }
 
   flush(): Promise<void> {

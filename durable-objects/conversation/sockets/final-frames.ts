@@ -6,12 +6,10 @@
 /** Long enough for a handful of frames to leave on a loaded machine; nothing waits on it but bookkeeping. */
 const FRAMES_LEAVE_MS = 20;
 
-export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** Once everything written so far has committed and the frames it held have left. */
 export async function finalFramesLeft(storage: DurableObjectStorage): Promise<void> {
   await storage.sync();
-  await pause(FRAMES_LEAVE_MS);
+  await scheduler.wait(FRAMES_LEAVE_MS);
 }
 
 /** Runs `work` once everything written so far has committed and the frames it held have left. */

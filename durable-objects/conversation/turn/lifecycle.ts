@@ -103,12 +103,11 @@ export class TurnLifecycle {
     if (turn.origin.kind === "user") this.titles.afterTurn(turn.llm);
     // The alarm waits for the final frames to leave (afterFinalFrames: an alarm write right after the
     // turn's last commit would hold them): the watchdog goes first; a turn begun meanwhile (which found
-    // it set and earlier than its own) arms its own again; then the schedule runner re-arms.
+    // it set and earlier than its own) arms its own once it has gone; then the schedule runner re-arms.
     const watchdog = this.watchdogAt;
     this.watchdogAt = undefined;
     void afterFinalFrames(this.ctx.storage, async () => {
-      if (watchdog !== undefined) await this.disarm(watchdog);
-      if (this.current) await this.armAlarm();
+      if (watchdog !== undefined && (await this.disarm(watchdog)) && this.current) await this.armAlarm();
       this.idle?.turnEnded();
     }).catch((error) => console.error("ConversationObject", this.ctx.id.toString(), "after the turn's end", error));
   }
@@ -184,8 +183,10 @@ export class TurnLifecycle {
     if (await alarmBy(this.ctx.storage, at)) this.watchdogAt = at === watchdog ? at : undefined;
   }
 
-  /** The turn ended: its watchdog (set for `at`), if still the alarm, is not needed any more. */
-  private async disarm(at: number): Promise<void> {
-    if ((await this.ctx.storage.getAlarm()) === at) await this.ctx.storage.deleteAlarm();
+  /** The turn ended: its watchdog (set for `at`), if still the alarm, is not needed any more. Whether it was. */
+  private async disarm(at: number): Promise<boolean> {
+    if ((await this.ctx.storage.getAlarm()) !== at) return false;
+    await this.ctx.storage.deleteAlarm();
+    return true;
   }
 }
