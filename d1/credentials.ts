@@ -31,7 +31,7 @@ export function liveCredentialQueries(db: Db, credentials: readonly Credential[]
   ];
   return [
     db
-      .select({ hash: sessions.tokenHash })
+      .select({ hash: sessions.tokenHash, expiresAt: sessions.expiresAt })
       .from(sessions)
       .where(and(inArray(sessions.tokenHash, hashes("session")), gt(sessions.expiresAt, nowIso()))),
     db
@@ -40,6 +40,10 @@ export function liveCredentialQueries(db: Db, credentials: readonly Credential[]
       .where(inArray(apiTokens.tokenHash, hashes("token"))),
   ] as const;
 }
+
+/** When the first of these live sessions expires (an ISO time), from liveCredentialQueries' rows. */
+export const firstExpiry = (sessionRows: { expiresAt: string }[]): string | undefined =>
+  sessionRows.map((r) => r.expiresAt).sort()[0];
 
 /** The keys (credentialKey) of the live credentials, from liveCredentialQueries' rows. */
 export function liveKeys(sessionRows: { hash: string }[], tokenRows: { hash: string }[]): Set<string> {

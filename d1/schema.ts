@@ -399,3 +399,21 @@ export const userTimeZones = sqliteTable("user_time_zones", {
   timeZone: text("time_zone").notNull(),
   updatedAt: text("updated_at").notNull().default(now),
 });
+
+/**
+ * The conversations whose object holds a copy of what it read of its user (settings, credentials:
+ * durable-objects/conversation/user-cache.ts) while a socket is open. A write to what it copied tells
+ * each of them (durable-objects/user-changes.ts). `epoch` names one fill of the copy, so a row is
+ * pruned only if no newer fill registered since it was read.
+ */
+export const liveConversations = sqliteTable(
+  "live_conversations",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id").notNull(),
+    epoch: text("epoch").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.conversationId] })],
+);

@@ -12,7 +12,8 @@ import {
   type ModelRef,
 } from "../protocol";
 import { database } from "./client";
-import { type Credential, liveCredentialQueries, liveKeys } from "./credentials";
+import { type Credential, firstExpiry, liveCredentialQueries, liveKeys } from "./credentials";
+import { registerLiveQuery } from "./live-conversations";
 import { enabledMcpServersQuery, type McpServerRow } from "./mcp-servers";
 import { conversationModelQuery, type ProviderRow, parseModelRef, providersQuery } from "./providers";
 import { agentSettings, subscriberSettings } from "./schema";
@@ -91,25 +92,38 @@ export async function loadTurnSettings(
   return readTurnSettings(await database(d1).batch(turnSettingsQueries(d1, userId, conversationId)));
 }
 
+/** What a conversation's object reads of its user at once (loadTurnStart). */
+export interface TurnStartRead {
+  settings: TurnSettingsRead;
+  /** The keys (credentialKey) of the credentials asked about that are still live. */
+  live: Set<string>;
+  /** When the first of those live sessions expires (ISO), if any is a session. */
+  expires?: string;
+}
+
 /**
- * A chat frame's turn settings and, in the same round trip, which of the conversation's sockets'
- * credentials are still live (the check every frame makes before it is acted on): one D1 call before
- * the turn's model request instead of two.
+ * A conversation's turn settings and, in the same round trip, which of its sockets' credentials are
+ * still live (the check every frame makes before it is acted on), registered as copied by that
+ * conversation's object under `epoch` (live-conversations.ts): one D1 call before a turn's model request.
  */
 export async function loadTurnStart(
   d1: D1Database,
   userId: string,
   conversationId: string,
   credentials: readonly Credential[],
-): Promise<{ settings: TurnSettingsRead; live: Set<string> }> {
+  epoch: string,
+): Promise<TurnStartRead> {
   const db = database(d1);
-  const [config, toggles, mcpServers, conversation, providers, approvals, sessionRows, tokenRows] = await db.batch([
+  const [, config, toggles, mcpServers, conversation, providers, approvals, sessionRows, tokenRows] = await db.batch([
+    registerLiveQuery(d1, userId, conversationId, epoch),
     ...turnSettingsQueries(d1, userId, conversationId),
     ...liveCredentialQueries(db, credentials),
   ]);
+  const expires = firstExpiry(sessionRows);
   return {
     settings: readTurnSettings([config, toggles, mcpServers, conversation, providers, approvals]),
     live: liveKeys(sessionRows, tokenRows),
+    ...(expires ? { expires } : {}),
   };
 }
 

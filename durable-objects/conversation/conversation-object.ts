@@ -4,6 +4,7 @@
 // (conversation.ts), which delegates to the log, the turn's host and the triggers.
 import { credentialKey, parseCredentialKey } from "../../d1/credentials";
 import type { Message, Notify } from "../../protocol";
+import type { UserChange } from "../user-changes";
 import { META_KEY } from "./open-conversation";
 import { OpenedConversation } from "./opened-conversation";
 import { parseClientFrame } from "./sockets/client-frames";
@@ -23,31 +24,33 @@ export class ConversationObject extends OpenedConversation {
     const credential = parseCredentialKey(request.headers.get("X-Credential"));
     const { client, server } = this.sockets.hub.accept({ ...meta, credential, sentAfter: conversation.log.lastSeq });
     await conversation.join(server, conversationId);
+    // The copy of the user's settings is read as the socket opens: its first chat frame need not wait
+    // for D1, and a revocation reaches it even before it sends one (user-cache.ts).
+    this.sockets.user.read(meta, this.sockets.guard.credentials());
     return new Response(null, { status: 101, webSocket: client });
   }
 
   override async webSocketMessage(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
-    const { hub, guard } = this.sockets;
+    const { hub, guard, user } = this.sockets;
     try {
       const state = SocketHub.state(ws);
       if (!state) return ws.close(1008, "unknown socket");
-      const conversation = await this.open({ conversationId: state.conversationId, userId: state.userId });
+      const meta = { conversationId: state.conversationId, userId: state.userId };
+      const conversation = await this.open(meta);
       const parsed = parseClientFrame(data);
-      // A chat frame's turn settings are read with the credential check, in one D1 round trip; used only
-      // once admitted.
-      const startsTurn = parsed.ok && (parsed.frame.type === "chat" || parsed.frame.type === "regenerate");
-      const read = startsTurn ? conversation.turns.starts.prefetchSettings(guard.credentials()) : undefined;
       // A Stop from the credential that started the running turn stops it before the check: were that
       // credential revoked, the check would stop the turn all the same (stopIfStartedBy). The check then
-      // waits for the turn's end and its final frames, so its D1 query does not hold them back.
+      // waits for the turn's end and its final frames, so a D1 query it may need does not hold them back.
       const stopped =
         parsed.ok && parsed.frame.type === "agent_control" && state.credential
           ? conversation.turns.lifecycle.stopIfStartedBy(new Set([credentialKey(state.credential)]))
           : undefined;
       if (stopped) await stopped.then(() => finalFramesLeft(this.ctx.storage));
-      if (!(await guard.admit(ws, read?.live)) || stopped) return;
+      // The credential check and a turn's settings: the object's copy of them, or one D1 round trip (user-cache.ts).
+      const read = user.read(meta, guard.credentials());
+      if (!(await guard.admit(ws, read.live)) || stopped) return;
       if (!parsed.ok) return hub.send(ws, { type: "error", code: parsed.code, message: parsed.message });
-      await conversation.handle(ws, parsed.frame, state.credential, read?.settings);
+      await conversation.handle(ws, parsed.frame, state.credential, read.settings);
     } catch (error) {
       console.error("ConversationObject", this.ctx.id.toString(), "webSocketMessage", error);
       hub.send(ws, { type: "error", code: "internal", message: "Something went wrong handling that frame" });
@@ -60,6 +63,9 @@ export class ConversationObject extends OpenedConversation {
     } catch {
       // already closed
     }
+    // With no socket left, no frame will use the copy of the user's settings: it and its registration go.
+    const { hub, user } = this.sockets;
+    if (!hub.sockets.some((other) => other !== ws && other.readyState === WebSocket.OPEN)) await user.release();
   }
 
   override async webSocketError(_ws: WebSocket, error: unknown): Promise<void> {
@@ -130,7 +136,21 @@ export class ConversationObject extends OpenedConversation {
   /** RPC from the Worker before the conversation is deleted: stop, disconnect, forget. */
   async erase(meta: SocketMeta): Promise<void> {
     await (await this.open(meta)).erase();
+    await this.sockets.user.release();
     this.forget();
+  }
+
+  /**
+   * RPC (durable-objects/user-changes.ts): the user's settings changed, or a credential was revoked (the
+   * sockets are checked now, and the revoked ones closed). Returns whether this object still needs
+   * telling: it holds a copy, or has sockets that a revocation must reach.
+   */
+  async userChanged(change: UserChange): Promise<boolean> {
+    const { hub, guard, user } = this.sockets;
+    const needed = user.holding || hub.sockets.length > 0;
+    user.changed();
+    if (change === "credentials" && hub.sockets.length) await guard.recheck();
+    return needed;
   }
 
   /** RPC from the Worker: the conversation's schedules changed; run what is due and re-arm the alarm. */

@@ -20,12 +20,15 @@ import { ScheduleRunner } from "./triggers/scheduled-runs";
 import { recoverInterruptedTurn } from "./turn/recovery";
 import { ToggleCache } from "./turn/toggle-cache";
 import { openTurnHost } from "./turn/turn-host";
+import type { UserCache } from "./user-cache";
 
 export const META_KEY = "meta";
 
 export interface Sockets {
   hub: SocketHub;
   guard: SocketGuard;
+  /** What the object read of its user, kept while a socket is open (user-cache.ts). */
+  user: UserCache;
 }
 
 export async function openConversation(
@@ -95,6 +98,7 @@ function assemble(ctx: DurableObjectState, env: Env, sockets: Sockets, meta: Soc
     notifier,
     toggles,
     index: outbox,
+    user: sockets.user,
   });
   const schedules = new ScheduleRunner(ctx, env.DB, meta, turns.starts, log.queries);
   turns.lifecycle.whenIdle(schedules);

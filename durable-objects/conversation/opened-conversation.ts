@@ -7,6 +7,7 @@ import type { Conversation } from "./conversation";
 import { openConversation, type Sockets } from "./open-conversation";
 import { SocketGuard } from "./sockets/socket-guard";
 import { SocketHub, type SocketMeta } from "./sockets/socket-hub";
+import { UserCache } from "./user-cache";
 
 export abstract class OpenedConversation extends DurableObject<Env> {
   protected readonly sockets: Sockets;
@@ -15,10 +16,11 @@ export abstract class OpenedConversation extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     const hub = new SocketHub(ctx);
-    const guard = new SocketGuard(hub, env.DB, (revoked) =>
+    const user = new UserCache(env.DB);
+    const guard = new SocketGuard(hub, env.DB, user, (revoked) =>
       this.conversation?.turns.lifecycle.stopIfStartedBy(revoked),
     );
-    this.sockets = { hub, guard };
+    this.sockets = { hub, guard, user };
     // Answered by the runtime itself, without waking a hibernated object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
   }

@@ -1,6 +1,6 @@
-// Revocation reaches open sockets (docs/protocol.md "Identity"): after logout or DELETE /api/tokens/:id, a
-// socket opened with that session or token gets `unauthorized` on its next frame and is closed (4401),
-// and no turn runs on its behalf.
+// Revocation reaches open sockets (docs/protocol.md "Identity"): logout or DELETE /api/tokens/:id closes
+// every socket opened with that session or token before it answers (`unauthorized`, then 4401), idle or
+// not, and no turn runs on its behalf; a turn it started is stopped.
 import { describe, expect, it } from "vitest";
 import { marker, modelRequests, scriptModel } from "../support/fake-openai-client";
 import { api, connect, createConversation, ORIGIN, signup, type TestSocket, uniqueName } from "./helpers";
@@ -32,17 +32,18 @@ async function newToken(headers: Record<string, string>) {
 }
 
 describe("revocation reaches open sockets", () => {
-  it("closes a socket after its session logs out, before any turn runs", async () => {
+  it("closes a socket at once when its session logs out, and nothing it sends after runs", async () => {
     const session = await signup();
     const { id } = await createConversation(session);
     const key = uniqueName("revoked");
     await scriptModel(llmUrl, key, [{ text: "must never be asked" }]);
     const socket = await connect(session, id);
-
-    expect((await api("/api/auth/logout", { method: "POST", headers: session.headers })).status).toBe(204);
     const from = socket.frames.length;
-    socket.send({ type: "chat", content: `hello ${marker(key)}` });
+
+    // The socket is idle: the logout itself closes it, before its answer.
+    expect((await api("/api/auth/logout", { method: "POST", headers: session.headers })).status).toBe(204);
     await expectRevoked(socket, from);
+    expect(() => socket.send({ type: "chat", content: `hello ${marker(key)}` })).toThrow();
 
     expect(await modelRequests(llmUrl, key)).toHaveLength(0);
     // Nothing was written on the revoked socket's behalf (read back with a fresh session).
@@ -55,25 +56,23 @@ describe("revocation reaches open sockets", () => {
     expect(await messageCount({ Cookie: cookie, Origin: ORIGIN }, id)).toBe(0);
   });
 
-  it("closes a socket opened with an API token once the token is deleted", async () => {
+  it("closes a socket opened with an API token once the token is deleted, and keeps the others open", async () => {
     const session = await signup();
     const { id } = await createConversation(session);
     const { id: tokenId, token } = await newToken(session.headers);
-    const key = uniqueName("token");
-    await scriptModel(llmUrl, key, [{ text: "must never be asked" }]);
-    const socket = await connect({ headers: { Authorization: `Bearer ${token}` } }, id);
+    const script = await connect({ headers: { Authorization: `Bearer ${token}` } }, id);
+    const tab = await connect(session, id);
     // The token works until it is deleted.
-    socket.send({ type: "resume", after_seq: 0 });
+    script.send({ type: "resume", after_seq: 0 });
+    const from = script.frames.length;
     expect((await api(`/api/tokens/${tokenId}`, { method: "DELETE", headers: session.headers })).status).toBe(204);
-
-    const from = socket.frames.length;
-    socket.send({ type: "chat", content: `hello ${marker(key)}` });
-    await expectRevoked(socket, from);
-    expect(await modelRequests(llmUrl, key)).toHaveLength(0);
+    await expectRevoked(script, from);
+    expect(tab.closed).toBe(false);
     expect(await messageCount(session.headers, id)).toBe(0);
+    tab.close();
   });
 
-  it("closes a revoked socket when another tab acts, and stops a turn the revoked token started", async () => {
+  it("stops a turn the revoked token started, and the signed-in tab sees it end", async () => {
     const session = await signup();
     const { id } = await createConversation(session);
     const { id: tokenId, token } = await newToken(session.headers);
@@ -84,14 +83,24 @@ describe("revocation reaches open sockets", () => {
     script.send({ type: "chat", content: `long task ${marker(key)}` });
     await tab.next("text_delta");
 
-    expect((await api(`/api/tokens/${tokenId}`, { method: "DELETE", headers: session.headers })).status).toBe(204);
-    // The signed-in tab sends any frame: every socket's credential is checked again.
     const from = script.frames.length;
-    tab.send({ type: "resume", after_seq: 0 });
+    expect((await api(`/api/tokens/${tokenId}`, { method: "DELETE", headers: session.headers })).status).toBe(204);
     await expectRevoked(script, from);
     const done = await tab.next("response_complete");
     expect(done.termination_reason).toBe("user_cancelled");
     expect(tab.closed).toBe(false);
     tab.close();
+  });
+
+  it("reaches a socket of another conversation of the same session", async () => {
+    const session = await signup();
+    const first = await createConversation(session);
+    const second = await createConversation(session);
+    const a = await connect(session, first.id);
+    const b = await connect(session, second.id);
+    const [fromA, fromB] = [a.frames.length, b.frames.length];
+    expect((await api("/api/auth/logout", { method: "POST", headers: session.headers })).status).toBe(204);
+    await expectRevoked(a, fromA);
+    await expectRevoked(b, fromB);
   });
 });

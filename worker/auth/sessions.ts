@@ -17,8 +17,13 @@ export async function createSession(db: Db, userId: string): Promise<string> {
   return token;
 }
 
-export async function revokeSession(db: Db, token: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.tokenHash, await sha256Hex(token)));
+/** Deletes the session; returns whose it was, if it existed. */
+export async function revokeSession(db: Db, token: string): Promise<string | undefined> {
+  const [row] = await db
+    .delete(sessions)
+    .where(eq(sessions.tokenHash, await sha256Hex(token)))
+    .returning({ userId: sessions.userId });
+  return row?.userId;
 }
 
 /** A session cookie's or bearer token's secret as the tables key it: hashed once per request. */

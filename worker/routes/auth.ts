@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { users } from "../../d1/schema";
+import { tellUserChanged } from "../../durable-objects/user-changes";
 import { CredentialsSchema, LoginSchema, type User } from "../../protocol";
 import { clientAddress } from "../auth/client-address";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "../auth/crypto";
@@ -79,7 +80,9 @@ authRoutes.post("/login", async (c) => {
 authRoutes.post("/logout", async (c) => {
   refuseForeignOrigin(c);
   const token = getCookie(c, SESSION_COOKIE);
-  if (token) await revokeSession(c.var.db, token);
+  const userId = token ? await revokeSession(c.var.db, token) : undefined;
+  // The session's open sockets are closed before the answer (durable-objects/user-changes.ts).
+  if (userId) await tellUserChanged(c.env, userId, "credentials");
   deleteCookie(c, SESSION_COOKIE, { path: "/" });
   return c.body(null, 204);
 });

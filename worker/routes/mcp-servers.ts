@@ -18,6 +18,7 @@ import {
   toMcpServer,
   updateMcpServer,
 } from "../../d1/mcp-servers";
+import { tellUserChanged } from "../../durable-objects/user-changes";
 import { outboundPolicy, refusedUrl } from "../../outbound/policy";
 import {
   MAX_MCP_SERVERS,
@@ -174,6 +175,8 @@ mcpServerRoutes.get("/oauth/callback", async (c) => {
   if (outcome === "failed") await recordMcpTest(c.env.DB, done.row, { error: `connecting failed: ${done.error}` });
   // Connected: list its tools now, so Settings shows them as the popup closes.
   if (outcome === "connected" && !(await testServer(c, done.row)).ok) outcome = "failed";
+  // A GET that stored tokens: the user's live conversations read them afresh (user-changes.ts).
+  await tellUserChanged(c.env, currentUser(c).id, "settings");
   const back = new URLSearchParams({ [MCP_OAUTH_OUTCOME_PARAM]: outcome, server: done.row.id });
   return c.redirect(`/settings/tools?${back}`, 302);
 });

@@ -8,18 +8,18 @@ import { BUILTIN_TOOLS } from "../../../agent/tools";
 import { DELEGATE, delegateTool } from "../../../agent/tools/delegate";
 import { type McpToolbox, openMcpToolbox } from "../../../agent/tools/mcp";
 import { subagentConfig, subagentServers, subagentTools, type TurnChoices, userConfig } from "../../../agent/turn/plan";
-import type { Credential } from "../../../d1/credentials";
 import type { McpServerRow } from "../../../d1/mcp-servers";
-import { loadTurnSettings, loadTurnStart } from "../../../d1/user-settings";
+import { loadTurnSettings } from "../../../d1/user-settings";
 import type { AgentConfig, ApprovalRule, ModelRef } from "../../../protocol";
 import type { SocketMeta } from "../sockets/socket-hub";
 import type { TurnPlan } from "./running-turn";
 import { type ChildRegistry, type ChildRequest, ConversationSubagents, MAX_DEPTH, type ParentLink } from "./subagents";
 import type { ToggleCache } from "./toggle-cache";
+import type { HostIO } from "./turn-io";
 import type { TurnMarkerStore, TurnRecord } from "./turn-marker";
 import { modelRef, turnModel } from "./turn-model";
 
-/** What a turn starts from (user-settings.ts loadTurnSettings), possibly read ahead (TurnHost.prefetchSettings). */
+/** What a turn starts from (user-settings.ts loadTurnSettings), possibly read with the frame's check (user-cache.ts). */
 export type TurnSettings = Awaited<ReturnType<typeof loadTurnSettings>>;
 
 interface Settings {
@@ -33,18 +33,12 @@ export class TurnPlans {
   constructor(
     private readonly env: Env,
     private readonly meta: SocketMeta,
-    private readonly io: { toggles: ToggleCache; notifier: Notifier; marker: TurnMarkerStore },
+    private readonly io: { toggles: ToggleCache; notifier: Notifier; marker: TurnMarkerStore; user: HostIO["user"] },
   ) {}
 
   /** The settings a turn will start from, read now (a chat frame's, while its socket is checked). */
   load(): Promise<TurnSettings> {
     return loadTurnSettings(this.env.DB, this.meta.userId, this.meta.conversationId);
-  }
-
-  /** The settings with the sockets' credential check in the same D1 round trip (loadTurnStart). */
-  loadChecking(credentials: readonly Credential[]): { settings: Promise<TurnSettings>; live: Promise<Set<string>> } {
-    const read = loadTurnStart(this.env.DB, this.meta.userId, this.meta.conversationId, credentials);
-    return { settings: read.then((r) => r.settings), live: read.then((r) => r.live) };
   }
 
   /** `resumed`: the record of a turn cut short by a restart, whose model and limits it keeps. */
@@ -107,6 +101,8 @@ export class TurnPlans {
 
   /** The MCP servers' tools for this turn; a server that is down is reported on the bus (a System message). */
   private async openMcp(rows: McpServerRow[], signal: AbortSignal): Promise<McpToolbox> {
+    // A server's OAuth tokens may be refreshed during this turn: the next one reads them afresh.
+    if (rows.some((row) => row.authType === "oauth")) this.io.user.changed();
     const mcp = await openMcpToolbox(rows, this.env, signal);
     // A Stop while connecting is not the servers' fault.
     if (signal.aborted) return mcp;

@@ -8,6 +8,7 @@
 // and the running-turn record (turn-marker.ts) beside them.
 import { saveApprovalRule } from "../../../d1/tool-approvals";
 import type { ServerFrame } from "../../../protocol";
+import { tellUserChanged } from "../../user-changes";
 import type { SocketMeta } from "../sockets/socket-hub";
 import { ConversationTitles } from "./conversation-titles";
 import { storedMeter } from "./hello-model";
@@ -52,14 +53,19 @@ export function openTurnHost(ctx: DurableObjectState, env: Env, meta: SocketMeta
     }),
     approvals: new PendingApprovals(ctx.storage, {
       frames: io.frames,
-      saveRule: (key) => saveApprovalRule(env.DB, meta.userId, key, "allow"),
+      saveRule: async (key) => {
+        await saveApprovalRule(env.DB, meta.userId, key, "allow");
+        // The user's other live conversations, and this one's next turn, follow the new rule.
+        io.user.changed();
+        await tellUserChanged(env, meta.userId, "settings", meta.conversationId);
+      },
     }),
     reminders: new TaskReminders(ctx.storage, env.DB, meta.userId),
     meter: storedMeter(ctx.storage.sql),
   };
   const waits = [parts.questions, parts.approvals];
   const lifecycle = new TurnLifecycle(ctx, parts, waits, new ConversationTitles(ctx, env, meta, io));
-  const plans = new TurnPlans(env, meta, { toggles: io.toggles, notifier: io.notifier, marker });
+  const plans = new TurnPlans(env, meta, { toggles: io.toggles, notifier: io.notifier, marker, user: io.user });
   const subagents = new SubagentTurns(ctx.storage, { lifecycle, io }, plans);
   const starts = new TurnStarts(env, meta, io, { lifecycle, plans, questions: parts.questions, subagents });
   io.frames.watch((frame) => follow(lifecycle, parts, frame));

@@ -14,6 +14,7 @@ import type { ConversationBranches } from "../log/branches";
 import type { IndexOutbox } from "../log/index-outbox";
 import type { ConversationFrames } from "../sockets/frame-port";
 import type { SocketMeta } from "../sockets/socket-hub";
+import type { UserCache } from "../user-cache";
 import type { storedMeter } from "./hello-model";
 import type { RunningTurn, TurnPlan } from "./running-turn";
 import type { TaskReminders } from "./task-reminders";
@@ -35,6 +36,8 @@ export interface HostIO {
   toggles: ToggleCache;
   /** The D1 index's outbox: a turn holds it and flushes at its start and end (index-outbox.ts). */
   index: Pick<IndexOutbox, "hold" | "release" | "turnAnswering">;
+  /** The object's copy of its user's settings: dropped when a turn changes them or may (user-cache.ts). */
+  user: Pick<UserCache, "changed">;
 }
 
 /** The host's parts a turn reaches while it runs. */

@@ -21,7 +21,7 @@ export interface StartOptions {
   frame: Pick<ChatFrame, "content" | "edit_seq" | "agent_max_steps" | "decision_tree">;
   /** The credential of the socket that sent it (its revocation stops the turn). */
   credential?: Credential;
-  /** The settings read while the socket's credential was checked (TurnStarts.prefetchSettings). */
+  /** The settings read with the socket's credential check (user-cache.ts). */
   prefetched?: Promise<TurnSettings>;
   /** Set for a message no one typed (a schedule's run, scheduled-runs.ts). */
   origin?: MessageOrigin;
@@ -46,21 +46,6 @@ export class TurnStarts {
       subagents: SubagentTurns;
     },
   ) {}
-
-  /**
-   * The settings a chat frame's turn will start from, read now in one D1 round trip with the check of
-   * the sockets' credentials (the frame is acted on only if its socket is admitted). Undefined when a
-   * turn runs (the frame will be refused as busy).
-   */
-  prefetchSettings(
-    credentials: readonly Credential[],
-  ): { settings: Promise<TurnSettings>; live: Promise<Set<string>> } | undefined {
-    if (this.parts.lifecycle.current) return undefined;
-    const read = this.parts.plans.loadChecking(credentials);
-    // Never an unhandled rejection when the frame is not acted on; the turn that uses it still sees the error.
-    read.settings.catch(() => undefined);
-    return read;
-  }
 
   /** A turn runs or a question waits: a scheduled run waits (scheduled-runs.ts). */
   async busy(): Promise<boolean> {
