@@ -41,7 +41,8 @@ export class UserCache {
   constructor(private readonly db: D1Database) {}
 
   /** The settings and the live keys of `credentials`: from the copy if it holds them, else one D1 round trip. */
-  read(meta: SocketMeta, credentials: readonly Credential[], now = Date.now()): UserRead {
+  read(meta: SocketMeta, credentials: readonly Credential[]): UserRead {
+    const now = Date.now();
     const covers = (asked: Set<string>) => credentials.every((c) => asked.has(credentialKey(c)));
     const copy = this.copy;
     if (copy && now < copy.until && covers(copy.asked)) {

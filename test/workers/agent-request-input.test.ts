@@ -2,16 +2,14 @@
 // through a Durable Object alarm that survives eviction.
 
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { RUNNING_TURN_KEY } from "../../durable-objects/conversation/turn/turn-marker";
 import { PENDING_INPUT_KEY } from "../../durable-objects/conversation/turn/waits/pending-input";
 import { marker, modelRequests } from "../support/fake-openai-client";
-import { connect } from "./helpers";
+import { connect, stubOf } from "./helpers";
 import { finalMessage, history, llmUrl, requestText, scenario, updates } from "./turn-helpers";
 
 const ask = { tool_calls: [{ name: "request_input", arguments: { question: "Which file should I read?" } }] };
-const stubOf = (id: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
 
 describe("request_input", () => {
   it("pauses, shows the question to a tab that joins, and resumes with the answer", async () => {

@@ -3,7 +3,6 @@
 // says so; parallel calls are decided one by one; "Always allow" becomes the tool's rule; a restart
 // while a call waits keeps it waiting, and the call runs once when approved.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import type { McpServer, ServerFrame, ToolApprovals, ToolMessage } from "../../protocol";
 
@@ -11,11 +10,10 @@ type Task = { title: string };
 
 import { marker, modelRequests } from "../support/fake-openai-client";
 import { MCP_TEST_TOKEN } from "../support/mcp-calls";
-import { api, connect, type Session, signup, uniqueName } from "./helpers";
+import { api, connect, type Session, signup, stubOf, uniqueName } from "./helpers";
 import { history, llmUrl, requestText, type Scenario, scenario, systemTexts } from "./turn-helpers";
 
 const mcpTokenUrl = inject("mcpTokenUrl");
-const stubOf = (id: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
 const create = (title: string) => ({ name: "task_create", arguments: { title } });
 
 async function setRule(session: Session, tool: string, mode: "ask" | "allow" | "default"): Promise<Response> {

@@ -7,10 +7,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ensureLocalTables, insertMessage, writeState } from "../../durable-objects/conversation/log/local-tables";
 import type { Conversation, Message } from "../../protocol";
-import { api, connect, createConversation, eventually, type Session, signup } from "./helpers";
+import { api, connect, createConversation, eventually, type Session, signup, stubOf } from "./helpers";
 import { chat, history, scenario } from "./turn-helpers";
-
-const stubOf = (id: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
 
 async function getJson<T>(session: Session, path: string): Promise<T> {
   const res = await api(path, { headers: session.headers });

@@ -1,8 +1,11 @@
 // Test helpers inside workerd: call the real Worker through its default export, as a browser would.
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { type ServerFrame, ServerFrameSchema } from "../../protocol";
 
 export const ORIGIN = "http://oracle.test";
+
+/** The stub of a conversation's Durable Object, as the Worker reaches it. */
+export const stubOf = (id: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
 
 export interface Session {
   user: { id: string; username: string };

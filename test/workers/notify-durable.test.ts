@@ -3,14 +3,11 @@
 // restarts delivers what the dead one accepted, exactly once. (The real crash, a killed `wrangler
 // dev`, is test/e2e/notify-crash.test.ts.)
 import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { BusEvent, Message } from "../../protocol";
 import { marker } from "../support/fake-openai-client";
-import { api, connect } from "./helpers";
+import { api, connect, stubOf } from "./helpers";
 import { chat, history, scenario } from "./turn-helpers";
-
-const stubOf = (id: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
 
 async function inbox(id: string): Promise<string[]> {
   return runInDurableObject(stubOf(id), async (_i, state) => [

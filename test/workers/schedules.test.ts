@@ -7,10 +7,9 @@ import { describe, expect, it } from "vitest";
 import type { Message } from "../../protocol";
 import { MAX_SCHEDULES, type Schedule } from "../../protocol/schedules";
 import { marker } from "../support/fake-openai-client";
-import { api, createConversation, eventually, type Session, signup } from "./helpers";
+import { api, createConversation, eventually, type Session, signup, stubOf } from "./helpers";
 import { history, type Scenario, scenario } from "./turn-helpers";
 
-const stubOf = (id: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
 const inHours = (h: number) => new Date(Date.now() + h * 3600_000).toISOString();
 
 async function create(session: Session, body: Record<string, unknown>): Promise<Response> {

@@ -5,10 +5,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { UserCache } from "../../durable-objects/conversation/user-cache";
-import { api, connect, createConversation, type Session, signup } from "./helpers";
+import { api, connect, createConversation, eventually, type Session, signup, stubOf } from "./helpers";
 import { chat, scenario } from "./turn-helpers";
-
-const stubOf = (id: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
 
 /** Whether the conversation's object holds its copy of the user's settings now. */
 const holds = (id: string) =>
@@ -22,14 +20,6 @@ async function registered(conversationId: string): Promise<number> {
     .bind(conversationId)
     .first<{ n: number }>();
   return row?.n ?? 0;
-}
-
-async function until(condition: () => Promise<boolean>, what: string) {
-  for (let i = 0; i < 100; i++) {
-    if (await condition()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`${what}: not in time`);
 }
 
 /** A non-core subscriber (one a user may turn off). */
@@ -64,7 +54,7 @@ describe("the object's copy of its user's settings", () => {
     const session = await signup();
     const { id } = await createConversation(session);
     const socket = await connect(session, id);
-    await until(() => holds(id), "copy read as the socket opened");
+    await eventually(() => holds(id), Boolean, "copy read as the socket opened");
     expect(await registered(id)).toBe(1);
     const subscriber = await optionalSubscriber(session);
     const writes: [string, RequestInit & { json?: unknown }][] = [
@@ -77,13 +67,13 @@ describe("the object's copy of its user's settings", () => {
     for (const [path, init] of writes) {
       // A frame refills the copy (resume is answered after the credential check).
       socket.send({ type: "resume", after_seq: 0 });
-      await until(() => holds(id), `copy refilled before ${path}`);
+      await eventually(() => holds(id), Boolean, `copy refilled before ${path}`);
       const res = await api(path, { ...init, headers: session.headers });
       expect(res.status, path).toBeLessThan(300);
       expect(await holds(id), path).toBe(false);
     }
     socket.send({ type: "resume", after_seq: 0 });
-    await until(() => holds(id), "copy refilled");
+    await eventually(() => holds(id), Boolean, "copy refilled");
     expect((await api("/api/settings/agent", { headers: session.headers })).status).toBe(200);
     const refused = await api("/api/settings/agent", {
       method: "PUT",
@@ -95,7 +85,11 @@ describe("the object's copy of its user's settings", () => {
 
     // The last socket closing drops the copy and its registration.
     socket.close();
-    await until(async () => (await registered(id)) === 0, "registration removed");
+    await eventually(
+      () => registered(id),
+      (n) => n === 0,
+      "registration removed",
+    );
     expect(await holds(id)).toBe(false);
   });
 
@@ -108,7 +102,7 @@ describe("the object's copy of its user's settings", () => {
       await createConversation(other),
     ];
     const sockets = [await connect(session, a.id), await connect(session, b.id), await connect(other, c.id)];
-    for (const { id } of [a, b, c]) await until(() => holds(id), "copies read");
+    for (const { id } of [a, b, c]) await eventually(() => holds(id), Boolean, "copies read");
     const res = await api("/api/settings/agent", {
       method: "PUT",
       json: { maxIterations: 7 },

@@ -13,7 +13,8 @@ export type AppEnv = {
   Variables: { db: Db; user?: User; credential?: Credential };
 };
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Methods that change nothing: no Origin check, and no live conversation told of a change (user-changes.ts). */
+export const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export const withDb: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set("db", database(c.env.DB));

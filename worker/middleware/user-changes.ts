@@ -4,15 +4,13 @@
 // the next turn, in any tab, starts from what was just saved, and a revoked token's sockets are closed.
 import type { MiddlewareHandler } from "hono";
 import { tellUserChanged, type UserChange } from "../../durable-objects/user-changes";
-import type { AppEnv } from "./identity";
-
-const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+import { type AppEnv, SAFE_METHODS } from "./identity";
 
 export const changesUser =
   (change: UserChange): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     await next();
     const user = c.var.user;
-    if (!user || READS.has(c.req.method) || c.res.status >= 400) return;
+    if (!user || SAFE_METHODS.has(c.req.method) || c.res.status >= 400) return;
     await tellUserChanged(c.env, user.id, change);
   };

@@ -34,7 +34,7 @@ export class SocketGuard {
    * frame, then close code 4401). Returns whether `ws` is still signed in. `checked`: the live keys of
    * `credentials()` as the object's copy holds them or as read just now (user-cache.ts).
    */
-  async admit(ws: WebSocket, checked?: Promise<Set<string>>): Promise<boolean> {
+  async admit(ws: WebSocket, checked: Promise<Set<string>>): Promise<boolean> {
     const live = await this.sweep(checked);
     const credential = SocketHub.state(ws)?.credential;
     return credential !== undefined && live.has(credentialKey(credential));
