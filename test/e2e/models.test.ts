@@ -113,10 +113,23 @@ describe.each(SIZES)("models at $name px", ({ name, options }) => {
       const patched = await apiFromPage(page, "PATCH", `/api/providers/${broken}`, { api_key: REFUSED_KEY });
       expect(patched.status).toBe(200);
       const id = await newConversationInBrowser(page);
-      await pickModel(page, broken, "fake-model");
       const key = `wrong-${name}-${Date.now().toString(36)}`;
       await scriptModel(live.llm.url, key, [{ text: "Answered by the app's model." }]);
-      await sendChat(page, `are you there? ${marker(key)}`);
+      // The choice takes a moment to save (a slow network): Send waits for it, and the message sent at
+      // once goes to the model just picked, not to the one the server still had.
+      let release: () => void = () => undefined;
+      const saving = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(`**/api/conversations/${id}`, async (route) => {
+        if (route.request().method() === "PATCH") await saving;
+        await route.continue();
+      });
+      await pickModel(page, broken, "fake-model");
+      await page.locator("[data-testid=composer-input]").fill(`are you there? ${marker(key)}`);
+      expect(await page.locator("[data-testid=send]").isDisabled()).toBe(true);
+      release();
+      await page.locator("[data-testid=send]").click();
 
       const bubble = page.locator("[data-testid=error-bubble]");
       await bubble.waitFor({ timeout: 30_000 });

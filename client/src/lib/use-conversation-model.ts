@@ -1,5 +1,7 @@
 // The model a conversation's next turns use: its own choice (PATCH /api/conversations/:id `model`), or
 // null for the user's default. A choice shows at once and goes back if the server refuses it, with why.
+// While a choice is being saved, `saving` holds the composer's Send: a message sent then would start its
+// turn on the model the server still has.
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { ConversationSchema, type ModelRef } from "../../../protocol";
 import { requestJson } from "./api";
@@ -8,6 +10,7 @@ import { requestJson } from "./api";
 export function useConversationModel(id: string, saved: ModelRef | null | undefined) {
   const [model, setModel] = useState<ModelRef | null>(saved ?? null);
   const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(0);
   const chosen = useRef(false);
   // The server's answer arrives after the chat opened; a choice made meanwhile wins.
   useEffect(() => {
@@ -19,9 +22,10 @@ export function useConversationModel(id: string, saved: ModelRef | null | undefi
       chosen.current = true;
       const before = model;
       setModel(next);
+      setSaving((n) => n + 1);
       const result = await requestJson(`/api/conversations/${encodeURIComponent(id)}`, ConversationSchema, "PATCH", {
         model: next,
-      });
+      }).finally(() => setSaving((n) => n - 1));
       if (result.ok) {
         setError(null);
         setModel(result.data.model ?? null);
@@ -34,5 +38,5 @@ export function useConversationModel(id: string, saved: ModelRef | null | undefi
     [id, model],
   );
 
-  return { model, choose, error };
+  return { model, choose, error, saving: saving > 0 };
 }

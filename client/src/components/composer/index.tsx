@@ -24,6 +24,8 @@ type Props = {
   inputRef?: { current: HTMLTextAreaElement | null };
   /** The model picker, before Send. */
   modelPicker?: ComponentChildren;
+  /** Send waits (a model choice is being saved; the text stays). */
+  holding?: boolean;
 };
 
 function buildFrame(content: string, maxSteps: string, decisionTree: string) {
@@ -51,7 +53,16 @@ function fitHeight(textarea: HTMLTextAreaElement | null) {
   textarea.style.height = `${textarea.scrollHeight + textarea.offsetHeight - textarea.clientHeight}px`;
 }
 
-export function Composer({ running, connected, onSend, onStop, inputRef, modelPicker, initialText = "" }: Props) {
+export function Composer({
+  running,
+  connected,
+  onSend,
+  onStop,
+  inputRef,
+  modelPicker,
+  holding = false,
+  initialText = "",
+}: Props) {
   const [text, setText] = useState(initialText);
   const [maxSteps, setMaxSteps] = useState("");
   const [decisionTree, setDecisionTree] = useState("");
@@ -59,7 +70,7 @@ export function Composer({ running, connected, onSend, onStop, inputRef, modelPi
   const ownTextarea = useRef<HTMLTextAreaElement>(null);
   const textarea = inputRef ?? ownTextarea;
   const completion = useCompletion({ text, textarea, setText });
-  const canSend = connected && !running && text.trim() !== "";
+  const canSend = connected && !running && !holding && text.trim() !== "";
 
   useLayoutEffect(() => fitHeight(textarea.current), [text]);
 
@@ -147,7 +158,9 @@ export function Composer({ running, connected, onSend, onStop, inputRef, modelPi
             type="submit"
             class={style.send}
             disabled={!canSend}
-            title={!connected ? "Send is disabled until the connection is back" : "Send"}
+            title={
+              !connected ? "Send is disabled until the connection is back" : holding ? "Switching the model…" : "Send"
+            }
             data-testid="send"
           >
             Send

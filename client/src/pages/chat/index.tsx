@@ -129,6 +129,7 @@ function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, 
         connected={connected}
         onSend={sendFromComposer}
         onStop={stop}
+        holding={conversationModel.saving}
         inputRef={composerInput}
         modelPicker={
           <ModelPicker
