@@ -4,7 +4,7 @@
 // Chromium's launch options. test/e2e/harness.ts re-exports all of it.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { cp, mkdtemp, rename, rm } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -41,6 +41,13 @@ export interface App {
   stop(opts?: { keepState?: boolean }): Promise<void>;
   /** SIGKILL, as a crash: nothing gets to clean up; persistDir is kept for a restart. */
   kill(): Promise<void>;
+  /**
+   * SIGKILL to the Workers runtime alone (the workerd that runs the Worker and its objects), as a crash
+   * or a deploy ends them: every isolate's memory is gone, the storage stays, and wrangler starts the
+   * runtime again on the same state and address. Resolves once the new runtime answers /api/health. A
+   * restart this way spares the test a whole `wrangler dev` start (node, bundling, the proxy runtime).
+   */
+  crash(): Promise<void>;
 }
 
 const live = new Set<ChildProcess>();
@@ -237,18 +244,30 @@ async function startAppOnce(opts: StartOptions): Promise<App> {
     if (!keepState) await rm(persistDir, { recursive: true, force: true });
   };
 
+  const healthy = async () => {
+    const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) }).catch(() => undefined);
+    return res?.status === 200;
+  };
+  const crash = async () => {
+    const runtime = workerRuntime(proc.pid ?? 0, port);
+    process.kill(runtime, "SIGKILL");
+    // Gone (or a zombie until wrangler reaps it) before the health checks, so none reaches the old one.
+    while (alive(runtime)) await new Promise((r) => setTimeout(r, 20));
+    const until = Date.now() + HEALTH_TIMEOUT_MS;
+    while (!(await healthy())) {
+      if (Date.now() > until)
+        throw new Error(`the runtime did not come back within ${HEALTH_TIMEOUT_MS / 1000}s:\n${log}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+
   const deadline = Date.now() + HEALTH_TIMEOUT_MS;
   for (;;) {
     if (proc.exitCode !== null || proc.signalCode !== null) {
       if (/Address already in use/.test(log)) throw new PortTaken(`wrangler dev: a port was taken:\n${log}`);
       throw new Error(`wrangler dev exited (${proc.exitCode ?? proc.signalCode}) before /api/health answered:\n${log}`);
     }
-    try {
-      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
-      if (res.status === 200) break;
-    } catch {
-      // not listening yet
-    }
+    if (await healthy()) break;
     if (Date.now() > deadline) {
       await stop();
       throw new Error(
@@ -257,7 +276,46 @@ async function startAppOnce(opts: StartOptions): Promise<App> {
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { url, persistDir, inspectorPort, processGroup: proc.pid ?? 0, output: () => log, stop, kill };
+  return { url, persistDir, inspectorPort, processGroup: proc.pid ?? 0, output: () => log, stop, kill, crash };
+}
+
+/** A process's command line and state from /proc (undefined: gone). */
+function procInfo(pid: number): { pgid: number; state: string; args: string } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+    return { state: fields[0] ?? "", pgid: Number(fields[2]), args };
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  const info = procInfo(pid);
+  return info !== undefined && info.state !== "Z";
+}
+
+/**
+ * The workerd of `wrangler dev` (process group `group`) that runs the Worker: wrangler starts two, and
+ * the other, its proxy, is the one listening on the app's own port.
+ */
+function workerRuntime(group: number, port: number): number {
+  const found = readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      const info = procInfo(pid);
+      return (
+        info?.pgid === group &&
+        info.state !== "Z" &&
+        /\/workerd serve /.test(info.args) &&
+        !info.args.includes(`--socket-addr=entry=127.0.0.1:${port} `)
+      );
+    });
+  if (found.length !== 1)
+    throw new Error(`expected one Worker runtime in process group ${group}, found ${found.length}`);
+  return found[0] as number;
 }
 
 /** The --vars that point the app at a fake OpenAI server (model "m"), plus any `extra` (prices, style…). */

@@ -1,8 +1,8 @@
 // Approval before risky tools (issue 30), in a real browser: a tool set to "Ask first" in Settings →
 // Tools pauses the turn on a card with its arguments in readable rows; parallel calls get a card each
 // and are decided one by one; a reload keeps the card; Deny reaches the model as the call's result;
-// "Always allow" saves the rule. On a phone, `wrangler dev` is killed while a card waits and started
-// again on the same storage: the card is back, and Approve runs the call once.
+// "Always allow" saves the rule. On a phone, the Workers runtime is killed while a card waits and comes
+// back on the same storage: the card is back, and Approve runs the call once.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import type { ToolApprovals } from "../../protocol";
@@ -13,16 +13,14 @@ import { marker, modelRequests, scriptModel } from "../support/fake-openai-clien
 import {
   apiFromPage,
   fakeModelAppForFile,
-  fakeModelEnv,
   leaveEvidence,
   newConversationInBrowser,
   sendChat,
   signUpInBrowser,
-  startApp,
   waitTurnEnded,
 } from "./harness.ts";
 
-// The file's own app: the second test kills it.
+// The file's own app: the second test kills its runtime.
 const live = fakeModelAppForFile();
 
 const create = (title: string) => ({ name: "task_create", arguments: { title } });
@@ -121,12 +119,13 @@ it("on a phone, keeps the card through a restart of the app and runs the call on
     const box = await bank.locator("[data-testid=approval-approve]").boundingBox();
     expect(box && box.y + box.height <= 844 && box.x >= 0 && box.x + box.width <= 390).toBe(true);
 
-    const port = Number(new URL(live.app.url).port);
-    await live.app.kill();
-    await page
-      .locator("[data-testid=connection-status]:not([data-status=connected])")
-      .waitFor({ state: "attached", timeout: 15_000 });
-    live.app = await startApp({ env: fakeModelEnv(live.llm), persistTo: live.app.persistDir, port });
+    // The page sees the connection drop while the runtime is down.
+    await Promise.all([
+      page
+        .locator("[data-testid=connection-status]:not([data-status=connected])")
+        .waitFor({ state: "attached", timeout: 15_000 }),
+      live.app.crash(),
+    ]);
     await page
       .locator("[data-testid=connection-status][data-status=connected]")
       .waitFor({ state: "attached", timeout: 30_000 });

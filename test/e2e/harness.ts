@@ -14,9 +14,12 @@
 //
 // These keep an app of their own (appAndBrowserForFile, fakeModelAppForFile, startApp), because they
 // kill or restart it, or because they need --vars the shared apps must not have:
-//   - system-items.test.ts: its last test SIGKILLs the app mid-turn and restarts it on the same state;
-//   - interrupt.test.ts, notify-crash.test.ts, recovery.test.ts (killable-chat.ts): SIGKILL and restart, too;
-//   - recovery-browser.test.ts, approvals.test.ts (one case), schedules.test.ts (a run missed while down): the same;
+//   - system-items.test.ts: its last test SIGKILLs the app's runtime mid-turn (App.crash), which comes
+//     back on the same state;
+//   - interrupt.test.ts, notify-crash.test.ts, recovery.test.ts (killable-chat.ts), approvals.test.ts
+//     (one case): the same;
+//   - recovery-browser.test.ts (typed while the app is down), schedules.test.ts (a run missed while
+//     down): SIGKILL the whole `wrangler dev` and start it again on the same state when they choose;
 //   - compaction.test.ts: OPENAI_CONTEXT_WINDOW=4000 (a window this small would compact other tests' chats);
 //   - token-meter.test.ts: OPENAI_PRICE_* (prices change every meter the other tests read);
 //   - llm-styles.test.ts, "responses" case: OPENAI_API_STYLE=responses (its "chat" case uses the shared app).

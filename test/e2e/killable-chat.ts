@@ -1,15 +1,16 @@
 // The setup of the crash tests: a fake model, the real app on it, a user and one conversation, where
-// `wrangler dev` can be SIGKILLed mid-turn and started again on the same state, as a crash would.
+// the Workers runtime can be SIGKILLed mid-turn and comes back on the same state, as after a crash or
+// a deploy (App.crash).
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
-import { type Client, clientFor, signUp } from "./api-client";
+import { type Client, signUp } from "./api-client";
 import { type App, fakeModelEnv, startApp } from "./harness";
 
 export interface KillableChat {
   llm: FakeOpenAI;
   id: string;
-  /** The user's client on the app as it runs now (a new origin after each restart). */
+  /** The user's client on the app (the same address across restarts). */
   client: Client;
-  /** SIGKILLs the app, starts it again on the same state, and returns the user's client for it. */
+  /** SIGKILLs the app's runtime, waits until it is back on the same state, and returns the user's client for it. */
   killAndRestart(): Promise<Client>;
   /** A new conversation of the same user on the app as it runs now. */
   newConversation(): Promise<string>;
@@ -20,22 +21,17 @@ export interface KillableChat {
 export async function startKillableChat(vars: Record<string, string> = {}): Promise<KillableChat> {
   const llm = await startFakeOpenAI();
   const env = fakeModelEnv(llm, vars);
-  let app: App;
-  try {
-    app = await startApp({ env });
-  } catch (error) {
+  const app: App = await startApp({ env }).catch(async (error: unknown) => {
     await llm.close();
     throw error;
-  }
+  });
   const client = await signUp(app.url);
   const chat: KillableChat = {
     llm,
     id: await client.createConversation(),
     client,
     async killAndRestart() {
-      await app.kill();
-      app = await startApp({ env, persistTo: app.persistDir });
-      chat.client = clientFor(app.url, chat.client.cookie);
+      await app.crash();
       return chat.client;
     },
     newConversation: () => chat.client.createConversation(),

@@ -1,5 +1,6 @@
-// Turns that survive a restart (issue 29, docs/architecture.md "Deploys"): `wrangler dev` is SIGKILLed
-// at each point a turn can be at, and started again on the same storage, as a deploy or a crash does.
+// Turns that survive a restart (issue 29, docs/architecture.md "Deploys"): the Workers runtime that runs
+// the app is SIGKILLed at each point a turn can be at, and comes back on the same storage, as after a
+// deploy or a crash (App.crash).
 // Each time the turn goes on and completes: the log's seqs have no gap, a write happened once, the
 // client's frames (before the kill, then after a reconnect that resumes from its last seq) hold every
 // message once, and the model's request after the restart begins with what it was sent before.

@@ -16,11 +16,10 @@ import {
   newConversationInBrowser,
   sendChat,
   signUpInBrowser,
-  startApp,
   waitTurnEnded,
 } from "./harness.ts";
 
-// An app of the file's own, not the shared one: the last test kills live.app and restarts it on the same state.
+// An app of the file's own, not the shared one: the last test kills live.app's runtime (it comes back on the same state).
 const live = appAndBrowserForFile();
 
 let page: Page;
@@ -145,10 +144,9 @@ it("shows an interrupt banner after the app died mid-turn, and the turn goes on 
       },
     )
     .toContain("Chapter 1");
-  await live.app.kill();
+  await live.app.crash();
   await page.context().close();
 
-  live.app = await startApp({ persistTo: live.app.persistDir });
   page = await openPage(live.app.url);
   await logInInBrowser(page, username);
   await page.goto(`/c/${encodeURIComponent(id)}`);

@@ -50,7 +50,9 @@ export interface LlamaServer {
 export async function startLlamaServer(port: number): Promise<LlamaServer> {
   const model = path.join(REAL_LLM_CACHE, "tiny3-q8.gguf");
   const args = ["llama-server", "-m", model, "--host", "127.0.0.1", "--port", String(port)];
-  args.push("-np", "1", "-c", "4096", "--temp", "0", "--no-webui");
+  // One thread: the tiny model needs no more, and on a machine whose cores the other tests keep busy,
+  // a second thread mostly spins waiting for the first.
+  args.push("-np", "1", "-c", "4096", "--temp", "0", "--no-webui", "-t", "1", "-tb", "1");
   const proc = spawn(path.join(REAL_LLM_DIR, "llama.sh"), args, {
     env: { ...process.env, REAL_LLM_CACHE },
     detached: true,
