@@ -5,6 +5,7 @@
 // about the protocol (frames, usage, tool messages, how a turn ends), never the exact words.
 // No ../shared/real-llm, or a setup.sh that fails: the file is skipped with one warning saying why.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type PacedLink, pacedLink } from "../support/paced-link";
 import { type LlamaServer, prepareRealLlm, startLlamaServer } from "../support/real-llm";
 import { type Client, openSocket, type Socket, signUp } from "./api-client";
 import { type App, freePort, startApp } from "./harness";
@@ -27,10 +28,16 @@ function expectNoDump(messages: Saved[]) {
 
 describe.skipIf(skipped !== undefined)("a real OpenAI-compatible server (llama.cpp's llama-server)", () => {
   let llama: LlamaServer;
+  /** The apps reach llama-server through it: the Stop test slows the answer down. */
+  let link: PacedLink;
   beforeAll(async () => {
     llama = await startLlamaServer(await freePort());
+    link = await pacedLink(llama.url);
   });
-  afterAll(() => llama?.stop());
+  afterAll(async () => {
+    await link?.close();
+    await llama?.stop();
+  });
 
   for (const style of ["chat", "responses"] as const) {
     describe(`${style} style`, () => {
@@ -40,7 +47,7 @@ describe.skipIf(skipped !== undefined)("a real OpenAI-compatible server (llama.c
         app = await startApp({
           env: {
             OPENAI_API_KEY: "none",
-            OPENAI_BASE_URL: `${llama.url}/v1`,
+            OPENAI_BASE_URL: `${link.url}/v1`,
             OPENAI_MODEL: "tiny",
             OPENAI_CONTEXT_WINDOW: "4096",
             // After a failed tool call the tiny model rambles to the cap (1,024 tokens by default here: 5 s
@@ -112,9 +119,13 @@ describe.skipIf(skipped !== undefined)("a real OpenAI-compatible server (llama.c
 
       it("keeps the partial text of a story: turn stopped mid-stream", async () => {
         const { id, socket } = await conversation();
+        // The story's 50-odd tokens at 100 ms each: the Stop lands mid-stream however fast the model is.
+        link.delayMs = 100;
         const { frames, done } = await turn(socket, "story: a short one", async (from) => {
           await socket.until((f) => f.type === "text_delta", { from });
           socket.send({ type: "agent_control", action: "stop" });
+        }).finally(() => {
+          link.delayMs = 0;
         });
         expect(done.termination_reason).toBe("user_cancelled");
         const streamed = frames
