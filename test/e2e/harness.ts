@@ -122,7 +122,7 @@ export function useSharedFakeModelApp({ browser = true }: { browser?: boolean } 
 export function appAndBrowserForFile(opts?: Parameters<typeof startApp>[0]): AppAndBrowser<App> {
   const shared = {} as AppAndBrowser<App>;
   beforeAll(async () => {
-    shared.app = await startApp(opts);
+    shared.app = await startApp({ direct: true, ...opts });
   });
   afterAll(async () => {
     await shared.app?.stop();
@@ -133,15 +133,19 @@ export function appAndBrowserForFile(opts?: Parameters<typeof startApp>[0]): App
 /**
  * appAndBrowserForFile with the app talking to a fake OpenAI server of the file's own (`.llm`, for
  * scriptModel and modelRequests), started before the app and closed after it; `env` adds --vars.
+ * `direct: false`: served on wrangler's own port (a file that starts wrangler again on that port).
  */
-export function fakeModelAppForFile(env: Record<string, string> = {}): AppAndBrowser<App> & { llm: ModelServer } {
+export function fakeModelAppForFile(
+  env: Record<string, string> = {},
+  { direct = true }: { direct?: boolean } = {},
+): AppAndBrowser<App> & { llm: ModelServer } {
   const shared = {} as AppAndBrowser<App> & { llm: ModelServer };
   let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     const llm = await startFakeOpenAI();
     close = llm.close;
     shared.llm = { url: llm.url };
-    shared.app = await startApp({ env: fakeModelEnv(llm, env) });
+    shared.app = await startApp({ env: fakeModelEnv(llm, env), direct });
   });
   afterAll(async () => {
     await shared.app?.stop();

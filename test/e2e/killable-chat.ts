@@ -21,7 +21,7 @@ export interface KillableChat {
 export async function startKillableChat(vars: Record<string, string> = {}): Promise<KillableChat> {
   const llm = await startFakeOpenAI();
   const env = fakeModelEnv(llm, vars);
-  const app: App = await startApp({ env }).catch(async (error: unknown) => {
+  const app: App = await startApp({ env, direct: true }).catch(async (error: unknown) => {
     await llm.close();
     throw error;
   });

@@ -12,7 +12,7 @@ const shared = useSharedFakeModelApp({ browser: false });
 /** The app of `style`, for the duration of `run`. */
 async function withStyleApp(style: "chat" | "responses", run: (url: string) => Promise<void>): Promise<void> {
   if (style === "chat") return run(shared.app.url);
-  const app = await startApp({ env: fakeModelEnv(shared.llm, { OPENAI_API_STYLE: style }) });
+  const app = await startApp({ env: fakeModelEnv(shared.llm, { OPENAI_API_STYLE: style }), direct: true });
   try {
     await run(app.url);
   } finally {

@@ -55,6 +55,7 @@ describe.skipIf(skipped !== undefined)("a real OpenAI-compatible server (llama.c
             OPENAI_MAX_OUTPUT_TOKENS: "256",
             OPENAI_API_STYLE: style,
           },
+          direct: true,
         });
         client = await signUp(app.url);
       });

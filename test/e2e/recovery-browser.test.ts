@@ -16,7 +16,8 @@ import {
 } from "./harness.ts";
 
 // The file's own app: the test kills it.
-const live = fakeModelAppForFile();
+// On wrangler's port: the restart takes the same port, so the open page's origin is the app again.
+const live = fakeModelAppForFile({}, { direct: false });
 
 it("reconnects by itself, says it is resuming, shows the answer once and keeps the draft", async () => {
   const context = await live.browser.newContext({

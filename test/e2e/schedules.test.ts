@@ -65,7 +65,7 @@ describe("a run missed while the app was down", () => {
     const llm = await startFakeOpenAI();
     cleanup.push(() => llm.close());
     const env = fakeModelEnv(llm);
-    let app = await startApp({ env });
+    let app = await startApp({ env, direct: true });
     cleanup.push(() => app.stop());
     const client = await signUp(app.url);
     const id = await client.createConversation();
@@ -87,7 +87,7 @@ describe("a run missed while the app was down", () => {
     await app.kill();
     // Down until the run is due (the restart takes seconds more).
     await sleep(Math.max(0, due.getTime() - Date.now()) + 250);
-    app = await startApp({ env, persistTo: app.persistDir });
+    app = await startApp({ env, persistTo: app.persistDir, direct: true });
     const again = clientFor(app.url, client.cookie);
 
     const deadline = Date.now() + 30_000;

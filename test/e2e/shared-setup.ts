@@ -56,7 +56,7 @@ export default async function setup({ provide }: TestProject) {
     return started.browser;
   });
   const launch = async (name: SharedAppName, env: Record<string, string> = {}): Promise<App> => {
-    const app = await startApp({ env });
+    const app = await startApp({ env, direct: true });
     started.apps.push(app);
     appLogs.set(name, app);
     return app;
