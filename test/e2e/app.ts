@@ -133,8 +133,8 @@ function waitExit(p: ChildProcess, ms: number): Promise<boolean> {
   });
 }
 
-/** `port`: listen there (a restart where open pages reconnect by themselves), else on a free port. */
 /**
+ * `port`: listen there (a restart where open pages reconnect by themselves), else on a free port.
  * `direct`: the app's `url` is the Workers runtime's own address rather than `wrangler dev`'s port. That
  * port is a second runtime, wrangler's proxy, which passes every request on and has wrangler log it:
  * 500 requests cost 4.7 s of CPU through it and 1.9 s without (the e2e tests make thousands). Nothing

@@ -36,7 +36,7 @@ export class TurnPlans {
     private readonly io: { toggles: ToggleCache; notifier: Notifier; marker: TurnMarkerStore; user: HostIO["user"] },
   ) {}
 
-  /** The settings a turn will start from, read now (a chat frame's, while its socket is checked). */
+  /** The settings a turn will start from, read from D1 now: a turn without a frame's (a chat frame's come from user-cache.ts). */
   load(): Promise<TurnSettings> {
     return loadTurnSettings(this.env.DB, this.meta.userId, this.meta.conversationId);
   }
