@@ -3,7 +3,14 @@
 // The Worker uses it to test a server from Settings; a conversation's object, to run a turn's tools.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+  ErrorCode,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
 import { guardedFetch, type OutboundPolicy, OutboundRefused } from "../outbound/policy";
 import { OAuthAuthorizationNeeded, OAuthRefreshFailed } from "./oauth-rules";
 import { BoundedJsonSchemaValidator } from "./tool-schema";
@@ -42,10 +49,26 @@ const MAX_PAGES = 10;
 /** Connecting and listing: a server that does not answer in this time counts as down. */
 export const CONNECT_TIMEOUT_MS = 10_000;
 
+/** Answers a server's `elicitation/create` made during a call (agent/tools/elicitation.ts). */
+export type ElicitHandler = (params: ElicitRequest["params"], signal: AbortSignal) => Promise<ElicitResult>;
+
+export interface CallOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+  /** Who answers the server if it asks the user during this call; absent, it is declined. */
+  onElicit?: ElicitHandler;
+}
+
+/**
+ * How long the SDK itself lets a call run that may ask the user: its timer cannot pause while the user
+ * answers, so the caller's own (agent/tools/call-timer.ts) is the limit, and cancels through `signal`.
+ */
+const ELICITING_CALL_CEILING_MS = 24 * 60 * 60 * 1000;
+
 export interface McpSession {
   readonly endpoint: McpEndpoint;
   listTools(signal?: AbortSignal): Promise<DiscoveredTool[]>;
-  callTool(name: string, args: unknown, options: { signal: AbortSignal; timeoutMs: number }): Promise<CallToolResult>;
+  callTool(name: string, args: unknown, options: CallOptions): Promise<CallToolResult>;
   close(): Promise<void>;
 }
 
@@ -117,10 +140,22 @@ export async function connectMcp(
   // The SDK checks structured results against each tool's outputSchema: on its bounded reduction
   // (tool-schema.ts), with cfworker's validator (the SDK's default, Ajv, compiles with new Function,
   // which workerd forbids).
+  // Both elicitation modes work (a card in the chat, protocol/elicitation.ts); defaults the user left
+  // are filled in by the Worker before the answer leaves (agent/tools/elicitation.ts).
   const client = new Client(
     { name: "oracle", version: "1.0.0" },
-    { capabilities: {}, jsonSchemaValidator: new BoundedJsonSchemaValidator() },
+    {
+      capabilities: { elicitation: { form: {}, url: {} } },
+      jsonSchemaValidator: new BoundedJsonSchemaValidator(),
+    },
   );
+  // A request carries no link to the call it came in: it goes to the latest call of this session still
+  // running (exact when one call runs, which is the common case); with none, the server is declined.
+  const asking: ElicitHandler[] = [];
+  client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
+    const handler = asking.at(-1);
+    return handler ? handler(request.params, extra.signal) : Promise.resolve({ action: "decline" as const });
+  });
   await client.connect(transport, { signal, timeout: CONNECT_TIMEOUT_MS });
   return {
     endpoint,
@@ -147,12 +182,19 @@ export async function connectMcp(
       return tools.slice(0, MAX_TOOLS_PER_SERVER).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     },
     async callTool(name, args, options) {
-      const result = await client.callTool({ name, arguments: args as Record<string, unknown> }, undefined, {
-        signal: options.signal,
-        timeout: options.timeoutMs,
-        maxTotalTimeout: options.timeoutMs,
-      });
-      return result as CallToolResult;
+      const { onElicit } = options;
+      const timeout = onElicit ? ELICITING_CALL_CEILING_MS : options.timeoutMs;
+      if (onElicit) asking.push(onElicit);
+      try {
+        const result = await client.callTool({ name, arguments: args as Record<string, unknown> }, undefined, {
+          signal: options.signal,
+          timeout,
+          maxTotalTimeout: timeout,
+        });
+        return result as CallToolResult;
+      } finally {
+        if (onElicit) asking.splice(asking.lastIndexOf(onElicit), 1);
+      }
     },
     async close() {
       await client.close().catch(() => undefined);

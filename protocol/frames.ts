@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { DecisionTreeNameSchema } from "./agent-config";
 import { ApprovalDecisionSchema, PendingApprovalSchema, ToolApprovalFrameSchema } from "./approvals";
+import { ElicitationOutcomeSchema, ElicitationResponseFrameSchema, PendingElicitationSchema } from "./elicitation";
 import { MessageSchema, TerminationReasonSchema } from "./message";
 import { ModelInfoSchema, UsageSchema } from "./usage";
 
@@ -44,6 +45,8 @@ export const ClientFrameSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("switch_branch"), seq: z.number().int().min(1) }),
   /** Approve or deny one call that waits for approval (`tool_approval_request`). */
   ToolApprovalFrameSchema,
+  /** Answers one request of an MCP server waiting for the user (`elicitation_request`). */
+  ElicitationResponseFrameSchema,
 ]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 
@@ -92,6 +95,8 @@ export const ServerFrameSchema = z.union([
     resuming: z.boolean().optional(),
     /** Calls of the running turn that wait for the user's approval, in the order they asked. */
     pending_approvals: z.array(PendingApprovalSchema).optional(),
+    /** Requests of MCP servers that wait for the user (protocol/elicitation.ts), in the order they came. */
+    pending_elicitations: z.array(PendingElicitationSchema).optional(),
   }),
   z.object({ type: z.literal("message"), message: MessageSchema }),
   z.object({ type: z.literal("agent_update") }).and(AgentUpdateSchema),
@@ -157,6 +162,16 @@ export const ServerFrameSchema = z.union([
     step: z.number(),
     decision: ApprovalDecisionSchema,
     always_allow: z.boolean().optional(),
+  }),
+  /** An MCP server asks the user during a call (protocol/elicitation.ts); the turn's clock is paused. */
+  z.object({ type: z.literal("elicitation_request"), timeout_s: z.number() }).extend(PendingElicitationSchema.shape),
+  /** How it ended (every tab learns it; the card goes). */
+  z.object({
+    type: z.literal("elicitation_result"),
+    elicitation_id: z.string(),
+    call_id: z.string(),
+    step: z.number(),
+    outcome: ElicitationOutcomeSchema,
   }),
 ]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;

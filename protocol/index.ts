@@ -6,6 +6,7 @@ export * from "./agent-config";
 export * from "./approvals";
 export * from "./auth";
 export * from "./conversation";
+export * from "./elicitation";
 export * from "./errors";
 export * from "./events";
 export * from "./frames";

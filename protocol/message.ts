@@ -1,6 +1,7 @@
 // Message (docs/protocol.md "Message"): what history and the socket carry, persisted before broadcast.
 import { z } from "zod";
 import { ApprovalDecisionSchema } from "./approvals";
+import { ElicitationRecordSchema } from "./elicitation";
 import { MessageOriginSchema } from "./message-origin";
 import { SystemItemSchema } from "./system-item";
 import { ModelInfoSchema, UsageSchema } from "./usage";
@@ -88,6 +89,8 @@ export const ToolMessageSchema = z.object({
   duration_ms: z.number(),
   /** The call waited for the user's approval (protocol/approvals.ts) and was decided so. */
   approval: ApprovalDecisionSchema.optional(),
+  /** The server asked the user during the call (protocol/elicitation.ts): what was asked and answered. */
+  elicitations: z.array(ElicitationRecordSchema).optional(),
 });
 export const SystemMessageSchema = z.object({
   ...base,

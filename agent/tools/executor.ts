@@ -3,13 +3,15 @@
 // request_input as a pause for the user, and approval: a call of a tool that asks first waits for the
 // user's decision (approval.ts), and one not approved ends as an error the model reads. Every call ends as a persisted tool message, so the
 // history always pairs a call with its result.
-import type { ApprovalDecision, MessageDraft, ServerFrame, ToolErrorType } from "../../protocol";
+import type { ApprovalDecision, ElicitationRecord, MessageDraft, ServerFrame, ToolErrorType } from "../../protocol";
 
 type SystemDraft = Extract<MessageDraft, { role: "system" }>;
 
 import type { EventDraft } from "../events";
 import type { ModelToolCall } from "../llm/call-model";
 import { type ApprovalOutcome, notApprovedText } from "./approval";
+import { type CallTimer, callTimer } from "./call-timer";
+import { type ElicitationAsk, type ElicitationReply, recordOf } from "./elicitation";
 import { type InputOutcome, REQUEST_INPUT } from "./request-input";
 import { type AgentTool, DEFAULT_TOOL_TIMEOUT_MS, type ToolContext, ToolError } from "./tool";
 
@@ -29,6 +31,8 @@ export interface ToolOutcome {
   skipped?: boolean;
   /** The call waited for the user's approval, and was decided so. */
   approval?: ApprovalDecision;
+  /** What an MCP server asked the user during the call, and how it was answered. */
+  elicitations?: ElicitationRecord[];
 }
 
 export interface ToolRunContext {
@@ -46,6 +50,8 @@ export interface ToolRunContext {
   append(draft: MessageDraft): Promise<unknown>;
   emit(event: EventDraft): void;
   askUser(question: string, step: number, signal: AbortSignal, callId: string): Promise<InputOutcome>;
+  /** Asks the user for an MCP server during a call; absent where nobody can be asked (a subagent). */
+  elicit?(ask: ElicitationAsk, call: { callId: string; step: number }, signal: AbortSignal): Promise<ElicitationReply>;
   /** Calls of tools that ask first wait for the user's decision; absent, no tool asks. */
   approval?: {
     needs(tool: AgentTool, call: ModelToolCall): boolean;
@@ -167,7 +173,7 @@ async function runOne(call: ModelToolCall, overCap: boolean, ctx: ToolRunContext
     if (tool.name === REQUEST_INPUT) {
       outcome.result = await ask(parsed.data as { question: string }, outcome, call.callId, ctx);
     } else {
-      outcome.result = await execute(tool, parsed.data, call.callId, ctx, after, ctx.started?.(call, parsed.data));
+      outcome.result = await execute(tool, parsed.data, outcome, ctx, after, ctx.started?.(call, parsed.data));
     }
   } catch (error) {
     const failure = error instanceof CallFailure ? error : new CallFailure("error", describeError(error));
@@ -182,19 +188,40 @@ async function runOne(call: ModelToolCall, overCap: boolean, ctx: ToolRunContext
   return outcome;
 }
 
+/** ToolContext.elicit for one call: the user answers with the call's timer paused, and the chat keeps the exchange. */
+function elicitFor(
+  elicit: NonNullable<ToolRunContext["elicit"]>,
+  outcome: ToolOutcome,
+  step: number,
+  signal: AbortSignal,
+  timer: CallTimer,
+) {
+  return async (ask: ElicitationAsk): Promise<ElicitationReply> => {
+    const asked = Date.now();
+    timer.pause();
+    try {
+      const reply = await elicit(ask, { callId: outcome.callId, step }, signal);
+      outcome.elicitations = [...(outcome.elicitations ?? []), recordOf(ask, reply)];
+      return reply;
+    } finally {
+      timer.resume();
+      outcome.waitedMs += Date.now() - asked;
+    }
+  };
+}
+
 async function execute(
   tool: AgentTool,
   args: unknown,
-  callId: string,
+  outcome: ToolOutcome,
   ctx: ToolRunContext,
   after: SystemDraft[],
   started?: Promise<unknown>,
 ): Promise<unknown> {
+  const callId = outcome.callId;
   const timeoutMs = tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-  // A timer we clear ourselves: AbortSignal.timeout would stay pending after the call and keep the
-  // Durable Object from hibernating until it fires.
   const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), timeoutMs);
+  const timer = callTimer(timeoutMs, () => timeout.abort());
   const signal = AbortSignal.any([ctx.signal, timeout.signal]);
   let onAbort: (() => void) | undefined;
   // A tool that ignores its signal still loses the race: the loop never waits past the timeout or a Stop.
@@ -217,13 +244,14 @@ async function execute(
       after: (d: SystemDraft) => void after.push(d),
       progress: ctx.send,
       emit: ctx.emit,
+      ...(ctx.elicit && { elicit: elicitFor(ctx.elicit, outcome, ctx.step, signal, timer) }),
     };
     return await Promise.race([started ?? tool.execute(args, context), aborted]);
   } catch (error) {
     if (error instanceof CallFailure || error instanceof ToolError) throw error;
     throw new CallFailure("error", `${tool.name} failed: ${describeError(error)}`);
   } finally {
-    clearTimeout(timer);
+    timer.clear();
     if (onAbort) signal.removeEventListener("abort", onAbort);
   }
 }
@@ -274,6 +302,7 @@ async function report(o: ToolOutcome, ctx: ToolRunContext): Promise<void> {
     step: ctx.step,
     duration_ms: o.durationMs,
     ...(o.approval ? { approval: o.approval } : {}),
+    ...(o.elicitations ? { elicitations: o.elicitations } : {}),
   });
   if (o.status === "success") {
     ctx.send({

@@ -12,10 +12,11 @@ import { disabledToolsOf, endpointOf, type McpServerRow } from "../../d1/mcp-ser
 import type { DiscoveredTool, McpSession } from "../../mcp/client";
 import { OAuthAuthorizationNeeded, OAuthRefreshFailed } from "../../mcp/oauth-rules";
 import { boundedValidator } from "../../mcp/tool-schema";
-import { outboundPolicy } from "../../outbound/policy";
+import { type OutboundPolicy, outboundPolicy } from "../../outbound/policy";
 import { mcpApprovalKey, qualifiedToolName } from "../../protocol";
 import { safeEnd } from "../context/model-messages";
 import { neutralizeReminders } from "../system-items/forgery";
+import { askOf, resultOf } from "./elicitation";
 import { type AgentTool, DEFAULT_TOOL_TIMEOUT_MS, ToolError } from "./tool";
 
 /** What a result may add to the log and the context: the context cuts further to fit its budget. */
@@ -148,6 +149,7 @@ function asAgentTool(
   session: McpSession,
   tool: DiscoveredTool,
   timeoutMs: number,
+  policy: OutboundPolicy,
 ): AgentTool | string {
   const inputSchema = offeredSchema(tool.inputSchema);
   if (typeof inputSchema === "string") return `${tool.name} left out: ${inputSchema}`;
@@ -169,7 +171,19 @@ function asAgentTool(
     approval: { key: mcpApprovalKey(server.id, tool.name), askByDefault: !tool.readOnly },
     async execute(args, ctx) {
       // The SDK's own timeout a little later than the executor's, whose message names the tool and limit.
-      const result = await session.callTool(tool.name, args ?? {}, { signal: ctx.signal, timeoutMs: timeoutMs + 1000 });
+      const elicit = ctx.elicit;
+      const result = await session.callTool(tool.name, args ?? {}, {
+        signal: ctx.signal,
+        timeoutMs: timeoutMs + 1000,
+        // The server may ask the user mid-call: a card in the chat (elicitation.ts), or declined unasked
+        // when the request cannot be shown honestly.
+        ...(elicit && {
+          onElicit: async (params) => {
+            const ask = askOf(serverName, params, policy);
+            return "declined" in ask ? { action: "decline" } : resultOf(ask, await elicit(ask));
+          },
+        }),
+      });
       if (result.isError)
         throw new ToolError(sized(contentText(result) || "the tool reported an error", MAX_ERROR_CHARS));
       return toolResultValue(result);
@@ -204,7 +218,9 @@ async function openServer(
   try {
     const disabled = new Set(disabledToolsOf(row));
     const listed = await session.listTools(signal);
-    const made = listed.filter((t) => !disabled.has(t.name)).map((t) => asAgentTool(row, session, t, timeoutMs));
+    const made = listed
+      .filter((t) => !disabled.has(t.name))
+      .map((t) => asAgentTool(row, session, t, timeoutMs, outboundPolicy(env)));
     return {
       session,
       tools: made.filter((t): t is AgentTool => typeof t !== "string"),

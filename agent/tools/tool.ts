@@ -5,6 +5,7 @@ import type { z } from "zod";
 import type { MessageDraft, ServerFrame, TerminationReason, Usage } from "../../protocol";
 import type { EventDraft } from "../events";
 import type { ModelUsage } from "../llm/call-model";
+import type { ElicitationAsk, ElicitationReply } from "./elicitation";
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 
@@ -33,6 +34,11 @@ export interface ToolContext {
    * idempotency key (effectKey), so a write re-run after a restart is recognised, not repeated.
    */
   turnId?: string;
+  /**
+   * Asks the user on an MCP server's behalf (elicitation.ts); the call's own timeout and the turn's
+   * clock pause while they answer. Absent where nobody can be asked (a subagent): the server is declined.
+   */
+  elicit?: (ask: ElicitationAsk) => Promise<ElicitationReply>;
 }
 
 /** The key a built-in write is done under, once: the same call after a restart has the same key. */

@@ -3,6 +3,7 @@
 import type { Message, MessageDraft, ServerFrame } from "../../protocol";
 import type { EventDraft, InjectionPoint } from "../events";
 import type { ApprovalOutcome } from "../tools/approval";
+import type { ElicitationAsk, ElicitationReply } from "../tools/elicitation";
 import type { InputOutcome } from "../tools/request-input";
 import type { Checkpoint } from "./resume";
 
@@ -24,6 +25,11 @@ export interface TurnIO {
    * nobody can be asked (a subagent): a call that needs approval does not run.
    */
   askApproval?(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalOutcome>;
+  /**
+   * An MCP server asks the user during a call (tools/elicitation.ts) and gets their answer. Absent
+   * where nobody can be asked (a subagent): the server is declined.
+   */
+  askElicitation?(request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationReply>;
   /** Called before every model request: where durable reminders are committed to the log. */
   beforeModelRequest(): Promise<void>;
   /**
@@ -48,5 +54,13 @@ export interface ApprovalRequest {
   step: number;
   key: string;
   /** How long the call waits for a decision (the turn's requestInputTimeoutSeconds). */
+  timeout_s: number;
+}
+
+/** A server's request waiting for the user: the card, the call it came in, how long it waits. */
+export interface ElicitationRequest extends ElicitationAsk {
+  call_id: string;
+  step: number;
+  /** The turn's requestInputTimeoutSeconds: it waits like a question. */
   timeout_s: number;
 }

@@ -19,6 +19,7 @@ export async function runStepTools(
   resumed?: { tools: ReadonlyMap<string, AgentTool>; neverRan?: ReadonlySet<string> },
 ): Promise<boolean> {
   const { config, io } = turn;
+  const askElicitation = io.askElicitation?.bind(io);
   // Recorded before any runs: a restart finds each call and whether its result is in the log.
   if (!resumed) turn.checkpoint(turn.state.step, calls);
   const outcomes = await runToolCalls(calls, {
@@ -73,6 +74,17 @@ export async function runStepTools(
         },
       }),
     },
+    ...(askElicitation && {
+      elicit: async (ask, call, signal) => {
+        turn.clock.pause();
+        try {
+          const timeout_s = turn.setup.config.requestInputTimeoutSeconds;
+          return await askElicitation({ ...ask, call_id: call.callId, step: call.step, timeout_s }, signal);
+        } finally {
+          turn.clock.resume();
+        }
+      },
+    }),
     // Only waiting for the user stops the clock; tools (subagents included) spend the turn's time.
     askUser: async (question, step, signal, callId) => {
       turn.clock.pause();

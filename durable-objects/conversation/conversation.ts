@@ -69,7 +69,7 @@ export class Conversation {
     credential: Credential | undefined,
     prefetched?: Promise<TurnSettings>,
   ): Promise<void> {
-    const { starts, lifecycle, approvals } = this.turns;
+    const { starts, lifecycle, approvals, elicitations } = this.turns;
     // A frame the turn's host refused is answered with why, on this socket only.
     const answer = (refused: { code: string; message: string } | undefined) => {
       if (refused) this.hub.send(ws, { type: "error", ...refused });
@@ -92,6 +92,8 @@ export class Conversation {
         return answer(await starts.answer(frame.content, credential));
       case "tool_approval":
         return answer(await approvals.decide(frame));
+      case "elicitation_response":
+        return answer(elicitations.respond(frame));
     }
   }
 

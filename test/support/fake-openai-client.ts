@@ -10,6 +10,8 @@ declare module "vitest" {
     mcpUrl: string;
     /** The same tools behind `Authorization: Bearer ${MCP_TEST_TOKEN}`. */
     mcpTokenUrl: string;
+    /** A server that asks the user during its calls (test/support/mcp-elicit-server.ts). */
+    mcpElicitUrl: string;
   }
 }
 
@@ -54,6 +56,8 @@ export interface RecordedRequest {
   /** When the request arrived and when its response ended, in epoch ms with sub-ms precision. */
   received_ms: number;
   finished_ms?: number;
+  /** When the response's connection closed, after its end or the client's going away (epoch ms, as above). */
+  closed_ms?: number;
   /** The client closed the connection before the response ended (a real abort). */
   aborted: boolean;
   /** The response was sent to its end. */

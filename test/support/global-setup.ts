@@ -3,6 +3,7 @@
 import type { TestProject } from "vitest/node";
 import { startFakeOpenAI } from "./fake-openai.ts";
 import { MCP_TEST_TOKEN } from "./mcp-calls.ts";
+import { startElicitServer } from "./mcp-elicit-server.ts";
 import { startMcpServer } from "./mcp-server.ts";
 
 // `inject("llmUrl")` is typed by the ProvidedContext augmentation in fake-openai-client.ts (which the
@@ -11,10 +12,15 @@ export default async function setup({ provide }: TestProject) {
   const fake = await startFakeOpenAI();
   provide("llmUrl", fake.url);
   // Real MCP servers (the official SDK's): one open, one that wants a bearer token.
-  const [open, guarded] = await Promise.all([startMcpServer(), startMcpServer({ token: MCP_TEST_TOKEN })]);
+  const [open, guarded, asking] = await Promise.all([
+    startMcpServer(),
+    startMcpServer({ token: MCP_TEST_TOKEN }),
+    startElicitServer(),
+  ]);
   provide("mcpUrl", open.url);
   provide("mcpTokenUrl", guarded.url);
+  provide("mcpElicitUrl", asking.url);
   return async () => {
-    await Promise.all([fake.close(), open.close(), guarded.close()]);
+    await Promise.all([fake.close(), open.close(), guarded.close(), asking.close()]);
   };
 }

@@ -7,6 +7,7 @@
 // the chat shows.
 import {
   type ApprovalDecision,
+  type ElicitationRecord,
   type Message,
   type ModelInfo,
   type ServerFrame,
@@ -25,6 +26,8 @@ export type LiveTool = {
   awaitingApproval?: boolean;
   /** How a call that waited for approval was decided. */
   approval?: ApprovalDecision;
+  /** What an MCP server asked the user during the call (persisted calls only). */
+  elicitations?: readonly ElicitationRecord[];
   result?: unknown;
   error?: string;
   duration_ms?: number;
@@ -174,6 +177,7 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
             resuming: frame.resuming ?? false,
             pendingInput: frame.pending_input ?? null,
             pendingApprovals: frame.pending_approvals ?? [],
+            pendingElicitations: frame.pending_elicitations ?? [],
           }
         : { ...IDLE_TURN, lastOutcome: state.turn.lastOutcome };
       // With no turn running, no subagent of ours is either (their frames may have been missed).
@@ -239,6 +243,17 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
         ...updateTool(state, frame.call_id, { awaitingApproval: false, approval: frame.decision }),
         turn: { ...state.turn, pendingApprovals },
       };
+    }
+    case "elicitation_request": {
+      const { type: _, timeout_s: __, ...pending } = frame;
+      const others = state.turn.pendingElicitations.filter((p) => p.elicitation_id !== frame.elicitation_id);
+      return { ...state, turn: { ...state.turn, resuming: false, pendingElicitations: [...others, pending] } };
+    }
+    case "elicitation_result": {
+      const pendingElicitations = state.turn.pendingElicitations.filter(
+        (p) => p.elicitation_id !== frame.elicitation_id,
+      );
+      return { ...state, turn: { ...state.turn, pendingElicitations } };
     }
     case "tool_complete":
       return updateTool(state, frame.call_id, {

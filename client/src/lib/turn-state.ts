@@ -1,6 +1,12 @@
 // What the running turn is doing, derived from `agent_update` frames (seed 003): running or not, the
 // step, the phase, and a pending request_input question. Pure, so the socket hook stays thin.
-import { type AgentUpdate, type PendingApproval, splitToolName, type TerminationReason } from "../../../protocol";
+import {
+  type AgentUpdate,
+  type PendingApproval,
+  type PendingElicitation,
+  splitToolName,
+  type TerminationReason,
+} from "../../../protocol";
 
 export type PendingInput = {
   question: string;
@@ -23,6 +29,8 @@ export type Turn = {
   pendingInput: PendingInput | null;
   /** Calls waiting for the user's Approve or Deny, in the order they asked. */
   pendingApprovals: readonly PendingApproval[];
+  /** Requests of MCP servers waiting for the user's answer (protocol/elicitation.ts). */
+  pendingElicitations: readonly PendingElicitation[];
   lastOutcome: { termination_reason: TerminationReason; steps: number } | null;
 };
 
@@ -36,6 +44,7 @@ export const IDLE_TURN: Turn = {
   resuming: false,
   pendingInput: null,
   pendingApprovals: [],
+  pendingElicitations: [],
   lastOutcome: null,
 };
 
@@ -66,7 +75,7 @@ export function applyAgentUpdate(turn: Turn, update: AgentUpdate): Turn {
     case "agent_request_input_timeout":
       return { ...turn, pendingInput: null };
     case "agent_stopped":
-      return { ...turn, stopping: true, pendingInput: null, pendingApprovals: [] };
+      return { ...turn, stopping: true, pendingInput: null, pendingApprovals: [], pendingElicitations: [] };
     case "agent_completion":
       return {
         ...turn,
@@ -116,6 +125,7 @@ export function turnActivity(turn: Turn, live: { writing: boolean; runningTools:
   if (turn.stopping) return { kind: "stopping", label: "Stopping…" };
   if (turn.pendingInput) return { kind: "waiting", label: "Waiting for your answer" };
   if (turn.pendingApprovals.length) return { kind: "waiting", label: "Waiting for your approval" };
+  if (turn.pendingElicitations.length) return { kind: "waiting", label: "Waiting for your answer" };
   if (live.runningTools.length) {
     const doing = [...new Set(live.runningTools.map(toolPhrase))];
     return { kind: "tool", label: `${doing.join(" · ")}…` };

@@ -21,6 +21,7 @@ import type { HostIO, TurnParts } from "./turn-io";
 import { TurnMarkerStore } from "./turn-marker";
 import { TurnStarts } from "./turn-starts";
 import { PendingApprovals } from "./waits/pending-approvals";
+import { PendingElicitations } from "./waits/pending-elicitations";
 import { PendingInput } from "./waits/pending-input";
 import type { Wait } from "./waits/wait";
 
@@ -31,6 +32,8 @@ export interface TurnHost {
   pending: PendingInput;
   /** Calls waiting for the user's approval. */
   approvals: PendingApprovals;
+  /** MCP servers' requests waiting for the user's answer. */
+  elicitations: PendingElicitations;
   /** Every kind of wait, for the alarm and `hello`. */
   waits: readonly Wait[];
   subagents: SubagentTurns;
@@ -60,16 +63,18 @@ export function openTurnHost(ctx: DurableObjectState, env: Env, meta: SocketMeta
         await tellUserChanged(env, meta.userId, "settings", meta.conversationId);
       },
     }),
+    elicitations: new PendingElicitations(ctx.storage, io.frames),
     reminders: new TaskReminders(ctx.storage, env.DB, meta.userId),
     meter: storedMeter(ctx.storage.sql),
   };
-  const waits = [parts.questions, parts.approvals];
+  const waits = [parts.questions, parts.approvals, parts.elicitations];
   const lifecycle = new TurnLifecycle(ctx, parts, waits, new ConversationTitles(ctx, env, meta, io));
   const plans = new TurnPlans(env, meta, { toggles: io.toggles, notifier: io.notifier, marker, user: io.user });
   const subagents = new SubagentTurns(ctx.storage, { lifecycle, io }, plans);
   const starts = new TurnStarts(env, meta, io, { lifecycle, plans, questions: parts.questions, subagents });
   io.frames.watch((frame) => follow(lifecycle, parts, frame));
-  return { starts, lifecycle, pending: parts.questions, approvals: parts.approvals, waits, subagents, marker };
+  const { questions: pending, approvals, elicitations } = parts;
+  return { starts, lifecycle, pending, approvals, elicitations, waits, subagents, marker };
 }
 
 /**

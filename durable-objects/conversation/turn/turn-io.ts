@@ -21,6 +21,7 @@ import type { TaskReminders } from "./task-reminders";
 import type { ToggleCache } from "./toggle-cache";
 import type { TurnMarkerStore } from "./turn-marker";
 import type { PendingApprovals } from "./waits/pending-approvals";
+import type { PendingElicitations } from "./waits/pending-elicitations";
 import type { PendingInput } from "./waits/pending-input";
 
 /** What the object hands its turn host (conversation.ts). */
@@ -47,13 +48,14 @@ export interface TurnParts {
   io: HostIO;
   questions: PendingInput;
   approvals: PendingApprovals;
+  elicitations: PendingElicitations;
   marker: TurnMarkerStore;
   reminders: TaskReminders;
   meter: ReturnType<typeof storedMeter>;
 }
 
 export function turnIO(turn: RunningTurn, plan: TurnPlan, parts: TurnParts): TurnIO {
-  const { io, questions, approvals, marker, meter, reminders } = parts;
+  const { io, questions, approvals, elicitations, marker, meter, reminders } = parts;
   const { config } = plan;
   return {
     messages: io.messages,
@@ -65,7 +67,10 @@ export function turnIO(turn: RunningTurn, plan: TurnPlan, parts: TurnParts): Tur
       questions.askUser(question, step, signal, callId, config.requestInputTimeoutSeconds),
     // A subagent has nobody to ask: a call that needs approval does not run there. The request sets the
     // alarm for its own deadline (pending-approvals.ts).
-    ...(turn.parent ? {} : { askApproval: approvals.request.bind(approvals) }),
+    // Nor can it answer an MCP server's question: the server is declined (agent/tools/elicitation.ts).
+    ...(turn.parent
+      ? {}
+      : { askApproval: approvals.request.bind(approvals), askElicitation: elicitations.request.bind(elicitations) }),
     beforeModelRequest: () => {
       meter.save();
       return reminders.beforeRequest(config.taskReminderRequests, io.append);

@@ -2,7 +2,7 @@
 // arguments and result or error. Persisted tool messages and live ones (from `tool_start`, still
 // running) share this card; a large card starts collapsed so it does not push the conversation off
 // screen, and so does every card of a turn group.
-import { splitToolName } from "../../../../protocol";
+import { type ElicitationRecord, splitToolName } from "../../../../protocol";
 import type { LiveTool, SubagentRun } from "../../lib/conversation-state";
 import { Icon } from "../../ui/icon";
 import { formatJson, JsonBlock } from "../../ui/json-block";
@@ -27,6 +27,30 @@ const LARGE_LINES = 16;
 
 function isLarge(text: string): boolean {
   return text.length > LARGE_CHARS || text.split("\n").length > LARGE_LINES;
+}
+
+/** How a server's request during the call ended, after what it asked. */
+const ELICITATION_ENDS = {
+  accept: "you answered",
+  decline: "you declined",
+  cancel: "you cancelled",
+  timed_out: "not answered in time",
+  stopped: "cancelled by Stop",
+} as const;
+
+/** What the call's server asked the user, and the answer, in words. */
+function Elicitations({ records }: { records: readonly ElicitationRecord[] }) {
+  return (
+    <ul class={style.elicitations} data-testid="tool-elicitations">
+      {records.map((r, i) => (
+        <li key={i} data-outcome={r.outcome}>
+          {r.server} asked: “{r.message}”{r.url ? ` (${r.url})` : ""} —{" "}
+          {r.mode === "url" && r.outcome === "accept" ? "you opened the link" : ELICITATION_ENDS[r.outcome]}
+          {r.answers?.length ? `: ${r.answers.map((a) => `${a.label}: ${a.value}`).join("; ")}` : ""}
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 /** How a call that waited for approval was decided, in words. */
@@ -71,9 +95,15 @@ export function ToolCard({ call, seq, subagent, compact }: ToolCardProps) {
             {APPROVAL_WORDS[call.approval]}
           </span>
         )}
+        {call.elicitations?.length ? (
+          <span class={style.approval} data-testid="tool-elicited">
+            asked you
+          </span>
+        ) : null}
         <CallMeta call={call} />
       </summary>
       <div class={style.body}>
+        {call.elicitations?.length ? <Elicitations records={call.elicitations} /> : null}
         <JsonBlock label="Arguments" value={call.args} />
         {call.error !== undefined && <JsonBlock label="Error" value={call.error} />}
         {call.result !== undefined && <JsonBlock label="Result" value={call.result} />}

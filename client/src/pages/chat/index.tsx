@@ -13,6 +13,7 @@ import { ApprovalCards } from "../../components/approval-cards";
 import { Composer } from "../../components/composer";
 import { ConnectionStatus, ReconnectBanner } from "../../components/connection-status";
 import { ConversationMenu } from "../../components/conversation-menu";
+import { ElicitationCards } from "../../components/elicitation-cards";
 import { MessageList } from "../../components/message-list";
 import { ModelPicker } from "../../components/model-picker";
 import { RequestInputBanner } from "../../components/request-input-banner";
@@ -122,6 +123,10 @@ function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, 
       <ApprovalCards
         pending={turn.pendingApprovals}
         onDecide={(choice) => send({ type: "tool_approval", ...choice })}
+      />
+      <ElicitationCards
+        pending={turn.pendingElicitations}
+        onAnswer={(answer) => send({ type: "elicitation_response", ...answer })}
       />
       {status === "reconnecting" && problem && <ReconnectBanner problem={problem} onRetry={retryNow} />}
       <Composer
