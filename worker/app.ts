@@ -5,13 +5,22 @@ import { except } from "hono/combine";
 import { secureHeaders } from "hono/secure-headers";
 import { llmSettings, publicModelInfo } from "../agent/llm/config";
 import { errorBody, handleError } from "./errors";
-import { type AppEnv, identify, isWebSocketUpgrade, requireSession, requireUser, withDb } from "./middleware/identity";
+import {
+  type AppEnv,
+  identify,
+  isWebSocketUpgrade,
+  requireSession,
+  requireUser,
+  sessionOnlyWrites,
+  withDb,
+} from "./middleware/identity";
 import { changesUser } from "./middleware/user-changes";
 import { authRoutes, meRoutes } from "./routes/auth";
 import { conversationRoutes } from "./routes/conversations";
 import { knowledgeRoutes, workflowRoutes } from "./routes/library-routes";
 import { mcpServerRoutes } from "./routes/mcp-servers";
 import { noteRoutes } from "./routes/notes";
+import { oauthClientRoutes } from "./routes/oauth-client";
 import { modelRoutes, providerRoutes } from "./routes/providers";
 import { scheduleRoutes, timeZoneRoutes } from "./routes/schedules";
 import { searchRoutes } from "./routes/search";
@@ -37,16 +46,21 @@ app.route("/auth", authRoutes);
 // A share link's page needs no account: mounted before identity, which a bad token would refuse
 // (its fork runs identity itself).
 app.route("/shared", sharedRoutes);
+// The Worker's OAuth client metadata document: authorization servers fetch it without an account.
+app.route("/oauth", oauthClientRoutes);
 app.use(identify);
 app.route("/me", meRoutes);
+// What guards the user's safety is changed from a signed-in session only, never with an API token
+// (requireSession, sessionOnlyWrites): tokens, approval rules, MCP servers, providers, shares.
 app.use("/tokens/*", requireSession, changesUser("credentials"));
 app.route("/tokens", tokenRoutes);
 app.use("/conversations/*", requireUser);
+app.use("/conversations/:id/shares", sessionOnlyWrites);
 // A conversation's model (PATCH) is part of what its object copies.
 app.on("PATCH", "/conversations/:id", changesUser("settings"));
 app.route("/conversations", conversationRoutes);
 app.route("/conversations", conversationShareRoutes);
-app.use("/shares/*", requireUser);
+app.use("/shares/*", requireUser, sessionOnlyWrites);
 app.route("/shares", shareRoutes);
 app.use("/settings/*", requireUser, changesUser("settings"));
 app.route("/settings", settingsRoutes);
@@ -61,11 +75,11 @@ app.use("/knowledge/*", requireUser);
 app.route("/knowledge", knowledgeRoutes);
 app.use("/workflows/*", requireUser);
 app.route("/workflows", workflowRoutes);
-app.use("/mcp-servers/*", requireUser, changesUser("settings"));
+app.use("/mcp-servers/*", requireUser, sessionOnlyWrites, changesUser("settings"));
 app.route("/mcp-servers", mcpServerRoutes);
-app.use("/tool-approvals/*", requireUser, changesUser("settings"));
+app.use("/tool-approvals/*", requireUser, sessionOnlyWrites, changesUser("settings"));
 app.route("/tool-approvals", toolApprovalRoutes);
-app.use("/providers/*", requireUser, changesUser("settings"));
+app.use("/providers/*", requireUser, sessionOnlyWrites, changesUser("settings"));
 app.route("/providers", providerRoutes);
 app.use("/models/*", requireUser, changesUser("settings"));
 app.route("/models", modelRoutes);

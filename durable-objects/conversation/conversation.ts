@@ -91,7 +91,7 @@ export class Conversation {
       case "agent_user_input":
         return answer(await starts.answer(frame.content, credential));
       case "tool_approval":
-        return answer(await approvals.decide(frame));
+        return answer(await approvals.decide(frame, credential));
       case "elicitation_response":
         return answer(elicitations.respond(frame));
     }

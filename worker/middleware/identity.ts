@@ -58,8 +58,10 @@ export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /**
- * Routes that manage credentials take a signed-in session only, never an API token: a leaked token must
- * not be able to mint another (which would outlive its revocation) or delete the owner's other tokens.
+ * What guards the user's safety takes a signed-in session, never an API token (docs/protocol.md "API
+ * tokens"): a leaked token must not mint another (which would outlive its revocation), delete the owner's
+ * other tokens, switch "Ask first" off, add or repoint an MCP server or a provider (which sends a stored
+ * secret where it points), or publish a conversation.
  */
 export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!c.var.user) throw unauthorized();
@@ -67,10 +69,14 @@ export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
     throw new ApiError(
       403,
       "session_required",
-      "API tokens are managed from a signed-in session, not with an API token",
+      "This needs a signed-in session: an API token cannot change API tokens, tool approvals, MCP servers, model providers or shares",
     );
   await next();
 };
+
+/** requireSession for the writes only: a token may still read what holds no secret (a list of servers, the rules). */
+export const sessionOnlyWrites: MiddlewareHandler<AppEnv> = async (c, next) =>
+  SAFE_METHODS.has(c.req.method) ? next() : requireSession(c, next);
 
 export function currentUser(c: Context<AppEnv>): User {
   const user = c.var.user;

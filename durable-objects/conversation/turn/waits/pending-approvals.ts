@@ -6,12 +6,19 @@
 // a denial stays until the turn ends, so the resumed call is denied again rather than asked twice.
 import type { ApprovalOutcome } from "../../../../agent/tools/approval";
 import type { ApprovalRequest, FramePort } from "../../../../agent/turn/io";
+import type { Credential } from "../../../../d1/credentials";
 import type { ApprovalDecision, PendingApproval, ToolApprovalFrame } from "../../../../protocol";
 import { alarmBy } from "../../triggers/alarm";
 import type { Refusal } from "../running-turn";
 import type { Wait } from "./wait";
 
 const PREFIX = "approval:";
+
+/** "Always allow" saves a rule, which an API token cannot change (docs/protocol.md "API tokens"). */
+const RULE_NEEDS_SESSION: Refusal = {
+  code: "session_required",
+  message: "Always allow needs a signed-in session: an API token can approve this call only",
+};
 
 export interface StoredApproval extends PendingApproval {
   /** The rule key "Always allow" saves (protocol/approvals.ts). */
@@ -107,9 +114,11 @@ export class PendingApprovals implements Wait {
 
   /**
    * A tab approved or denied a waiting call: the call gets the decision (a resumed turn that has not
-   * reached the call yet finds it kept), every tab learns it, and "always allow" becomes the tool's rule.
+   * reached the call yet finds it kept), every tab learns it, and "always allow" becomes the tool's rule
+   * (not from a socket opened with an API token: the call keeps waiting).
    */
-  async decide(frame: ToolApprovalFrame): Promise<Refusal | undefined> {
+  async decide(frame: ToolApprovalFrame, credential: Credential | undefined): Promise<Refusal | undefined> {
+    if (frame.always_allow && credential?.kind === "token") return RULE_NEEDS_SESSION;
     const stored = await this.storage.get<StoredApproval>(PREFIX + frame.call_id);
     if (!stored || stored.decision)
       return { code: "no_pending_approval", message: "That call is not waiting for approval" };
