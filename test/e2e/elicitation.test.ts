@@ -108,7 +108,8 @@ for (const viewport of VIEWPORTS) {
         const link = card(page, "url");
         await link.waitFor({ timeout: 15_000 });
         expect(await link.getByTestId("elicitation-url").textContent()).toBe(DEFAULT_LINK);
-        expect(await link.getByTestId("elicitation-accept").textContent()).toBe("Open auth.example.com");
+        expect(await link.textContent()).toContain("It asks you to open auth.example.com");
+        expect(await link.getByTestId("elicitation-accept").textContent()).toBe("Open link");
         expect(opened).toEqual([]);
         const popup = page.context().waitForEvent("page");
         await link.getByTestId("elicitation-accept").click();

@@ -10,9 +10,10 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { PendingElicitations } from "../../durable-objects/conversation/turn/waits/pending-elicitations";
 import type { McpServer, ServerFrame, ToolMessage } from "../../protocol";
+import { scriptModel } from "../support/fake-openai-client";
 import { DEFAULT_LINK, elicitAnswers } from "../support/mcp-elicit-calls";
-import { api, connect, type Session, stubOf } from "./helpers";
-import { chat, history, type Scenario, scenario } from "./turn-helpers";
+import { api, connect, type Session, stubOf, uniqueName } from "./helpers";
+import { chat, history, llmUrl, type Scenario, scenario } from "./turn-helpers";
 
 const elicitUrl = inject("mcpElicitUrl");
 
@@ -171,6 +172,25 @@ describe("MCP elicitation", () => {
     expect((await s.socket.next("response_complete", () => true, { from })).termination_reason).toBe("user_cancelled");
     s.socket.send({ type: "elicitation_response", elicitation_id: request.elicitation_id, action: "cancel" });
     expect((await s.socket.next("error", () => true, { from })).code).toBe("no_pending_elicitation");
+  });
+});
+
+describe("a subagent's MCP server", () => {
+  it("is declined without asking anyone: a subagent has nobody to ask", async () => {
+    const child = uniqueName("child");
+    await scriptModel(llmUrl, child, [call("trips__ask_form"), { text: "It wanted an answer." }]);
+    const s = await scenario([
+      {
+        tool_calls: [{ name: "delegate", arguments: { task: `Plan it [[key:${child}]]`, tools: ["trips__ask_form"] } }],
+      },
+      { text: "The subagent could not ask." },
+    ]);
+    await addServer(s.session);
+    const before = (await answersFor("ask_form")).length;
+    const { done, frames } = await chat(s, "delegate the trip");
+    expect(done.termination_reason).toBe("completed");
+    expect(JSON.stringify(frames)).not.toContain("elicitation_request");
+    expect((await answersFor("ask_form")).slice(before)).toEqual([{ tool: "ask_form", result: { action: "decline" } }]);
   });
 });
 

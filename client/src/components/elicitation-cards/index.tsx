@@ -216,7 +216,7 @@ function ElicitationCard({ pending, onAnswer }: { pending: PendingElicitation; o
           onClick={() => answer("accept")}
           data-testid="elicitation-accept"
         >
-          {pending.mode === "url" ? `Open ${host}` : "Send"}
+          {pending.mode === "url" ? "Open link" : "Send"}
         </button>
       </div>
     </section>
