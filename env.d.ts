@@ -27,6 +27,11 @@ interface Env {
   SECRETS_KEY?: string;
   /** "true" lets MCP URLs point at loopback (local development and tests); never set it in production. */
   MCP_ALLOW_LOOPBACK?: string;
+  /**
+   * The https URL the Worker gives as its OAuth client id to authorization servers that take client ID
+   * metadata documents (default: /api/oauth/client-metadata.json on its own origin, when that is https).
+   */
+  MCP_OAUTH_CLIENT_ID_URL?: string;
   /** Seconds one MCP tool call may take (default 30). */
   MCP_TOOL_TIMEOUT_SECONDS?: string;
   /** "off": a turn cut short by a restart ends with an interrupt item instead of going on (default on). */

@@ -1,24 +1,31 @@
 // An MCP server's OAuth state in D1: the client registration and what discovery found, the tokens and the
 // pending authorization, each sealed (core/secret-box.ts) and bound to its row and column. The flow's steps
-// (start, callback, disconnect) and the access token a connection uses, refreshed before it runs out.
+// (start, callback, disconnect), the access token a connection uses, refreshed before it runs out, and the
+// scopes a call was refused for (step-up: the next authorization asks for them with the granted ones).
 // Refreshes race (two turns at once, the Worker's test): one request holds a short lease on the row and
 // refreshes, the others wait for its tokens, so a rotated refresh token is used once and never lost.
 import { and, eq } from "drizzle-orm";
-import { openSecret, sealSecret } from "../core/secret-box";
+import { openSecret, SecretsKeyMissing, sealSecret } from "../core/secret-box";
 import type { OAuthClient, OAuthServer } from "../mcp/oauth";
 import {
+  MAX_OAUTH_VALUE_CHARS,
+  missingScopes,
   needsRefresh,
   newState,
   OAuthAuthorizationNeeded,
   OAuthRefreshFailed,
+  OAuthScopeNeeded,
+  OAuthScopeRefused,
   PENDING_TTL_MS,
   type PendingAuthorization,
   pendingRefusal,
   type StoredTokens,
+  scopeList,
+  scopeUnion,
   serverOfState,
 } from "../mcp/oauth-rules";
 import type { OutboundPolicy } from "../outbound/policy";
-import { mcpOAuthExpiredText } from "../protocol";
+import { mcpOAuthExpiredText, mcpOAuthScopeText } from "../protocol";
 import { database, nowIso } from "./client";
 import { mcpServers } from "./schema";
 
@@ -36,6 +43,10 @@ interface StoredClient {
   server: OAuthServer;
   client?: OAuthClient;
   redirect_uri: string;
+  /** The scope the client was registered with (an authorization server may refuse to grant more). */
+  registered_scope?: string;
+  /** The client id is the Worker's metadata document URL: nothing was registered. */
+  metadata_document?: true;
 }
 
 /** A refresh holds the row this long at most; the others wait up to a little more. */
@@ -81,34 +92,71 @@ async function userClient(secretsKey: string | undefined, row: Row): Promise<OAu
   return { client_id: row.oauthClientId, ...(secret ? { client_secret: secret } : {}) };
 }
 
+/** Where the Worker's own pages are: its redirect URI, and its client ID metadata document when it has one. */
+export interface OAuthClientUrls {
+  redirectUri: string;
+  /** An https URL serving the Worker's client metadata (worker/routes/oauth-client.ts), if it has one. */
+  clientIdUrl?: string;
+}
+
 /**
- * Discovers the authorization server, registers (unless the user gave a client id, or an earlier
- * registration fits), and keeps the state and PKCE verifier sealed on the row: the URL to open.
+ * An earlier registration with this server, for this redirect URI and covering `scope`, is used again
+ * (with the scope it was registered with); a step-up to scopes it lacks registers anew.
  */
-export async function startOAuth(deps: OAuthDeps, row: Row, redirectUri: string): Promise<string> {
+function reusable(earlier: StoredClient | undefined, server: OAuthServer, redirectUri: string, scope?: string) {
+  if (!earlier?.client || earlier.metadata_document) return undefined;
+  if (earlier.server.as_url !== server.as_url || earlier.redirect_uri !== redirectUri) return undefined;
+  const registeredScope = earlier.registered_scope ?? earlier.server.scope;
+  const registered = new Set(scopeList(registeredScope));
+  if (registered.size && !scopeList(scope).every((s) => registered.has(s))) return undefined;
+  return { client: earlier.client, ...(registeredScope ? { registered_scope: registeredScope } : {}) };
+}
+
+/**
+ * Discovers the authorization server, picks the client (the one the user gave; else the Worker's
+ * metadata document URL where the server takes one; else an earlier registration that fits; else a new
+ * one), and keeps the state and PKCE verifier sealed on the row: the URL to open. The scope asked for
+ * is the server's, with what was granted before and what a call was refused for (step-up).
+ */
+export async function startOAuth(deps: OAuthDeps, row: Row, urls: OAuthClientUrls): Promise<string> {
   const oauth = await loadOAuth();
+  const { redirectUri } = urls;
   const server = await oauth.discoverServer(row.url, deps.policy);
+  const scope = scopeUnion(server.scope, row.oauthScopes, row.oauthNeededScopes);
   const earlier = await opened<StoredClient>(deps.secretsKey, row, "client", row.sealedOauthClient).catch(
     () => undefined,
   );
-  const fits = earlier?.client && earlier.server.as_url === server.as_url && earlier.redirect_uri === redirectUri;
   const given = await userClient(deps.secretsKey, row);
-  const registered = given
-    ? undefined
-    : fits && earlier.client
-      ? earlier.client
-      : await oauth.registerOracle(server, redirectUri, deps.policy);
-  const client = given ?? registered;
+  const document = given ? undefined : oauth.metadataDocumentClient(server, urls.clientIdUrl);
+  const registration =
+    given || document
+      ? undefined
+      : (reusable(earlier, server, redirectUri, scope) ?? {
+          client: await oauth.registerOracle(server, redirectUri, scope, deps.policy),
+          ...(scope ? { registered_scope: scope } : {}),
+        });
+  const client = given ?? document ?? registration?.client;
   if (!client) throw new Error("no OAuth client");
   const state = newState(row.id);
-  const { url, verifier } = await oauth.authorizationUrl(server, client, redirectUri, state);
+  const { url, verifier } = await oauth.authorizationUrl(
+    server,
+    client,
+    { redirectUri, state, ...(scope ? { scope } : {}) },
+    deps.policy,
+  );
   const pending: PendingAuthorization = {
     state,
     verifier,
     redirect_uri: redirectUri,
     expires_at: new Date(Date.now() + PENDING_TTL_MS).toISOString(),
+    ...(scope ? { scope } : {}),
   };
-  const stored: StoredClient = { server, ...(registered ? { client: registered } : {}), redirect_uri: redirectUri };
+  const stored: StoredClient = {
+    server,
+    redirect_uri: redirectUri,
+    ...(document ? { client: document, metadata_document: true } : {}),
+    ...registration,
+  };
   await database(deps.db)
     .update(mcpServers)
     .set({
@@ -128,7 +176,8 @@ export type CallbackOutcome =
 /**
  * The authorization server's redirect. The state must name one of this user's servers and equal its
  * pending state, unexpired; it is cleared in the same statement that checks it is still there, so it
- * works once. A refusal changes nothing.
+ * works once. A refusal changes nothing. An exchange that fails (an answer refused, too large, not
+ * OAuth) is the outcome "failed" with its reason in words, the server as it was: Connect starts anew.
  */
 export async function completeOAuth(
   deps: OAuthDeps,
@@ -157,21 +206,29 @@ export async function completeOAuth(
   if (!claimed) return { refused: "used" };
   if (query.error || !query.code) return { row, outcome: "denied" };
   const oauth = await loadOAuth();
-  let tokens: StoredTokens;
+  let columns: Awaited<ReturnType<typeof tokenColumns>>;
   try {
     const { server, client } = await clientOf(deps.secretsKey, row);
-    tokens = await oauth.exchangeCode(
+    const tokens = await oauth.exchangeCode(
       server,
       client,
-      { code: query.code, verifier: pending.verifier, redirectUri: pending.redirect_uri },
+      {
+        code: query.code,
+        verifier: pending.verifier,
+        redirectUri: pending.redirect_uri,
+        ...(pending.scope ? { requested: pending.scope } : {}),
+      },
       deps.policy,
     );
+    columns = await tokenColumns(deps, row, tokens);
   } catch (error) {
+    if (error instanceof SecretsKeyMissing) throw error;
     return { row, outcome: "failed", error: oauth.errorText(error) };
   }
+  // A new grant holds what was asked, step-up scopes included: nothing is needed any more.
   const [saved] = await database(deps.db)
     .update(mcpServers)
-    .set({ ...(await tokenColumns(deps, row, tokens)), oauthStatus: "connected", updatedAt: nowIso() })
+    .set({ ...columns, oauthNeededScopes: null, oauthStatus: "connected", updatedAt: nowIso() })
     .where(whereRow(row))
     .returning();
   return { row: saved ?? row, outcome: "connected" };
@@ -216,6 +273,7 @@ export const FORGOTTEN = {
   sealedOauthPending: null,
   oauthExpiresAt: null,
   oauthScopes: null,
+  oauthNeededScopes: null,
   oauthRefreshLease: null,
 } as const;
 
@@ -276,7 +334,8 @@ async function refreshUnderLease(deps: OAuthDeps, row: Row, tokens: StoredTokens
   let fresh: StoredTokens;
   try {
     const { server, client } = await clientOf(deps.secretsKey, row);
-    fresh = await oauth.refreshTokens(server, client, tokens.refresh_token, deps.policy);
+    const refresh = { token: tokens.refresh_token, ...(tokens.scope ? { granted: tokens.scope } : {}) };
+    fresh = await oauth.refreshTokens(server, client, refresh, deps.policy);
   } catch (error) {
     if (oauth.isGrantRefused(error) || error instanceof OAuthAuthorizationNeeded) {
       await markExpired(deps.db, held);
@@ -297,4 +356,22 @@ async function markExpired(db: D1Database, where: ReturnType<typeof and>): Promi
     .update(mcpServers)
     .set({ ...FORGOTTEN, oauthStatus: "expired", updatedAt: nowIso() })
     .where(where);
+}
+
+/**
+ * A call answered 403 `insufficient_scope` naming `challenged`: the scopes the grant lacks are kept on
+ * the row (Settings offers Reconnect, which asks for them with the granted ones), and the error the call
+ * ends with says so. When it names only scopes already granted, nothing is kept: authorizing again could
+ * not help, so it is never asked for (no loop).
+ */
+export async function scopeChallenge(db: D1Database, row: Row, challenged: string | undefined): Promise<Error> {
+  const current = (await reread(db, row)) ?? row;
+  const missing = missingScopes(challenged, current.oauthScopes);
+  const needed = scopeUnion(current.oauthNeededScopes, missing.join(" "));
+  if (!missing.length || !needed || needed.length > MAX_OAUTH_VALUE_CHARS)
+    return new OAuthScopeRefused(
+      `${row.name} refused access although the authorization holds the scopes it asks for${challenged && missing.length === 0 ? ` (${scopeList(challenged).join(", ")})` : ""}`,
+    );
+  await database(db).update(mcpServers).set({ oauthNeededScopes: needed, updatedAt: nowIso() }).where(whereRow(row));
+  return new OAuthScopeNeeded(mcpOAuthScopeText(row.name, scopeList(needed)));
 }

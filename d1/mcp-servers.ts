@@ -16,7 +16,7 @@ import {
   qualifiedToolName,
 } from "../protocol";
 import { database, nowIso } from "./client";
-import { accessToken, FORGOTTEN, type OAuthDeps } from "./mcp-oauth";
+import { accessToken, FORGOTTEN, type OAuthDeps, scopeChallenge } from "./mcp-oauth";
 import { mcpServers } from "./schema";
 
 export type McpServerRow = typeof mcpServers.$inferSelect;
@@ -51,6 +51,7 @@ function authInfo(row: McpServerRow): McpAuthInfo {
       scopes: scopeList(row.oauthScopes),
       client_id: row.oauthClientId,
       error: status === "expired" ? mcpOAuthExpiredText(row.name) : null,
+      needed_scopes: status === "connected" ? scopeList(row.oauthNeededScopes) : [],
     };
   }
   if (row.authType === "bearer") return { type: "bearer" };
@@ -276,7 +277,8 @@ export async function serverAddresses(
 /**
  * How to reach the server, its secret opened: only for the connection, never for an answer. An OAuth
  * server's access token is refreshed first when it is about to run out (given `oauth`), and the endpoint
- * can refresh it once more when the server answers 401 (`reauthorize`).
+ * can refresh it once more when the server answers 401 (`reauthorize`); a 403 `insufficient_scope` keeps
+ * the scopes it asks for on the row (`stepUp`).
  */
 export async function endpointOf(row: McpServerRow, secretsKey?: string, oauth?: OAuthDeps): Promise<McpEndpoint> {
   if (row.authType === "oauth") return oauthEndpoint(row, secretsKey, oauth);
@@ -311,5 +313,6 @@ async function oauthEndpoint(row: McpServerRow, secretsKey?: string, deps?: OAut
       token = await accessToken(withKey, fresh, token);
       return { Authorization: `Bearer ${token}` };
     },
+    stepUp: (scope) => scopeChallenge(deps.db, row, scope),
   };
 }

@@ -247,6 +247,8 @@ export const mcpServers = sqliteTable(
     oauthStatus: text("oauth_status", { enum: ["needs_authorization", "connected", "expired"] }),
     oauthExpiresAt: text("oauth_expires_at"),
     oauthScopes: text("oauth_scopes"),
+    /** Scopes a call was refused for (403 insufficient_scope) that the grant lacks: Reconnect asks for them. */
+    oauthNeededScopes: text("oauth_needed_scopes"),
     /** `<until ISO>#<nonce>` while one request refreshes the tokens; the others wait for its result. */
     oauthRefreshLease: text("oauth_refresh_lease"),
     disabledTools: text("disabled_tools").notNull().default("[]"),

@@ -1,6 +1,7 @@
 // One connection to a user's MCP server with the official SDK's client over Streamable HTTP, through the
 // guarded fetch (outbound/policy.ts): initialize, list the tools (every page, up to a cap), call a tool, close.
 // The Worker uses it to test a server from Settings; a conversation's object, to run a turn's tools.
+import { extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
@@ -12,7 +13,7 @@ import {
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 import { guardedFetch, type OutboundPolicy, OutboundRefused } from "../outbound/policy";
-import { OAuthAuthorizationNeeded, OAuthRefreshFailed } from "./oauth-rules";
+import { OAuthWords } from "./oauth-rules";
 import { BoundedJsonSchemaValidator } from "./tool-schema";
 
 export { StreamableHTTPError };
@@ -27,6 +28,11 @@ export interface McpEndpoint {
    * OAuthAuthorizationNeeded when only the user can mend it. Called at most once per connection.
    */
   reauthorize?: () => Promise<Record<string, string>>;
+  /**
+   * An OAuth server's: a request answered 403 `insufficient_scope` naming `scope` (space-separated).
+   * Keeps what the grant lacks for the user to allow, and gives the error the request ends with, in words.
+   */
+  stepUp?: (scope: string | undefined) => Promise<Error>;
 }
 
 /** A tool as the server describes it. */
@@ -81,14 +87,15 @@ const HTTP_HINTS: Record<number, string> = {
 
 /** Plain words for what went wrong, for a System message or Settings: no stack, no SDK class names. */
 export function describeMcpError(error: unknown): string {
-  if (error instanceof OAuthAuthorizationNeeded || error instanceof OAuthRefreshFailed) return error.message;
+  if (error instanceof OAuthWords) return error.message;
   const message = error instanceof Error ? error.message : String(error);
   const status = error instanceof StreamableHTTPError ? error.code : undefined;
   if (status && status >= 400) return `${HTTP_HINTS[status] ?? "the server answered an error"} (HTTP ${status})`;
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
     return `no answer within ${CONNECT_TIMEOUT_MS / 1000} s`;
   if (error instanceof OutboundRefused) return message;
-  if (/fetch failed|ECONNREFUSED|connect|network/i.test(message)) return `could not connect (${message})`;
+  // Settings puts "Could not connect:" before it: the reason, not the same words again.
+  if (/fetch failed|ECONNREFUSED|connect|network/i.test(message)) return `the server could not be reached (${message})`;
   return message.replace(/^(MCP error -?\d+|Streamable HTTP error): /, "");
 }
 
@@ -205,7 +212,8 @@ export async function connectMcp(
 /**
  * The guarded fetch, with the endpoint's current headers set on every request; a 401 gets one
  * `reauthorize` (an OAuth refresh) and the request is sent again with the new headers. The SDK's bodies
- * are strings, so the request can be repeated.
+ * are strings, so the request can be repeated. A 403 `insufficient_scope` ends the request with the
+ * endpoint's `stepUp` error: more scopes need the user's consent, which no retry here can give.
  */
 function reauthorizingFetch(endpoint: McpEndpoint, fetchFn: typeof fetch): typeof fetch {
   let headers = endpoint.headers;
@@ -217,6 +225,13 @@ function reauthorizingFetch(endpoint: McpEndpoint, fetchFn: typeof fetch): typeo
   };
   return async (input, init) => {
     const response = await send(input, init);
+    if (response.status === 403 && endpoint.stepUp) {
+      const { error, scope } = extractWWWAuthenticateParams(response);
+      if (error === "insufficient_scope") {
+        await response.body?.cancel().catch(() => undefined);
+        throw await endpoint.stepUp(scope);
+      }
+    }
     if (response.status !== 401 || retried || !endpoint.reauthorize) return response;
     retried = true;
     await response.body?.cancel().catch(() => undefined);

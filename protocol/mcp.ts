@@ -122,6 +122,11 @@ export const McpAuthInfoSchema = z.discriminatedUnion("type", [
     client_id: z.string().nullable(),
     /** Why it needs the user again, in words (status "expired"); null otherwise. */
     error: z.string().nullable(),
+    /**
+     * Scopes the server asked for (403 `insufficient_scope`) that the grant lacks: reconnecting asks for
+     * them with the granted ones. Empty when nothing more is needed (absent from older Workers).
+     */
+    needed_scopes: z.array(z.string()).default([]),
   }),
 ]);
 export type McpAuthInfo = z.infer<typeof McpAuthInfoSchema>;
@@ -187,6 +192,32 @@ export type McpOAuthMessage = z.infer<typeof McpOAuthMessageSchema>;
 /** What a server whose authorization failed to refresh says, in Settings and in a turn. */
 export const mcpOAuthExpiredText = (name: string) =>
   `The authorization for ${name} expired or was revoked; reconnect it in Settings → Tools`;
+
+/** What a call answered 403 `insufficient_scope` says, in Settings and in a turn: the scopes to allow. */
+export const mcpOAuthScopeText = (name: string, scopes: readonly string[]) =>
+  `${name} needs more access (${scopes.join(", ")}); reconnect it in Settings → Tools to allow it`;
+
+/** Where the Worker serves its OAuth client ID metadata document (an authorization server fetches it). */
+export const MCP_OAUTH_CLIENT_METADATA_PATH = "/api/oauth/client-metadata.json";
+
+/** localhost, *.localhost, 127.0.0.0/8 and [::1], as the URL parser writes a host name. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, "");
+  return host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * Whether the browser may be sent to this URL (an authorization server's sign-in page): https, or http
+ * to a loopback host where `loopbackHttp` (local development). file:, blob:, data:, javascript: and the
+ * rest never leave the Worker, and the client checks again before it navigates.
+ */
+export function openableUrl(url: string, loopbackHttp: boolean): boolean {
+  if (!URL.canParse(url)) return false;
+  const { protocol, hostname, username, password } = new URL(url);
+  if (username || password) return false;
+  if (protocol === "https:") return true;
+  return protocol === "http:" && loopbackHttp && isLoopbackHost(hostname);
+}
 
 /** The name the model sees for a server's tool: letters, digits, _ and - only, at most 64 characters. */
 export function qualifiedToolName(server: string, tool: string): string {

@@ -5,6 +5,7 @@ import { startFakeOpenAI } from "./fake-openai.ts";
 import { MCP_TEST_TOKEN } from "./mcp-calls.ts";
 import { startElicitServer } from "./mcp-elicit-server.ts";
 import { startMcpServer } from "./mcp-server.ts";
+import { startOAuthFactory } from "./oauth-server.ts";
 
 // `inject("llmUrl")` is typed by the ProvidedContext augmentation in fake-openai-client.ts (which the
 // workers tsconfig includes).
@@ -20,7 +21,10 @@ export default async function setup({ provide }: TestProject) {
   provide("mcpUrl", open.url);
   provide("mcpTokenUrl", guarded.url);
   provide("mcpElicitUrl", asking.url);
+  // OAuth authorization servers, each test its own (oauth-factory.ts).
+  const oauth = await startOAuthFactory();
+  provide("oauthFactoryUrl", oauth.url);
   return async () => {
-    await Promise.all([fake.close(), open.close(), guarded.close(), asking.close()]);
+    await Promise.all([fake.close(), open.close(), guarded.close(), asking.close(), oauth.close()]);
   };
 }

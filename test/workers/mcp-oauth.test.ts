@@ -1,13 +1,16 @@
 // MCP servers behind OAuth (issue 30), the parts inside the Worker: an OAuth server's API shape (no
 // secret, status needs_authorization), the routes' ownership and refusals, a callback state that is not
-// the user's pending one, and read_only on listed tools. The whole flow against a real authorization
-// server is test/e2e/mcp-oauth.test.ts.
+// the user's pending one, and read_only on listed tools. Against hostile authorization servers (issue
+// 40): answers over their size limits, a javascript: endpoint, a sign-in page that is not a web page, all
+// refused in words, and a failed exchange that leaves Connect working. The whole flow in the browser is
+// test/e2e/mcp-oauth.test.ts; the conformance cases are mcp-oauth-conformance.test.ts.
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import { endpointOf, getMcpServerRow } from "../../d1/mcp-servers";
 import { OAuthAuthorizationNeeded } from "../../mcp/oauth-rules";
 import type { ErrorBody, McpServer, McpTestResult } from "../../protocol";
 import { api, type Session, signup } from "./helpers";
+import { addServer, authorizationServer, connect, readServer, startConnecting } from "./mcp-oauth-helpers";
 
 const mcpUrl = inject("mcpUrl");
 
@@ -33,6 +36,7 @@ describe("MCP OAuth: the API", () => {
       scopes: [],
       client_id: "my-client",
       error: null,
+      needed_scopes: [],
     });
     const listed = await api("/api/mcp-servers", { headers: s.headers });
     expect(await listed.text()).not.toContain(secret);
@@ -100,4 +104,65 @@ describe("MCP OAuth: the API", () => {
     const readOnly = Object.fromEntries(tested.server.tools.map((t) => [t.name, t.read_only]));
     expect(readOnly).toMatchObject({ lookup: true, echo: false, fail: false });
   });
+});
+
+describe("MCP OAuth: a hostile authorization server", () => {
+  it("answers a 1 MiB access token with a failed connection in words, and Connect starts again", async () => {
+    const as = await authorizationServer({ accessTokenChars: 1024 * 1024 });
+    const s = await signup();
+    const server = await addServer(s, { name: "guarded", url: as.mcpUrl, auth: { type: "oauth" } });
+    // The callback is a redirect back to Settings, not a 500: the exchange failed, and says why.
+    const { outcome } = await connect(s, server.id);
+    expect(outcome).toBe("failed");
+    const after = await readServer(s, server.id);
+    expect(after.auth).toMatchObject({ type: "oauth", status: "needs_authorization" });
+    expect(after.last_error).toBe(
+      "connecting failed: the authorization server's answer is larger than 64 KB; connect it again to retry",
+    );
+    expect(after.last_error).not.toMatch(/RangeError|stack/);
+    // The spent state is no dead end: Connect gives a new authorization.
+    const again = await startConnecting(s, server.id);
+    expect(again.status).toBe(200);
+  });
+
+  it("refuses authorization server metadata with a 300 KB field in words", async () => {
+    const as = await authorizationServer({ metadata: { service_documentation_extra: "x".repeat(300_000) } });
+    const s = await signup();
+    const server = await addServer(s, { name: "guarded", url: as.mcpUrl, auth: { type: "oauth" } });
+    const res = await startConnecting(s, server.id);
+    expect(res.status).toBe(409);
+    const { message } = ((await res.json()) as ErrorBody).error;
+    expect(message).toBe(
+      "Could not start connecting guarded: could not discover its authorization server (the authorization server's answer is larger than 64 KB)",
+    );
+    expect(message.length).toBeLessThan(300);
+  });
+
+  it("refuses a javascript: authorization endpoint in words, not as a schema dump", async () => {
+    const as = await authorizationServer({ metadata: { authorization_endpoint: "javascript:alert(document.cookie)" } });
+    const s = await signup();
+    const server = await addServer(s, { name: "guarded", url: as.mcpUrl, auth: { type: "oauth" } });
+    const res = await startConnecting(s, server.id);
+    expect(res.status).toBe(409);
+    const { message } = ((await res.json()) as ErrorBody).error;
+    expect(message).toMatch(/authorization_endpoint: URL cannot use javascript:/);
+    expect(message).not.toMatch(/\[\{|"code"/);
+  });
+
+  it.each(["file:///etc/passwd", "blob:https://evil.example/6f1c3b9e-1d5e-4b1a-9f59-0c8c7f0e2a11"])(
+    "never hands the browser a sign-in page at %s",
+    async (endpoint) => {
+      const as = await authorizationServer({ metadata: { authorization_endpoint: endpoint } });
+      const s = await signup();
+      const server = await addServer(s, { name: "guarded", url: as.mcpUrl, auth: { type: "oauth" } });
+      const res = await startConnecting(s, server.id);
+      expect(res.status).toBe(409);
+      const text = await res.text();
+      expect(text).not.toContain(endpoint);
+      expect((JSON.parse(text) as ErrorBody).error.message).toMatch(/sign-in page is not an https address/);
+      // Nothing is pending: no callback could complete it.
+      const row = await getMcpServerRow(env.DB, s.user.id, server.id);
+      expect(row?.sealedOauthPending).toBeNull();
+    },
+  );
 });

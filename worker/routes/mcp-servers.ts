@@ -34,6 +34,7 @@ import {
 import { ApiError, invalid, notFound } from "../errors";
 import { type AppEnv, currentUser } from "../middleware/identity";
 import { readJson, readQuery } from "../validate";
+import { oauthClientIdUrl, oauthRedirectUri } from "./oauth-client";
 
 export const mcpServerRoutes = new Hono<AppEnv>();
 
@@ -136,9 +137,6 @@ const oauthDeps = (c: Ctx): OAuthDeps => ({
   policy: outboundPolicy(c.env),
 });
 
-/** One redirect URI for every server (it is registered with each authorization server). */
-const redirectUri = (c: Ctx) => `${new URL(c.req.url).origin}/api/mcp-servers/oauth/callback`;
-
 function oauthRow(row: McpServerRow): McpServerRow {
   if (row.authType !== "oauth")
     throw new ApiError(409, "conflict", `${row.name} does not use OAuth; set its authentication to OAuth first`);
@@ -149,7 +147,8 @@ mcpServerRoutes.post("/:id/oauth/start", async (c) => {
   const row = oauthRow(await ownRow(c));
   const { OAuthFlowError, errorText } = await import("../../mcp/oauth");
   try {
-    const url = await sealing(() => startOAuth(oauthDeps(c), row, redirectUri(c)));
+    const urls = { redirectUri: oauthRedirectUri(c), clientIdUrl: oauthClientIdUrl(c) };
+    const url = await sealing(() => startOAuth(oauthDeps(c), row, urls));
     const result: McpOAuthStartResult = { authorization_url: url };
     return c.json(result);
   } catch (error) {
@@ -172,7 +171,9 @@ mcpServerRoutes.get("/oauth/callback", async (c) => {
     throw invalid(`state: ${problem}`, { state: problem });
   }
   let outcome: McpOAuthOutcome = done.outcome;
-  if (outcome === "failed") await recordMcpTest(c.env.DB, done.row, { error: `connecting failed: ${done.error}` });
+  // The state is spent: the row says why in words, and Connect starts a new authorization.
+  if (outcome === "failed")
+    await recordMcpTest(c.env.DB, done.row, { error: `connecting failed: ${done.error}; connect it again to retry` });
   // Connected: list its tools now, so Settings shows them as the popup closes.
   if (outcome === "connected" && !(await testServer(c, done.row)).ok) outcome = "failed";
   // A GET that stored tokens: the user's live conversations read them afresh (user-changes.ts).

@@ -5,6 +5,7 @@
 // turns a server off or on and tests it again.
 import { useCallback, useEffect } from "preact/hooks";
 import {
+  isLoopbackHost,
   MCP_OAUTH_OUTCOME_PARAM,
   McpOAuthDisconnectResultSchema,
   type McpOAuthMessage,
@@ -18,6 +19,7 @@ import {
   McpServerSchema,
   type McpTestResult,
   McpTestResultSchema,
+  openableUrl,
 } from "../../../protocol";
 import { type ApiResult, requestJson } from "./api";
 import { couldNot, useRowList } from "./use-row-list";
@@ -93,13 +95,24 @@ export function useMcpServers() {
       const result = await whileBusy(id, () =>
         requestJson(`${pathOf(id)}/oauth/start`, McpOAuthStartResultSchema, "POST"),
       );
+      // A 409 already says "Could not start connecting <name>: why".
       if (!result.ok) {
         popup?.close();
-        setRowError(id, couldNot("start connecting", result.error));
+        setRowError(
+          id,
+          result.error.code === "conflict" ? result.error.message : couldNot("start connecting", result.error),
+        );
         return;
       }
-      if (popup && !popup.closed) popup.location.href = result.data.authorization_url;
-      else window.location.assign(result.data.authorization_url);
+      // Only a web page leaves for the popup: never file:, blob: or the like, whatever the answer says.
+      const url = result.data.authorization_url;
+      if (!openableUrl(url, isLoopbackHost(window.location.hostname))) {
+        popup?.close();
+        setRowError(id, "Could not start connecting: the sign-in page is not an https address");
+        return;
+      }
+      if (popup && !popup.closed) popup.location.href = url;
+      else window.location.assign(url);
     },
     [pathOf, setRowError, whileBusy],
   );

@@ -7,7 +7,8 @@ import { plural } from "../../../lib/plural";
 export function authText(auth: McpAuthInfo): string {
   if (auth.type === "bearer") return "Bearer token saved";
   if (auth.type === "header") return `Header ${auth.name} saved`;
-  if (auth.type === "oauth") return `OAuth · ${OAUTH_WORDS[auth.status]}`;
+  if (auth.type === "oauth")
+    return `OAuth · ${auth.status === "connected" && auth.needed_scopes.length ? "needs more access" : OAUTH_WORDS[auth.status]}`;
   return "No authentication";
 }
 

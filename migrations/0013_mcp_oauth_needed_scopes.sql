@@ -1,0 +1,1 @@
+ALTER TABLE `mcp_servers` ADD `oauth_needed_scopes` text;
