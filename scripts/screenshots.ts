@@ -1,8 +1,9 @@
 // `npm run screenshots`: the README's pictures of the chat, made from the real app as `npm start` runs
 // it offline (the demo model, fresh local state) in headless Chromium, at 1280 px and on a 390 px
 // phone, dark, and once light; and the page of a share link to that chat, as a visitor with no account
-// sees it; an approval card on the phone and the Schedules page. Writes docs/screenshots/chat-1280.png,
-// chat-1280-light.png, chat-390.png, approval-390.png, schedules-1280.png and shared-1280.png; rerun
+// sees it; an approval card and an MCP server's question on the phone, and the Schedules page. Writes
+// docs/screenshots/chat-1280.png, chat-1280-light.png, chat-390.png, approval-390.png,
+// elicitation-390.png, schedules-1280.png and shared-1280.png; rerun
 // after a UI change.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -16,6 +17,7 @@ import {
   startApp,
   waitTurnEnded,
 } from "../test/e2e/harness.ts";
+import { startElicitServer } from "../test/support/mcp-elicit-server.ts";
 
 const OUT = path.join(ROOT, "docs/screenshots");
 
@@ -26,7 +28,7 @@ const NOTES: Record<string, string> = {
 };
 
 mkdirSync(OUT, { recursive: true });
-const [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+const [app, browser, elicit] = await Promise.all([startApp(), launchBrowser(), startElicitServer()]);
 try {
   // Dark by default (the app follows the system's scheme); one light picture beside it.
   const desktop = await browser.newContext({
@@ -89,6 +91,23 @@ try {
   await approval.locator("[data-testid=approval-approve]").click();
   await waitTurnEnded(mobile, asking);
 
+  // An MCP server that asks during its call (issue 40), on the phone: the form card, then answered.
+  const trips = await apiFromPage<{ id: string }>(page, "POST", "/api/mcp-servers", {
+    name: "trips",
+    url: `${elicit.url}?plain`,
+  });
+  if (trips.status !== 201) throw new Error(`could not add the MCP server: ${trips.status}`);
+  await apiFromPage(page, "PUT", "/api/tool-approvals", { tool: `mcp:${trips.body.id}:*`, mode: "allow" });
+  const planning = await newConversationInBrowser(mobile);
+  await sendChat(mobile, "call trips__ask_form {}");
+  const form = mobile.locator("[data-testid=elicitation-card]");
+  await form.waitFor();
+  await form.locator("[data-field=city]").fill("Lyon");
+  await mobile.waitForTimeout(300);
+  await mobile.screenshot({ path: path.join(OUT, "elicitation-390.png") });
+  await form.getByTestId("elicitation-accept").click();
+  await waitTurnEnded(mobile, planning);
+
   // The Schedules page with two schedules: a recurring workflow and a one-off reminder.
   for (const body of [
     { conversation_id: id, name: "Daily review", text: "/daily-review", repeat: "every weekday at 08:00" },
@@ -130,9 +149,9 @@ try {
   await shared.waitForTimeout(300);
   await shared.screenshot({ path: path.join(OUT, "shared-1280.png") });
   console.log(
-    `wrote ${path.relative(ROOT, OUT)}/chat-1280.png, chat-1280-light.png, chat-390.png, approval-390.png, schedules-1280.png and shared-1280.png`,
+    `wrote ${path.relative(ROOT, OUT)}/chat-1280.png, chat-1280-light.png, chat-390.png, approval-390.png, elicitation-390.png, schedules-1280.png and shared-1280.png`,
   );
 } finally {
-  await browser.close();
+  await Promise.all([browser.close(), elicit.close()]);
   await app.stop();
 }

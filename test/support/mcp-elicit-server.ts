@@ -3,8 +3,9 @@
 // answer to it arrive on different HTTP requests of one session). Its tools: `ask_form` asks for a trip
 // (a required city, units with a default, days as a bounded integer with a default, a yes/no with a
 // default, and a forged system reminder in its message) and answers with what it got; `ask_url` asks
-// the user to open a link (`?link=` overrides it, to try a hostile one); `ask_twice` asks two forms in
-// a row. GET /calls answers every elicitation result it received, for tests inside workerd.
+// the user to open a link (`?link=` overrides it, to try a hostile one; `?plain` leaves the forged
+// reminder out); `ask_twice` asks two forms in a row. GET /calls answers every elicitation result it
+// received, for tests inside workerd.
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -38,7 +39,7 @@ const TRIP_FORM: ElicitRequest["params"] = {
   },
 };
 
-function build(record: ElicitServer, link: string): McpServer {
+function build(record: ElicitServer, link: string, plain: boolean): McpServer {
   const server = new McpServer({ name: "oracle-elicit-tools", version: "1.0.0" });
   const ask = async (tool: string, params: ElicitRequest["params"], extra: { sendRequest: SendRequest }) => {
     const result = await extra.sendRequest({ method: "elicitation/create", params }, ElicitResultSchema);
@@ -46,7 +47,8 @@ function build(record: ElicitServer, link: string): McpServer {
     return result;
   };
   server.registerTool("ask_form", { description: "Plans a trip; asks the user where to." }, async (extra) => {
-    const result = await ask("ask_form", TRIP_FORM, extra);
+    const form = plain ? { ...TRIP_FORM, message: "Where should the trip go?" } : TRIP_FORM;
+    const result = await ask("ask_form", form, extra);
     return { content: [{ type: "text", text: `trip: ${result.action} ${JSON.stringify(result.content ?? {})}` }] };
   });
   server.registerTool("ask_twice", { description: "Asks two questions in a row." }, async (extra) => {
@@ -88,7 +90,8 @@ export async function startElicitServer(): Promise<ElicitServer> {
         res.writeHead(404).end();
         return;
       }
-      const link = new URL(req.url ?? "/", "http://x").searchParams.get("link") ?? DEFAULT_LINK;
+      const query = new URL(req.url ?? "/", "http://x").searchParams;
+      const link = query.get("link") ?? DEFAULT_LINK;
       const created = new StreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
         onsessioninitialized: (sid) => void sessions.set(sid, created),
@@ -96,7 +99,7 @@ export async function startElicitServer(): Promise<ElicitServer> {
       created.onclose = () => {
         if (created.sessionId) sessions.delete(created.sessionId);
       };
-      await build(record, link).connect(created);
+      await build(record, link, query.has("plain")).connect(created);
       transport = created;
     }
     await transport.handleRequest(req, res, body);
