@@ -14,7 +14,7 @@ import type {
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
 import type { Reasoning } from "../../protocol";
-import { asModelError, ModelCallError } from "./model-call-error";
+import { asModelError, ModelCallError, ModelTimeout } from "./model-call-error";
 import { type RetryOptions, withRetries } from "./retry";
 
 export interface ModelToolCall {
@@ -129,6 +129,11 @@ export async function callModel(options: ModelCallOptions): Promise<ModelCallRes
         options.onResponseStart?.();
       }
     }
+  } catch (error) {
+    // A response that started (its headers, the stream's opening) with nothing in it: no answer at all.
+    if (!answered && error instanceof ModelTimeout && error.waited === "stream")
+      throw new ModelTimeout("answer", error.seconds);
+    throw error;
   } finally {
     options.signal.removeEventListener("abort", onAbort);
     // A call that failed mid-stream (an error part, a cut-off finish) lets go of the rest: the

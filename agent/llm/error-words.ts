@@ -3,6 +3,7 @@
 // (17,000 characters is common), and a provider's error body can be an HTML page. Pure: the Worker's
 // provider test, the probe and the turn's error message all read errors through it.
 import type { ApiStyle } from "../../protocol";
+import { ModelTimeout, TIMEOUT_WORDS } from "./model-call-error";
 
 export interface ErrorContext {
   /** The provider's name as the user knows it ("OpenRouter", "my llama"). */
@@ -60,6 +61,14 @@ export function explainModelError(error: unknown, ctx: ErrorContext = {}): strin
     return cap(
       `${who} answered with a redirect (HTTP ${redirect}), which the app does not follow. Use the address it redirects to as the base URL (often https://…).`,
     );
+  const timeout = chain.find((e): e is ModelTimeout => e instanceof ModelTimeout);
+  if (timeout) {
+    const advice =
+      timeout.waited === "answer" && !ctx.operator
+        ? "Check that the server is running and not overloaded, or pick another model."
+        : "Try again in a moment, or pick another model.";
+    return cap(`${who} ${TIMEOUT_WORDS[timeout.waited](timeout.seconds)}. ${advice}`);
+  }
   if (chain.some(isRefusedAddress)) {
     const why = firstLine(refusedText(chain));
     return cap(

@@ -1,10 +1,11 @@
 // The stream idle timeout (OPENAI_STREAM_IDLE_SECONDS): a provider that sends nothing for `idleMs`,
 // while we wait for its response to start or between two stream parts, is given up on. Its HTTP
-// request is aborted and the call fails with a ModelCallError that says how long the model was
-// silent. Without it a stalled stream holds the turn until the turn's own time limit (minutes).
+// request is aborted and the call fails with a ModelTimeout that says how long the model was silent,
+// and whether its response had begun. Without it a stalled stream holds the turn until the turn's own
+// time limit (minutes).
 // model.ts wraps the real provider with it; the wait is timed only while we wait on the provider.
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { ModelCallError } from "./model-call-error";
+import { ModelTimeout } from "./model-call-error";
 
 export function withIdleTimeout(model: LanguageModelV3, idleMs: number): LanguageModelV3 {
   return {
@@ -27,6 +28,7 @@ async function streamWithIdleTimeout(model: LanguageModelV3, options: LanguageMo
     watchdog.dispose();
     throw error;
   }
+  watchdog.started = true;
   const reader = result.stream.getReader();
   const stream = new ReadableStream<LanguageModelV3StreamPart>({
     async pull(controller) {
@@ -50,7 +52,8 @@ async function streamWithIdleTimeout(model: LanguageModelV3, options: LanguageMo
 
 class IdleWatchdog {
   private readonly controller = new AbortController();
-  private readonly silence: ModelCallError;
+  /** The response has started (doStream resolved): silence from here is a stream that stopped. */
+  started = false;
   /** The caller's signal (Stop, the turn's time limit) or the watchdog's own, whichever trips first. */
   readonly signal: AbortSignal;
   /**
@@ -61,14 +64,13 @@ class IdleWatchdog {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** When the wait under way began; undefined between waits. */
   private since: number | undefined;
-  private tripCurrent: ((error: ModelCallError) => void) | undefined;
+  private tripCurrent: ((error: ModelTimeout) => void) | undefined;
 
   constructor(
     private readonly idleMs: number,
     outer: AbortSignal | undefined,
   ) {
     this.signal = outer ? AbortSignal.any([outer, this.controller.signal]) : this.controller.signal;
-    this.silence = new ModelCallError(`the model sent nothing for ${idleMs / 1000} s`);
   }
 
   /** `work`, unless the provider stays silent for idleMs first: then its request is aborted. */
@@ -101,7 +103,8 @@ class IdleWatchdog {
       this.timer = setTimeout(this.check, left);
       return;
     }
-    this.controller.abort(this.silence);
-    this.tripCurrent?.(this.silence);
+    const silence = new ModelTimeout(this.started ? "stream" : "answer", this.idleMs / 1000);
+    this.controller.abort(silence);
+    this.tripCurrent?.(silence);
   };
 }

@@ -12,6 +12,30 @@ export class ModelCallError extends Error {
   }
 }
 
+/**
+ * The provider kept the call waiting past a limit: it sent no answer at all ("answer"), stopped sending
+ * mid-answer ("stream": the stream idle timeout), or began a one-piece answer and did not finish it
+ * ("finish": the provider test's limit on a request). Its own message is plain words already;
+ * error-words.ts says it with the provider's name.
+ */
+export class ModelTimeout extends ModelCallError {
+  override name = "ModelTimeout";
+
+  constructor(
+    readonly waited: "answer" | "stream" | "finish",
+    readonly seconds: number,
+  ) {
+    super(`the model server ${TIMEOUT_WORDS[waited](seconds)}`);
+  }
+}
+
+/** What a ModelTimeout says after the server's name. */
+export const TIMEOUT_WORDS: Record<ModelTimeout["waited"], (seconds: number) => string> = {
+  answer: (s) => `did not answer within ${s} s`,
+  stream: (s) => `stopped sending for ${s} s`,
+  finish: (s) => `began to answer but did not finish within ${s} s`,
+};
+
 export function asModelError(error: unknown): Error {
   if (error instanceof ModelCallError) return error;
   if (error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError")) return error;

@@ -6,6 +6,7 @@
 import { APICallError, TypeValidationError } from "@ai-sdk/provider";
 import type { ApiStyle, DiscoveredModel } from "../../protocol";
 import { explainModelError } from "./error-words";
+import { ModelTimeout } from "./model-call-error";
 
 export interface ProbeTarget {
   baseUrl: string;
@@ -128,7 +129,11 @@ function contextWindowOf(item: Record<string, unknown>): number | undefined {
   return undefined;
 }
 
-/** One request; a failure is an APICallError (as the AI SDK throws), whatever the server sent. */
+/**
+ * One request; a failure is an APICallError (as the AI SDK throws) whatever the server sent, or a
+ * ModelTimeout when the server kept it waiting: no answer within the limit, or an answer begun and
+ * not finished (a server that trickles its body).
+ */
 async function request(
   fetch: typeof globalThis.fetch,
   url: string,
@@ -138,6 +143,7 @@ async function request(
   timeoutMs: number,
 ): Promise<Record<string, unknown>> {
   const timeout = AbortSignal.timeout(timeoutMs);
+  const timedOut = () => timeout.aborted && !signal?.aborted;
   const headers: Record<string, string> = { Accept: "application/json" };
   if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -151,13 +157,19 @@ async function request(
     });
   } catch (cause) {
     if (cause instanceof Error && cause.name === "OutboundRefused") throw cause;
-    const timedOut = timeout.aborted && !signal?.aborted;
-    const message = timedOut
-      ? `Cannot connect to API: no answer within ${timeoutMs / 1000} s`
-      : "Cannot connect to API";
-    throw new APICallError({ message, url, requestBodyValues: body, cause, isRetryable: true });
+    // It may have taken the connection: "could not reach" would send the user to the wrong fix.
+    if (timedOut()) throw new ModelTimeout("answer", timeoutMs / 1000);
+    throw new APICallError({
+      message: "Cannot connect to API",
+      url,
+      requestBodyValues: body,
+      cause,
+      isRetryable: true,
+    });
   }
-  const text = await response.text();
+  const text = await response.text().catch((cause: unknown) => {
+    throw timedOut() ? new ModelTimeout("finish", timeoutMs / 1000) : cause;
+  });
   if (!response.ok) {
     throw new APICallError({
       message: response.statusText || `HTTP ${response.status}`,

@@ -7,7 +7,7 @@ import { APICallError, JSONParseError, TypeValidationError } from "@ai-sdk/provi
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { explainModelError, MAX_ERROR_WORDS } from "../../agent/llm/error-words";
-import { ModelCallError } from "../../agent/llm/model-call-error";
+import { ModelCallError, ModelTimeout } from "../../agent/llm/model-call-error";
 
 /** A port nothing listens on: one the system just gave out and took back. */
 async function closedPort(): Promise<number> {
@@ -82,6 +82,22 @@ describe("explainModelError", () => {
     });
     expect(explainModelError(sdk)).toMatch(
       new RegExp(`^Could not reach 127\\.0\\.0\\.1:${port} \\(connection refused\\)`),
+    );
+  });
+
+  it("says how a server that kept the call waiting timed out: no answer, a stream that stopped, an answer not finished", () => {
+    expect(explainModelError(new ModelTimeout("answer", 60), { providerName: "my llama" })).toBe(
+      "my llama did not answer within 60 s. Check that the server is running and not overloaded, or pick another model.",
+    );
+    expect(explainModelError(new ModelTimeout("stream", 0.5))).toBe(
+      "The model server stopped sending for 0.5 s. Try again in a moment, or pick another model.",
+    );
+    expect(explainModelError(new ModelTimeout("finish", 20), { providerName: "Slow" })).toBe(
+      "Slow began to answer but did not finish within 20 s. Try again in a moment, or pick another model.",
+    );
+    // The operator's users cannot check the app's server.
+    expect(explainModelError(new ModelTimeout("answer", 60), { operator: true })).toBe(
+      "The app's model server did not answer within 60 s. Try again in a moment, or pick another model.",
     );
   });
 

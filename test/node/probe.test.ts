@@ -32,6 +32,19 @@ async function serve(handler: Handler): Promise<{ url: string; seen: Seen[] }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen };
 }
 
+/** A server that answers every request with `start` and never ends it (closed with its connections). */
+async function stalling(start: (res: ServerResponse) => void) {
+  const server = createServer((_req, res) => start(res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return { url, close };
+}
+
 const chatAnswer = {
   id: "c",
   object: "chat.completion",
@@ -127,6 +140,39 @@ describe("probeProvider", () => {
     const unnamed = await probeProvider({ baseUrl: noList.url }, fetch);
     expect(unnamed.ok).toBe(false);
     expect(unnamed.error).toMatch(/lists no models: add a model by its name/);
+  });
+
+  it("says a server that took the request and never answered timed out, not that it could not be reached", async () => {
+    const { url, close } = await stalling(() => undefined);
+    try {
+      const result = await probeProvider({ baseUrl: url, name: "Slow" }, fetch, { timeoutMs: 300 });
+      expect(result).toEqual({
+        ok: false,
+        models: [],
+        error:
+          "Slow did not answer within 0.3 s. Check that the server is running and not overloaded, or pick another model.",
+      });
+    } finally {
+      await close();
+    }
+  });
+
+  it("says a server that trickles its answer began and did not finish, never a raw abort", async () => {
+    const { url, close } = await stalling((res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.write('{"data": [');
+      const drip = setInterval(() => res.write(" "), 50);
+      res.on("close", () => clearInterval(drip));
+    });
+    try {
+      const result = await probeProvider({ baseUrl: url, model: "m" }, fetch, { timeoutMs: 300 });
+      expect(result.ok).toBe(false);
+      expect(result.error).toBe(
+        "The model server began to answer but did not finish within 0.3 s. Try again in a moment, or pick another model.",
+      );
+    } finally {
+      await close();
+    }
   });
 
   it("says which host it could not reach", async () => {
