@@ -1,36 +1,50 @@
-// Runs the official MCP conformance suite in client mode against a running app (test/conformance/driver.ts
-// is the client command it starts per scenario), with the baseline of scenarios expected to fail
-// (baseline.yml), and scores it per lane. Used by `npm run conformance` (run.ts) and by the e2e test
-// (test/e2e/conformance.test.ts). The suite's CLI runs the scenarios of one `--suite` side by side; the
-// lanes' suites run side by side too.
+// Runs the official MCP conformance suite in client mode against a running app, with the baseline of
+// scenarios expected to fail (baseline.yml), and scores it per lane. Used by `npm run conformance`
+// (run.ts) and by the e2e test (test/e2e/conformance.test.ts). The suite's CLI runs every client scenario
+// side by side (`--suite all`), each with its own MCP server and authorization server, and starts
+// driver.mjs for each; that hands the scenario back here, where user.ts plays the user on the app.
+
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { z } from "zod";
 import { runCommand } from "../support/run-command.ts";
+import { playScenario } from "./user.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const CLI = path.join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
-const DRIVER = path.join(import.meta.dirname, "driver.ts");
+const DRIVER = path.join(import.meta.dirname, "driver.mjs");
 export const BASELINE = path.join(import.meta.dirname, "baseline.yml");
-/** Per scenario; the driver gives up well before (its turn waits 20 s at most). */
+/** Per scenario; the user gives up well before (a turn waits 20 s at most). */
 const SCENARIO_TIMEOUT_MS = 60_000;
 
-/** A lane: the suite's scenarios of one spec revision or kind, by the CLI `--suite` that runs them. */
+/** A lane: the scenarios of one spec revision, or kind, as `conformance list` tags them (0.1.16). */
 export interface Lane {
   name: string;
-  suite: "core" | "backcompat" | "draft" | "extensions";
-  /** Which of the suite's scenarios are this lane's (the CLI's "core" holds the 2025-11-25 auth ones too). */
   holds: (scenario: string) => boolean;
 }
 
+const DRAFT = ["auth/resource-mismatch", "auth/offline-access-scope", "auth/offline-access-not-supported"];
+const EXTENSION = [
+  "auth/client-credentials-jwt",
+  "auth/client-credentials-basic",
+  "auth/cross-app-access-complete-flow",
+];
+const BACK_COMPAT = (s: string) => s.startsWith("auth/2025-03-26-");
+
 export const LANES: Lane[] = [
-  { name: "core (2025-11-25)", suite: "core", holds: (s) => !s.startsWith("auth/") },
-  { name: "auth (2025-11-25)", suite: "core", holds: (s) => s.startsWith("auth/") },
-  { name: "back-compat (2025-03-26)", suite: "backcompat", holds: () => true },
-  { name: "draft", suite: "draft", holds: () => true },
+  { name: "core (2025-11-25)", holds: (s) => !s.startsWith("auth/") },
+  {
+    name: "auth (2025-11-25)",
+    holds: (s) => s.startsWith("auth/") && !BACK_COMPAT(s) && !DRAFT.includes(s) && !EXTENSION.includes(s),
+  },
+  { name: "back-compat (2025-03-26)", holds: BACK_COMPAT },
+  { name: "draft", holds: (s) => DRAFT.includes(s) },
   // Client credentials and cross-app access: a machine's own grant and an enterprise IdP's token
   // exchange, with no user to approve; the Worker acts for a signed-in user only (baseline.yml).
-  { name: "extension", suite: "extensions", holds: () => true },
+  { name: "extension", holds: (s) => EXTENSION.includes(s) },
 ];
 
 export interface CheckResult {
@@ -48,6 +62,8 @@ export interface ScenarioResult {
   problems: CheckResult[];
   /** The driver's last line on stderr (why it stopped, when it did). */
   driver: string;
+  /** Its only problems are checks of wall time (TIMED_CHECKS). */
+  slipped: boolean;
 }
 
 export interface LaneScore {
@@ -62,9 +78,11 @@ export interface ConformanceRun {
   /** Failing scenarios the baseline does not list, and listed ones that passed (both fail the run). */
   unexpected: string[];
   stale: string[];
-  /** The CLI's exit codes were all 0 (for the suites whose every lane ran): its own baseline check agrees. */
+  /** Failing only on a check of wall time (TIMED_CHECKS), which a loaded machine can miss. */
+  slipped: string[];
+  /** The CLI's own baseline check (its exit code) says what the two lists above say. */
   cliAgreed: boolean;
-  /** The CLI's output per suite, for a failure's evidence. */
+  /** The CLI's output, for a failure's evidence. */
   output: string;
 }
 
@@ -92,15 +110,42 @@ async function readResults(dir: string): Promise<Map<string, { checks: CheckResu
   return results;
 }
 
+/**
+ * Checks of how long the client took, not of what it did: sse-retry's reconnection must come 450–700 ms
+ * after a stream that asked for a 500 ms retry ended. On a loaded machine it came at 708 and 1,114 ms.
+ */
+const TIMED_CHECKS = new Set(["client-sse-retry-timing"]);
+
 function scenarioResult(scenario: string, checks: CheckResult[], stderr: string): ScenarioResult {
   const problems = checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING");
   const lines = stderr.split("\n").filter((l) => l.startsWith("[driver]"));
-  return { scenario, passed: problems.length === 0, problems, driver: lines.at(-1)?.slice(9) ?? "" };
+  const slipped = problems.length > 0 && problems.every((c) => TIMED_CHECKS.has(c.id));
+  return { scenario, passed: problems.length === 0, problems, driver: lines.at(-1)?.slice(9) ?? "", slipped };
+}
+
+const ScenarioRequestSchema = z.object({
+  scenario: z.string(),
+  serverUrl: z.string(),
+  context: z.string().optional(),
+});
+
+/** Where driver.mjs hands each scenario over: the user plays it in this process. */
+async function startUserServer(app: { appUrl: string; llmUrl: string }): Promise<{ url: string; close(): void }> {
+  const server = http.createServer(async (req, res) => {
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    const log: string[] = [];
+    const { ok } = await playScenario(app, ScenarioRequestSchema.parse(JSON.parse(body)), (line) => log.push(line));
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok, log }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => server.close() };
 }
 
 /**
- * Runs `lanes` against the app at `appUrl` whose model is the fake at `llmUrl`, each suite once with the
- * baseline. The scores, and what the baseline did not expect.
+ * Runs every client scenario against the app at `appUrl` whose model is the fake at `llmUrl`, with the
+ * baseline: the scores of `lanes`, and what the baseline did not expect among their scenarios.
  */
 export async function runConformance(opts: {
   appUrl: string;
@@ -111,37 +156,33 @@ export async function runConformance(opts: {
   const lanes = opts.lanes ?? LANES;
   const baseline = opts.baseline ?? BASELINE;
   const out = await mkdtemp(path.join(tmpdir(), "oracle-conformance-"));
+  const users = await startUserServer(opts);
   try {
-    const suites = [...new Set(lanes.map((l) => l.suite))];
-    const env = { ...process.env, CONFORMANCE_APP_URL: opts.appUrl, CONFORMANCE_LLM_URL: opts.llmUrl };
-    const runs = await Promise.all(
-      suites.map(async (suite) => {
-        const args = [CLI, "client", "--suite", suite, "--command", `${process.execPath} ${DRIVER}`];
-        args.push("--expected-failures", baseline, "--timeout", String(SCENARIO_TIMEOUT_MS));
-        args.push("--output-dir", path.join(out, suite));
-        return { suite, ...(await runCommand(process.execPath, args, { env, cwd: out })) };
-      }),
-    );
-    const results = new Map<string, ScenarioResult & { suite: string }>();
-    for (const { suite } of runs)
-      for (const [scenario, r] of await readResults(path.join(out, suite)).catch(() => new Map()))
-        results.set(scenario, { suite, ...scenarioResult(scenario, r.checks, r.stderr) });
+    const args = [CLI, "client", "--suite", "all", "--command", `${process.execPath} ${DRIVER}`];
+    args.push("--expected-failures", baseline, "--timeout", String(SCENARIO_TIMEOUT_MS), "--output-dir", out);
+    const env = { ...process.env, CONFORMANCE_DRIVER_URL: users.url };
+    const cli = await runCommand(process.execPath, args, { env, cwd: out });
     const expected = await baselineScenarios(baseline);
-    // A suite may hold scenarios of lanes not asked for (the CLI's "core" holds the auth lane's).
-    const ran = [...results.values()].filter((r) => lanes.some((l) => l.suite === r.suite && l.holds(r.scenario)));
+    const all = [...(await readResults(out))].map(([scenario, r]) => scenarioResult(scenario, r.checks, r.stderr));
+    if (!all.length)
+      throw new Error(`the conformance suite ran no scenario (exit ${cli.status ?? cli.error}):\n${cli.output}`);
+    const unexpected = (rs: ScenarioResult[]) => rs.filter((r) => !r.passed && !expected.has(r.scenario));
+    const stale = (rs: ScenarioResult[]) => rs.filter((r) => r.passed && expected.has(r.scenario));
+    const ran = all.filter((r) => lanes.some((l) => l.holds(r.scenario)));
     return {
       lanes: lanes.map((lane) => {
-        const mine = ran.filter((r) => r.suite === lane.suite && lane.holds(r.scenario));
+        const mine = ran.filter((r) => lane.holds(r.scenario));
         const failing = mine.filter((r) => !r.passed);
         return { lane: lane.name, passed: mine.length - failing.length, total: mine.length, failing };
       }),
-      unexpected: ran.filter((r) => !r.passed && !expected.has(r.scenario)).map((r) => r.scenario),
-      stale: ran.filter((r) => r.passed && expected.has(r.scenario)).map((r) => r.scenario),
-      // Only where every lane of the suite ran: the CLI judges the whole suite against the baseline.
-      cliAgreed: runs.every((r) => r.status === 0 || LANES.some((l) => l.suite === r.suite && !lanes.includes(l))),
-      output: runs.map((r) => `=== --suite ${r.suite} (exit ${r.status ?? r.error})\n${r.output}`).join("\n"),
+      unexpected: unexpected(ran).map((r) => r.scenario),
+      stale: stale(ran).map((r) => r.scenario),
+      slipped: ran.filter((r) => r.slipped).map((r) => r.scenario),
+      cliAgreed: (cli.status === 0) === (unexpected(all).length + stale(all).length === 0),
+      output: `exit ${cli.status ?? cli.error}\n${cli.output}`,
     };
   } finally {
+    users.close();
     await rm(out, { recursive: true, force: true });
   }
 }
@@ -152,7 +193,8 @@ export function formatRun(run: ConformanceRun, baseline: Map<string, string>): s
   for (const lane of run.lanes)
     for (const r of lane.failing) {
       const reason = baseline.get(r.scenario);
-      lines.push("", `✗ ${r.scenario}${reason === undefined ? " (NOT in the baseline)" : ` (baseline: ${reason})`}`);
+      const listed = reason === undefined ? " (NOT in the baseline)" : ` (baseline: ${reason})`;
+      lines.push("", `✗ ${r.scenario}${r.slipped ? " (timing only)" : ""}${listed}`);
       for (const c of r.problems) lines.push(`    ${c.status} ${c.id}: ${c.errorMessage ?? c.description}`);
       if (r.driver) lines.push(`    driver: ${r.driver}`);
     }

@@ -1,12 +1,12 @@
-// The official MCP conformance suite (@modelcontextprotocol/conformance), client mode, against the real
-// Worker on the shared fake-model app: the suite starts each scenario's MCP server and authorization
-// server, test/conformance/driver.ts plays the user (signs up, adds the server, connects it, runs a turn
-// that calls its tool). Every scenario must pass but those test/conformance/baseline.yml lists with a
-// reason, and a listed one that passes fails too (the fix landed: take it out). The extension lane
-// (client credentials, cross-app access) is left to `npm run conformance`: no user approves those grants,
-// and the Worker acts only for a signed-in user.
+// The official MCP conformance suite (@modelcontextprotocol/conformance), client mode, every lane, against
+// the real Worker on the shared fake-model app: the suite starts each scenario's MCP server and
+// authorization server, and test/conformance/user.ts plays the user (signs up, adds the server, connects
+// it, runs a turn that calls its tool). Every scenario must pass but those test/conformance/baseline.yml
+// lists with a reason, and a listed one that passes fails too (the fix landed: take it out). A scenario
+// that fails only on how many milliseconds its client took is not held against the Worker here (no timed
+// assertions in tests); `npm run conformance` reports it.
 import { expect, it } from "vitest";
-import { baselineScenarios, formatRun, LANES, runConformance } from "../conformance/suite.ts";
+import { baselineScenarios, formatRun, runConformance } from "../conformance/suite.ts";
 import { useSharedFakeModelApp } from "./harness.ts";
 
 const live = useSharedFakeModelApp({ browser: false });
@@ -17,10 +17,14 @@ it("gives a reason for every scenario the conformance baseline lists", async () 
 });
 
 it("passes the MCP conformance suite's client scenarios but those the baseline lists, which still fail", async () => {
-  const lanes = LANES.filter((lane) => lane.suite !== "extensions");
-  const run = await runConformance({ appUrl: live.app.url, llmUrl: live.llm.url, lanes });
+  const run = await runConformance({ appUrl: live.app.url, llmUrl: live.llm.url });
   const report = formatRun(run, await baselineScenarios());
-  expect({ unexpected: run.unexpected, stale: run.stale }, report).toEqual({ unexpected: [], stale: [] });
-  // The suite's own baseline check (its exit code) agrees with the reading of its results above.
+  expect(
+    run.lanes.filter((lane) => lane.total === 0).map((lane) => lane.lane),
+    report,
+  ).toEqual([]);
+  const unexpected = run.unexpected.filter((scenario) => !run.slipped.includes(scenario));
+  expect({ unexpected, stale: run.stale }, report).toEqual({ unexpected: [], stale: [] });
+  // The suite's own baseline check (its exit code) reads its results as suite.ts does.
   expect(run.cliAgreed, run.output).toBe(true);
 });

@@ -1,23 +1,22 @@
-// The MCP client under test in the official conformance suite (@modelcontextprotocol/conformance), client
-// mode: the suite starts a scenario's MCP server (and authorization server) and runs this script with the
-// server's URL as its last argument and the scenario's name in MCP_CONFORMANCE_SCENARIO. The client it
-// judges is the real Worker, not this script: the script is the user. It signs a user up on the app at
-// CONFORMANCE_APP_URL, adds the server as Settings → Tools does (the client ID and secret of
-// MCP_CONFORMANCE_CONTEXT where the scenario pre-registered one), lets its tools run without asking, tests
-// it, connects it when the Worker asks for OAuth (the authorization server approves at once: the script
-// follows its redirect and calls the Worker's callback with the user's cookie), and, for a scenario whose
-// checks need a tool call, runs one turn in which the fake model (CONFORMANCE_LLM_URL) calls that tool,
-// answering an elicitation as a user who accepts the card's defaults. A server that wants authorization
-// again after the turn is connected again and the turn retried, as a user would, at most three
-// authorizations in all. It exits 1 with the reason on stderr when the Worker did not get as far as the
-// scenario needs; the suite's checks, not this exit code, decide the score.
+// The user in the official MCP conformance suite's client mode (test/conformance/): the client the suite
+// judges is the real Worker, and this plays the person in front of it, one scenario at a time, for the
+// suite's command (driver.mjs). It signs a user up on the app, adds the scenario's server as Settings →
+// Tools does (with the client ID and secret the scenario pre-registered, where it did), lets its tools run
+// without asking, tests it, connects it when the Worker asks for OAuth (the authorization server approves
+// at once: this follows its redirect and calls the Worker's callback with the user's cookie), and, for a
+// scenario whose checks need a tool call, runs one turn in which the fake model calls that tool, answering
+// an elicitation as a user who accepts the card with its defaults. A server that wants authorization
+// again after the turn (more scopes) is connected again and the turn retried, as a user would, at most
+// three authorizations in all. The outcome says where the Worker stopped short of what the scenario
+// needs; the suite's checks, not this outcome, decide the score.
 import { z } from "zod";
 import { MCP_OAUTH_OUTCOME_PARAM, qualifiedToolName } from "../../protocol/mcp.ts";
 import { type Client, type Frame, openSocket, signUp } from "../e2e/api-client.ts";
 import { marker, scriptModel } from "../support/fake-openai-client.ts";
 
 /** The tool a scenario's checks need called, and its arguments; the other scenarios need no turn. */
-const TOOL_CALLS: Record<string, { tool: string; args: Record<string, unknown> }> = {
+type ToolCall = { tool: string; args: Record<string, unknown> };
+const TOOL_CALLS: Record<string, ToolCall> = {
   tools_call: { tool: "add_numbers", args: { a: 2, b: 3 } },
   "elicitation-sep1034-client-defaults": { tool: "test_client_elicitation_defaults", args: {} },
   "sse-retry": { tool: "test_reconnection", args: {} },
@@ -50,7 +49,8 @@ const McpTestResultSchema = z.object({ ok: z.boolean(), error: z.string().nullab
 
 class Stuck extends Error {}
 
-const log = (line: string) => process.stderr.write(`[driver] ${line}\n`);
+/** What the user does and sees, a line a step. */
+type Log = (line: string) => void;
 
 async function api<T>(user: Client, method: string, path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
   const res = await fetch(`${user.origin}${path}`, {
@@ -64,8 +64,8 @@ async function api<T>(user: Client, method: string, path: string, schema: z.ZodT
 }
 
 /** Adds the scenario's server as Settings → Tools does: with a pre-registered OAuth client when given. */
-async function addServer(user: Client, url: string): Promise<McpServer> {
-  const context = ContextSchema.parse(JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}"));
+async function addServer(user: Client, url: string, contextJson: string | undefined): Promise<McpServer> {
+  const context = ContextSchema.parse(JSON.parse(contextJson ?? "{}"));
   const auth = context.client_id
     ? { type: "oauth", client_id: context.client_id, client_secret: context.client_secret }
     : { type: "none" };
@@ -82,7 +82,7 @@ const needsAuthorization = ({ auth }: McpServer) =>
  * Connect (or Reconnect): the Worker's authorization URL, the authorization server's redirect back (it
  * approves without asking), and that redirect's callback on the Worker with the user's session.
  */
-async function connect(user: Client, server: McpServer): Promise<McpServer> {
+async function connect(user: Client, server: McpServer, log: Log): Promise<McpServer> {
   const started = await api(
     user,
     "POST",
@@ -94,6 +94,7 @@ async function connect(user: Client, server: McpServer): Promise<McpServer> {
   if (!callback) throw new Stuck(`the authorization server answered ${approved.status} without a redirect`);
   const back = await fetch(callback, { headers: { cookie: user.cookie }, redirect: "manual" });
   const outcome = new URL(back.headers.get("location") ?? "/", user.origin).searchParams.get(MCP_OAUTH_OUTCOME_PARAM);
+  log(`callback: ${back.status} ${outcome ?? "no outcome"}`);
   const connected = await api(user, "GET", `/api/mcp-servers/${server.id}`, McpServerSchema);
   // Settings shows a failed connection in words; trying again would fail the same way.
   if (outcome !== "connected")
@@ -105,10 +106,9 @@ async function connect(user: Client, server: McpServer): Promise<McpServer> {
 type CallOutcome = { ok: true } | { ok: false; error: string };
 
 /** One turn in a conversation of its own where the model calls `tool`; elicitations accepted with the defaults. */
-async function turnCalling(user: Client, tool: string, args: Record<string, unknown>): Promise<CallOutcome> {
+async function turnCalling(user: Client, llmUrl: string, call: ToolCall, log: Log): Promise<CallOutcome> {
+  const { tool, args } = call;
   const key = `conformance-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  const llmUrl = process.env.CONFORMANCE_LLM_URL;
-  if (!llmUrl) throw new Stuck("CONFORMANCE_LLM_URL is not set");
   await scriptModel(llmUrl, key, [{ tool_calls: [{ name: tool, arguments: args }] }, { text: "Done." }]);
   const socket = await openSocket(user, await user.createConversation());
   try {
@@ -134,11 +134,35 @@ async function turnCalling(user: Client, tool: string, args: Record<string, unkn
   }
 }
 
-async function run(scenario: string, serverUrl: string): Promise<void> {
-  const appUrl = process.env.CONFORMANCE_APP_URL;
-  if (!appUrl) throw new Stuck("CONFORMANCE_APP_URL is not set");
+/** One scenario as the suite's command hands it over: its name, its server and its context (JSON). */
+export interface ScenarioRequest {
+  scenario: string;
+  serverUrl: string;
+  context?: string;
+}
+
+/** Plays the user through `request` on the app at `appUrl` (its model the fake at `llmUrl`). */
+export async function playScenario(
+  { appUrl, llmUrl }: { appUrl: string; llmUrl: string },
+  request: ScenarioRequest,
+  log: Log,
+): Promise<{ ok: boolean }> {
+  try {
+    await play(appUrl, llmUrl, request, log);
+    log("done");
+    return { ok: true };
+  } catch (error) {
+    const cause = error instanceof Error && error.cause ? ` (${String(error.cause)})` : "";
+    log(
+      `stuck: ${error instanceof Stuck ? error.message : error instanceof Error ? `${error.stack}${cause}` : String(error)}`,
+    );
+    return { ok: false };
+  }
+}
+
+async function play(appUrl: string, llmUrl: string, { scenario, serverUrl, context }: ScenarioRequest, log: Log) {
   const user = await signUp(appUrl);
-  let server = await addServer(user, serverUrl);
+  let server = await addServer(user, serverUrl, context);
   const tested = await api(user, "POST", `/api/mcp-servers/${server.id}/test`, McpTestResultSchema);
   log(`test: ok=${tested.ok} error=${tested.error ?? "-"} auth=${JSON.stringify(tested.server.auth)}`);
   server = tested.server;
@@ -147,7 +171,7 @@ async function run(scenario: string, serverUrl: string): Promise<void> {
   const connectWhileNeeded = async () => {
     while (needsAuthorization(server) && authorizations < MAX_AUTHORIZATIONS) {
       authorizations++;
-      server = await connect(user, server);
+      server = await connect(user, server, log);
       log(`authorization ${authorizations}: ${JSON.stringify(server.auth)} last_error=${server.last_error ?? "-"}`);
     }
   };
@@ -159,7 +183,7 @@ async function run(scenario: string, serverUrl: string): Promise<void> {
   if (!call) return;
   const tool = qualifiedToolName(SERVER_NAME, call.tool);
   for (;;) {
-    const outcome = await turnCalling(user, tool, call.args);
+    const outcome = await turnCalling(user, llmUrl, { tool, args: call.args }, log);
     log(`turn calling ${tool}: ${outcome.ok ? "ok" : outcome.error}`);
     if (outcome.ok) return;
     server = await api(user, "GET", `/api/mcp-servers/${server.id}`, McpServerSchema);
@@ -167,18 +191,4 @@ async function run(scenario: string, serverUrl: string): Promise<void> {
       throw new Stuck(`the call failed: ${outcome.error}`);
     await connectWhileNeeded();
   }
-}
-
-const serverUrl = process.argv.at(-1) ?? "";
-const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
-try {
-  log(`scenario ${scenario} at ${serverUrl}`);
-  await run(scenario, serverUrl);
-  log("done");
-} catch (error) {
-  const cause = error instanceof Error && error.cause ? ` (${String(error.cause)})` : "";
-  log(
-    `stuck: ${error instanceof Stuck ? error.message : error instanceof Error ? `${error.stack}${cause}` : String(error)}`,
-  );
-  process.exitCode = 1;
 }
