@@ -2,7 +2,7 @@
 // conversation object that runs them, so the rules exist once. Every statement is scoped by user id:
 // another user's schedule (or conversation) is indistinguishable from a missing one.
 
-import { checkAt, checkRepeat, nextRun, type Rule, type RuleProblem, ruleOf } from "../core/schedule-times";
+import { checkAt, checkRepeat, nextRun, type Rule, type RuleProblem, ruleNote, ruleOf } from "../core/schedule-times";
 import {
   MAX_SCHEDULES,
   type Schedule,
@@ -26,8 +26,14 @@ const SELECT = `SELECT s.id, s.conversation_id, c.title AS conversation_title, s
   s.time_zone, s.paused, s.next_run_at, s.last_run_at, s.last_status, s.last_error, s.created_at, s.updated_at
   FROM schedules s JOIN conversations c ON c.id = s.conversation_id`;
 
-type Row = Omit<Schedule, "paused"> & { paused: number };
+type Row = Omit<Schedule, "paused" | "note"> & { paused: number };
 const toSchedule = (row: Row): Schedule => ({ ...row, paused: row.paused === 1 });
+
+/** A schedule as the API answers it: a recurring rule's times that a daylight-saving change moves, in words. */
+function answered(row: Row, now = new Date()): Schedule {
+  const note = row.kind === "cron" && row.cron ? ruleNote(row.cron, row.time_zone, now) : undefined;
+  return { ...toSchedule(row), ...(note ? { note } : {}) };
+}
 
 export async function listSchedules(d1: D1Database, userId: string, conversationId?: string): Promise<Schedule[]> {
   const where = conversationId ? "s.user_id = ?1 AND s.conversation_id = ?2" : "s.user_id = ?1";
@@ -36,12 +42,13 @@ export async function listSchedules(d1: D1Database, userId: string, conversation
     ? statement.bind(userId, conversationId)
     : statement.bind(userId)
   ).all<Row>();
-  return results.map(toSchedule);
+  const now = new Date();
+  return results.map((row) => answered(row, now));
 }
 
 export async function getSchedule(d1: D1Database, userId: string, id: string): Promise<Schedule | undefined> {
   const row = await d1.prepare(`${SELECT} WHERE s.user_id = ?1 AND s.id = ?2`).bind(userId, id).first<Row>();
-  return row ? toSchedule(row) : undefined;
+  return row ? answered(row) : undefined;
 }
 
 export async function loadTimeZone(d1: D1Database, userId: string): Promise<string | null> {
@@ -69,11 +76,18 @@ const invalidRule = (problem: RuleProblem): ScheduleRefusal => ({
   field: problem.field,
 });
 
+/** A rule given, with what a daylight-saving change does to a one-off's wall time (checkAt). */
+type GivenRule = Rule & { note?: string };
+
 /** The rule a create or patch gives (`at` or `repeat`), checked in `zone`; undefined when it gives none. */
-function ruleFrom(input: { at?: string; repeat?: string }, zone: string, now: Date): Rule | RuleProblem | undefined {
+function ruleFrom(
+  input: { at?: string; repeat?: string },
+  zone: string,
+  now: Date,
+): GivenRule | RuleProblem | undefined {
   if (input.at !== undefined) {
     const checked = checkAt(input.at, zone, now);
-    return "at" in checked ? { kind: "once", at: checked.at } : checked;
+    return "at" in checked ? { kind: "once", ...checked } : checked;
   }
   if (input.repeat !== undefined) {
     const checked = checkRepeat(input.repeat, zone, now);
@@ -82,7 +96,11 @@ function ruleFrom(input: { at?: string; repeat?: string }, zone: string, now: Da
   return undefined;
 }
 
-const isProblem = (value: Rule | RuleProblem): value is RuleProblem => "field" in value && "message" in value;
+const isProblem = (value: GivenRule | RuleProblem): value is RuleProblem => "field" in value && "message" in value;
+
+/** The answer to a write: a one-off's note (a recurring rule's comes with every read) joins it. */
+const withNote = (schedule: Schedule, rule: GivenRule | undefined): Schedule =>
+  rule?.note ? { ...schedule, note: rule.note } : schedule;
 
 /**
  * Creates a schedule in one of the user's own (top-level) conversations. The cap holds under concurrent
@@ -140,7 +158,7 @@ export async function createSchedule(
         message: `At most ${MAX_SCHEDULES} schedules per user; delete one first`,
       },
     };
-  return { schedule, repeated: effect.repeated };
+  return { schedule: withNote(schedule, rule), repeated: effect.repeated };
 }
 
 /**
@@ -192,7 +210,7 @@ export async function updateSchedule(
     );
   const effect = await writeOnce(d1, userId, key, id, [update]);
   const schedule = await getSchedule(d1, userId, id);
-  return schedule ? { schedule, repeated: effect.repeated } : undefined;
+  return schedule ? { schedule: withNote(schedule, given), repeated: effect.repeated } : undefined;
 }
 
 /** Deletes it; the conversation it ran in (to re-arm), or undefined when the user has no such schedule. */

@@ -98,6 +98,11 @@ export const ScheduleSchema = z.object({
   last_error: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  /**
+   * When a time of the rule falls in a daylight-saving gap or repeated hour, when it actually runs, in
+   * words: on a recurring rule of times of day always, on a one-off in the answer to the write that set it.
+   */
+  note: z.string().optional(),
 });
 export type Schedule = z.infer<typeof ScheduleSchema>;
 export const ScheduleListSchema = z.object({ schedules: z.array(ScheduleSchema) });

@@ -2,11 +2,13 @@
 // browser reports once per session and a schedule is read in.
 import { z } from "zod";
 
-/** Whether the runtime knows the IANA zone (Intl is the authority on both ends). */
+/**
+ * Whether the runtime knows the IANA zone (Intl is the authority on both ends). Runtimes with ES2024's
+ * offset zones also take "+14:00", which names no place and so no daylight-saving rules: refused.
+ */
 export function isTimeZone(zone: string): boolean {
   try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
+    return !/^[+-]/.test(new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone);
   } catch {
     return false;
   }

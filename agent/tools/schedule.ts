@@ -40,6 +40,8 @@ const shown = (s: Schedule) => ({
   paused: s.paused,
   last_run_at: s.last_run_at,
   last_status: s.last_status,
+  // A daylight-saving change moves a time: the model can tell the user when it actually runs.
+  ...(s.note ? { note: s.note } : {}),
 });
 
 /** An action's arguments through its route's schema, or a ToolError naming the bad field. */

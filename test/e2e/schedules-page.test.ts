@@ -2,12 +2,14 @@
 // recurring and a one-off schedule, listed with the rule in words, its zone and the next run in the
 // browser's time; a rule that runs too often is refused in words and the form keeps what was typed;
 // pause, resume, edit (kept after a reload) and delete after the confirm step; a schedule deleted on the
-// page before its time never posts, while one left alone does; nothing scrolls sideways on the phone.
+// page before its time never posts, while one left alone does; nothing scrolls sideways on the phone; a
+// time the clocks skip says, as it is saved, when it actually runs.
 // On the shared fake-model app: each test has its own user, conversations and model keys.
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { type Schedule, wallTime } from "../../protocol/schedules";
 import { marker, scriptModel } from "../support/fake-openai-client";
+import { springForward } from "../support/new-york-dst";
 import { apiFromPage, asNewUser, type PageOptions, useSharedFakeModelApp } from "./harness";
 
 const shared = useSharedFakeModelApp();
@@ -350,4 +352,43 @@ describe.each(VIEWPORTS)("the Schedules page on $name", ({ name, width, options 
       expect(await page.locator("[data-role=user]").count()).toBe(0);
     });
   }, 120_000);
+});
+
+describe("the Schedules page across a daylight-saving change", () => {
+  it("says, as a schedule is saved, when a time the clocks skip actually runs", async () => {
+    const context: PageOptions = { viewport: { width: 1280, height: 800 }, locale: "en-US", timezoneId: BROWSER_ZONE };
+    await asNewUser(shared, "schedules-page-dst", context, async (page) => {
+      await createConversation(page, "Night chat");
+      await openSchedules(page);
+      await expect.poll(() => page.locator("[data-testid=schedule-conversation] option").count()).toBeGreaterThan(0);
+      const day = springForward();
+      const fill = async (label: string, rule: () => Promise<void>) => {
+        await page.locator("[data-testid=schedule-name]").fill(label);
+        await page.locator("[data-testid=schedule-text]").fill("Back up the photos");
+        await rule();
+        await page.locator("[data-testid=schedule-time-zone]").fill("America/New_York");
+        await page.locator("[data-testid=schedule-create]").click();
+        await row(page, label).waitFor();
+        return plain(await row(page, label).locator("[data-testid=schedule-note]").textContent());
+      };
+
+      const nightly = await fill("Nightly backup", async () => {
+        await page.locator("[data-testid=schedule-kind-cron]").check();
+        await page.locator("[data-testid=schedule-repeat]").fill("every day at 02:30");
+      });
+      expect(nightly).toBe(
+        `On ${day}, 02:30 does not exist in America/New_York: the clocks go forward from 02:00 to 03:00, so that day it runs at 03:00.`,
+      );
+      const once = await fill("One-off backup", async () => {
+        await page.locator("[data-testid=schedule-kind-once]").check();
+        await page.locator("[data-testid=schedule-at]").fill(`${day}T02:30`);
+      });
+      expect(once).toBe(
+        `${day} 02:30 does not exist in America/New_York: the clocks go forward from 02:00 to 03:00, so it runs at 03:00.`,
+      );
+      expect(plain(await row(page, "One-off backup").locator("[data-testid=schedule-rule]").textContent())).toBe(
+        `Once, ${day} 03:00 (America/New_York)`,
+      );
+    });
+  }, 60_000);
 });

@@ -1,7 +1,8 @@
-// Schedules' rules (protocol/schedules.ts, core/schedule-times.ts): friendly forms normalized to cron, the
-// limits, and the next occurrence across time zones and DST changes (croner's arithmetic).
+// Schedules' rules (protocol/schedules.ts, core/schedule-times.ts, core/wall-clock.ts): friendly forms
+// normalized to cron, the limits, the next occurrence across time zones, and the one rule for a wall time
+// that a daylight-saving change skips or repeats, in every zone, with the note that says so.
 import { describe, expect, it } from "vitest";
-import { checkAt, checkRepeat, instantOf, nextRun } from "../../core/schedule-times";
+import { checkAt, checkRepeat, instantOf, nextRun, nextRuns, readAt, ruleNote } from "../../core/schedule-times";
 import { isTimeZone } from "../../protocol";
 import { describeCron, describeRule, normalizeRepeat } from "../../protocol/schedules";
 
@@ -61,6 +62,11 @@ describe("checkAt and instantOf", () => {
     expect(isTimeZone("Europe/Paris")).toBe(true);
     expect(isTimeZone("Mars/Olympus")).toBe(false);
   });
+  it("takes IANA zones only: an offset, which Node 22 and workerd accept as a zone, has no DST rules", () => {
+    for (const zone of ["+14:00", "-05:00", "+0530", "-03"]) expect(isTimeZone(zone), zone).toBe(false);
+    for (const zone of ["UTC", "Etc/GMT-14", "America/New_York", "Australia/Lord_Howe"])
+      expect(isTimeZone(zone), zone).toBe(true);
+  });
 });
 
 describe("nextRun", () => {
@@ -94,5 +100,113 @@ describe("nextRun", () => {
     expect(nextRun({ kind: "once", at: "2026-11-26T10:00:00.000Z" }, "UTC", new Date("2026-11-26T11:00:00Z"))).toBe(
       null,
     );
+  });
+});
+
+describe("daylight saving: one rule in every zone", () => {
+  // Per zone: a wall time in a gap and the wall clock it runs at (the first instant after the gap), and a
+  // wall time shown twice with its first occurrence. Spring-forward and fall-back on both hemispheres,
+  // a 30-minute change (Lord Howe) and a gap that ends on the next day (Nuuk, 23:00 → 00:00).
+  const ZONES = [
+    [
+      "America/New_York",
+      "2026-03-08T02:30",
+      "2026-03-08T07:00:00.000Z",
+      "03:00",
+      "2026-11-01T01:30",
+      "2026-11-01T05:30:00.000Z",
+    ],
+    [
+      "Europe/Berlin",
+      "2026-03-29T02:30",
+      "2026-03-29T01:00:00.000Z",
+      "03:00",
+      "2026-10-25T02:30",
+      "2026-10-25T00:30:00.000Z",
+    ],
+    [
+      "Australia/Lord_Howe",
+      "2026-10-04T02:15",
+      "2026-10-03T15:30:00.000Z",
+      "02:30",
+      "2026-04-05T01:45",
+      "2026-04-04T14:45:00.000Z",
+    ],
+    [
+      "Australia/Sydney",
+      "2026-10-04T02:30",
+      "2026-10-03T16:00:00.000Z",
+      "03:00",
+      "2026-04-05T02:30",
+      "2026-04-04T15:30:00.000Z",
+    ],
+    [
+      "America/Nuuk",
+      "2026-03-28T23:30",
+      "2026-03-29T01:00:00.000Z",
+      "00:00 on 2026-03-29",
+      "2026-10-24T23:30",
+      "2026-10-25T00:30:00.000Z",
+    ],
+  ] as const;
+  const daily = (wall: string) => {
+    const [hour, minute] = wall.slice(11, 16).split(":").map(Number);
+    return { kind: "cron" as const, cron: `${minute} ${hour} * * *` };
+  };
+  const hoursBefore = (iso: string, hours: number) => new Date(Date.parse(iso) - hours * 3600_000);
+
+  it.each(ZONES)(
+    "%s: a one-off in a gap runs when the clocks jump, one shown twice at its first",
+    (zone, gap, gapRun, shown, twice, twiceRun) => {
+      expect(instantOf(gap, zone)).toBe(gapRun);
+      expect(readAt(gap, zone)?.note).toContain(`does not exist in ${zone}`);
+      expect(readAt(gap, zone)?.note).toMatch(new RegExp(`so it runs at ${shown.split(" on ")[0]}`));
+      expect(instantOf(twice, zone)).toBe(twiceRun);
+      expect(readAt(twice, zone)?.note).toContain(`happens twice in ${zone}`);
+      expect(readAt(twice, zone)?.note).toContain(`runs once, at the first ${twice.slice(11, 16)}`);
+    },
+  );
+
+  it.each(ZONES)(
+    "%s: a daily rule at those times runs by the same rule, once a day",
+    (zone, gap, gapRun, shown, twice, twiceRun) => {
+      for (const [wall, run] of [
+        [gap, gapRun],
+        [twice, twiceRun],
+      ] as const) {
+        expect(nextRun(daily(wall), zone, hoursBefore(run, 20)), wall).toBe(run);
+        // The next run is the next day's: the moved or repeated time did not run twice.
+        const after = nextRun(daily(wall), zone, new Date(run));
+        expect(Date.parse(after ?? "") - Date.parse(run), wall).toBeGreaterThan(20 * 3600_000);
+      }
+      expect(ruleNote(daily(gap).cron, zone, hoursBefore(gapRun, 20))).toContain(
+        `${gap.slice(11, 16)} does not exist in ${zone}: the clocks go forward`,
+      );
+      expect(ruleNote(daily(gap).cron, zone, hoursBefore(gapRun, 20))).toContain(`so that day it runs at ${shown}.`);
+      expect(ruleNote(daily(twice).cron, zone, hoursBefore(twiceRun, 20))).toContain(
+        `${twice.slice(11, 16)} happens twice in ${zone}: the clocks go back`,
+      );
+    },
+  );
+
+  it("says nothing of a time no change touches, nor of a time given with its offset", () => {
+    expect(ruleNote("0 8 * * *", "America/New_York", new Date("2026-03-01T00:00:00Z"))).toBeUndefined();
+    expect(readAt("2026-12-01T08:00", "America/New_York")?.note).toBeUndefined();
+    expect(readAt("2026-03-08T02:30:00-05:00", "America/New_York")).toEqual({ at: "2026-03-08T07:30:00.000Z" });
+  });
+
+  it("keeps a rhythm to real time: every 30 minutes skips a gap's times and runs a repeated hour's twice", () => {
+    const every30 = "*/30 * * * *";
+    const runs = (from: string, n: number) =>
+      nextRuns(every30, "America/New_York", new Date(from), n).map((d) => d.toISOString());
+    // 01:30 EST, then 03:00 EDT: 02:00 and 02:30 do not exist.
+    expect(runs("2026-03-08T06:15:00Z", 2)).toEqual(["2026-03-08T06:30:00.000Z", "2026-03-08T07:00:00.000Z"]);
+    // 01:30 EDT, 01:00 EST, 01:30 EST: half an hour apart all along.
+    expect(runs("2026-11-01T05:15:00Z", 3)).toEqual([
+      "2026-11-01T05:30:00.000Z",
+      "2026-11-01T06:00:00.000Z",
+      "2026-11-01T06:30:00.000Z",
+    ]);
+    expect(ruleNote(every30, "America/New_York", new Date("2026-03-01T00:00:00Z"))).toBeUndefined();
   });
 });

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { Message } from "../../protocol";
 import { MAX_SCHEDULES, type Schedule } from "../../protocol/schedules";
 import { marker } from "../support/fake-openai-client";
+import { fallBack as nextFallBack, springForward as nextSpringForward } from "../support/new-york-dst";
 import { api, createConversation, eventually, type Session, signup, stubOf } from "./helpers";
 import { history, type Scenario, scenario } from "./turn-helpers";
 
@@ -280,5 +281,77 @@ describe("schedule routes", () => {
       schedules: Schedule[];
     };
     expect(listed.schedules.map((s) => s.id)).toEqual([schedule.id]);
+  });
+});
+
+describe("schedules across daylight-saving changes", () => {
+  const springForward = nextSpringForward();
+  const fallBack = nextFallBack();
+
+  it("runs a one-off in a gap when the clocks jump, one in a repeated hour at its first, and says so as it is saved", async () => {
+    const session = await signup();
+    const { id } = await createConversation(session);
+    const zone = "America/New_York";
+    const gap = await created(session, {
+      conversation_id: id,
+      text: "x",
+      at: `${springForward}T02:30`,
+      time_zone: zone,
+    });
+    // 03:00 EDT, the first instant after the gap.
+    expect(gap).toMatchObject({ at: `${springForward}T07:00:00.000Z`, next_run_at: `${springForward}T07:00:00.000Z` });
+    expect(gap.note).toBe(
+      `${springForward} 02:30 does not exist in America/New_York: the clocks go forward from 02:00 to 03:00, so it runs at 03:00.`,
+    );
+    const twice = await created(session, { conversation_id: id, text: "x", at: `${fallBack}T01:30`, time_zone: zone });
+    // 01:30 EDT, the first of the two.
+    expect(twice.at).toBe(`${fallBack}T05:30:00.000Z`);
+    expect(twice.note).toMatch(/happens twice in America\/New_York.*runs once, at the first 01:30/);
+    // The same time moved by a PATCH says so too; a time no change touches has no note.
+    const moved = await api(`/api/schedules/${twice.id}`, {
+      method: "PATCH",
+      json: { at: `${springForward}T02:15` },
+      headers: session.headers,
+    });
+    expect(await moved.json()).toMatchObject({ at: `${springForward}T07:00:00.000Z`, note: /02:15 does not exist/ });
+    const plain = await created(session, { conversation_id: id, text: "x", at: inHours(2), time_zone: zone });
+    expect(plain.note).toBeUndefined();
+  });
+
+  it("says on a recurring rule, in every answer, when a change moves its time", async () => {
+    const session = await signup();
+    const { id } = await createConversation(session);
+    const nightly = await created(session, {
+      conversation_id: id,
+      text: "x",
+      repeat: "every day at 02:30",
+      time_zone: "America/New_York",
+    });
+    expect(nightly.note).toBe(
+      `On ${springForward}, 02:30 does not exist in America/New_York: the clocks go forward from 02:00 to 03:00, so that day it runs at 03:00.`,
+    );
+    expect((await read(session, nightly.id)).note).toBe(nightly.note);
+    const listed = (await (await api("/api/schedules", { headers: session.headers })).json()) as {
+      schedules: Schedule[];
+    };
+    expect(listed.schedules[0]?.note).toBe(nightly.note);
+    const morning = await created(session, { conversation_id: id, text: "x", repeat: "every day at 08:00" });
+    expect(morning.note).toBeUndefined();
+  });
+
+  it("refuses an offset as a time zone: it is no IANA zone and has no daylight-saving rules", async () => {
+    const session = await signup();
+    const { id } = await createConversation(session);
+    for (const zone of ["+14:00", "-05:00"]) {
+      const res = await create(session, { conversation_id: id, text: "x", at: inHours(1), time_zone: zone });
+      expect(res.status, zone).toBe(400);
+      expect(await res.json()).toMatchObject({ error: { code: "invalid_input", fields: { time_zone: /IANA/ } } });
+      const setting = await api("/api/settings/time-zone", {
+        method: "PUT",
+        json: { time_zone: zone },
+        headers: session.headers,
+      });
+      expect(setting.status, zone).toBe(400);
+    }
   });
 });

@@ -1,4 +1,5 @@
-// One schedule in the list: its name, conversation, rule in words, next and last runs and message, with
+// One schedule in the list: its name, conversation, rule in words (with when a daylight-saving change
+// moves a time, the server's note), next and last runs and message, with
 // Pause / Resume, Edit and Delete; Edit swaps the buttons for the form (the kit's submit state).
 
 import { useState } from "preact/hooks";
@@ -74,6 +75,11 @@ function ScheduleSummary({ schedule: s }: { schedule: Schedule }) {
       <p class={style.rule} data-testid="schedule-rule">
         {describeRule(s)}
       </p>
+      {s.note && (
+        <p class={style.note} data-testid="schedule-note">
+          {s.note}
+        </p>
+      )}
       <p class={style.meta}>
         <span data-testid="schedule-next">
           {s.next_run_at ? `Next: ${localTime(s.next_run_at)}` : s.paused ? "Paused" : "No more runs"}
