@@ -13,7 +13,7 @@ import {
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 import { guardedFetch, type OutboundPolicy, OutboundRefused } from "../outbound/policy";
-import { OAuthWords } from "./oauth-rules";
+import { clipped, OAuthWords } from "./oauth-rules";
 import { BoundedJsonSchemaValidator } from "./tool-schema";
 
 export { StreamableHTTPError };
@@ -96,7 +96,8 @@ export function describeMcpError(error: unknown): string {
   if (error instanceof OutboundRefused) return message;
   // Settings puts "Could not connect:" before it: the reason, not the same words again.
   if (/fetch failed|ECONNREFUSED|connect|network/i.test(message)) return `the server could not be reached (${message})`;
-  return message.replace(/^(MCP error -?\d+|Streamable HTTP error): /, "");
+  // The server's own words: kept on the row and shown, so cut.
+  return clipped(message.replace(/^(MCP error -?\d+|Streamable HTTP error): /, ""));
 }
 
 /** How long closing a connection waits for cancellation notices still on their way to the server. */

@@ -35,6 +35,13 @@ export function needsRefresh(tokens: Pick<StoredTokens, "expires_at">, now: numb
   return Number.isNaN(at) || at - now <= REFRESH_MARGIN_MS;
 }
 
+/** Words from outside (a server's error description) kept for Settings: at most this long. */
+export const MAX_ERROR_WORDS = 500;
+
+/** `text` cut to MAX_ERROR_WORDS characters, saying it was cut. */
+export const clipped = (text: string): string =>
+  text.length <= MAX_ERROR_WORDS ? text : `${text.slice(0, MAX_ERROR_WORDS - 1)}…`;
+
 /** An OAuth failure already in the user's words: Settings and a turn show its message as it is. */
 export class OAuthWords extends Error {}
 

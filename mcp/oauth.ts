@@ -29,6 +29,7 @@ import { guardedFetch, type OutboundPolicy, OutboundRefused } from "../outbound/
 import { openableUrl } from "../protocol";
 import {
   bounded,
+  clipped,
   MAX_OAUTH_RESPONSE_BYTES,
   MAX_OAUTH_VALUE_CHARS,
   OAuthWords,
@@ -317,10 +318,13 @@ interface SchemaFailure {
 const isSchemaFailure = (error: unknown): error is SchemaFailure =>
   error instanceof Error && error.name === "ZodError" && Array.isArray((error as Partial<SchemaFailure>).issues);
 
-/** An SDK or OAuth error in words: the error code's description, never a stack or a schema dump. */
+/**
+ * An SDK or OAuth error in words: the error code's description (cut: the authorization server wrote it),
+ * never a stack or a schema dump.
+ */
 export function errorText(error: unknown): string {
   if (error instanceof OAuthError)
-    return error.message || (error.constructor as { errorCode?: string }).errorCode || "refused";
+    return clipped(error.message || (error.constructor as { errorCode?: string }).errorCode || "refused");
   if (isSchemaFailure(error)) {
     const issues = error.issues.slice(0, 3).map((issue) => {
       const where = issue.path.map(String).join(".");
@@ -331,5 +335,5 @@ export function errorText(error: unknown): string {
   // The guarded fetch's cap, in the flow's words (the MCP limit it also serves is 4 MB).
   if (error instanceof OutboundRefused && /^response (too large|larger than)/.test(error.message))
     return `the authorization server's answer is larger than ${MAX_OAUTH_RESPONSE_BYTES / 1024} KB`;
-  return error instanceof Error ? error.message : String(error);
+  return clipped(error instanceof Error ? error.message : String(error));
 }

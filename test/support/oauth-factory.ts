@@ -18,6 +18,8 @@ export interface OAuthServerOptions {
   noRegistration?: boolean;
   /** Fields laid over the authorization server's metadata (a huge field, a javascript: endpoint, CIMD support). */
   metadata?: Record<string, unknown>;
+  /** The token endpoint refuses every code with invalid_grant and this error_description. */
+  tokenError?: string;
   /** Every access token this long (a hostile server's 1 MiB token). */
   accessTokenChars?: number;
   /** `initialize` and notifications pass without a token; every other request needs one. */

@@ -116,6 +116,7 @@ class InMemoryProvider implements OAuthServerProvider {
   }
 
   async challengeForAuthorizationCode(_client: OAuthClientInformationFull, code: string) {
+    if (this.options.tokenError) throw new InvalidGrantError(this.options.tokenError);
     const found = this.codes.get(code);
     if (!found) throw new InvalidGrantError("unknown authorization code");
     return found.params.codeChallenge;

@@ -125,6 +125,16 @@ describe("MCP OAuth: a hostile authorization server", () => {
     expect(again.status).toBe(200);
   });
 
+  it("keeps a token endpoint's 50 KB error description cut short", async () => {
+    const as = await authorizationServer({ tokenError: "no ".repeat(17_000) });
+    const s = await signup();
+    const server = await addServer(s, { name: "guarded", url: as.mcpUrl, auth: { type: "oauth" } });
+    expect((await connect(s, server.id)).outcome).toBe("failed");
+    const { last_error } = await readServer(s, server.id);
+    expect(last_error).toMatch(/^connecting failed: (no ){100}.*…; connect it again to retry$/);
+    expect(last_error?.length).toBeLessThan(600);
+  });
+
   it("refuses authorization server metadata with a 300 KB field in words", async () => {
     const as = await authorizationServer({ metadata: { service_documentation_extra: "x".repeat(300_000) } });
     const s = await signup();

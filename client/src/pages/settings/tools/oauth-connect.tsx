@@ -4,6 +4,7 @@
 // Connecting opens the authorization server in a popup (the tab itself when popups are blocked).
 import type { McpServer } from "../../../../../protocol";
 import { formStyle as kit } from "../../../components/settings-form";
+import { oauthState } from "./oauth-state";
 import style from "./style.module.css";
 
 type Props = {
@@ -16,42 +17,24 @@ type Props = {
 export function OAuthConnect({ server, busy, onConnect, onDisconnect }: Props) {
   const { auth } = server;
   if (auth.type !== "oauth") return null;
-  const scopes = auth.scopes.length ? ` · scopes: ${auth.scopes.join(", ")}` : "";
-  const needed = auth.needed_scopes;
-  // What each status says, and the one action it offers.
-  const state = {
-    connected: needed.length
-      ? {
-          text: `Connected${scopes}. A call needs more access: reconnect to allow ${needed.join(", ")}.`,
-          tone: kit.fieldError,
-          action: "Reconnect",
-          testid: "mcp-oauth-connect",
-        }
-      : { text: `Connected${scopes}`, tone: kit.ok, action: "Disconnect", testid: "mcp-oauth-disconnect" },
-    needs_authorization: {
-      text: "Not connected: sign in with the server's provider to give the agent its tools.",
-      tone: undefined,
-      action: "Connect",
-      testid: "mcp-oauth-connect",
-    },
-    expired: { text: auth.error, tone: kit.fieldError, action: "Reconnect", testid: "mcp-oauth-connect" },
-  }[auth.status];
-  const needsUser = auth.status === "expired" || needed.length > 0;
+  const state = oauthState(auth);
+  const tone = state.tone === "ok" ? kit.ok : state.tone === "error" ? kit.fieldError : undefined;
+  const disconnect = state.action === "Disconnect";
   return (
     <div class={style.oauth} data-testid="mcp-oauth" data-status={auth.status}>
       <p
-        class={state.tone ? `${style.oauthText} ${state.tone}` : style.oauthText}
-        role={needsUser ? "alert" : undefined}
+        class={tone ? `${style.oauthText} ${tone}` : style.oauthText}
+        role={state.alert ? "alert" : undefined}
         data-testid="mcp-oauth-status"
       >
         {state.text}
       </p>
       <button
         type="button"
-        onClick={state.action === "Disconnect" ? onDisconnect : onConnect}
+        onClick={disconnect ? onDisconnect : onConnect}
         disabled={busy}
         aria-label={`${state.action} ${server.name}`}
-        data-testid={state.testid}
+        data-testid={disconnect ? "mcp-oauth-disconnect" : "mcp-oauth-connect"}
       >
         {state.action}
       </button>

@@ -1,22 +1,16 @@
 // What a server's row says about it in words: its authentication (the secret itself never comes back)
 // and its last connection test ("Connected · 5 tools · checked 2 min ago", or what went wrong).
-import type { McpAuthInfo, McpOAuthStatus, McpServer } from "../../../../../protocol";
+import type { McpAuthInfo, McpServer } from "../../../../../protocol";
 import type { RowStatus } from "../../../components/settings-form";
 import { plural } from "../../../lib/plural";
+import { oauthWords } from "./oauth-state";
 
 export function authText(auth: McpAuthInfo): string {
   if (auth.type === "bearer") return "Bearer token saved";
   if (auth.type === "header") return `Header ${auth.name} saved`;
-  if (auth.type === "oauth")
-    return `OAuth · ${auth.status === "connected" && auth.needed_scopes.length ? "needs more access" : OAUTH_WORDS[auth.status]}`;
+  if (auth.type === "oauth") return `OAuth · ${oauthWords(auth)}`;
   return "No authentication";
 }
-
-const OAUTH_WORDS: Record<McpOAuthStatus, string> = {
-  connected: "connected",
-  needs_authorization: "not connected yet",
-  expired: "authorization expired",
-};
 
 /** "just now", "2 min ago", "3 h ago", "on 4/5/2025". */
 export function ago(iso: string, now: number): string {
