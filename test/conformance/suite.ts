@@ -187,6 +187,14 @@ export async function runConformance(opts: {
   }
 }
 
+/**
+ * What fails a run: a failing scenario the baseline does not list, unless only a timed check failed (a
+ * loaded machine misses those; the table still counts it), and a listed scenario that passed.
+ */
+export function verdict(run: ConformanceRun): { unexpected: string[]; stale: string[] } {
+  return { unexpected: run.unexpected.filter((scenario) => !run.slipped.includes(scenario)), stale: run.stale };
+}
+
 /** The scores as a table, then each failing scenario: its failed checks and where the driver stopped. */
 export function formatRun(run: ConformanceRun, baseline: Map<string, string>): string {
   const lines = run.lanes.map((l) => `${l.lane.padEnd(26)} ${`${l.passed}/${l.total}`.padStart(5)}`);

@@ -3,10 +3,10 @@
 // authorization server, and test/conformance/user.ts plays the user (signs up, adds the server, connects
 // it, runs a turn that calls its tool). Every scenario must pass but those test/conformance/baseline.yml
 // lists with a reason, and a listed one that passes fails too (the fix landed: take it out). A scenario
-// that fails only on how many milliseconds its client took is not held against the Worker here (no timed
-// assertions in tests); `npm run conformance` reports it.
+// that fails only on how many milliseconds its client took (sse-retry's reconnection, on a loaded
+// machine) is shown in the report, not failed: a test asserts no timing.
 import { expect, it } from "vitest";
-import { baselineScenarios, formatRun, runConformance } from "../conformance/suite.ts";
+import { baselineScenarios, formatRun, runConformance, verdict } from "../conformance/suite.ts";
 import { useSharedFakeModelApp } from "./harness.ts";
 
 const live = useSharedFakeModelApp({ browser: false });
@@ -23,8 +23,7 @@ it("passes the MCP conformance suite's client scenarios but those the baseline l
     run.lanes.filter((lane) => lane.total === 0).map((lane) => lane.lane),
     report,
   ).toEqual([]);
-  const unexpected = run.unexpected.filter((scenario) => !run.slipped.includes(scenario));
-  expect({ unexpected, stale: run.stale }, report).toEqual({ unexpected: [], stale: [] });
+  expect(verdict(run), report).toEqual({ unexpected: [], stale: [] });
   // The suite's own baseline check (its exit code) reads its results as suite.ts does.
   expect(run.cliAgreed, run.output).toBe(true);
 });

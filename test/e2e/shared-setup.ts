@@ -12,6 +12,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { type BrowserServer, chromium } from "playwright-core";
 import type { TestProject } from "vitest/node";
+import { CONFORMANCE_APP_VARS } from "../conformance/app-vars.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.ts";
 import { type App, chromiumLaunchOptions, fakeModelEnv, startApp } from "./app.ts";
 
@@ -63,10 +64,11 @@ export default async function setup({ provide }: TestProject) {
   };
   const apps: Record<SharedAppName, () => Promise<SharedAppInfo>> = {
     demo: once(async () => ({ url: (await launch("demo")).url })),
-    // OPENAI_API_STYLE is spelt out (it is the default) so that llm-styles.test.ts's "chat" case runs here.
+    // OPENAI_API_STYLE is spelt out (it is the default) so that llm-styles.test.ts's "chat" case runs here;
+    // conformance.test.ts runs here too, with the suite's client id (app-vars.ts).
     "fake-model": once(async () => {
       const fake = await llm();
-      const app = await launch("fake-model", fakeModelEnv(fake, { OPENAI_API_STYLE: "chat" }));
+      const app = await launch("fake-model", fakeModelEnv(fake, { OPENAI_API_STYLE: "chat", ...CONFORMANCE_APP_VARS }));
       return { url: app.url, llmUrl: fake.url };
     }),
   };
