@@ -5,6 +5,7 @@
 // the tool can pick up its own work, otherwise reported to the model as unknown), writes the interrupt
 // item, keeps what was left of a retry's wait, and goes on under its original limits.
 
+import type { Message, ToolMessage } from "../../protocol";
 import type { ModelToolCall } from "../llm/call-model";
 import { sleep } from "../llm/retry";
 import { type AgentState, type BudgetKind, elapsedMs } from "../state";
@@ -83,6 +84,23 @@ const modelCall = (c: RecordedCall): ModelToolCall => ({
   args: c.args,
   ...(c.problem ? { problem: c.problem } : {}),
 });
+
+/** The results the running turn has logged so far: the tool messages after the path's last user message. */
+export function resultsSoFar(path: readonly Message[]): ToolMessage[] {
+  const found: ToolMessage[] = [];
+  for (let i = path.length - 1; i >= 0; i--) {
+    const m = path[i];
+    if (!m || m.role === "user") break;
+    if (m.role === "tool") found.push(m);
+  }
+  return found;
+}
+
+/** The ids a resumed turn's calls already have: those with results, and the open ones about to get theirs. */
+export const callIdsSoFar = (path: readonly Message[], point: ResumePoint): string[] => [
+  ...resultsSoFar(path).map((m) => m.call_id),
+  ...point.openCalls.map((c) => c.call_id),
+];
 
 export function progressOf(turn: Turn, step: number): TurnProgress {
   const s = turn.state;

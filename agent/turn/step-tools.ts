@@ -15,11 +15,13 @@ import { warnLoops } from "./warnings";
  */
 export async function runStepTools(
   turn: Turn,
-  calls: readonly ModelToolCall[],
+  answered: readonly ModelToolCall[],
   resumed?: { tools: ReadonlyMap<string, AgentTool>; neverRan?: ReadonlySet<string> },
 ): Promise<boolean> {
   const { config, io } = turn;
   const askElicitation = io.askElicitation?.bind(io);
+  // Resumed calls were named when they first came back.
+  const calls = resumed ? answered : turn.callIds.name(answered, turn.state.step, turn.callsThisStep);
   // Recorded before any runs: a restart finds each call and whether its result is in the log.
   if (!resumed) turn.checkpoint(turn.state.step, calls);
   const outcomes = await runToolCalls(calls, {

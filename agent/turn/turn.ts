@@ -13,10 +13,11 @@ import { type AgentState, addUsage, createState, tokensUsed } from "../state";
 import type { ApprovalPolicy } from "../tools/approval";
 import type { AgentTool, ToolContext } from "../tools/tool";
 import { toolDeclarations } from "../tools/tool-set";
+import { CallIds } from "./call-ids";
 import { TurnClock } from "./clock";
 import { EarlyReads } from "./early-reads";
 import type { TurnIO } from "./io";
-import { progressOf, type ResumePoint, recordedCall, restoredState } from "./resume";
+import { callIdsSoFar, progressOf, type ResumePoint, recordedCall, restoredState } from "./resume";
 import { retryEvent } from "./warnings";
 
 export interface TurnSetup {
@@ -75,6 +76,8 @@ export class Turn {
   readonly early: EarlyReads;
   /** Tool calls made in this step's act phases so far (the per-step cap counts them all). */
   callsThisStep = 0;
+  /** Gives each call an id of its own within the turn (call-ids.ts). */
+  readonly callIds: CallIds;
   private tokensAtStepStart = 0;
 
   constructor(
@@ -94,6 +97,7 @@ export class Turn {
       : createState(this.config);
     this.tokensAtStepStart = this.tokensUsed;
     this.early = new EarlyReads(this);
+    this.callIds = new CallIds(setup.resume && callIdsSoFar(io.messages(), setup.resume));
     const clock = this.clock;
     this.requests = {
       model: setup.model,

@@ -11,7 +11,7 @@ type Task = { title: string };
 import { marker, modelRequests } from "../support/fake-openai-client";
 import { MCP_TEST_TOKEN } from "../support/mcp-calls";
 import { api, connect, type Session, signup, stubOf, uniqueName } from "./helpers";
-import { history, llmUrl, requestText, type Scenario, scenario, systemTexts } from "./turn-helpers";
+import { history, llmUrl, ownModel, requestText, type Scenario, scenario, systemTexts } from "./turn-helpers";
 
 const mcpTokenUrl = inject("mcpTokenUrl");
 const create = (title: string) => ({ name: "task_create", arguments: { title } });
@@ -36,6 +36,12 @@ function send(s: Scenario, content: string): number {
   s.socket.send({ type: "chat", content: `${content} ${marker(s.key)}` });
   return from;
 }
+
+/** A fresh instance of the conversation's object, as after a deploy: the opened conversation forgotten. */
+const restart = (s: Scenario) =>
+  runInDurableObject(stubOf(s.conversationId), async (instance) => {
+    Object.assign(instance, { conversation: undefined });
+  });
 
 const requestOf = (s: Scenario, from: number, callOf?: (f: ServerFrame) => boolean) =>
   s.socket.next("tool_approval_request", (f) => callOf?.(f) ?? true, { from });
@@ -163,9 +169,7 @@ describe("approvals", () => {
     await askFirst(s);
     const from = send(s, "go");
     const asked = await requestOf(s, from);
-    await runInDurableObject(stubOf(s.conversationId), async (instance) => {
-      Object.assign(instance, { conversation: undefined }); // a fresh instance: the opened conversation forgotten
-    });
+    await restart(s);
     const tab = await connect(s.session, s.conversationId);
     const hello = tab.frames[0];
     expect(hello).toMatchObject({ type: "hello", running: true });
@@ -260,6 +264,121 @@ describe("approvals", () => {
     const back = await setRule(me, "task_create", "default");
     expect(((await back.json()) as ToolApprovals).rules).toEqual([]);
     expect((await api("/api/tool-approvals")).status).toBe(401);
+  });
+
+  describe("calls the model gave one id", () => {
+    const twin = (title: string) => ({ ...create(title), id: "call_twin" });
+    /** Two calls of one answer with one id, on the Responses API, which passes the model's ids on as they are. */
+    async function twins(): Promise<Scenario> {
+      const s = await scenario([{ tool_calls: [twin("Keep me"), twin("Drop me")] }, { text: "One of two." }]);
+      await ownModel(s.session, "responses");
+      return s;
+    }
+    const cardOf = (s: Scenario, from: number, title: string) =>
+      requestOf(s, from, (f) => f.type === "tool_approval_request" && JSON.stringify(f.args).includes(title));
+
+    /** Each call of the model's request (Responses input, by its arguments) with the outputs sent under its id. */
+    function resultsByCall(body: Record<string, unknown>): Record<string, string[]> {
+      type Item = { type?: string; call_id?: string; arguments?: string; output?: unknown };
+      const items = body.input as Item[];
+      return Object.fromEntries(
+        items
+          .filter((i) => i.type === "function_call")
+          .map((c) => [
+            c.arguments,
+            items
+              .filter((i) => i.type === "function_call_output" && i.call_id === c.call_id)
+              .map((i) => String(i.output)),
+          ]),
+      );
+    }
+
+    it("does not take a denial in one step for a later step's call with the same id", async () => {
+      const s = await scenario([
+        { tool_calls: [twin("Drop me")] },
+        { tool_calls: [twin("Keep me")] },
+        { text: "One of two." },
+      ]);
+      await askFirst(s);
+      const from = send(s, "two steps");
+      const drop = await cardOf(s, from, "Drop me");
+      s.socket.send({ type: "tool_approval", call_id: drop.call_id, decision: "deny" });
+      const keep = await cardOf(s, from, "Keep me");
+      expect(keep).toMatchObject({ step: 2 });
+      expect(keep.call_id).not.toBe(drop.call_id);
+      s.socket.send({ type: "tool_approval", call_id: keep.call_id, decision: "approve" });
+      expect((await s.socket.next("response_complete", () => true, { from })).termination_reason).toBe("completed");
+      expect((await tasks(s.session)).map((t) => t.title)).toEqual(["Keep me"]);
+    });
+
+    it("shows a card for each, decided on its own, and the model reads each result with its call", async () => {
+      const s = await twins();
+      await askFirst(s);
+      const from = send(s, "two tasks");
+      const keep = await cardOf(s, from, "Keep me");
+      const drop = await cardOf(s, from, "Drop me");
+      expect(keep.call_id).not.toBe(drop.call_id);
+      s.socket.send({ type: "tool_approval", call_id: drop.call_id, decision: "deny" });
+      await s.socket.next("tool_error", (f) => f.call_id === drop.call_id, { from });
+      s.socket.send({ type: "tool_approval", call_id: keep.call_id, decision: "approve" });
+      expect((await s.socket.next("response_complete", () => true, { from })).termination_reason).toBe("completed");
+
+      expect((await tasks(s.session)).map((t) => t.title)).toEqual(["Keep me"]);
+      const byCall = new Map((await toolMessages(s)).map((m) => [m.call_id, m]));
+      expect(byCall.get(keep.call_id)).toMatchObject({ args: { title: "Keep me" }, status: "success" });
+      expect(byCall.get(drop.call_id)).toMatchObject({ args: { title: "Drop me" }, approval: "denied" });
+      const [, next] = await modelRequests(llmUrl, s.key);
+      expect(resultsByCall(next?.body ?? {})).toEqual({
+        '{"title":"Keep me"}': [expect.stringContaining("Keep me")],
+        '{"title":"Drop me"}': [expect.stringContaining("user denied this call")],
+      });
+    });
+
+    it("keeps both waiting across a restart, and each goes its own way", async () => {
+      const s = await twins();
+      await askFirst(s);
+      const from = send(s, "two tasks");
+      const keep = await cardOf(s, from, "Keep me");
+      const drop = await cardOf(s, from, "Drop me");
+      await restart(s);
+      const tab = await connect(s.session, s.conversationId);
+      const waiting = (tab.frames[0] as { pending_approvals?: { call_id: string }[] }).pending_approvals;
+      expect(waiting?.map((p) => p.call_id).sort()).toEqual([keep.call_id, drop.call_id].sort());
+      await tab.next("tool_approval_request", (f) => f.call_id === keep.call_id);
+      await tab.next("tool_approval_request", (f) => f.call_id === drop.call_id);
+      tab.send({ type: "tool_approval", call_id: keep.call_id, decision: "approve" });
+      tab.send({ type: "tool_approval", call_id: drop.call_id, decision: "deny" });
+      expect((await tab.next("response_complete")).termination_reason).toBe("completed");
+      expect((await tasks(s.session)).map((t) => t.title)).toEqual(["Keep me"]);
+      const results = (await toolMessages(s)).map((m) => [m.call_id, m.status]);
+      expect(results.sort()).toEqual(
+        [
+          [keep.call_id, "success"],
+          [drop.call_id, "error"],
+        ].sort(),
+      );
+      tab.close();
+    });
+
+    it("resumes only the one still waiting when a restart comes after its twin ran", async () => {
+      const s = await twins();
+      await askFirst(s);
+      const from = send(s, "two tasks");
+      const keep = await cardOf(s, from, "Keep me");
+      const drop = await cardOf(s, from, "Drop me");
+      s.socket.send({ type: "tool_approval", call_id: keep.call_id, decision: "approve" });
+      await s.socket.next("tool_complete", (f) => f.call_id === keep.call_id, { from });
+      await restart(s);
+      const tab = await connect(s.session, s.conversationId);
+      expect(tab.frames[0]).toMatchObject({ pending_approvals: [{ call_id: drop.call_id }] });
+      await tab.next("tool_approval_request", (f) => f.call_id === drop.call_id);
+      tab.send({ type: "tool_approval", call_id: drop.call_id, decision: "approve" });
+      expect((await tab.next("response_complete")).termination_reason).toBe("completed");
+      // The first ran once, before the restart; the second once, after it.
+      expect((await tasks(s.session)).map((t) => t.title).sort()).toEqual(["Drop me", "Keep me"]);
+      expect((await toolMessages(s)).map((m) => m.call_id).sort()).toEqual([keep.call_id, drop.call_id].sort());
+      tab.close();
+    });
   });
 
   it("refuses a decision for a call that is not waiting", async () => {

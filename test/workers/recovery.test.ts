@@ -9,12 +9,14 @@ import { describe, expect, inject, it } from "vitest";
 import { NOT_RERUN, type TurnProgress } from "../../agent/turn/resume";
 import { RUNNING_TURN_KEY, type TurnRecord } from "../../durable-objects/conversation/turn/turn-marker";
 import type { AgentConfig, ToolMessage } from "../../protocol";
-import { modelRequests } from "../support/fake-openai-client";
+import { marker, modelRequests } from "../support/fake-openai-client";
 import { mcpCalls } from "../support/mcp-calls";
 import { api, connect } from "./helpers";
 import { chat, history, llmUrl, type Scenario, scenario } from "./turn-helpers";
 
 const mcpUrl = inject("mcpUrl");
+
+type Task = { title: string };
 
 const progress = (p: Partial<TurnProgress> = {}): TurnProgress => ({
   step: 1,
@@ -40,11 +42,11 @@ const record = (r: Partial<TurnRecord>): TurnRecord => ({
   ...r,
 });
 
-/** What a dying instance leaves: the record in storage, and a fresh instance to open it. */
-async function dieWith(s: Scenario, left: TurnRecord): Promise<void> {
+/** What a dying instance leaves: the record (and `more` entries) in storage, and a fresh instance to open it. */
+async function dieWith(s: Scenario, left: TurnRecord, more: Record<string, unknown> = {}): Promise<void> {
   const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(s.conversationId));
   await runInDurableObject(stub, async (instance, state) => {
-    await state.storage.put(RUNNING_TURN_KEY, left);
+    await state.storage.put({ ...more, [RUNNING_TURN_KEY]: left });
     Object.assign(instance, { conversation: undefined }); // a fresh instance: the opened conversation forgotten
   });
 }
@@ -214,6 +216,39 @@ describe("a turn resumed after a restart", () => {
     const messages = await history(s);
     expect(messages.at(-2)).toMatchObject({ role: "tool", call_id: "c1", status: "error" });
     expect(messages.at(-1)).toMatchObject({ role: "system", item: { kind: "interrupt" } });
+    socket.close();
+  });
+
+  it("gives a call after the restart an id of its own when the model reuses one from before it", async () => {
+    const twin = (title: string) => ({ name: "task_create", arguments: { title }, id: "call_twin" });
+    const s = await scenario([
+      { tool_calls: [twin("Before")] },
+      { text: "Earlier answer." },
+      { tool_calls: [twin("After")] },
+      { text: "Done." },
+    ]);
+    const ask = { tool: "task_create", mode: "ask" };
+    expect((await api("/api/tool-approvals", { method: "PUT", json: ask, headers: s.session.headers })).status).toBe(
+      200,
+    );
+    const from = s.socket.frames.length;
+    s.socket.send({ type: "chat", content: `go ${marker(s.key)}` });
+    const before = await s.socket.next("tool_approval_request", () => true, { from });
+    s.socket.send({ type: "tool_approval", call_id: before.call_id, decision: "deny" });
+    await s.socket.next("response_complete", () => true, { from });
+    // Cut after step 1, its denial still kept (until the turn's end) as a turn in flight keeps it.
+    const { call_id, tool, args, step, deadline } = before;
+    await dieWith(s, record({ calls: [{ call_id, tool, args, step }] }), {
+      [`approval:${call_id}`]: { call_id, tool, args, step, deadline, key: tool, decision: "denied" },
+    });
+    const socket = await connect(s.session, s.conversationId);
+    const after = await socket.next("tool_approval_request", () => true, { timeoutMs: 20_000 });
+    expect(after).toMatchObject({ args: { title: "After" }, step: 2 });
+    expect(after.call_id).not.toBe(call_id);
+    socket.send({ type: "tool_approval", call_id: after.call_id, decision: "approve" });
+    expect((await socket.next("response_complete")).termination_reason).toBe("completed");
+    const listed = (await (await api("/api/tasks", { headers: s.session.headers })).json()) as { tasks: Task[] };
+    expect(listed.tasks.map((t) => t.title)).toEqual(["After"]);
     socket.close();
   });
 });

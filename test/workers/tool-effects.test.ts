@@ -8,6 +8,7 @@ import { vaultTools } from "../../agent/tools/vault";
 import { ALREADY_DONE, writeOnce } from "../../d1/tool-effects";
 import { api, type Session, signup } from "./helpers";
 import { findTool } from "./tool-runner";
+import { chat, history, ownModel, scenario } from "./turn-helpers";
 
 const tools: AgentTool[] = [...taskTools, ...vaultTools];
 
@@ -57,6 +58,22 @@ describe("built-in writes under an idempotency key", () => {
     await run("task_create", { title: "Write the report" }, { step: 2 });
     await run("task_create", { title: "Write the report" }, { turnId: "turn-2" });
     expect(await count("tasks", user.id)).toBe(4);
+  });
+
+  it("makes two writes of two calls the model gave one id in one step: each call has a key of its own", async () => {
+    const create = (title: string) => ({ name: "task_create", arguments: { title }, id: "call_twin" });
+    const s = await scenario([{ tool_calls: [create("First"), create("Second")] }, { text: "Both created." }]);
+    // The Responses API passes the model's ids on as they are (turn-helpers.ts).
+    await ownModel(s.session, "responses");
+    await chat(s, "two tasks");
+    const results = (await history(s)).flatMap((m) => (m.role === "tool" ? [m] : []));
+    expect(results).toHaveLength(2);
+    expect(new Set(results.map((m) => m.call_id)).size).toBe(2);
+    for (const m of results) expect(m.result).not.toHaveProperty("already_done");
+    const titles = await env.DB.prepare("SELECT title FROM tasks WHERE user_id = ? ORDER BY title")
+      .bind(s.session.user.id)
+      .all<{ title: string }>();
+    expect(titles.results.map((t) => t.title)).toEqual(["First", "Second"]);
   });
 
   it("writes a note once per call: a changed content under the same key is not written", async () => {

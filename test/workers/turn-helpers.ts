@@ -1,6 +1,6 @@
 // Helpers for tests that drive whole agent turns through the socket against the fake model server.
 import { inject } from "vitest";
-import type { AgentConfigPatch, Message, ServerFrame } from "../../protocol";
+import type { AgentConfigPatch, ApiStyle, Message, ServerFrame } from "../../protocol";
 import { marker, type Step, scriptModel } from "../support/fake-openai-client";
 import { api, connect, createConversation, type Session, signup, type TestSocket, uniqueName } from "./helpers";
 
@@ -24,6 +24,24 @@ export async function scenario(steps: Step[], settings: AgentConfigPatch = {}): 
   const key = uniqueName("k");
   await scriptModel(llmUrl, key, steps);
   return { session, conversationId: id, socket: await connect(session, id), key };
+}
+
+/**
+ * Makes the user's default model their own provider's on the fake, in `style`: the operator's model speaks
+ * Chat Completions, where the AI SDK gives a call whose id repeats one of the answer a new id; on the
+ * Responses API the model's ids come through as they are.
+ */
+export async function ownModel(session: Session, style: ApiStyle): Promise<void> {
+  const created = await api("/api/providers", {
+    method: "POST",
+    json: { name: "Mine", base_url: `${llmUrl}/v1`, style, models: [{ id: "m", context_window: 32_000 }] },
+    headers: session.headers,
+  });
+  if (created.status !== 201) throw new Error(`provider: ${created.status} ${await created.text()}`);
+  const { id } = (await created.json()) as { id: string };
+  const json = { model: { provider_id: id, model: "m" } };
+  const picked = await api("/api/models/default", { method: "PUT", json, headers: session.headers });
+  if (picked.status !== 200) throw new Error(`default model: ${picked.status} ${await picked.text()}`);
 }
 
 /** Sends a chat frame carrying the scenario's marker and waits for the turn's response_complete. */

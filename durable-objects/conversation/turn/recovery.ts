@@ -15,6 +15,7 @@ import {
   type RecordedCall,
   type ResumePoint,
   restoredState,
+  resultsSoFar,
   type TurnProgress,
 } from "../../../agent/turn/resume";
 import { DEFAULT_AGENT_CONFIG, type Message, type MessageDraft } from "../../../protocol";
@@ -84,12 +85,7 @@ export async function recoverInterruptedTurn(io: RecoveryIO): Promise<boolean> {
 
 /** The recorded calls with no result in the log (the turn's results all follow its last user message). */
 export function openCalls(record: TurnRecord, path: readonly Message[]): RecordedCall[] {
-  const done = new Set<string>();
-  for (let i = path.length - 1; i >= 0; i--) {
-    const m = path[i];
-    if (!m || m.role === "user") break;
-    if (m.role === "tool") done.add(`${m.step}/${m.call_id}`);
-  }
+  const done = new Set(resultsSoFar(path).map((m) => `${m.step}/${m.call_id}`));
   return record.calls.filter((c) => !done.has(`${c.step}/${c.call_id}`));
 }
 
