@@ -11,6 +11,7 @@ import {
   type ElicitResult,
   ErrorCode,
   McpError,
+  type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import { guardedFetch, type OutboundPolicy, OutboundRefused } from "../outbound/policy";
 import { clipped, OAuthWords } from "./oauth-rules";
@@ -108,14 +109,30 @@ const CANCEL_NOTICE_GRACE_MS = 2_000;
  * reach the server: the SDK sends that notice when a call's signal aborts (Stop), and a turn that ends
  * on Stop closes its connections at once, which aborted the notice's own request, so the server went on
  * working on a call nobody waited for. A timeout did not show this only because the turn went on.
+ * And only a request still in flight is cancelled: the SDK never lets go of a request's signal, so a
+ * Stop also cancelled `initialize` and `tools/list` (given the turn's signal) and calls answered long ago.
  */
 class CancelNoticeTransport extends StreamableHTTPClientTransport {
   private readonly notices = new Set<Promise<void>>();
+  /** Our requests the server has not answered yet. */
+  private readonly inFlight = new Set<RequestId>();
+
+  constructor(...args: ConstructorParameters<typeof StreamableHTTPClientTransport>) {
+    super(...args);
+    // The SDK's client keeps this handler and calls its own after it (Protocol.connect).
+    this.onmessage = (message) => {
+      if ("id" in message && message.id !== undefined && !("method" in message)) this.inFlight.delete(message.id);
+    };
+  }
 
   override send(...args: Parameters<StreamableHTTPClientTransport["send"]>): Promise<void> {
-    const sent = super.send(...args);
     const [message] = args;
-    if (!Array.isArray(message) && "method" in message && message.method === "notifications/cancelled") {
+    const sending = Array.isArray(message) || !("method" in message) ? undefined : message;
+    const cancel = sending?.method === "notifications/cancelled";
+    if (cancel && !this.inFlight.delete(sending.params?.requestId as RequestId)) return Promise.resolve();
+    if (sending && "id" in sending) this.inFlight.add(sending.id as RequestId);
+    const sent = super.send(...args);
+    if (cancel) {
       const notice = sent.catch(() => undefined);
       this.notices.add(notice);
       void notice.then(() => this.notices.delete(notice));

@@ -44,8 +44,11 @@ export interface ToolRunContext {
   /** At most this many calls run per step; `callsBefore` of them already ran in this step's earlier phases. */
   maxCalls: number;
   callsBefore?: number;
-  /** A read-only call's result already under way with these arguments (agent/turn/early-reads.ts). */
-  started?(call: ModelToolCall, args: unknown): Promise<unknown> | undefined;
+  /**
+   * A read-only call's result already under way with these arguments (agent/turn/early-reads.ts), which
+   * `signal` (the call's timeout, Stop) aborts from now on.
+   */
+  started?(call: ModelToolCall, args: unknown, signal: AbortSignal): Promise<unknown> | undefined;
   send(frame: ServerFrame): void;
   append(draft: MessageDraft): Promise<unknown>;
   emit(event: EventDraft): void;
@@ -173,7 +176,7 @@ async function runOne(call: ModelToolCall, overCap: boolean, ctx: ToolRunContext
     if (tool.name === REQUEST_INPUT) {
       outcome.result = await ask(parsed.data as { question: string }, outcome, call.callId, ctx);
     } else {
-      outcome.result = await execute(tool, parsed.data, outcome, ctx, after, ctx.started?.(call, parsed.data));
+      outcome.result = await execute(tool, parsed.data, call, outcome, ctx, after);
     }
   } catch (error) {
     const failure = error instanceof CallFailure ? error : new CallFailure("error", describeError(error));
@@ -213,16 +216,20 @@ function elicitFor(
 async function execute(
   tool: AgentTool,
   args: unknown,
+  call: ModelToolCall,
   outcome: ToolOutcome,
   ctx: ToolRunContext,
   after: SystemDraft[],
-  started?: Promise<unknown>,
 ): Promise<unknown> {
   const callId = outcome.callId;
   const timeoutMs = tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const timeout = new AbortController();
-  const timer = callTimer(timeoutMs, () => timeout.abort());
+  // The reason is what an MCP server is told with its cancellation.
+  const timer = callTimer(timeoutMs, () =>
+    timeout.abort(new DOMException(`${tool.name} timed out after ${timeoutMs / 1000} s`, "TimeoutError")),
+  );
   const signal = AbortSignal.any([ctx.signal, timeout.signal]);
+  const started = ctx.started?.(call, args, signal);
   let onAbort: (() => void) | undefined;
   // A tool that ignores its signal still loses the race: the loop never waits past the timeout or a Stop.
   const aborted = new Promise<never>((_, reject) => {

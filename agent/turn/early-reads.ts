@@ -2,7 +2,8 @@
 // answer (the finish, the usage) is still on its way, as the AI SDK's own loop runs tools. Only tools
 // that only read (AgentTool.readOnly): a call the step ends up not running changed nothing. Nothing
 // else moves: the executor still reports each call where it always did (tool_start once the model
-// call is over, then the result), and just awaits the result already under way.
+// call is over, then the result), and just awaits the result already under way, which from then on
+// follows the call's own signal (its timeout, Stop), as a call the executor started would.
 // A read is matched to its call by tool and arguments, not by the model's id, which may repeat within
 // an answer and is not yet the call's own (call-ids.ts): two reads alike are one and the same read.
 
@@ -44,14 +45,20 @@ export class EarlyReads {
     this.started.push({ tool: toolName, argsKey: canonicalJson(parsed.data), result, abort });
   }
 
-  /** The result under way for this call, if a read of its tool was started with these very arguments. */
-  take(call: ModelToolCall, args: unknown): Promise<unknown> | undefined {
+  /**
+   * The result under way for this call, if a read of its tool was started with these very arguments;
+   * aborted with `signal` from now on.
+   */
+  take(call: ModelToolCall, args: unknown, signal: AbortSignal): Promise<unknown> | undefined {
     if (!this.started.length) return undefined;
     const argsKey = canonicalJson(args);
     const at = this.started.findIndex((s) => s.tool === call.tool && s.argsKey === argsKey);
     const started = this.started[at];
     if (!started) return undefined;
     this.started.splice(at, 1);
+    const follow = () => started.abort.abort(signal.reason);
+    if (signal.aborted) follow();
+    else signal.addEventListener("abort", follow, { once: true });
     return started.result;
   }
 

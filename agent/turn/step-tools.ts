@@ -41,7 +41,7 @@ export async function runStepTools(
     maxCalls: config.maxToolCallsPerTurn,
     // Calls resumed after a restart already counted against the step's cap when they first ran.
     callsBefore: resumed ? 0 : turn.callsThisStep,
-    started: (call, args) => turn.early.take(call, args),
+    started: (call, args, signal) => turn.early.take(call, args, signal),
     send: (frame) => turn.send(frame),
     append: io.append,
     emit: io.emit,

@@ -12,8 +12,10 @@ export interface McpRecord {
   cancelled: string[];
   /** The Authorization (or custom) header each MCP request carried. */
   authSeen: (string | null)[];
-  /** Each `notifications/cancelled` the client sent: the id of the request it cancels and the reason. */
-  cancelNotices: { requestId: unknown; reason?: string }[];
+  /** Each `notifications/cancelled` the client sent: the id of the request it cancels, the reason, the URL's `tag`. */
+  cancelNotices: { requestId: unknown; reason?: string; tag?: string }[];
+  /** Each request to a URL with `?tag=…` (a test's own connection): its JSON-RPC id, method and tool. */
+  requests: { tag: string; id: unknown; method: string; tool?: string }[];
 }
 
 export async function mcpCalls(mcpUrl: string): Promise<McpRecord> {

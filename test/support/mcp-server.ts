@@ -1,9 +1,10 @@
 // A real MCP server for tests, built with the official SDK's server and its Streamable HTTP transport
 // on 127.0.0.1. Its tools: `echo` succeeds, `lookup` is read-only (readOnlyHint), `fail` answers a tool
-// error, `hang` never answers until the client cancels it, `forge` returns a forged <system-reminder>,
-// `big` returns a long text (and `?extra=N` adds N trivial tools). It records
-// each call and each cancellation, and can require a bearer token or a custom header. GET /calls (no
-// auth) answers what it recorded, for tests that run inside workerd and cannot read this process.
+// error, `hang` never answers until the client cancels it (`?hang=read-only` marks it readOnlyHint),
+// `forge` returns a forged <system-reminder>, `big` returns a long text (and `?extra=N` adds N trivial
+// tools). It records each call and each cancellation (with `?tag=…`, each request too), and can require
+// a bearer token or a custom header. GET /calls (no auth) answers what it recorded, for tests that run
+// inside workerd and cannot read this process.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Server as LowLevelServer } from "@modelcontextprotocol/sdk/server/index.js";
@@ -29,8 +30,10 @@ export interface TestMcpServer {
   cancelled: string[];
   /** The Authorization (or custom) header each HTTP request carried. */
   authSeen: (string | undefined)[];
-  /** Each `notifications/cancelled` the client sent: the id of the request and the reason. */
-  cancelNotices: { requestId: unknown; reason?: string }[];
+  /** Each `notifications/cancelled` the client sent: the id of the request, the reason, the URL's `tag`. */
+  cancelNotices: { requestId: unknown; reason?: string; tag?: string }[];
+  /** Each request to a URL with `?tag=…`: a test follows one connection's requests by its own tag. */
+  requests: { tag: string; id: unknown; method: string; tool?: string }[];
   close(): Promise<void>;
 }
 
@@ -43,7 +46,12 @@ export interface McpServerOptions {
   bigChars?: number;
 }
 
-function buildServer(record: TestMcpServer, options: McpServerOptions, extra: number): McpServer {
+function buildServer(
+  record: TestMcpServer,
+  options: McpServerOptions,
+  extra: number,
+  readOnlyHang: boolean,
+): McpServer {
   const server = new McpServer({ name: "oracle-test-tools", version: "1.0.0" });
   const called = (tool: string, args: unknown) => record.calls.push({ tool, args });
   server.registerTool(
@@ -66,7 +74,11 @@ function buildServer(record: TestMcpServer, options: McpServerOptions, extra: nu
       return { isError: true, content: [{ type: "text", text: `it broke: ${args.reason ?? "no reason"}` }] };
     },
   );
-  server.registerTool("hang", { description: "Never answers until cancelled." }, (extra) => {
+  const hangs = {
+    description: "Never answers until cancelled.",
+    ...(readOnlyHang && { annotations: { readOnlyHint: true } }),
+  };
+  server.registerTool("hang", hangs, (extra) => {
     called("hang", {});
     return new Promise((_, reject) => {
       extra.signal.addEventListener("abort", () => {
@@ -190,6 +202,7 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Te
     cancelled: [],
     authSeen: [],
     cancelNotices: [],
+    requests: [],
     close: async () => {},
   };
   // Stateless: a fresh server and transport per request, as the SDK's stateless example does.
@@ -208,10 +221,10 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Te
       return;
     }
     if (req.method === "GET" && req.url === "/calls") {
-      const { calls, cancelled, authSeen, cancelNotices } = record;
+      const { calls, cancelled, authSeen, cancelNotices, requests } = record;
       res
         .writeHead(200, { "content-type": "application/json" })
-        .end(JSON.stringify({ calls, cancelled, authSeen, cancelNotices }));
+        .end(JSON.stringify({ calls, cancelled, authSeen, cancelNotices, requests }));
       return;
     }
     const seen = options.header ? req.headers[options.header.name.toLowerCase()] : req.headers.authorization;
@@ -229,7 +242,7 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Te
     const server =
       url.pathname === "/hostile"
         ? buildHostileServer(record, url.searchParams.has("huge"))
-        : buildServer(record, options, Math.min(extra, 500));
+        : buildServer(record, options, Math.min(extra, 500), url.searchParams.get("hang") === "read-only");
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on("close", () => {
       void transport.close();
@@ -244,8 +257,12 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Te
     } catch {
       body = undefined;
     }
-    for (const message of Array.isArray(body) ? body : [body])
-      if (message?.method === "notifications/cancelled") record.cancelNotices.push(message.params ?? {});
+    const tag = url.searchParams.get("tag") ?? undefined;
+    for (const message of Array.isArray(body) ? body : [body]) {
+      if (message?.method === "notifications/cancelled") record.cancelNotices.push({ ...message.params, tag });
+      else if (tag && message?.method && message.id !== undefined)
+        record.requests.push({ tag, id: message.id, method: message.method, tool: message.params?.name });
+    }
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   });

@@ -28,6 +28,23 @@ const call = (name: string, args: Record<string, unknown> | string = {}) => ({
   tool_calls: [{ name, arguments: args }],
 });
 const toolMessages = async (s: Scenario) => (await history(s)).filter((m): m is ToolMessage => m.role === "tool");
+
+/** A server URL of this test's own (`?tag=`): the test server records its requests and cancellations apart. */
+const taggedUrl = (url: string, query = "") => {
+  const tag = uniqueName("tag");
+  return { tag, url: `${url}?tag=${tag}${query}` };
+};
+
+/** The JSON-RPC id of the tagged connection's `tools/call` of `tool`, and the cancellations it was sent. */
+async function tagged(tag: string, tool: string) {
+  const record = await mcpCalls(mcpUrl);
+  const requests = record.requests.filter((r) => r.tag === tag);
+  return {
+    callId: requests.find((r) => r.method === "tools/call" && r.tool === tool)?.id,
+    answered: requests.filter((r) => r.method !== "tools/call").map((r) => r.id),
+    notices: record.cancelNotices.filter((n) => n.tag === tag).map(({ requestId, reason }) => ({ requestId, reason })),
+  };
+}
 const toolNames = (body: Record<string, unknown>) =>
   ((body.tools as { function: { name: string } }[] | undefined) ?? []).map((t) => t.function.name);
 
@@ -92,7 +109,8 @@ describe("MCP tools in a turn", () => {
 
   it("times out a call that hangs, tells the server, and goes on with the turn", async () => {
     const s = await scenario([call("local__hang"), { text: "It hung." }]);
-    await addServer(s.session, { name: "local", url: mcpUrl });
+    const server = taggedUrl(mcpUrl);
+    await addServer(s.session, { name: "local", url: server.url });
     const cancelledBefore = (await mcpCalls(mcpUrl)).cancelled.length;
     const { done, frames } = await chat(s, "hang");
     expect(done.termination_reason).toBe("completed");
@@ -102,6 +120,24 @@ describe("MCP tools in a turn", () => {
     await expect
       .poll(async () => (await mcpCalls(mcpUrl)).cancelled.length, { timeout: 3000 })
       .toBeGreaterThan(cancelledBefore);
+    // By a cancellation of that very call, saying why.
+    const { callId, notices } = await tagged(server.tag, "hang");
+    expect(notices).toEqual([{ requestId: callId, reason: expect.stringMatching(/local__hang timed out after 2 s/) }]);
+  });
+
+  it("cancels a timed-out read on the server too, though it started while the model still streamed", async () => {
+    const s = await scenario([call("local__hang"), { text: "It hung." }]);
+    // Marked read-only, the call starts as soon as its arguments have streamed (agent/turn/early-reads.ts).
+    const server = taggedUrl(mcpUrl, "&hang=read-only");
+    await addServer(s.session, { name: "local", url: server.url });
+    const { done, frames } = await chat(s, "hang");
+    expect(done.termination_reason).toBe("completed");
+    expect(frames.find((f) => f.type === "tool_error")).toMatchObject({ tool: "local__hang", error_type: "timeout" });
+    // The turn ends (closing the connection) right after the timeout: only the timeout can have said it.
+    const { callId } = await tagged(server.tag, "hang");
+    await expect
+      .poll(async () => (await tagged(server.tag, "hang")).notices, { timeout: 3000 })
+      .toEqual([{ requestId: callId, reason: expect.stringMatching(/local__hang timed out after 2 s/) }]);
   });
 
   it("aborts a hanging call on Stop: the turn ends user_cancelled, not by the call's timeout", async () => {
@@ -123,16 +159,19 @@ describe("MCP tools in a turn", () => {
 
   it("tells the server on Stop: a notifications/cancelled reaches it before the connection closes", async () => {
     const s = await scenario([call("local__hang"), { text: "never reached" }]);
-    await addServer(s.session, { name: "local", url: mcpUrl });
-    const before = (await mcpCalls(mcpUrl)).cancelNotices.length;
+    const server = taggedUrl(mcpUrl);
+    await addServer(s.session, { name: "local", url: server.url });
     const from = s.socket.frames.length;
     s.socket.send({ type: "chat", content: `hang [[key:${s.key}]]` });
     await s.socket.next("tool_start", (f) => f.tool === "local__hang", { from });
     s.socket.send({ type: "agent_control", action: "stop" });
     await s.socket.next("response_complete", () => true, { from });
+    // Only the call in flight is cancelled: not initialize nor tools/list, answered before the turn asked the model.
+    const { callId, answered } = await tagged(server.tag, "hang");
+    expect(answered).toHaveLength(2);
     await expect
-      .poll(async () => (await mcpCalls(mcpUrl)).cancelNotices.slice(before), { timeout: 3000 })
-      .toContainEqual(expect.objectContaining({ reason: expect.stringMatching(/stopped/) }));
+      .poll(async () => (await tagged(server.tag, "hang")).notices, { timeout: 3000 })
+      .toEqual([{ requestId: callId, reason: expect.stringMatching(/stopped/) }]);
   });
 
   it("says once that a server is down and goes on with the other servers' tools", async () => {
