@@ -12,7 +12,7 @@ import { measureNotificationTokens } from "./notification-tokens.ts";
 import { measureRestartResume } from "./restart-resume.ts";
 import { fmt, median, quantile } from "./stats.ts";
 import { measureStepPhases, PHASES } from "./step-phases.ts";
-import { measureStopLatency } from "./stop-latency.ts";
+import { measureStopLatency, stopRows } from "./stop-latency.ts";
 
 type CorpusBench = { evaluateCorpus: () => import("./loop-corpus/evaluate.ts").CorpusResult };
 
@@ -87,11 +87,9 @@ async function busThroughput() {
   ];
 }
 
+/** Issue 40: with the time to the turn's end, when Stop closed the model request (bench/stop-latency.ts). */
 async function stopLatency() {
-  const runs = await measureStopLatency(20);
-  return [
-    `| stop frame → response_complete, real Worker + socket (20 stops) | ${fmt(median(runs), 1)} | p95 ${fmt(quantile(runs, 0.95), 1)}, max ${fmt(Math.max(...runs), 1)} |`,
-  ];
+  return stopRows(await measureStopLatency(20));
 }
 
 /** Issue 29: a turn cut short by a restart, from the reconnecting client's socket to its next frames. */

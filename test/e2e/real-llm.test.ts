@@ -16,6 +16,12 @@ if (skipped) console.warn(`real-llm.test.ts skipped: ${skipped}`);
 type Saved = { role: string; content?: string; note?: string; [key: string]: unknown };
 type Usage = { input_tokens: number; output_tokens: number; cached_input_tokens?: number };
 
+/** Polls until `ok()` holds (10 s at most). */
+async function until(ok: () => boolean) {
+  for (const deadline = Date.now() + 10_000; !ok(); await new Promise((r) => setTimeout(r, 20)))
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+}
+
 /** What no saved message may hold: the provider's validation dump or a raw JSON body in the text. */
 function expectNoDump(messages: Saved[]) {
   const all = JSON.stringify(messages);
@@ -122,6 +128,7 @@ describe.skipIf(skipped !== undefined)("a real OpenAI-compatible server (llama.c
         const { id, socket } = await conversation();
         // The story's 50-odd tokens at 100 ms each: the Stop lands mid-stream however fast the model is.
         link.delayMs = 100;
+        const at = link.requests.length;
         const { frames, done } = await turn(socket, "story: a short one", async (from) => {
           await socket.until((f) => f.type === "text_delta", { from });
           socket.send({ type: "agent_control", action: "stop" });
@@ -136,6 +143,9 @@ describe.skipIf(skipped !== undefined)("a real OpenAI-compatible server (llama.c
         expect(streamed).not.toBe("");
         const { last } = await answer(id);
         expect(last?.content).toContain(streamed.trim().slice(0, 20));
+        // The app let go of the request: the link saw its connection close before the answer's end.
+        await until(() => link.requests[at]?.closed_ms !== undefined);
+        expect(link.requests[at]?.completed).toBe(false);
         socket.ws.close();
       });
 

@@ -38,6 +38,9 @@ export interface Step {
   hang?: boolean;
   /** Send the headers of a stream, then nothing at all, ever (a stall before the first chunk). */
   headers_only?: boolean;
+  /** After the stream's headers, an error event (OpenAI's in-stream `{error}`; Responses: an `error` event)
+   * before any output, then the end of the response, or nothing more with `hang`. */
+  stream_error?: string;
   /** Stream the text chunks, then end the response with no finish reason and no `[DONE]` (Responses:
    * no `response.completed`), as when the connection drops mid-answer. */
   cut_off?: boolean;

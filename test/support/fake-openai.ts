@@ -179,6 +179,16 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
+/** An error event as the stream's first (OpenAI's in-stream error), then the end, or nothing more when `hang`. */
+function streamError(res: http.ServerResponse, responses: boolean, message: string, hang: boolean) {
+  res.write(
+    responses
+      ? `event: error\ndata: ${JSON.stringify({ type: "error", sequence_number: 0, code: "server_error", message, param: null })}\n\n`
+      : `data: ${JSON.stringify({ error: { message, type: "server_error", code: "server_error", param: null } })}\n\n`,
+  );
+  if (!hang) res.end();
+}
+
 /** The id of a reply's reasoning item (Responses), beside its message's. */
 const reasoningId = (msgId: string) => `rs_${msgId.slice("msg_".length)}`;
 
@@ -428,6 +438,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     (title ? titleRequests : requests).push(rec);
     // "close" fires on an abort and after a normal end; only an unfinished response counts as aborted.
     res.on("close", () => {
+      rec.closed_ms = now();
       if (!res.writableFinished) rec.aborted = true;
     });
     res.on("finish", () => {
@@ -478,6 +489,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       });
       res.flushHeaders();
       if (step.headers_only) return; // and never a byte of the body
+      if (step.stream_error) return streamError(res, responses, step.stream_error, step.hang === true);
       await (responses ? streamResponses : streamChat)(res, body, reply, live);
     } else if (step.hang) {
       res.writeHead(200, { "content-type": "application/json" });

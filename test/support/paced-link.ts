@@ -1,45 +1,61 @@
 // A link between the app and a real server that can be slowed: an HTTP proxy on loopback that passes
-// requests through as they are, and holds each chunk of an answer for `delayMs` before passing it on.
+// requests through as they are, and holds each event of an answer for `delayMs` before passing it on.
 // A test that must act while a real model streams (press Stop after its first words) sets a pace, so
-// that a fast model on a quiet machine does not finish before the test can act.
+// that a fast model on a quiet machine does not finish before the test can act. Each request is
+// recorded with when the app's side of it closed, so a test can tell a Stop that let go of the answer
+// from one that read it on to its end.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { StringDecoder } from "node:string_decoder";
+
+export interface LinkRequest {
+  path: string;
+  /** When the request arrived and when the app's connection for it closed (epoch ms, sub-ms precision). */
+  received_ms: number;
+  closed_ms?: number;
+  /** The answer reached the app whole before the connection closed (false: the app went away first). */
+  completed: boolean;
+}
 
 export interface PacedLink {
   /** e.g. "http://127.0.0.1:41234": the target's paths, through the link. */
   url: string;
-  /** How long each chunk of an answer is held (0: passed on at once). */
+  /** How long each event of a streamed answer is held (0: passed on at once). */
   delayMs: number;
+  /** Every request passed on, oldest first. */
+  requests: LinkRequest[];
   close(): Promise<void>;
 }
 
 export async function pacedLink(target: string): Promise<PacedLink> {
   const to = new URL(target);
   const server = http.createServer((req, res) => {
+    const record: LinkRequest = { path: req.url ?? "/", received_ms: now(), completed: false };
+    link.requests.push(record);
     const upstream = http.request(
       { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
-        const paced = new Transform({
-          transform(chunk, _encoding, done) {
-            if (link.delayMs > 0) setTimeout(() => done(null, chunk), link.delayMs);
-            else done(null, chunk);
-          },
-        });
+        const paced = pacer(link);
         // Either side gone (a stop aborts the app's fetch, the server stopped): both ends are closed.
         pipeline(answer, paced, res).catch(() => undefined);
       },
     );
     upstream.on("error", () => res.destroy());
-    res.on("close", () => upstream.destroy());
+    res.on("close", () => {
+      record.closed_ms = now();
+      record.completed = res.writableFinished;
+      upstream.destroy();
+    });
     pipeline(req, upstream).catch(() => undefined);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const link: PacedLink = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     delayMs: 0,
+    requests: [],
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -48,3 +64,33 @@ export async function pacedLink(target: string): Promise<PacedLink> {
   };
   return link;
 }
+
+/**
+ * Holds each event of a streamed answer (SSE: up to a blank line) for the link's delay. Not each chunk
+ * as it comes off the socket: a fast server's events pile up there, and one chunk could carry the rest
+ * of the answer, finish and all, in a single step.
+ */
+function pacer(link: PacedLink): Transform {
+  const decoder = new StringDecoder("utf8");
+  let pending = "";
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      pending += decoder.write(chunk);
+      const events = pending.split(/(?<=\r?\n\r?\n)/);
+      pending = events.pop() ?? "";
+      const pass = async () => {
+        for (const event of events) {
+          if (link.delayMs > 0) await new Promise((r) => setTimeout(r, link.delayMs));
+          this.push(event);
+        }
+      };
+      pass().then(() => done(), done);
+    },
+    flush(done) {
+      done(null, pending + decoder.end());
+    },
+  });
+}
+
+/** Epoch milliseconds with the monotonic clock's precision. */
+const now = () => performance.timeOrigin + performance.now();
