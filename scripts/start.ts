@@ -26,6 +26,7 @@ const LLM_VARS = [
   "OPENAI_SEND_REASONING",
   "USER_PROVIDERS",
   "MCP_TOOL_TIMEOUT_SECONDS",
+  "MCP_OAUTH_CLIENT_ID_URL",
 ] as const;
 const port = process.env.PORT ?? "8787";
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
