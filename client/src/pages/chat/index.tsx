@@ -13,10 +13,10 @@ import { ApprovalCards } from "../../components/approval-cards";
 import { Composer } from "../../components/composer";
 import { ConnectionStatus, ReconnectBanner } from "../../components/connection-status";
 import { ConversationMenu } from "../../components/conversation-menu";
-import { ElicitationCards } from "../../components/elicitation-cards";
 import { MessageList } from "../../components/message-list";
 import { ModelPicker } from "../../components/model-picker";
 import { RequestInputBanner } from "../../components/request-input-banner";
+import { lazyPart } from "../../components/shell/lazy";
 import { UsageButton } from "../../components/token-meter/usage-button";
 import { conversationTotal } from "../../lib/token-usage";
 import { turnActivity } from "../../lib/turn-state";
@@ -26,6 +26,9 @@ import { useConversationSocket } from "../../lib/use-conversation-socket";
 import { Toast } from "../../ui/toast";
 import style from "./style.module.css";
 import { useBranching, useEscStops, useTurnEdges } from "./use-chat-session";
+
+// An MCP server's question is rare: its cards (and their form kit) load when one first comes.
+const ElicitationCards = lazyPart(() => import("../../components/elicitation-cards").then((m) => m.ElicitationCards));
 
 type Props = {
   id: string;
@@ -124,10 +127,12 @@ function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, 
         pending={turn.pendingApprovals}
         onDecide={(choice) => send({ type: "tool_approval", ...choice })}
       />
-      <ElicitationCards
-        pending={turn.pendingElicitations}
-        onAnswer={(answer) => send({ type: "elicitation_response", ...answer })}
-      />
+      {turn.pendingElicitations.length > 0 && (
+        <ElicitationCards
+          pending={turn.pendingElicitations}
+          onAnswer={(answer) => send({ type: "elicitation_response", ...answer })}
+        />
+      )}
       {status === "reconnecting" && problem && <ReconnectBanner problem={problem} onRetry={retryNow} />}
       <Composer
         running={turn.running}
