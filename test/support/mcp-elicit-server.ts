@@ -8,10 +8,10 @@
 // received, for tests inside workerd.
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { type ElicitRequest, type ElicitResult, ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { listenOnLoopback } from "./loopback-server.ts";
 
 import { DEFAULT_LINK, type ElicitAnswer, FORGED_ASK } from "./mcp-elicit-calls.ts";
 
@@ -104,13 +104,8 @@ export async function startElicitServer(): Promise<ElicitServer> {
     }
     await transport.handleRequest(req, res, body);
   });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  const { port } = http.address() as AddressInfo;
-  record.url = `http://127.0.0.1:${port}/mcp`;
-  record.close = () =>
-    new Promise<void>((resolve) => {
-      http.closeAllConnections();
-      http.close(() => resolve());
-    });
+  const { origin, close } = await listenOnLoopback(http);
+  record.url = `${origin}/mcp`;
+  record.close = close;
   return record;
 }

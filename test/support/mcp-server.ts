@@ -6,12 +6,12 @@
 // a bearer token or a custom header. GET /calls (no auth) answers what it recorded, for tests that run
 // inside workerd and cannot read this process.
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Server as LowLevelServer } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { listenOnLoopback } from "./loopback-server.ts";
 
 import { REDOS_TEXT } from "./mcp-calls.ts";
 
@@ -266,13 +266,8 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Te
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  const { port } = http.address() as AddressInfo;
-  record.url = `http://127.0.0.1:${port}/mcp`;
-  record.close = () =>
-    new Promise<void>((resolve) => {
-      http.closeAllConnections();
-      http.close(() => resolve());
-    });
+  const { origin, close } = await listenOnLoopback(http);
+  record.url = `${origin}/mcp`;
+  record.close = close;
   return record;
 }

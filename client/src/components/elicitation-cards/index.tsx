@@ -13,6 +13,7 @@ import {
   type PendingElicitation,
 } from "../../../../protocol";
 import { Deadline } from "../../ui/deadline";
+import frame from "../approval-cards/style.module.css";
 import style from "./style.module.css";
 
 export type ElicitationAnswer = {
@@ -159,17 +160,17 @@ function ElicitationCard({ pending, onAnswer }: { pending: PendingElicitation; o
   const host = pending.url ? new URL(pending.url).host : "";
   return (
     <section
-      class={style.card}
+      class={frame.card}
       data-testid="elicitation-card"
       data-mode={pending.mode}
       aria-label={`${pending.server} asks`}
     >
-      <div class={style.label}>
+      <div class={frame.label}>
         {pending.server} asks
         <Deadline
           deadline={pending.deadline}
           lead="cancelled if not answered by"
-          class={style.deadline}
+          class={frame.deadline}
           testid="elicitation-deadline"
         />
       </div>
@@ -226,7 +227,7 @@ function ElicitationCard({ pending, onAnswer }: { pending: PendingElicitation; o
 export function ElicitationCards({ pending, onAnswer }: Props) {
   if (!pending.length) return null;
   return (
-    <div class={style.cards} data-testid="elicitation-cards" aria-live="polite">
+    <div class={`${frame.cards} ${style.tall}`} data-testid="elicitation-cards" aria-live="polite">
       {pending.map((p) => (
         <ElicitationCard key={p.elicitation_id} pending={p} onAnswer={onAnswer} />
       ))}
