@@ -68,7 +68,7 @@ export interface CallOptions {
 
 /**
  * How long the SDK itself lets a call run that may ask the user: its timer cannot pause while the user
- * answers, so the caller's own (agent/tools/call-timer.ts) is the limit, and cancels through `signal`.
+ * answers, so the caller's own (a TurnClock, agent/tools/executor.ts) is the limit, and cancels through `signal`.
  */
 const ELICITING_CALL_CEILING_MS = 24 * 60 * 60 * 1000;
 

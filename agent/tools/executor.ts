@@ -9,8 +9,8 @@ type SystemDraft = Extract<MessageDraft, { role: "system" }>;
 
 import type { EventDraft } from "../events";
 import type { ModelToolCall } from "../llm/call-model";
+import { TurnClock } from "../turn/clock";
 import { type ApprovalOutcome, notApprovedText } from "./approval";
-import { type CallTimer, callTimer } from "./call-timer";
 import { type ElicitationAsk, type ElicitationReply, recordOf } from "./elicitation";
 import { type InputOutcome, REQUEST_INPUT } from "./request-input";
 import { type AgentTool, DEFAULT_TOOL_TIMEOUT_MS, type ToolContext, ToolError } from "./tool";
@@ -191,23 +191,21 @@ async function runOne(call: ModelToolCall, overCap: boolean, ctx: ToolRunContext
   return outcome;
 }
 
-/** ToolContext.elicit for one call: the user answers with the call's timer paused, and the chat keeps the exchange. */
+/** ToolContext.elicit for one call: the user answers with the call's clock paused, and the chat keeps the exchange. */
 function elicitFor(
   elicit: NonNullable<ToolRunContext["elicit"]>,
   outcome: ToolOutcome,
   step: number,
   signal: AbortSignal,
-  timer: CallTimer,
+  clock: TurnClock,
 ) {
   return async (ask: ElicitationAsk): Promise<ElicitationReply> => {
     const asked = Date.now();
-    timer.pause();
     try {
-      const reply = await elicit(ask, { callId: outcome.callId, step }, signal);
+      const reply = await clock.paused(() => elicit(ask, { callId: outcome.callId, step }, signal));
       outcome.elicitations = [...(outcome.elicitations ?? []), recordOf(ask, reply)];
       return reply;
     } finally {
-      timer.resume();
       outcome.waitedMs += Date.now() - asked;
     }
   };
@@ -223,19 +221,17 @@ async function execute(
 ): Promise<unknown> {
   const callId = outcome.callId;
   const timeoutMs = tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-  const timeout = new AbortController();
-  // The reason is what an MCP server is told with its cancellation.
-  const timer = callTimer(timeoutMs, () =>
-    timeout.abort(new DOMException(`${tool.name} timed out after ${timeoutMs / 1000} s`, "TimeoutError")),
-  );
-  const signal = AbortSignal.any([ctx.signal, timeout.signal]);
+  // The call's own limit, paused while the user answers for it; the reason is what an MCP server is told
+  // with its cancellation.
+  const clock = new TurnClock(timeoutMs, `${tool.name} timed out after ${timeoutMs / 1000} s`);
+  const signal = AbortSignal.any([ctx.signal, clock.signal]);
   const started = ctx.started?.(call, args, signal);
   let onAbort: (() => void) | undefined;
   // A tool that ignores its signal still loses the race: the loop never waits past the timeout or a Stop.
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () =>
       reject(
-        timeout.signal.aborted && !ctx.signal.aborted
+        clock.expired && !ctx.signal.aborted
           ? new CallFailure("timeout", `${tool.name} timed out after ${timeoutMs / 1000} s`)
           : new CallFailure("error", cancelled(ctx.signal)),
       );
@@ -251,14 +247,14 @@ async function execute(
       after: (d: SystemDraft) => void after.push(d),
       progress: ctx.send,
       emit: ctx.emit,
-      ...(ctx.elicit && { elicit: elicitFor(ctx.elicit, outcome, ctx.step, signal, timer) }),
+      ...(ctx.elicit && { elicit: elicitFor(ctx.elicit, outcome, ctx.step, signal, clock) }),
     };
     return await Promise.race([started ?? tool.execute(args, context), aborted]);
   } catch (error) {
     if (error instanceof CallFailure || error instanceof ToolError) throw error;
     throw new CallFailure("error", `${tool.name} failed: ${describeError(error)}`);
   } finally {
-    timer.clear();
+    clock.dispose();
     if (onAbort) signal.removeEventListener("abort", onAbort);
   }
 }

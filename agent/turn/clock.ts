@@ -1,6 +1,7 @@
-// The turn's time limit as an AbortSignal that can pause while the agent waits for the user
-// (request_input, or a call waiting for approval), so a wait for the user does not eat the user's timeout.
-// Waits may overlap (parallel calls each waiting for approval): the clock runs again when the last ends.
+// A time limit as an AbortSignal that can pause while the agent waits for the user (request_input, a
+// call waiting for approval, an MCP server's question), so a wait for the user does not eat the user's
+// timeout: the turn's, and a tool call's own (tools/executor.ts). Waits may overlap (parallel calls each
+// waiting for approval): the clock runs again when the last ends.
 export class TurnClock {
   private readonly controller = new AbortController();
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -8,7 +9,11 @@ export class TurnClock {
   private resumedAt: number;
   private waits = 0;
 
-  constructor(limitMs: number) {
+  /** `reason`: the message of the TimeoutError the signal aborts with (an MCP server is told it). */
+  constructor(
+    limitMs: number,
+    private readonly reason = "time limit reached",
+  ) {
     this.remainingMs = limitMs;
     this.resumedAt = Date.now();
     this.arm();
@@ -42,6 +47,16 @@ export class TurnClock {
     this.arm();
   }
 
+  /** `wait` with the clock paused until it settles. */
+  async paused<T>(wait: () => Promise<T>): Promise<T> {
+    this.pause();
+    try {
+      return await wait();
+    } finally {
+      this.resume();
+    }
+  }
+
   dispose(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
@@ -49,7 +64,7 @@ export class TurnClock {
 
   private arm(): void {
     this.timer = setTimeout(
-      () => this.controller.abort(new DOMException("time limit reached", "TimeoutError")),
+      () => this.controller.abort(new DOMException(this.reason, "TimeoutError")),
       Math.max(0, this.remainingMs),
     );
   }

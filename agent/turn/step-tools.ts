@@ -20,6 +20,8 @@ export async function runStepTools(
 ): Promise<boolean> {
   const { config, io } = turn;
   const askElicitation = io.askElicitation?.bind(io);
+  /** How long a wait for the user lasts (a question, an approval, a server's question). */
+  const timeout_s = turn.setup.config.requestInputTimeoutSeconds;
   // Resumed calls were named when they first came back.
   const calls = resumed ? answered : turn.callIds.name(answered, turn.state.step, turn.callsThisStep);
   // Recorded before any runs: a restart finds each call and whether its result is in the log.
@@ -53,49 +55,20 @@ export async function runStepTools(
       ...(io.askApproval && {
         ask: async (call, args, signal) => {
           const tool = turn.tools.get(call.tool);
-          turn.clock.pause();
-          try {
-            const step = turn.state.step;
-            const key = tool ? approvalKeyOf(tool) : call.tool;
-            const decided = await io.askApproval?.(
-              {
-                call_id: call.callId,
-                tool: call.tool,
-                args,
-                step,
-                key,
-                timeout_s: turn.setup.config.requestInputTimeoutSeconds,
-              },
-              signal,
-            );
-            if (decided?.decision === "approved" && decided.always_allow && tool) turn.setup.approvals?.allow(tool);
-            return decided ?? { decision: "aborted" };
-          } finally {
-            turn.clock.resume();
-          }
+          const key = tool ? approvalKeyOf(tool) : call.tool;
+          const request = { call_id: call.callId, tool: call.tool, args, step: turn.state.step, key, timeout_s };
+          const decided = await turn.clock.paused(async () => io.askApproval?.(request, signal));
+          if (decided?.decision === "approved" && decided.always_allow && tool) turn.setup.approvals?.allow(tool);
+          return decided ?? { decision: "aborted" };
         },
       }),
     },
     ...(askElicitation && {
-      elicit: async (ask, call, signal) => {
-        turn.clock.pause();
-        try {
-          const timeout_s = turn.setup.config.requestInputTimeoutSeconds;
-          return await askElicitation({ ...ask, call_id: call.callId, step: call.step, timeout_s }, signal);
-        } finally {
-          turn.clock.resume();
-        }
-      },
+      elicit: (ask, call, signal) =>
+        turn.clock.paused(() => askElicitation({ ...ask, call_id: call.callId, step: call.step, timeout_s }, signal)),
     }),
     // Only waiting for the user stops the clock; tools (subagents included) spend the turn's time.
-    askUser: async (question, step, signal, callId) => {
-      turn.clock.pause();
-      try {
-        return await io.askUser(question, step, signal, callId);
-      } finally {
-        turn.clock.resume();
-      }
-    },
+    askUser: (question, step, signal, callId) => turn.clock.paused(() => io.askUser(question, step, signal, callId)),
   });
   turn.early.discard();
   if (!resumed) turn.callsThisStep += calls.length;
