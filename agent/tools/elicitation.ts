@@ -16,6 +16,7 @@ import {
   MAX_ELICITATION_MESSAGE_CHARS,
   type PendingElicitation,
 } from "../../protocol";
+import { safeEnd } from "../context/model-messages";
 import { neutralizeReminders } from "../system-items/forgery";
 
 /** What a card shows, before the host gives it an id, a step and a deadline. */
@@ -38,7 +39,7 @@ const MAX_OPTIONS = 100;
 /** A server's text as the page and the model may see it: defused, at most `max` characters. */
 function said(text: unknown, max: number): string {
   const clean = neutralizeReminders(typeof text === "string" ? text : "").trim();
-  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+  return clean.length > max ? `${clean.slice(0, safeEnd(clean, max - 1))}…` : clean;
 }
 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
