@@ -138,7 +138,7 @@ async function main(runs: number) {
         async turn() {
           const at = link.requests.length;
           const request = async () => {
-            const r = link.requests[at];
+            const r = link.carrying("story: a short one", at);
             return r && { closedMs: r.closed_ms, completed: r.completed };
           };
           return { content: "story: a short one", request };

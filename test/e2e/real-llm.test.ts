@@ -144,8 +144,8 @@ describe.skipIf(skipped !== undefined)("a real OpenAI-compatible server (llama.c
         const { last } = await answer(id);
         expect(last?.content).toContain(streamed.trim().slice(0, 20));
         // The app let go of the request: the link saw its connection close before the answer's end.
-        await until(() => link.requests[at]?.closed_ms !== undefined);
-        expect(link.requests[at]?.completed).toBe(false);
+        await until(() => link.carrying("story: a short one", at)?.closed_ms !== undefined);
+        expect(link.carrying("story: a short one", at)?.completed).toBe(false);
         socket.ws.close();
       });
 

@@ -17,6 +17,8 @@ export interface LinkRequest {
   closed_ms?: number;
   /** The answer reached the app whole before the connection closed (false: the app went away first). */
   completed: boolean;
+  /** The request's body as text (its first 256 KB): which prompt it carried. */
+  body: string;
 }
 
 export interface PacedLink {
@@ -26,14 +28,22 @@ export interface PacedLink {
   delayMs: number;
   /** Every request passed on, oldest first. */
   requests: LinkRequest[];
+  /**
+   * The first request since `from` whose body holds `text`, once it has come. Not simply the next one
+   * after `from`: an earlier conversation's title request can arrive in between.
+   */
+  carrying(text: string, from?: number): LinkRequest | undefined;
   close(): Promise<void>;
 }
 
 export async function pacedLink(target: string): Promise<PacedLink> {
   const to = new URL(target);
   const server = http.createServer((req, res) => {
-    const record: LinkRequest = { path: req.url ?? "/", received_ms: now(), completed: false };
+    const record: LinkRequest = { path: req.url ?? "/", received_ms: now(), completed: false, body: "" };
     link.requests.push(record);
+    req.on("data", (chunk: Buffer) => {
+      if (record.body.length < BODY_KEPT) record.body += chunk.toString("utf8");
+    });
     const upstream = http.request(
       { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
@@ -56,6 +66,7 @@ export async function pacedLink(target: string): Promise<PacedLink> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     delayMs: 0,
     requests: [],
+    carrying: (text, from = 0) => link.requests.slice(from).find((r) => r.body.includes(text)),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -91,6 +102,8 @@ function pacer(link: PacedLink): Transform {
     },
   });
 }
+
+const BODY_KEPT = 256 * 1024;
 
 /** Epoch milliseconds with the monotonic clock's precision. */
 const now = () => performance.timeOrigin + performance.now();
