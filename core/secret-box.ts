@@ -1,19 +1,11 @@
 // Secrets at rest: AES-256-GCM under a key derived (HKDF-SHA-256) from the SECRETS_KEY Worker secret.
 // Each sealed value names its format version and is bound to where it is stored (the additional data,
 // e.g. user and row id), so a sealed value copied to another row or user does not open.
+import { fromBase64, toBase64 } from "./base64";
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const VERSION = "v1";
-
-const BASE64_CHUNK = 0x2000;
-/** Bytes to base64 a chunk at a time: spreading every byte as an argument overflows the stack past ~100 KB. */
-function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let at = 0; at < bytes.length; at += BASE64_CHUNK)
-    binary += String.fromCharCode(...bytes.subarray(at, at + BASE64_CHUNK));
-  return btoa(binary);
-}
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
 
 /** The Worker has no SECRETS_KEY (or a too short one): it refuses to store a secret rather than keep it in clear. */
 export class SecretsKeyMissing extends Error {

@@ -2,6 +2,7 @@
 // another user's link is indistinguishable from a missing one; the public read looks a link up by its id
 // alone, the id being the secret.
 import { and, desc, eq } from "drizzle-orm";
+import { toBase64Url } from "../core/base64";
 import type { Share } from "../protocol";
 import type { Db } from "./client";
 import { nowIso } from "./client";
@@ -14,9 +15,7 @@ const ID_BYTES = 18;
 
 export function newShareId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(ID_BYTES));
-  return btoa(String.fromCharCode(...bytes))
-    .replaceAll("+", "-")
-    .replaceAll("/", "_");
+  return toBase64Url(bytes);
 }
 
 export const toShare = (row: ShareRow): Share => ({

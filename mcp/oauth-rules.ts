@@ -2,6 +2,7 @@
 // authorization lives, how its `state` names the server it belongs to, how large a value from an
 // authorization server may be, and which scopes a step-up asks for. Kept apart from the SDK's
 // client (mcp/oauth.ts) so the turn's hot path and the tests can use them without loading it.
+import { toBase64Url } from "../core/base64";
 
 /**
  * What an authorization server may send, at most: an answer (metadata, registration, tokens) larger than
@@ -90,12 +91,6 @@ export interface PendingAuthorization {
   /** The scopes asked for: what was granted when the token response does not say. */
   scope?: string;
 }
-
-const toBase64Url = (bytes: Uint8Array) =>
-  btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
 
 /** `<server id>.<256 random bits>`: the callback finds the row by the id, then compares the whole value. */
 export function newState(serverId: string): string {

@@ -1,10 +1,10 @@
 // WebCrypto primitives for identity: PBKDF2 password hashes, random tokens, SHA-256 token hashes.
+import { fromBase64, toBase64 } from "../../core/base64";
+
 const encoder = new TextEncoder();
 // Workers cap PBKDF2 at 100,000 iterations; the stored hash names its iteration count so it can grow.
 const PBKDF2_ITERATIONS = 100_000;
 
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
 const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
 async function pbkdf2(password: string, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
