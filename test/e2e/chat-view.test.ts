@@ -9,7 +9,15 @@
 // The demo's "search my notes" is a two-step turn; "long story" streams slowly enough to watch and stop.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import { asNewUser, newConversationInBrowser, sendChat, useSharedApp, VIEWPORTS, waitTurnEnded } from "./harness.ts";
+import {
+  asNewUser,
+  newConversationInBrowser,
+  sendChat,
+  useSharedApp,
+  VIEWPORTS,
+  viewportOptions,
+  waitTurnEnded,
+} from "./harness.ts";
 
 const live = useSharedApp();
 
@@ -79,7 +87,7 @@ const composerHeight = (page: Page) =>
 for (const viewport of VIEWPORTS) {
   const { width, height, phone } = viewport;
   it(`${width}×${height}: follows sends, gives the chat the screen, speaks plainly, says each status once`, async () => {
-    const options = { viewport: { width, height }, isMobile: phone, hasTouch: phone };
+    const options = viewportOptions(viewport);
     await asNewUser(live, `chat-view-${width}`, options, async (page) => {
       const id = await newConversationInBrowser(page);
       const input = page.locator("[data-testid=composer-input]");

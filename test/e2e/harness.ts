@@ -322,3 +322,15 @@ export const VIEWPORTS = [
   { name: "phone 390", width: 390, height: 844, phone: true },
   { name: "phone 360", width: 360, height: 740, phone: true },
 ] as const;
+
+/** A desktop and the common phone: the sizes a test of one screen runs at. */
+export const DESKTOP_AND_PHONE = [
+  { name: "desktop", width: 1280, height: 800, phone: false },
+  { name: "phone", width: 390, height: 844, phone: true },
+] as const;
+
+/** A browser context at `viewport`'s size: a phone's has touch and a mobile viewport. */
+export function viewportOptions(viewport: { width: number; height: number; phone: boolean }) {
+  const { width, height, phone } = viewport;
+  return { viewport: { width, height }, hasTouch: phone, isMobile: phone };
+}

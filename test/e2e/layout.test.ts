@@ -3,7 +3,15 @@
 // and navigation close it) while the chat takes the whole height.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import { asNewUser, newConversationInBrowser, sendChat, useSharedApp, VIEWPORTS, waitTurnEnded } from "./harness.ts";
+import {
+  asNewUser,
+  newConversationInBrowser,
+  sendChat,
+  useSharedApp,
+  VIEWPORTS,
+  viewportOptions,
+  waitTurnEnded,
+} from "./harness.ts";
 
 const live = useSharedApp();
 
@@ -55,11 +63,7 @@ const headerHeight = (page: Page) =>
 
 for (const viewport of VIEWPORTS) {
   it(`fits ${viewport.width}×${viewport.height} (${viewport.name}) without sideways scrolling`, async () => {
-    const options = {
-      viewport: { width: viewport.width, height: viewport.height },
-      hasTouch: viewport.phone,
-      isMobile: viewport.phone,
-    };
+    const options = viewportOptions(viewport);
     await asNewUser(live, `layout-${viewport.width}`, options, async (page) => {
       const id = await newConversationInBrowser(page);
       await sendChat(

@@ -12,9 +12,11 @@ import { startMcpServer, type TestMcpServer } from "../support/mcp-server";
 import {
   apiFromPage,
   asNewUser,
+  DESKTOP_AND_PHONE,
   newConversationInBrowser,
   sendChat,
   useSharedFakeModelApp,
+  viewportOptions,
   waitTurnEnded,
 } from "./harness.ts";
 
@@ -28,11 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await mcp?.close();
 });
-
-const VIEWPORTS = [
-  { name: "desktop", width: 1280, height: 800, phone: false },
-  { name: "phone", width: 390, height: 844, phone: true },
-] as const;
 
 const ALL_TOOLS = ["local__big", "local__echo", "local__fail", "local__forge", "local__hang", "local__lookup"];
 
@@ -56,13 +53,9 @@ function offeredTools(body: Record<string, unknown>): string[] {
   return tools.map((tool) => tool.function?.name ?? tool.name ?? "");
 }
 
-for (const viewport of VIEWPORTS) {
+for (const viewport of DESKTOP_AND_PHONE) {
   it(`adds an MCP server in Settings → Tools and the agent calls its tool (${viewport.name})`, async () => {
-    const options = {
-      viewport: { width: viewport.width, height: viewport.height },
-      hasTouch: viewport.phone,
-      isMobile: viewport.phone,
-    };
+    const options = viewportOptions(viewport);
     await asNewUser(live, `mcp-tools-${viewport.name}`, options, async (page) => {
       // Settings → Tools, empty.
       await page.goto("/settings/agent");

@@ -15,6 +15,7 @@ import {
   sendChat,
   useSharedApp,
   VIEWPORTS,
+  viewportOptions,
   waitTurnEnded,
 } from "./harness.ts";
 
@@ -51,11 +52,7 @@ const shownText = (page: Page, selector: string) =>
 // The three viewports run side by side (each its own user and context): a third of the wall time.
 for (const viewport of VIEWPORTS) {
   it.concurrent(`folds repeated notices, turns an unreachable server off from its card, and speaks plainly (${viewport.name})`, async () => {
-    const options = {
-      viewport: { width: viewport.width, height: viewport.height },
-      hasTouch: viewport.phone,
-      isMobile: viewport.phone,
-    };
+    const options = viewportOptions(viewport);
     await asNewUser(live, `notices-${viewport.name.replace(" ", "-")}`, options, async (page) => {
       // An MCP server nobody answers for (npm start and the tests allow loopback).
       const url = `http://127.0.0.1:${await freePort()}/mcp`;

@@ -13,6 +13,7 @@ import {
   sendChat,
   useSharedFakeModelApp,
   VIEWPORTS,
+  viewportOptions,
   waitTurnEnded,
 } from "./harness.ts";
 
@@ -72,11 +73,7 @@ const loaded = (assets: string[], pattern: RegExp) => assets.filter((a) => patte
 
 for (const viewport of VIEWPORTS) {
   it(`renders code, maths and footnotes at ${viewport.width}×${viewport.height} (${viewport.name}), loading their chunks only when needed`, async () => {
-    const options = {
-      viewport: { width: viewport.width, height: viewport.height },
-      hasTouch: viewport.phone,
-      isMobile: viewport.phone,
-    };
+    const options = viewportOptions(viewport);
     await asNewUser(live, `rich-markdown-${viewport.width}`, options, async (page) => {
       const { assets, violations } = await watch(page);
       const dialogs: string[] = [];

@@ -15,6 +15,7 @@ import {
   sendChat,
   useSharedApp,
   VIEWPORTS,
+  viewportOptions,
   waitTurnEnded,
 } from "./harness.ts";
 
@@ -195,9 +196,7 @@ async function opensOffline(page: Page): Promise<void> {
 for (const viewport of VIEWPORTS) {
   it(`themes, export and offline at ${viewport.width}×${viewport.height} (${viewport.name})`, async () => {
     const options = {
-      viewport: { width: viewport.width, height: viewport.height },
-      hasTouch: viewport.phone,
-      isMobile: viewport.phone,
+      ...viewportOptions(viewport),
       colorScheme: "light" as const,
       serviceWorkers: "allow" as const,
     };
