@@ -170,7 +170,12 @@ export async function withPage(
 ): Promise<void> {
   // No service worker unless a test asks for one (the PWA test): installing it in every new context
   // fetches and caches the whole shell again, for nothing the test looks at.
-  const context = await browser.newContext({ serviceWorkers: "block", ...options, baseURL: app.url });
+  const context = await browser.newContext({
+    serviceWorkers: "block",
+    reducedMotion: "reduce",
+    ...options,
+    baseURL: app.url,
+  });
   if (clipboard) await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url });
   const page = await context.newPage();
   const pageErrors: string[] = [];

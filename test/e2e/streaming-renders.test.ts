@@ -32,6 +32,12 @@ it("leaves finished turns untouched while an answer streams, and their text find
     await sendChat(page, "Third question, answered slowly");
     const streaming = page.locator("[data-testid=streaming]");
     await expect.poll(() => streaming.textContent(), { timeout: 20_000 }).toContain("word3 ");
+    // The page asks for reduced motion (the harness's default): the caret shows, still, not blinking.
+    const caret = await streaming.locator("[aria-hidden=true]").evaluate((el) => {
+      const { animationIterationCount, animationName } = getComputedStyle(el);
+      return { animationIterationCount, animationName };
+    });
+    expect(caret).toEqual({ animationName: expect.stringContaining("blink"), animationIterationCount: "1" });
 
     // The handlers of every finished row's buttons (Edit, Regenerate, Details, a turn's steps), and
     // every change to the persisted part of the list from now on.
