@@ -110,8 +110,8 @@ describe("parseMarkdown", () => {
       expect(found, tag).toContain(tag);
     expect(all(tree).find((n) => n.kind === "element" && n.tag === "ol")).toMatchObject({ start: 3 });
     expect(all(tree).filter((n) => n.kind === "checkbox")).toEqual([
-      { kind: "checkbox", checked: false },
-      { kind: "checkbox", checked: true },
+      { kind: "checkbox", checked: false, label: "open" },
+      { kind: "checkbox", checked: true, label: "done" },
     ]);
     expect(all(tree).filter((n) => n.kind === "element" && n.tag === "td")).toMatchObject([
       { align: "left" },
@@ -119,6 +119,28 @@ describe("parseMarkdown", () => {
     ]);
     expect(all(tree).find((n) => n.kind === "code")).toEqual({ kind: "code", lang: "ts", text: "const x = 1 < 2;" });
     expect(all(tree).find((n) => n.kind === "codespan")).toEqual({ kind: "codespan", text: "code" });
+  });
+
+  it("names a task item's box by the item's own words, tight or loose, without its sub-list's", () => {
+    const tree = parse(
+      [
+        "- [ ] Buy **milk**",
+        "- [x] Call [Ann](https://example.com) about `the trip`",
+        "  - [ ] Book the train",
+        "",
+        "1. [ ] Pack",
+        "   the bags",
+        "",
+        "2. [x] Go",
+      ].join("\n"),
+    );
+    expect(all(tree).flatMap((n) => (n.kind === "checkbox" ? [[n.label, n.checked]] : []))).toEqual([
+      ["Buy milk", false],
+      ["Call Ann about the trip", true],
+      ["Book the train", false],
+      ["Pack the bags", false],
+      ["Go", true],
+    ]);
   });
 
   it("keeps single line breaks", () => {

@@ -1,7 +1,7 @@
 // The Markdown lexer chunk (loaded by lib/markdown.ts's loadMarkdown): marked's lexer with GFM
 // footnotes (marked-footnote: [^1] and its "[^1]: text" definition) and the maths delimiters of
 // lib/math-syntax.ts. Only tokens come out; nothing here renders HTML.
-import { Marked, type Token } from "marked";
+import { Marked, type Token, type Tokens } from "marked";
 import markedFootnote from "marked-footnote";
 import { blockMath, inlineMath } from "./math-syntax";
 
@@ -15,6 +15,33 @@ function createMarked(): Marked {
 
 let marked = createMarked();
 
+/** A task item's box with the name a screen reader reads for it (lib/markdown.ts gives it to the box). */
+export type NamedCheckbox = Tokens.Checkbox & { label?: string };
+
+/** The words of tokens as they read, without a nested list's: the name of a task item's box. */
+function words(tokens: Token[]): string {
+  return tokens
+    .map((t) => {
+      if (t.type === "list") return "";
+      if (t.type === "br") return " ";
+      if ("tokens" in t && t.tokens) return words(t.tokens);
+      return t.type === "checkbox" || !("text" in t) ? "" : String(t.text);
+    })
+    .join("");
+}
+
+/**
+ * Names a task item's checkbox by the item's own words (its first paragraph in a loose list): a box with
+ * no name is what axe-core calls a critical fault, and "checkbox, not checked" alone says nothing.
+ */
+function nameTaskBox(token: Token): void {
+  if (token.type !== "list_item" || !(token as Tokens.ListItem).task) return;
+  const first = (token as Tokens.ListItem).tokens[0];
+  const line = first?.type === "checkbox" ? (token as Tokens.ListItem).tokens : (first as Tokens.Paragraph)?.tokens;
+  const box = line?.find((t) => t.type === "checkbox") as NamedCheckbox | undefined;
+  if (box && line) box.label = words(line).replace(/\s+/g, " ").trim() || "Task";
+}
+
 /** The tokens of a Markdown text (GFM, single line breaks kept); a `footnotes` token holds the notes. */
 export function lex(source: string): Token[] {
   try {
@@ -22,6 +49,7 @@ export function lex(source: string): Token[] {
     const tokens = marked.lexer(source, { ...marked.defaults, gfm: true, breaks: true });
     const walk = marked.defaults.walkTokens;
     if (walk) marked.walkTokens(tokens, walk);
+    marked.walkTokens(tokens, nameTaskBox);
     return tokens;
   } catch (error) {
     marked = createMarked();

@@ -9,6 +9,7 @@
 // imported) so it stays out of the initial bundle; until it is there, parseMarkdown answers null.
 import type { Token, Tokens } from "marked";
 import { highlightLanguage } from "./code-languages";
+import type { NamedCheckbox } from "./markdown-lexer";
 
 export type BlockTag = "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "blockquote" | "ul" | "ol" | "li" | "hr";
 export type InlineTag = "strong" | "em" | "del" | "br";
@@ -42,7 +43,8 @@ export type MdNode =
   | { kind: "footnotes"; notes: { n: number; refs: number; children: MdNode[] }[] }
   | { kind: "codespan"; text: string }
   | { kind: "link"; href: string; title?: string; children: MdNode[]; image?: boolean }
-  | { kind: "checkbox"; checked: boolean };
+  /** A task item's box; `label`: the item's words, its accessible name. */
+  | { kind: "checkbox"; checked: boolean; label?: string };
 
 const SAFE_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
 
@@ -129,8 +131,10 @@ function inlineToken(token: Token): MdNode[] {
       const href = safeHref(t.href);
       return href ? [{ kind: "link", href, children: [text(alt)], image: true }] : [text(alt)];
     }
-    case "checkbox":
-      return [{ kind: "checkbox", checked: (token as Tokens.Checkbox).checked }];
+    case "checkbox": {
+      const { checked, label } = token as NamedCheckbox;
+      return [{ kind: "checkbox", checked, ...(label ? { label } : {}) }];
+    }
     case "html":
       // Raw HTML is shown as the text it is.
       return [text((token as Tokens.HTML).text)];

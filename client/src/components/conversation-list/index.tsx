@@ -202,7 +202,7 @@ function Row({ conversation, active, editing, onEdit, onRenamed, onPin, onDelete
           </button>
           <button
             type="button"
-            class={style.action}
+            class={`${style.action} ${style.delete}`}
             title={`Delete “${title}”`}
             aria-label="Delete conversation"
             onClick={onDelete}

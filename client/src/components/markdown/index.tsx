@@ -49,7 +49,16 @@ function renderNode(node: MdNode, key: number, ctx: Context): ComponentChildren 
         />
       );
     case "checkbox":
-      return <input key={key} type="checkbox" class={style.checkbox} checked={node.checked} disabled />;
+      return (
+        <input
+          key={key}
+          type="checkbox"
+          class={style.checkbox}
+          checked={node.checked}
+          disabled
+          aria-label={node.label}
+        />
+      );
     case "link":
       return (
         <a
