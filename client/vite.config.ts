@@ -38,10 +38,29 @@ function serviceWorkerVersion(): Plugin {
   };
 }
 
+/**
+ * Marks each top-level schema of the contract (`const X = z.object(…)`, `= BaseSchema.extend(…)`) as
+ * pure, so a schema the client never uses is left out of its bundle: a call is otherwise kept in case it
+ * has an effect, and every schema of protocol/ shipped in the initial JS. Not Rolldown's
+ * manualPureFunctions: it matches a name anywhere, and minified libraries call functions named `z`.
+ */
+export function pureSchemas(): Plugin {
+  const contract = `${path.resolve(root, "../protocol")}${path.sep}`;
+  const declaration = /^((?:export )?const [\w$]+(?:: [^=\n]+)? =\s*)(?=(?:z|[A-Z][\w$]*Schema)\s*\.)/gm;
+  return {
+    name: "oracle-pure-schemas",
+    apply: "build",
+    transform(code, id) {
+      if (!id.startsWith(contract) || !id.endsWith(".ts")) return null;
+      return { code: code.replace(declaration, "$1/* @__PURE__ */ "), map: null };
+    },
+  };
+}
+
 export default defineConfig({
   root,
   // recordBuildInputs: what the build read, so `npm start` rebuilds only when it changed.
-  plugins: [preact(), serviceWorkerVersion(), recordBuildInputs()],
+  plugins: [preact(), pureSchemas(), serviceWorkerVersion(), recordBuildInputs()],
   build: {
     outDir: "dist",
     emptyOutDir: true,
