@@ -3,7 +3,6 @@
 // headline (`message`) as its own line and the data part decoded: the TOON (or JSON) text itself when
 // it parses, else the structured `data` the server sent beside it. Content that should decode but does
 // not, with no `data` to fall back on, is returned raw and marked, never dropped (seed 000 edge cases).
-import { decode } from "@toon-format/toon";
 import type { SystemItem } from "../../../protocol";
 import { unwrapReminder } from "./system-text";
 
@@ -40,29 +39,6 @@ export function payloadText(item: Notification): string {
   if (message && afterPrefix.startsWith(message)) return afterPrefix.slice(message.length).replace(/^\r?\n/, "");
   const newline = body.indexOf("\n");
   return newline < 0 ? "" : body.slice(newline + 1);
-}
-
-function tryDecode(text: string, format: "toon" | "json"): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: format === "toon" ? decode(text) : JSON.parse(text) };
-  } catch {
-    return { ok: false };
-  }
-}
-
-const hasData = (item: Notification) => item.data !== undefined && item.data !== null;
-
-export function notificationContent(item: Notification): NotificationContent {
-  const payload = payloadText(item);
-  if (item.format !== "text" && payload.trim() !== "") {
-    const decoded = tryDecode(payload, item.format);
-    if (decoded.ok) return { kind: "data", value: decoded.value, from: "body" };
-    if (hasData(item)) return { kind: "data", value: item.data, from: "data" };
-    return { kind: "unparsed", text: payload, format: item.format };
-  }
-  if (hasData(item)) return { kind: "data", value: item.data, from: "data" };
-  if (payload.trim() !== "") return { kind: "text", text: payload };
-  return { kind: "empty" };
 }
 
 /** Rows beyond which a table starts collapsed. */

@@ -7,15 +7,10 @@
 import {
   dataIsDetail,
   headlineOf,
-  isLong,
   type Notification,
   noticeReason,
-  notificationContent,
   unavailableServers,
 } from "../../lib/notification-content";
-import { Collapsible } from "../../ui/collapsible";
-import { StructuredData } from "../../ui/structured-data";
-import { Markdown } from "../markdown";
 import { lazyPart } from "../shell/lazy";
 
 /** The MCP notice's actions (and Settings → Tools' hook they use) load with the first such notice. */
@@ -23,41 +18,8 @@ const McpNoticeActions = lazyPart(() => import("../mcp-notice-actions").then((m)
 
 import style from "./style.module.css";
 
-/** The notification's data, decoded for people. */
-export function NotificationData({ item }: { item: Notification }) {
-  const content = notificationContent(item);
-  switch (content.kind) {
-    case "data":
-      return (
-        <Collapsible long={isLong(content)}>
-          <div data-testid="notification-data" data-decoded-from={content.from}>
-            <StructuredData value={content.value} />
-          </div>
-        </Collapsible>
-      );
-    case "text":
-      return (
-        <Collapsible long={isLong(content)}>
-          <Markdown text={content.text} />
-        </Collapsible>
-      );
-    case "unparsed":
-      return (
-        <Collapsible long={isLong(content)}>
-          <span
-            class={style.mark}
-            data-testid="could-not-parse"
-            title={`The ${content.format.toUpperCase()} data of this notification could not be parsed; it is shown as received.`}
-          >
-            ⚠ could not parse {content.format.toUpperCase()}: shown as received
-          </span>
-          <pre class={style.raw}>{content.text}</pre>
-        </Collapsible>
-      );
-    case "empty":
-      return null;
-  }
-}
+/** The notification's data, decoded for people: its TOON decoder loads with the first such card. */
+export const NotificationData = lazyPart(() => import("./data").then((m) => m.NotificationData));
 
 export function NotificationBody({ item }: { item: Notification }) {
   const headline = headlineOf(item);
