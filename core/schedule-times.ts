@@ -10,6 +10,7 @@ import {
   MAX_SCHEDULE_AHEAD_DAYS,
   MIN_SCHEDULE_INTERVAL_MINUTES,
   normalizeRepeat,
+  parseDayAt,
   type Schedule,
 } from "../protocol/schedules";
 import { instantAt, type Transition, transitions, type WallInstant, wallOf } from "./wall-clock";
@@ -172,10 +173,39 @@ export function readAt(text: string, zone: string): { at: string; note?: string 
 /** readAt's instant alone. */
 export const instantOf = (text: string, zone: string): string | undefined => readAt(text, zone)?.at;
 
+/**
+ * A day and time in words ("friday at 9", "tomorrow at 8:30") as the next such wall time in `zone` after
+ * `now`: a weekday whose time passed today is next week's; "today" and "tomorrow" are those days alone.
+ * Read like an ISO wall time (readAt, with its note). Undefined when the words are not such a form.
+ */
+export function readDayAt(text: string, zone: string, now: Date): { at: string; note?: string } | undefined {
+  const asked = parseDayAt(text);
+  if (!asked) return undefined;
+  const today = new Date(wallOf(now.getTime(), zone));
+  const first = asked.day === "tomorrow" ? 1 : 0;
+  const last = typeof asked.day === "number" ? 7 : first;
+  let read: { at: string; note?: string } | undefined;
+  for (let add = first; add <= last; add++) {
+    const day = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + add));
+    if (typeof asked.day === "number" && day.getUTCDay() !== asked.day) continue;
+    const wall = `${day.toISOString().slice(0, 10)}T${pad(asked.hour)}:${pad(asked.minute)}`;
+    read = readAt(wall, zone);
+    if (read && Date.parse(read.at) > now.getTime()) return read;
+  }
+  // "today at 8" once 8 has passed: the past instant, for checkAt to refuse in its words.
+  return read;
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
 /** A one-off's time: parsed in `zone`, in the future and within MAX_SCHEDULE_AHEAD_DAYS. */
 export function checkAt(text: string, zone: string, now: Date): { at: string; note?: string } | RuleProblem {
-  const read = readAt(text, zone);
-  if (!read) return { field: "at", message: "at is not an ISO date-time such as 2026-12-01T08:00" };
+  const read = readAt(text, zone) ?? readDayAt(text, zone, now);
+  if (!read)
+    return {
+      field: "at",
+      message: 'at is not an ISO date-time such as 2026-12-01T08:00, or a day and time such as "friday at 9"',
+    };
   const at = Date.parse(read.at);
   if (at <= now.getTime()) return { field: "at", message: "at is in the past; a one-off must be in the future" };
   if (at > now.getTime() + MAX_SCHEDULE_AHEAD_DAYS * DAY)

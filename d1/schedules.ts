@@ -102,9 +102,22 @@ const isProblem = (value: GivenRule | RuleProblem): value is RuleProblem => "fie
 const withNote = (schedule: Schedule, rule: GivenRule | undefined): Schedule =>
   rule?.note ? { ...schedule, note: rule.note } : schedule;
 
+/** The statement that makes a schedule's own conversation, named after it, when the cap leaves room. */
+function newConversation(d1: D1Database, userId: string, id: string, title: string): D1PreparedStatement {
+  // The title is the user's own (a schedule's name), so the first message or the model never replaces it.
+  return d1
+    .prepare(
+      `INSERT INTO conversations (id, user_id, title, title_source)
+       SELECT ?1, ?2, ?3, 'user' WHERE (SELECT count(*) FROM schedules WHERE user_id = ?2) < ?4`,
+    )
+    .bind(id, userId, title, MAX_SCHEDULES);
+}
+
 /**
- * Creates a schedule in one of the user's own (top-level) conversations. The cap holds under concurrent
- * creates: the insert counts in the same statement. With a key (an agent tool's call) it happens once.
+ * Creates a schedule in one of the user's own (top-level) conversations, or, without `conversation_id`,
+ * in a new conversation named after it, made in the same transaction (a refused schedule leaves none
+ * behind). The cap holds under concurrent creates: the insert counts in the same statement. With a key
+ * (an agent tool's call) it happens once.
  */
 export async function createSchedule(
   d1: D1Database,
@@ -113,17 +126,21 @@ export async function createSchedule(
   key?: string,
 ): Promise<ScheduleWrite> {
   const now = new Date();
-  const owned = await d1
-    .prepare("SELECT id FROM conversations WHERE id = ?1 AND user_id = ?2 AND parent_id IS NULL")
-    .bind(input.conversation_id, userId)
-    .first();
-  if (!owned)
-    return { refused: { status: 404, code: "not_found", message: "No such conversation", field: "conversation_id" } };
+  if (input.conversation_id !== undefined) {
+    const owned = await d1
+      .prepare("SELECT id FROM conversations WHERE id = ?1 AND user_id = ?2 AND parent_id IS NULL")
+      .bind(input.conversation_id, userId)
+      .first();
+    if (!owned)
+      return { refused: { status: 404, code: "not_found", message: "No such conversation", field: "conversation_id" } };
+  }
   const zone = input.time_zone ?? (await loadTimeZone(d1, userId)) ?? "UTC";
   const rule = ruleFrom(input, zone, now);
   if (!rule) return { refused: invalidRule({ field: "at", message: "give exactly one of at and repeat" }) };
   if (isProblem(rule)) return { refused: invalidRule(rule) };
   const id = crypto.randomUUID();
+  const name = input.name ?? scheduleNameOf(input.text);
+  const conversationId = input.conversation_id ?? crypto.randomUUID();
   const next = input.paused ? null : nextRun(rule, zone, now);
   const insert = d1
     .prepare(
@@ -136,8 +153,8 @@ export async function createSchedule(
     .bind(
       id,
       userId,
-      input.conversation_id,
-      input.name ?? scheduleNameOf(input.text),
+      conversationId,
+      name,
       input.text,
       rule.kind,
       rule.kind === "once" ? rule.at : null,
@@ -147,8 +164,10 @@ export async function createSchedule(
       next,
       MAX_SCHEDULES,
     );
-  const effect = await writeOnce<{ id: string }>(d1, userId, key, id, [insert]);
-  const createdId = effect.repeated ? effect.target : effect.results[0]?.results[0]?.id;
+  const write =
+    input.conversation_id === undefined ? [newConversation(d1, userId, conversationId, name), insert] : [insert];
+  const effect = await writeOnce<{ id: string }>(d1, userId, key, id, write);
+  const createdId = effect.repeated ? effect.target : effect.results.at(-1)?.results[0]?.id;
   const schedule = createdId ? await getSchedule(d1, userId, createdId) : undefined;
   if (!schedule)
     return {

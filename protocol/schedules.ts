@@ -29,7 +29,7 @@ const AtSchema = z
   .string()
   .max(40)
   .describe(
-    "A one-off's time: an ISO date-time, with an offset (2026-12-01T08:00:00Z) or without one (2026-12-01T08:00, read in time_zone)",
+    'A one-off\'s time: an ISO date-time, with an offset (2026-12-01T08:00:00Z) or without one (2026-12-01T08:00, read in time_zone), or the next such day in time_zone ("friday at 9", "tomorrow at 8:30")',
   );
 const RepeatSchema = z
   .string()
@@ -40,10 +40,13 @@ const RepeatSchema = z
     'A recurring rule: a 5-field cron expression ("0 8 * * 1-5") or "every day at 18:30", "every weekday at 08:00", "every monday at 9:00", "every hour"',
   );
 
-/** POST /api/schedules: exactly one of `at` (once) and `repeat` (recurring). */
+/**
+ * POST /api/schedules: exactly one of `at` (once) and `repeat` (recurring). Without `conversation_id` the
+ * schedule posts into a new conversation of its own, named after it.
+ */
 export const ScheduleCreateSchema = z
   .object({
-    conversation_id: z.string().min(1).max(100),
+    conversation_id: z.string().min(1).max(100).optional(),
     name: NameSchema.optional(),
     text: TextSchema,
     at: AtSchema.optional(),
@@ -127,6 +130,19 @@ function parseClock(text: string): [number, number] | undefined {
     hour = (hour % 12) + (m[3] === "pm" ? 12 : 0);
   }
   return hour <= 23 && minute <= 59 ? [hour, minute] : undefined;
+}
+
+/** A one-off's day and time in words: "friday at 9", "on mon at 18:30", "tomorrow at 8am", "today at 17:00". */
+export type DayAt = { day: number | "today" | "tomorrow"; hour: number; minute: number };
+
+/** "friday at 9" → the day (0 = Sunday, or today/tomorrow) and the time of day, or undefined. */
+export function parseDayAt(text: string): DayAt | undefined {
+  const m = /^(?:on )?(\w+) at (.+)$/.exec(text.trim().toLowerCase().replace(/\s+/g, " "));
+  if (!m?.[1] || !m[2]) return undefined;
+  // "fridays" asks for a recurring rule (repeat), not for one day.
+  const day = m[1] === "today" || m[1] === "tomorrow" ? m[1] : m[1].endsWith("days") ? undefined : DAY_WORDS[m[1]];
+  const clock = parseClock(m[2]);
+  return day === undefined || !clock ? undefined : { day, hour: clock[0], minute: clock[1] };
 }
 
 /** "monday", "mon and fri", "monday, wednesday" → cron's day-of-week list, or undefined. */

@@ -3,6 +3,7 @@
 import { DELEGATE, type Intent, LOOP_NOTE } from "./intent";
 import { describe, errorText } from "./outcomes";
 import type { ToolOutcome } from "./prompt-reading";
+import { type ReminderPlan, whenInWords } from "./reminders";
 import { longStory } from "./story";
 import { arrayField, blockQuote, clip, count, field } from "./text";
 import { introduction } from "./tour";
@@ -132,7 +133,35 @@ const DECISIONS: { [K in Intent["kind"]]: Decide<K> } = {
     return { answer: `You have ${count(notes.length, "note")}:\n${lines.join("\n")}` };
   },
   search: searchNotes,
+  schedule: scheduleReminder,
+  reminder: ({ subject }) => ({
+    answer: `⏰ ${subject.charAt(0).toUpperCase()}${subject.slice(1)} (a reminder you scheduled; the Schedules page lists them).`,
+  }),
 };
+
+/** "remind me on Friday at 9 to …": the `schedule` tool creates it in this conversation; the answer says when, in words. */
+function scheduleReminder({ plan }: { plan?: ReminderPlan }, { last, callIf }: Turn): Decision {
+  if (!plan)
+    return {
+      answer:
+        "Tell me when, and I will schedule it: “remind me on Friday at 9 to call the bank”, “remind me tomorrow at 8:30 to …” or “remind me every weekday at 8 to …”.",
+    };
+  const done = last("schedule");
+  const when = "at" in plan ? plan.at : plan.repeat;
+  if (!done)
+    return callIf(
+      { name: "schedule", args: { action: "create", ...plan } },
+      `I will schedule “${plan.text}” (${when}) with the schedule tool.`,
+    );
+  if (!done.ok) return { answer: `I could not schedule it: ${errorText(done)}.` };
+  const rule = String(field(done.value, "rule") ?? when);
+  const note = field(done.value, "note");
+  return {
+    answer:
+      `Scheduled: I will post “${String(field(done.value, "text") ?? plan.text)}” in this conversation ${whenInWords(rule)}, and answer it then.` +
+      `${typeof note === "string" ? ` ${note}` : ""} You can pause, change or delete it on the Schedules page.`,
+  };
+}
 
 /** The search demo: search the notes, read the best match, answer with what it says. */
 function searchNotes({ query }: { query: string }, { last, callIf }: Turn): Decision {

@@ -1,5 +1,6 @@
 // What the user wants, read from their last message: the first trigger phrase that matches and whose
 // tool is offered (the list is at the top of script.ts), or plain chat.
+import { asksReminder, type ReminderPlan, reminderIn, reminderText } from "./reminders";
 import { clean, clip, parseJson } from "./text";
 
 export type Intent =
@@ -13,7 +14,11 @@ export type Intent =
   | { kind: "tasks" }
   | { kind: "search"; query: string }
   | { kind: "list_notes" }
-  | { kind: "mcp"; tool: string; args: Record<string, unknown> };
+  | { kind: "mcp"; tool: string; args: Record<string, unknown> }
+  /** "remind me on Friday at 9 to …": the reminder to schedule (undefined: no time was said). */
+  | { kind: "schedule"; plan?: ReminderPlan }
+  /** A reminder's run ("Reminder: water the plants"). */
+  | { kind: "reminder"; subject: string };
 
 export const DELEGATE = "delegate";
 const DELEGATION = /\bdelegat(?:e|es|ed|ing)\b|\bsub-?agents?\b/;
@@ -32,9 +37,12 @@ export const LOOP_NOTE = "demo/loop.md";
 export function detectIntent(text: string, offered: ReadonlySet<string>): Intent {
   const lower = text.toLowerCase();
   const needs = (tool: string, intent: Intent): Intent => (offered.has(tool) ? intent : { kind: "chat" });
+  const reminded = reminderText(text);
+  if (reminded !== undefined) return { kind: "reminder", subject: reminded };
   if (DELEGATION.test(lower) && offered.has(DELEGATE)) return { kind: "delegate", task: delegatedTask(text) };
   const mcp = mcpCallIn(text, offered);
   if (mcp) return mcp;
+  if (asksReminder(text)) return needs("schedule", { kind: "schedule", plan: reminderIn(text) });
   if (/\blong story\b/.test(lower)) return { kind: "story" };
   if (/\bask me\b|\bquestions?\b|\bclarify\b/.test(lower)) return needs("request_input", { kind: "ask" });
   if (/\bloop(?:s|ing)?\b|\brepeat(?:s|ing)?\b/.test(lower)) return needs("vault_read", { kind: "loop" });

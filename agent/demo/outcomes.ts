@@ -27,6 +27,8 @@ export function describe(r: ToolOutcome): string {
       return `task_list shows ${count(arrayField(r.value, "tasks").length, "task")}.`;
     case DELEGATE:
       return `delegate: subagent ${String(field(r.value, "pod_name") ?? "?")} answered in ${count(Number(field(r.value, "steps") ?? 0), "step")}.`;
+    case "schedule":
+      return `schedule saved “${String(field(r.value, "name") ?? "the schedule")}” (${String(field(r.value, "rule") ?? "?")}).`;
     case "request_input":
       return `The user answered “${String(field(r.value, "answer") ?? "")}”.`;
     default:

@@ -2,10 +2,13 @@
 // demo is deterministic and testable, and still shows every feature through the real agent loop.
 //
 // Triggers (first match wins, only when the tool it needs is offered):
+//   "Reminder: …" (a reminder's run)    → the reminder, in words
 //   "delegate" / "subagent"             → delegate the rest of the message as a task (a canonical
 //                                         wording of what the rest asks for, so the subagent's own
 //                                         demo model picks the same intent), then answer quoting the
 //                                         subagent's answer; with "nested" the subagent delegates again
+//   "remind me" (with "on friday at 9",   → schedule create ("friday at 9", "every day at 8": read in the
+//   "every day at 8", …)                  user's zone), then what was scheduled and when, in words
 //   "long story"                        → a long text, streamed slowly enough to press Stop
 //   "ask me" / "question" / "clarify"   → request_input, then an answer quoting the user's reply
 //   "loop" / "repeat"                   → the same vault_read again and again (no-progress detection)

@@ -12,6 +12,7 @@ export function introduction(): string {
     "- “write a note: …” (vault_write)",
     "- “show my tasks” or “add task …” (task_list, task_create)",
     "- “ask me a question” (request_input pauses the turn until you answer)",
+    "- “remind me on Friday at 9 to call the bank” or “remind me every day at 8 to …” (schedule)",
     "- “loop” (the same call again and again, until the loop detector stops it)",
     "- “tell me a long story” (streams slowly, so you can press Stop)",
     "- “delegate listing my notes to a subagent” (delegate: a subagent does it in its own conversation)",

@@ -65,9 +65,10 @@ for (const viewport of DESKTOP_AND_PHONE) {
       expect(await page.locator("[data-testid=mcp-empty]").textContent()).toContain("No MCP servers yet");
       expect(await page.locator("[data-testid=tool-settings]").textContent()).toMatch(/encrypted/);
 
-      // A name the protocol refuses is shown under its field, and nothing typed is lost.
+      // A name that cannot be made a server's name ("Local Server" would be saved as local-server) is
+      // shown under its field, and nothing typed is lost.
       const form = page.locator("[data-testid=mcp-add-form]");
-      await form.getByLabel("Name", { exact: true }).fill("Local Server");
+      await form.getByLabel("Name", { exact: true }).fill("42");
       await form.getByLabel("URL", { exact: true }).fill(mcp.url);
       await form.locator("[data-testid=mcp-add-submit]").click();
       await form.locator("[data-testid=mcp-add-name-error]").waitFor({ timeout: 5_000 });

@@ -193,12 +193,11 @@ describe.each(SIZES)("Settings → Models at $name px", ({ name: size, phone, op
       expect(await input("provider-model-price-output").inputValue()).toBe("0.6");
       expect(await model.getByLabel("Send reasoning back").isChecked()).toBe(true);
 
-      // A model added by its name starts at the guessed window, and is saved with the list.
+      // A model added by its name starts at the guessed window, and Add saves it (no "Save models").
       await row(page, "edit-me").locator("[data-testid=provider-add-model]").fill("my-model");
       await row(page, "edit-me").locator("[data-testid=provider-add-model-button]").click();
       const added = row(page, "edit-me").locator("[data-testid=provider-model][data-model=my-model]");
       expect(await added.locator("[data-testid=provider-model-window]").inputValue()).toBe("8192");
-      await save.click();
       await row(page, "edit-me")
         .locator("[data-testid=provider-models-status]", { hasText: "Saved." })
         .waitFor({ timeout: 10_000 });

@@ -2,7 +2,16 @@
 // normalized to cron, the limits, the next occurrence across time zones, and the one rule for a wall time
 // that a daylight-saving change skips or repeats, in every zone, with the note that says so.
 import { describe, expect, it } from "vitest";
-import { checkAt, checkRepeat, instantOf, nextRun, nextRuns, readAt, ruleNote } from "../../core/schedule-times";
+import {
+  checkAt,
+  checkRepeat,
+  instantOf,
+  nextRun,
+  nextRuns,
+  readAt,
+  readDayAt,
+  ruleNote,
+} from "../../core/schedule-times";
 import { isTimeZone } from "../../protocol";
 import { describeCron, describeRule, normalizeRepeat } from "../../protocol/schedules";
 
@@ -66,6 +75,36 @@ describe("checkAt and instantOf", () => {
     for (const zone of ["+14:00", "-05:00", "+0530", "-03"]) expect(isTimeZone(zone), zone).toBe(false);
     for (const zone of ["UTC", "Etc/GMT-14", "America/New_York", "Australia/Lord_Howe"])
       expect(isTimeZone(zone), zone).toBe(true);
+  });
+});
+
+describe("a one-off's day and time in words (readDayAt, checkAt)", () => {
+  // Thursday 2026-11-26, 13:00 in Paris.
+  const now = new Date("2026-11-26T12:00:00Z");
+  it.each([
+    ["friday at 9", "Europe/Paris", "2026-11-27T08:00:00.000Z"],
+    ["on Fri at 7pm", "Europe/Paris", "2026-11-27T18:00:00.000Z"],
+    // Today's time has passed: next week's.
+    ["thursday at 9", "Europe/Paris", "2026-12-03T08:00:00.000Z"],
+    ["Thursday at 18:30", "Europe/Paris", "2026-11-26T17:30:00.000Z"],
+    ["tomorrow at 8am", "America/New_York", "2026-11-27T13:00:00.000Z"],
+    ["today at 17:00", "UTC", "2026-11-26T17:00:00.000Z"],
+  ])("%s in %s → %s", (words, zone, at) => {
+    expect(readDayAt(words, zone, now)?.at).toBe(at);
+    expect(checkAt(words, zone, now)).toEqual({ at });
+  });
+  it("counts the days in the zone, not in UTC", () => {
+    // 23:30 UTC on Thursday is already Friday 08:30 in Tokyo: "friday at 9" is half an hour away.
+    const late = new Date("2026-11-26T23:30:00Z");
+    expect(readDayAt("friday at 9", "Asia/Tokyo", late)?.at).toBe("2026-11-27T00:00:00.000Z");
+    expect(readDayAt("friday at 9", "UTC", late)?.at).toBe("2026-11-27T09:00:00.000Z");
+  });
+  it("refuses a passed time today, a plural and other words, saying what it takes", () => {
+    expect(checkAt("today at 8", "UTC", now)).toMatchObject({ field: "at", message: /past/ });
+    for (const words of ["fridays at 9", "someday at 9", "friday at 25", "friday"]) {
+      expect(readDayAt(words, "UTC", now), words).toBeUndefined();
+      expect(checkAt(words, "UTC", now)).toMatchObject({ field: "at", message: /"friday at 9"/ });
+    }
   });
 });
 

@@ -5,7 +5,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../protocol";
-import { MAX_SCHEDULES, type Schedule } from "../../protocol/schedules";
+import { MAX_SCHEDULES, type Schedule, wallTime } from "../../protocol/schedules";
 import { marker } from "../support/fake-openai-client";
 import { fallBack as nextFallBack, springForward as nextSpringForward } from "../support/new-york-dst";
 import { api, createConversation, eventually, type Session, signup, stubOf } from "./helpers";
@@ -254,6 +254,50 @@ describe("schedule routes", () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(MAX_SCHEDULES);
     const refused = results.find((r) => r.status === 409);
     expect(await refused?.json()).toMatchObject({ error: { code: "conflict", message: /At most 20 schedules/ } });
+  });
+
+  it("posts into a conversation of its own, named after it, when none is given; a refused one makes none", async () => {
+    const session = await signup();
+    const conversations = async () =>
+      (await (await api("/api/conversations", { headers: session.headers })).json()) as {
+        id: string;
+        title: string;
+        title_source: string;
+      }[];
+    const plants = await created(session, {
+      name: "Plant care",
+      text: "water the plants",
+      repeat: "every day at 08:00",
+      time_zone: "Europe/Paris",
+    });
+    expect(plants.conversation_title).toBe("Plant care");
+    // The user's own title: the first run's message does not rename it.
+    expect(await conversations()).toEqual([
+      expect.objectContaining({ id: plants.conversation_id, title: "Plant care", title_source: "user" }),
+    ]);
+    // Its object armed the alarm for the first run.
+    expect(await alarmAt(plants.conversation_id)).toBe(Date.parse(plants.next_run_at ?? ""));
+    // Unnamed, it is named after the text's first line; a day and time in words is the next such day.
+    const bank = await created(session, {
+      text: "Call the bank\nabout the loan",
+      at: "friday at 9",
+      time_zone: "Europe/Paris",
+    });
+    expect(bank.conversation_title).toBe("Call the bank");
+    expect(bank.conversation_id).not.toBe(plants.conversation_id);
+    const wall = wallTime(bank.at ?? "", "Europe/Paris");
+    expect(wall).toMatch(/ 09:00$/);
+    expect(new Date(`${wall.slice(0, 10)}T00:00:00Z`).getUTCDay()).toBe(5);
+    const at = new Date(bank.at ?? "");
+    expect(at.getTime() - Date.now()).toBeLessThanOrEqual(7 * 86_400_000);
+
+    // Refused, by its rule or by the cap: no conversation is left behind.
+    expect((await create(session, { text: "x", repeat: "*/5 * * * *" })).status).toBe(400);
+    for (let i = 2; i < MAX_SCHEDULES; i++)
+      await created(session, { conversation_id: plants.conversation_id, text: `n${i}`, at: inHours(1 + i) });
+    const full = await create(session, { text: "one too many", at: inHours(1) });
+    expect(full.status).toBe(409);
+    expect((await conversations()).map((c) => c.title).sort()).toEqual(["Call the bank", "Plant care"]);
   });
 
   it("keeps the user's time zone as the default of a schedule", async () => {

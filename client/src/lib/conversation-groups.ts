@@ -56,6 +56,16 @@ export function groupConversations(list: readonly Conversation[], now: Date): Co
 }
 
 const TITLE_EVENT = "oracle:conversation-title";
+const LIST_EVENT = "oracle:conversations";
+
+/** Conversations were made outside the list (a schedule's own, on the Schedules page): it reads them again. */
+export const announceConversations = () => window.dispatchEvent(new Event(LIST_EVENT));
+
+/** Calls `reload` on each announceConversations; returns the unsubscribe. */
+export function onConversationsAnnounced(reload: () => void): () => void {
+  window.addEventListener(LIST_EVENT, reload);
+  return () => window.removeEventListener(LIST_EVENT, reload);
+}
 type TitleDetail = { id: string; title: string };
 
 /** A title the model wrote for a conversation, for whoever shows the list. */

@@ -9,7 +9,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks"
 import { z } from "zod";
 import { type Conversation, ConversationSchema, type ModelRef } from "../../../protocol";
 import { requestEmpty, requestJson } from "./api";
-import { onTitleAnnounced } from "./conversation-groups";
+import { onConversationsAnnounced, onTitleAnnounced } from "./conversation-groups";
 import { ConversationListSchema } from "./response-schemas";
 import { useDeferredDelete } from "./use-deferred-delete";
 
@@ -56,6 +56,7 @@ function useConversationIndex() {
 
   useEffect(() => {
     void refresh();
+    return onConversationsAnnounced(() => void refresh());
   }, [refresh]);
 
   // A title the model wrote after the first answer: shown at once, without waiting for a list.

@@ -1,5 +1,6 @@
-// The user's MCP servers (GET /api/mcp-servers) and what can be done to one: add (POST, then a
-// connection test at once), change (PATCH: enabled, disabled_tools, a new secret), test (POST …/test)
+// The user's MCP servers (GET /api/mcp-servers) and what can be done to one: add (POST switched off, then
+// a connection test at once, which switches it on when it works: a server that fails would make every
+// turn warn about it), change (PATCH: enabled, disabled_tools, a new secret), test (POST …/test)
 // and delete (the list itself: use-row-list.ts), and an OAuth server's connect (a popup to its
 // authorization server) and disconnect. Settings → Tools uses all of it; an "MCP server unavailable" card
 // turns a server off or on and tests it again.
@@ -43,6 +44,36 @@ export function withToolEnabled(server: McpServer, tool: string, enabled: boolea
   };
 }
 
+/** How an added server's first test went: switched on, or left off and why. */
+export type AddOutcome = { server: McpServer; on: true } | { server: McpServer; on: false; why: string };
+
+// The servers added here that stay off until they work (an OAuth one until it is connected), in this
+// tab's session: the popup's callback can bring the tab back to a new page when popups are blocked.
+const HELD_KEY = "oracle.mcp-held-off";
+function held(): Set<string> {
+  try {
+    return new Set(JSON.parse(sessionStorage.getItem(HELD_KEY) ?? "[]") as string[]);
+  } catch {
+    return new Set();
+  }
+}
+function hold(id: string, on: boolean): void {
+  const ids = held();
+  if (on) ids.add(id);
+  else ids.delete(id);
+  try {
+    sessionStorage.setItem(HELD_KEY, JSON.stringify([...ids]));
+  } catch {
+    // nothing to remember it in: it stays off until switched on by hand
+  }
+}
+
+/** Its last test found its tools, and an OAuth server is connected. */
+const works = (server: McpServer) =>
+  server.checked_at !== null &&
+  server.last_error === null &&
+  (server.auth.type !== "oauth" || server.auth.status === "connected");
+
 export function useMcpServers() {
   // A server without MCP routes answers 404: "not available yet", not an error.
   const rows = useRowList<McpServer, McpServerCreate, McpServerPatch>({
@@ -54,35 +85,75 @@ export function useMcpServers() {
   });
   const { put, pathOf, setRowError, whileBusy } = rows;
 
+  /** A server held off since it was added, working now: switched on (then listed), once. */
+  const settle = useCallback(
+    async (server: McpServer): Promise<McpServer> => {
+      if (server.enabled || !works(server) || !held().has(server.id)) return server;
+      hold(server.id, false);
+      const result = await requestJson(pathOf(server.id), McpServerSchema, "PATCH", { enabled: true });
+      return result.ok ? result.data : server;
+    },
+    [pathOf],
+  );
+
   const test = useCallback(
     async (id: string): Promise<ApiResult<McpTestResult>> => {
       setRowError(id, null);
-      const result = await whileBusy(id, () => requestJson(`${pathOf(id)}/test`, McpTestResultSchema, "POST"));
+      const result = await whileBusy(id, async () => {
+        const tested = await requestJson(`${pathOf(id)}/test`, McpTestResultSchema, "POST");
+        return tested.ok ? { ...tested, data: { ...tested.data, server: await settle(tested.data.server) } } : tested;
+      });
       if (result.ok) put(result.data.server);
       else setRowError(id, couldNot("test the connection", result.error));
       return result;
     },
-    [put, pathOf, setRowError, whileBusy],
+    [put, pathOf, setRowError, whileBusy, settle],
   );
 
-  /** POST; on success the new server is listed and tested at once. The caller shows a failure's fields. */
+  /**
+   * POST switched off, listed, then tested at once: switched on when it works, else left off (held) and
+   * `tested` says why. The caller shows a failure's fields.
+   */
   const create = useCallback(
-    async (input: McpServerCreate): Promise<ApiResult<McpServer>> => {
-      const result = await rows.create(input);
-      if (result.ok) void test(result.data.id);
+    async (input: McpServerCreate, tested?: (outcome: AddOutcome) => void): Promise<ApiResult<McpServer>> => {
+      const result = await rows.create({ ...input, enabled: false });
+      if (!result.ok) return result;
+      hold(result.data.id, true);
+      void test(result.data.id).then((answer) => {
+        const server = answer.ok ? answer.data.server : result.data;
+        if (server.enabled) tested?.({ server, on: true });
+        else tested?.({ server, on: false, why: answer.ok ? (answer.data.error ?? "") : answer.error.message });
+      });
       return result;
     },
     [rows.create, test],
+  );
+
+  /** Switched on or off by hand: no longer held off. */
+  const enable = useCallback(
+    (server: McpServer, enabled: boolean) => {
+      hold(server.id, false);
+      return rows.update(server, { enabled }, { optimistic: { ...server, enabled } });
+    },
+    [rows.update],
   );
 
   /** GET one server again: after the popup says it is done, or the window gets the focus back. */
   const refresh = useCallback(
     async (id: string) => {
       const result = await requestJson(pathOf(id), McpServerSchema);
-      if (result.ok) put(result.data);
+      if (result.ok) put(await settle(result.data));
+      else if (result.error.status === 404) hold(id, false);
     },
-    [pathOf, put],
+    [pathOf, put, settle],
   );
+
+  // Back in a tab that went to the authorization server itself (popups blocked): a held server is on now.
+  const loaded = rows.state.status === "ready";
+  useEffect(() => {
+    if (!loaded) return;
+    for (const id of held()) void refresh(id);
+  }, [loaded, refresh]);
 
   /**
    * Opens the popup at once (while the click still allows it), then points it at the authorization
@@ -157,7 +228,7 @@ export function useMcpServers() {
   }, [ids, refresh]);
 
   const { state, busy: testing, rowErrors, update, remove } = rows;
-  return { state, testing, rowErrors, test, create, update, remove, connect, disconnect };
+  return { state, testing, rowErrors, test, create, enable, update, remove, connect, disconnect };
 }
 
 /**

@@ -17,7 +17,8 @@ import { type ListState, useList } from "./use-list";
 export type { Schedule };
 export type ScheduleListState = ListState<Schedule>;
 export type ScheduleInput = {
-  conversation_id: string;
+  /** Absent: a new conversation, named after the schedule. */
+  conversation_id?: string;
   name?: string;
   text: string;
   at?: string;

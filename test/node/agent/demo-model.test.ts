@@ -100,6 +100,31 @@ describe("planDemoReply: what the user asks for", () => {
     ["can you clarify what you need", "request_input", { question: expect.any(String) }],
     ["loop", "vault_read", { path: LOOP_NOTE }],
     ["repeat yourself please", "vault_read", { path: LOOP_NOTE }],
+    [
+      "remind me on Friday at 9",
+      "schedule",
+      { action: "create", name: "Reminder", text: "Reminder: this is the one you asked for.", at: "friday at 9" },
+    ],
+    [
+      "Remind me every day at 8 to water the plants.",
+      "schedule",
+      { action: "create", text: "Reminder: water the plants", repeat: "every day at 8" },
+    ],
+    [
+      "please remind me to call mum tomorrow at 8:30am",
+      "schedule",
+      { action: "create", text: "Reminder: call mum", at: "tomorrow at 8:30am" },
+    ],
+    [
+      "remind me every mon and fri at 7pm: stretch",
+      "schedule",
+      { action: "create", text: "Reminder: stretch", repeat: "every mon and fri at 7pm" },
+    ],
+    [
+      "remind me to put on sun cream on sat at 10",
+      "schedule",
+      { action: "create", text: "Reminder: put on sun cream", at: "sat at 10" },
+    ],
   ])("%s → %s", (message, tool, args) => {
     const call = onlyCall(planDemoReply(conversation(user(message)), TOOLS));
     expect(call?.name).toBe(tool);
@@ -229,6 +254,40 @@ describe("planDemoReply: after tool results", () => {
     expect(answered.text).toContain("> echo: hi");
     // A name that is not offered (no such server, or switched off) is just text.
     expect(planDemoReply(conversation(user("call other__echo {}")), offered).toolCalls).toEqual([]);
+  });
+
+  it("says in words what it scheduled and when, asks when if no time was said, and answers a reminder's run", () => {
+    const asked = "remind me on Friday at 9 to call the bank";
+    const call = onlyCall(planDemoReply(conversation(user(asked)), TOOLS));
+    expect(call).toMatchObject({ name: "schedule", args: { at: "friday at 9", text: "Reminder: call the bank" } });
+    const saved = {
+      name: "Reminder: call the bank",
+      text: "Reminder: call the bank",
+      rule: "Once, 2026-11-27 09:00 (Europe/Paris)",
+    };
+    const done = planDemoReply(
+      conversation(user(asked), called("s1", "schedule", call?.args), result("s1", "schedule", saved)),
+      TOOLS,
+    );
+    expect(done.toolCalls).toEqual([]);
+    expect(done.text).toBe(
+      "Scheduled: I will post “Reminder: call the bank” in this conversation on Friday 2026-11-27 at 09:00 (Europe/Paris), and answer it then. You can pause, change or delete it on the Schedules page.",
+    );
+    const refused = planDemoReply(
+      conversation(user(asked), called("s1", "schedule", call?.args), failure("s1", "schedule", "at is in the past")),
+      TOOLS,
+    );
+    expect(refused.text).toBe("I could not schedule it: at is in the past.");
+
+    const when = planDemoReply(conversation(user("remind me to call mum")), TOOLS);
+    expect(when.toolCalls).toEqual([]);
+    expect(when.text).toMatch(/^Tell me when/);
+    // Not offered (a subagent's tools): no schedule, the tour.
+    expect(planDemoReply(conversation(user(asked)), ["vault_list"]).text).toMatch(/offline demo model/);
+    // The run's own message is answered as the reminder, never scheduled again.
+    const run = planDemoReply(conversation(user("Reminder: call the bank")), TOOLS);
+    expect(run.toolCalls).toEqual([]);
+    expect(run.text).toMatch(/^⏰ Call the bank/);
   });
 
   it("repeats the same vault_read for the loop demo, with a new call id each time", () => {

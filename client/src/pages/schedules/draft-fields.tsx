@@ -1,8 +1,10 @@
 // The fields both schedule forms show: name, message, when (once at a date and time, or repeating on a
-// rule in words or cron) and the time zone, written into a draft as they are typed.
+// rule in words or cron) and the time zone (suggested from the page's list of zones; a city is read as
+// its zone, and the field says which), written into a draft as they are typed.
 import { browserTimeZone } from "../../lib/use-schedules";
 import type { Draft } from "./draft";
 import style from "./style.module.css";
+import { knownZones, resolveTimeZone, ZONE_LIST_ID } from "./time-zones";
 
 type Set = (patch: Partial<Draft>) => void;
 
@@ -38,17 +40,59 @@ export function DraftFields({
         />
       </label>
       <RuleFields draft={draft} set={set} idPrefix={idPrefix} />
-      <label>
-        Time zone
-        <input
-          value={draft.time_zone}
-          maxLength={64}
-          placeholder={browserTimeZone()}
-          onInput={(e) => set({ time_zone: e.currentTarget.value })}
-          data-testid="schedule-time-zone"
-        />
-      </label>
+      <TimeZoneField value={draft.time_zone} onInput={(time_zone) => set({ time_zone })} idPrefix={idPrefix} />
     </>
+  );
+}
+
+/** The zones the time zone fields suggest: one list for the page. */
+export function ZoneList() {
+  return (
+    <datalist id={ZONE_LIST_ID}>
+      {knownZones().map((zone) => (
+        <option key={zone} value={zone} />
+      ))}
+    </datalist>
+  );
+}
+
+/** A zone picked from the list or typed; what it is saved as, when that is not what was typed ("Paris"). */
+function TimeZoneField({
+  value,
+  onInput,
+  idPrefix,
+}: {
+  value: string;
+  onInput: (v: string) => void;
+  idPrefix: string;
+}) {
+  const typed = value.trim();
+  const zone = resolveTimeZone(typed);
+  const hintId = `${idPrefix}-time-zone-hint`;
+  const hint = !typed ? null : !zone ? (
+    <span id={hintId} class={style.hintProblem} data-testid="schedule-time-zone-problem">
+      Not a time zone: pick one from the list, or type a city such as Paris.
+    </span>
+  ) : zone !== typed ? (
+    <span id={hintId} class={style.hint} data-testid="schedule-time-zone-resolved">
+      Saved as {zone}
+    </span>
+  ) : null;
+  return (
+    <label>
+      Time zone
+      <input
+        value={value}
+        maxLength={64}
+        list={ZONE_LIST_ID}
+        autoComplete="off"
+        placeholder={browserTimeZone()}
+        aria-describedby={hint ? hintId : undefined}
+        onInput={(e) => onInput(e.currentTarget.value)}
+        data-testid="schedule-time-zone"
+      />
+      {hint}
+    </label>
   );
 }
 

@@ -2,6 +2,7 @@
 // how a schedule reads in a row: its next and last runs in this browser's time.
 import { describeCron, wallTime } from "../../../../protocol/schedules";
 import type { Schedule } from "../../lib/use-schedules";
+import { resolveTimeZone } from "./time-zones";
 
 export type Draft = {
   name: string;
@@ -47,6 +48,17 @@ function ruleWords(cron: string): string {
 /** The body a draft sends: `at` as wall time in the chosen zone, or `repeat`. */
 export function ruleOf(draft: Draft): { at: string } | { repeat: string } {
   return draft.kind === "once" ? { at: draft.at } : { repeat: draft.repeat.trim() };
+}
+
+/** The zone a draft is saved in: what was typed read as an IANA zone ("Paris" → Europe/Paris), `fallback` when empty. */
+export function draftZone(draft: Draft, fallback: string): { zone: string } | { problem: string } {
+  if (!draft.time_zone.trim()) return { zone: fallback };
+  const zone = resolveTimeZone(draft.time_zone);
+  return zone
+    ? { zone }
+    : {
+        problem: `“${draft.time_zone.trim()}” is not a time zone: pick one from the list, or type a city such as Paris.`,
+      };
 }
 
 /** A saved schedule as the edit form starts it. */

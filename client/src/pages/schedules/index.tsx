@@ -6,6 +6,7 @@
 import { useState } from "preact/hooks";
 import { PageFrame, pageStyle as page } from "../../components/page-frame";
 import { explainScheduleError, type Schedule, useSchedules } from "../../lib/use-schedules";
+import { ZoneList } from "./draft-fields";
 import { NewScheduleForm } from "./new-schedule-form";
 import { type ScheduleChanges, ScheduleRow } from "./schedule-row";
 import style from "./style.module.css";
@@ -82,6 +83,7 @@ export function SchedulesPage() {
         New schedule
       </h2>
       <NewScheduleForm add={schedules.add} onStatus={(text) => setStatus(text === null ? null : { text })} />
+      <ZoneList />
     </PageFrame>
   );
 }
@@ -106,7 +108,8 @@ function ListState({ list, reload }: Pick<ReturnType<typeof useSchedules>, "list
   if (list.items.length > 0) return null;
   return (
     <p class={page.empty} data-testid="schedules-empty">
-      No schedules yet. Create one above, or ask the agent: “every weekday at 8, run /daily-review”.
+      No schedules yet. Create one with the form below, or ask the agent in a chat: “remind me on Friday at 9 to call
+      the bank”.
     </p>
   );
 }

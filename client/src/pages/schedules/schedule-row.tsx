@@ -8,7 +8,7 @@ import { pageStyle as page } from "../../components/page-frame";
 import { FormError, useFormSubmit } from "../../components/settings-form";
 import type { Schedule } from "../../lib/use-schedules";
 import { Link } from "../../ui/link";
-import { type Draft, draftOf, LAST, localTime, ruleOf } from "./draft";
+import { type Draft, draftOf, draftZone, LAST, localTime, ruleOf } from "./draft";
 import { DraftFields } from "./draft-fields";
 import style from "./style.module.css";
 
@@ -109,10 +109,12 @@ type EditProps = {
 function EditForm({ schedule: s, draft, onChange, onSave }: EditProps) {
   const form = useFormSubmit([]);
   const save = async () => {
+    const zone = draftZone(draft, s.time_zone);
+    if ("problem" in zone) return form.setFormError(`Could not save the schedule: ${zone.problem}`);
     const problem = await onSave({
       name: draft.name.trim(),
       text: draft.text.trim(),
-      time_zone: draft.time_zone.trim(),
+      time_zone: zone.zone,
       ...ruleOf(draft),
     });
     form.setFormError(problem);

@@ -1,5 +1,6 @@
 // A provider's models, editable: each one's context window, output cap, prices and whether its reasoning
-// is sent back; a model added by its name; and one "Save models" for all of it (use-model-draft.ts).
+// is sent back; a model added by its name (saved at once, as Add says); and one "Save models" for the
+// edits (use-model-draft.ts).
 // The rows are cards of wrapping fields, so a phone stacks them without scrolling sideways.
 import { useState } from "preact/hooks";
 import { GUESSED_CONTEXT_WINDOW, type Provider } from "../../../../../protocol";
@@ -147,33 +148,43 @@ function ModelRow({ id, row, at, draft }: RowProps) {
   );
 }
 
-/** "Add a model": a name typed as the server knows it, added to the list (saved with the rest). */
+/**
+ * "Add a model": a name typed as the server knows it, added to the list and saved at once (with any edits
+ * waiting above, as "Save models" would). Refused, the name stays typed and the reason shows.
+ */
 function AddModel({ id, draft }: { id: string; draft: ModelDraftState }) {
   const [name, setName] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
-  const add = (event: Event) => {
+  const add = async (event: Event) => {
     event.preventDefault();
+    if (draft.saving) return;
     const wrong = nameProblem(name, draft.rows);
     setProblem(wrong);
     if (wrong) return;
-    draft.add(newDraft(name.trim()));
+    // In the list now, saved or (another row refused) waiting for "Save models" with the rest.
     setName("");
+    await draft.save([newDraft(name.trim())]);
   };
   return (
-    <form class={`${kit.row} ${style.addModel}`} noValidate onSubmit={add} aria-label="Add a model">
+    <form
+      class={`${kit.row} ${style.addModel}`}
+      noValidate
+      onSubmit={(event) => void add(event)}
+      aria-label="Add a model"
+    >
       <TextField
         id={id}
         label="Add a model"
         value={name}
         onInput={setName}
         error={problem ?? undefined}
-        hint={`Its name on the server. The window starts at ${GUESSED_CONTEXT_WINDOW.toLocaleString("en-US")} tokens, a guess to correct.`}
+        hint={`Its name on the server; added and saved at once. The window starts at ${GUESSED_CONTEXT_WINDOW.toLocaleString("en-US")} tokens, a guess to correct.`}
         placeholder="gpt-4o-mini"
         testid="provider-add-model"
         grow
       />
-      <button type="submit" class={style.addButton} data-testid="provider-add-model-button">
-        Add
+      <button type="submit" class={style.addButton} disabled={draft.saving} data-testid="provider-add-model-button">
+        {draft.saving ? "Adding…" : "Add"}
       </button>
     </form>
   );

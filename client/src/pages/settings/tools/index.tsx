@@ -1,6 +1,7 @@
 // The Tools tab (issue 14): the user's own remote MCP servers, whose tools the agent is offered as
 // `<server>__<tool>`. Each server can be switched off, tested, given a new secret or deleted, and each
-// of its tools turned off; the form under the list adds one and tests it at once.
+// of its tools turned off; the form under the list adds one and tests it at once (switched on when it
+// works, else left off, and the form says why).
 
 import { useState } from "preact/hooks";
 import { pageStyle as page } from "../../../components/page-frame";
@@ -17,7 +18,7 @@ const LANDING_WORDS = {
 } as const;
 
 export function ToolSettings() {
-  const { state, testing, rowErrors, test, create, update, remove, connect, disconnect } = useMcpServers();
+  const { state, testing, rowErrors, test, create, enable, update, remove, connect, disconnect } = useMcpServers();
   const now = useNow();
   // Back from an authorization server in this tab (popups blocked): say how it went, once.
   const [landing] = useState(oauthLanding);
@@ -63,7 +64,7 @@ export function ToolSettings() {
                   testing={testing[server.id] ?? false}
                   error={rowErrors[server.id]}
                   onTest={() => void test(server.id)}
-                  onEnable={(enabled) => void update(server, { enabled }, { optimistic: { ...server, enabled } })}
+                  onEnable={(enabled) => void enable(server, enabled)}
                   onToggleTool={(tool, enabled) => {
                     const next = withToolEnabled(server, tool, enabled);
                     void update(server, { disabled_tools: next.disabled_tools }, { optimistic: next });
