@@ -38,7 +38,7 @@ it("starts a conversation from an example prompt, and the demo model answers it"
       .poll(() => page.locator("[data-role=agent][data-phase=final]").last().textContent(), { timeout: 15_000 })
       .toMatch(/no tasks/i);
     // Named by the demo model after its answer (agent/conversation-title.ts demoTitle).
-    await expect.poll(() => page.title(), { timeout: 10_000 }).toBe("Tasks open · Oracle");
+    await expect.poll(() => page.title(), { timeout: 10_000 }).toBe("What tasks are open · Oracle");
     const list = await page.request.get("/api/conversations");
     expect(((await list.json()) as { id: string }[]).map((c) => c.id)).toEqual([id]);
   });

@@ -59,7 +59,7 @@ for (const { width, height, phone } of VIEWPORTS) {
           { timeout: 10_000 },
         )
         .toBe("model");
-      expect(title).toBe("Add task Feed quokka noon");
+      expect(title).toBe("Add task Feed the quokka before noon");
       await openSidebar(page);
       // It reached the open tab without a reload (the `conversation_title` frame or the turn-end refresh).
       await expect.poll(() => row(page, id).locator("[data-testid=conversation-title]").textContent()).toBe(title);

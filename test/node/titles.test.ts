@@ -57,11 +57,33 @@ describe("the model's title, cleaned", () => {
 });
 
 describe("the demo model's title", () => {
-  it("is a few key words of the first message, plain text, capitalised", () => {
-    expect(demoTitle("**cap cloud spend** at 500 a month, please")).toBe("Cap cloud spend 500 month");
-    expect(demoTitle('call demo-tools__echo {"text": "hi"}')).toBe("Demo-tools echo");
-    expect(demoTitle("ask me a question")).toBe("Ask question");
-    expect(demoTitle("the a of")).toBe("Quick chat");
+  it("is the first message's subject in its own words: plain text, without an opener, capitalised", () => {
+    expect(demoTitle("**cap cloud spend** at 500 a month, please")).toBe("Cap cloud spend at 500 a month");
+    expect(demoTitle('call demo-tools__echo {"text": "hi"}')).toBe("Call demo-tools echo");
+    expect(demoTitle("ask me a question")).toBe("Ask me a question");
+    expect(demoTitle("tell me a long story")).toBe("Long story");
+    expect(demoTitle("Hi. Can you summarise my notes? Thanks")).toBe("Summarise my notes");
+    expect(demoTitle("What tasks are open?")).toBe("What tasks are open");
+    expect(demoTitle("hello")).toBe("Hello");
+  });
+
+  it("is cut at a word (a clause's end where there is one), never hanging on a word that needs the rest", () => {
+    // Issue 41: "Write note called code code" read as a garble.
+    expect(demoTitle("Write a note called code with some code in it")).toBe("Write a note called code with some code");
+    expect(demoTitle("Write a note called ideas: try the Oracle on a phone")).toBe("Write a note called ideas");
+    expect(demoTitle("Could you explain how the Durable Objects hibernation API keeps sockets open")).toBe(
+      "Explain how the Durable Objects",
+    );
+  });
+
+  it("gives two different first messages two different titles, never one generic name", () => {
+    // Issue 41: both of these were "Quick chat".
+    const messages = ["What can you do?", "How are you?", "the a of", "Who are you", "What is this"];
+    const titles = messages.map(demoTitle);
+    expect(titles).toEqual(["What can you do", "How are you", "The a of", "Who are you", "What is this"]);
+    expect(titles).not.toContain("Quick chat");
+    // Nothing to name it after: no title, the first message's (or the default) stays.
+    expect(demoTitle("👋 !!")).toBe("");
   });
 
   it("answers the title request through the model interface, like a real model", async () => {
@@ -74,7 +96,7 @@ describe("the demo model's title", () => {
       signal: new AbortController().signal,
       deadline: Date.now(),
     });
-    expect(cleanModelTitle(result.text)).toBe("Plan beta launch");
+    expect(cleanModelTitle(result.text)).toBe("Plan the beta launch");
   });
 });
 
@@ -94,14 +116,30 @@ describe("when a title is asked for", () => {
     expect(firstExchange(log)).toEqual({ question: "first", answer: "the answer" });
   });
 
-  it("never after a turn that failed or was stopped before any answer", () => {
+  it("after a stopped first answer too, with what it had written (maybe nothing), without the product's note", () => {
+    const stopped = agent(2, "Once upon a time\n\n— Stopped by the user.", {
+      phase: "final",
+      termination_reason: "user_cancelled",
+      note: "Stopped by the user.",
+    } as Partial<Message>);
+    expect(firstExchange([user(1, "tell me a long story"), stopped])).toEqual({
+      question: "tell me a long story",
+      answer: "Once upon a time",
+    });
+    const before = agent(2, "Stopped by the user.", {
+      phase: "final",
+      termination_reason: "user_cancelled",
+      note: "Stopped by the user.",
+    } as Partial<Message>);
+    expect(firstExchange([user(1, "hi"), before])).toEqual({ question: "hi", answer: "" });
+  });
+
+  it("never after a turn whose model call failed, nor before any answer", () => {
     const failed = agent(2, "The model failed", {
       phase: "final",
       termination_reason: "llm_error",
     } as Partial<Message>);
-    const stopped = agent(2, "Stopped", { phase: "final", termination_reason: "user_cancelled" } as Partial<Message>);
     expect(firstExchange([user(1, "hi"), failed])).toBeUndefined();
-    expect(firstExchange([user(1, "hi"), stopped])).toBeUndefined();
     expect(firstExchange([user(1, "hi")])).toBeUndefined();
     expect(firstExchange([])).toBeUndefined();
   });

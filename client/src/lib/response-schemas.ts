@@ -1,14 +1,11 @@
-// Response shapes that docs/protocol.md names but protocol/ does not declare yet (health, wrapper objects).
+// Response shapes that docs/protocol.md names but protocol/ does not declare yet (wrapper objects).
 // Kept here, loose where the server may add fields, until protocol/ exports them. Shapes protocol/
 // does declare (subscribers, messages, AgentConfig, …) are imported from it, never copied here.
 import { z } from "zod";
-import { AgentConfigSchema, ConversationSchema, ModelInfoSchema, UserSchema } from "../../../protocol";
+import { AgentConfigSchema, ConversationSchema, UserSchema } from "../../../protocol";
 
 /** GET /api/me, and the signup and login answers. */
 export const UserResponseSchema = z.object({ user: UserSchema });
-
-export const HealthSchema = z.object({ ok: z.boolean(), model: ModelInfoSchema });
-export type Health = z.infer<typeof HealthSchema>;
 
 /** Accepts the bare array of docs/protocol.md and a `{key: [...]}` wrapper alike. */
 function listOf<T extends z.ZodType>(item: T, key: string) {

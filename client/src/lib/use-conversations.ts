@@ -1,4 +1,4 @@
-// The signed-in user's conversations for the sidebar: list, create (or reuse an empty one), rename, pin,
+// The signed-in user's conversations for the sidebar: list, create (with its first message), rename, pin,
 // take a title the model wrote (announced from the open chat's socket), and delete with Undo. Errors are
 // kept for display rather than thrown, so a failing request never blanks the list.
 //
@@ -6,7 +6,6 @@
 // sent only when the Undo window closes, another delete comes, or the page is left (pagehide, with
 // keepalive), so Undo needs no server support: nothing was deleted yet.
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { z } from "zod";
 import { type Conversation, ConversationSchema, type ModelRef } from "../../../protocol";
 import { requestEmpty, requestJson } from "./api";
 import { onConversationsAnnounced, onTitleAnnounced } from "./conversation-groups";
@@ -15,14 +14,13 @@ import { useDeferredDelete } from "./use-deferred-delete";
 
 /** How long "Deleted … · Undo" stays before the DELETE is sent. */
 export const UNDO_MS = 6_000;
-/** The server's title for a conversation nothing was said in yet (d1/conversations.ts DEFAULT_TITLE). */
-const DEFAULT_TITLE = "New conversation";
-
-const MessagesPageSchema = z.object({ messages: z.array(z.unknown()) });
-
 export type { PendingDelete } from "./use-deferred-delete";
 
 const conversationPath = (id: string) => `/api/conversations/${encodeURIComponent(id)}`;
+
+/** A first message's first line with words, until the server's title (markdown stripped) replaces it. */
+const provisionalTitle = (message: string) =>
+  (message.split("\n").find((line) => /\p{L}|\p{N}/u.test(line)) ?? "").trim().slice(0, 60);
 
 /**
  * The list as the server last gave it, kept from going back in time: `changes` counts the changes made
@@ -34,6 +32,8 @@ function useConversationIndex() {
   /** How many lists were asked for, and how many changes made here (create, rename, delete) were applied. */
   const asked = useRef(0);
   const changes = useRef(0);
+  /** A new conversation's name from its first message, kept until the index has named it too. */
+  const named = useRef(new Map<string, string>());
 
   // A list is applied only if it is the newest asked for and nothing was changed here while it was on
   // its way: else it could undo that change (the page's first list, answering after "New" had made a
@@ -47,7 +47,7 @@ function useConversationIndex() {
       if (ask !== asked.current) return; // a newer list is on its way
       if (before !== changes.current) continue;
       if (result.ok) {
-        setAll(result.data);
+        setAll(result.data.map((c) => withName(c, named.current)));
         setError(null);
       } else setError(result.error.message);
       return;
@@ -69,40 +69,38 @@ function useConversationIndex() {
     [],
   );
 
-  return { all, setAll, error, setError, refresh, changes };
+  return { all, setAll, error, setError, refresh, changes, named };
+}
+
+/** The index names a conversation once its first message reached it: until then, the name given here. */
+function withName(conversation: Conversation, named: Map<string, string>): Conversation {
+  const title = named.get(conversation.id);
+  if (title === undefined) return conversation;
+  if (conversation.title_source === "default") return { ...conversation, title };
+  named.delete(conversation.id);
+  return conversation;
 }
 
 export function useConversations() {
-  const { all, setAll, error, setError, refresh, changes } = useConversationIndex();
+  const { all, setAll, error, setError, refresh, changes, named } = useConversationIndex();
 
-  /** The newest conversation when nothing was said in it yet (so "New" can reuse it), else null. */
-  const emptyNewest = useCallback(async (list: Conversation[]): Promise<Conversation | null> => {
-    const newest = list[0];
-    if (!newest || (newest.title !== DEFAULT_TITLE && newest.title !== "") || newest.preview) return null;
-    const result = await requestJson(`${conversationPath(newest.id)}/messages?limit=1`, MessagesPageSchema);
-    return result.ok && result.data.messages.length === 0 ? newest : null;
-  }, []);
-
-  /** Opens a fresh conversation: the newest one if it is still empty, else a new one. */
-  const create = useCallback(async (): Promise<Conversation | null> => {
-    let current = all;
-    if (current === null) {
-      // Not listed yet (a click right after the page opened): ask, rather than assume there is none.
-      const listed = await requestJson("/api/conversations", ConversationListSchema);
-      current = listed.ok ? listed.data : [];
-    }
-    const list = current.filter((c) => c.id !== pendingRef.current?.id);
-    const reusable = await emptyNewest(list);
-    if (reusable) return reusable;
+  /**
+   * Makes a conversation for a first message (sent from home). Its row is named by that message at once,
+   * as the index names it a moment later (d1/titles.ts), so it never reads "New conversation".
+   */
+  const create = useCallback(async (firstMessage: string): Promise<Conversation | null> => {
     const result = await requestJson("/api/conversations", ConversationSchema, "POST", {});
     if (!result.ok) {
       setError(result.error.message);
       return null;
     }
     changes.current++;
-    setAll((current) => [result.data, ...(current ?? []).filter((c) => c.id !== result.data.id)]);
+    const title = provisionalTitle(firstMessage);
+    if (title) named.current.set(result.data.id, title);
+    const row = withName(result.data, named.current);
+    setAll((current) => [row, ...(current ?? []).filter((c) => c.id !== row.id)]);
     return result.data;
-  }, [all, emptyNewest]);
+  }, []);
 
   /** A PATCH of one conversation whose answer `apply` writes into the list; false (and the error) if refused. */
   const update = useCallback(
@@ -142,7 +140,7 @@ export function useConversations() {
     [refresh],
   );
 
-  const { pending, pendingRef, commitDelete, scheduleDelete, undoDelete } = useDeferredDelete(
+  const { pending, commitDelete, scheduleDelete, undoDelete } = useDeferredDelete(
     sendDelete,
     conversationPath,
     UNDO_MS,

@@ -93,3 +93,40 @@ export function parseRefKey(key: string): ModelRef | null {
     return null;
   }
 }
+
+/**
+ * The model the page in view answers with, for the header: the open conversation's (or the one picked
+ * on home); null for the user's default; undefined while not known (a chat whose model has not loaded).
+ */
+let inView: ModelRef | null | undefined = null;
+const inViewListeners = new Set<(ref: ModelRef | null | undefined) => void>();
+
+function putInView(ref: ModelRef | null | undefined): void {
+  inView = ref;
+  for (const listener of inViewListeners) listener(ref);
+}
+
+/** Says which model the page answers with while it is shown (back to the user's default after). */
+export function useShowModel(ref: ModelRef | null | undefined): void {
+  useEffect(() => {
+    putInView(ref);
+    return () => putInView(null);
+  }, [ref === undefined, ref?.provider_id, ref?.model]);
+}
+
+/** The model in view as the list describes it; null when the list failed; undefined until known. */
+export function useModelInView(): AvailableModel | null | undefined {
+  const models = useModels();
+  const [ref, setRef] = useState(inView);
+  useEffect(() => {
+    inViewListeners.add(setRef);
+    setRef(inView);
+    return () => {
+      inViewListeners.delete(setRef);
+    };
+  }, []);
+  if (models.status === "failed") return null;
+  if (ref === undefined || models.status === "loading") return undefined;
+  const { models: all, default: fallback } = models.list;
+  return findModel(all, ref) ?? findModel(all, fallback) ?? null;
+}

@@ -29,7 +29,7 @@ export class ConversationTitles {
     const sql = this.ctx.storage.sql;
     if (readState(sql, TITLE_ASKED)) return;
     const exchange = firstExchange(this.io.messages());
-    if (!exchange) return; // no answer yet (a failed or stopped turn): a later turn asks
+    if (!exchange) return; // no answer yet (the model call failed): a later turn asks
     writeState(sql, TITLE_ASKED, new Date().toISOString());
     this.ctx.waitUntil(
       this.write(exchange.question, exchange.answer, llm ?? llmSettings(this.env)).catch((error) => {

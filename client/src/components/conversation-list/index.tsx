@@ -1,8 +1,10 @@
-// The sidebar: "New conversation", a search over every conversation's words, and the conversations in
+// The sidebar: "New conversation" (home, for a first message), a search over every conversation's words, and the conversations in
 // groups (Pinned, then Today, Yesterday, Previous 7 days, Older by last activity: conversation-groups.ts),
 // newest first, the open one highlighted. Each row pins or unpins, renames inline (double-click the
 // title or ✎: Enter saves, Esc cancels) and deletes with × (the Shell offers Undo). Focus lands somewhere
-// sensible after each: back on the row, on the next row (or "New") after a delete.
+// sensible after each: back on the row, on the next row (or "New") after a delete. Where a pointer can
+// hover, the row's buttons show over the end of its title on hover or focus and take no room while
+// hidden, so a title is cut only where the row ends (a pinned row's pin stays in view, beside it).
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { Conversation } from "../../../../protocol";
 import { groupConversations, shortWhen } from "../../lib/conversation-groups";
@@ -15,10 +17,8 @@ type Props = {
   conversations: Conversation[] | null;
   activeId: string | null;
   error: string | null;
-  /** Bumped each time "New" opened a conversation (new or reused): tests and tools can wait on it. */
-  opened: number;
-  creating: boolean;
-  onCreate: () => void;
+  /** "New conversation": home, where the first message makes one. */
+  onNew: () => void;
   onDelete: (conversation: Conversation) => void;
   onRename: (id: string, title: string) => Promise<boolean>;
   onPin: (id: string, pinned: boolean) => Promise<boolean>;
@@ -38,7 +38,7 @@ function focusRow(list: HTMLElement | null, target: string | "new"): boolean {
 }
 
 export function ConversationList(props: Props) {
-  const { conversations, activeId, error, opened, creating, onCreate, onDelete, onRename, onPin } = props;
+  const { conversations, activeId, error, onNew, onDelete, onRename, onPin } = props;
   const [editing, setEditing] = useState<string | null>(null);
   const [query, setQuery] = useState("");
   const root = useRef<HTMLElement>(null);
@@ -86,14 +86,7 @@ export function ConversationList(props: Props) {
 
   return (
     <nav ref={root} class={style.sidebar} aria-label="Conversations" data-testid="conversation-list">
-      <button
-        type="button"
-        class={style.create}
-        onClick={onCreate}
-        disabled={creating}
-        data-testid="new-conversation"
-        data-opened={opened}
-      >
+      <button type="button" class={style.create} onClick={onNew} data-testid="new-conversation">
         + New conversation
       </button>
       <ConversationSearch query={query} onQuery={setQuery} />
@@ -152,6 +145,20 @@ type RowProps = {
 function Row({ conversation, active, editing, onEdit, onRenamed, onPin, onDelete }: RowProps) {
   const title = titleOf(conversation);
   const pinned = conversation.pinned === true;
+  // A pinned row keeps its pin in view, beside the title; else it is one of the buttons shown on hover.
+  const pin = (
+    <button
+      type="button"
+      class={`${style.action} ${pinned ? style.pinned : ""}`}
+      title={pinned ? `Unpin “${title}”` : `Pin “${title}” to the top`}
+      aria-label={pinned ? "Unpin conversation" : "Pin conversation"}
+      aria-pressed={pinned}
+      onClick={onPin}
+      data-testid="pin-conversation"
+    >
+      <Icon name="pin" />
+    </button>
+  );
   return (
     <li
       class={`${style.item} ${active ? style.active : ""}`}
@@ -179,37 +186,30 @@ function Row({ conversation, active, editing, onEdit, onRenamed, onPin, onDelete
             </span>
             <span class={style.date}>{shortWhen(conversation.updated_at, new Date())}</span>
           </Link>
-          <button
-            type="button"
-            class={`${style.action} ${pinned ? style.pinned : ""}`}
-            title={pinned ? `Unpin “${title}”` : `Pin “${title}” to the top`}
-            aria-label={pinned ? "Unpin conversation" : "Pin conversation"}
-            aria-pressed={pinned}
-            onClick={onPin}
-            data-testid="pin-conversation"
-          >
-            <Icon name="pin" />
-          </button>
-          <button
-            type="button"
-            class={style.action}
-            title={`Rename “${title}”`}
-            aria-label="Rename conversation"
-            onClick={onEdit}
-            data-testid="rename-conversation"
-          >
-            <span aria-hidden="true">✎</span>
-          </button>
-          <button
-            type="button"
-            class={`${style.action} ${style.delete}`}
-            title={`Delete “${title}”`}
-            aria-label="Delete conversation"
-            onClick={onDelete}
-            data-testid="delete-conversation"
-          >
-            <span aria-hidden="true">×</span>
-          </button>
+          {pinned && pin}
+          <span class={style.actions}>
+            {!pinned && pin}
+            <button
+              type="button"
+              class={style.action}
+              title={`Rename “${title}”`}
+              aria-label="Rename conversation"
+              onClick={onEdit}
+              data-testid="rename-conversation"
+            >
+              <span aria-hidden="true">✎</span>
+            </button>
+            <button
+              type="button"
+              class={`${style.action} ${style.delete}`}
+              title={`Delete “${title}”`}
+              aria-label="Delete conversation"
+              onClick={onDelete}
+              data-testid="delete-conversation"
+            >
+              <span aria-hidden="true">×</span>
+            </button>
+          </span>
         </>
       )}
     </li>

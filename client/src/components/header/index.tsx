@@ -1,19 +1,20 @@
-// The top bar: brand, the model answering (its plain name; with the offline demo only the loud Demo
-// badge, which says it once instead of "demo · demo"; provider and prices are in the tooltip), the Library and
-// Settings one click away, and the signed-in user with Log out. On a phone it is one row: the menu
-// button (which opens the drawer holding the conversations and these links), the brand and a short
-// demo badge; in a conversation it is not shown there at all: the chat's title row is the one header
-// and carries the menu button and the badge (MenuButton, DemoBadge), as ChatGPT's phone layout does.
+// The top bar: brand, the model the page in view answers with (the open conversation's, else the
+// user's default; its plain name; with the offline demo only the loud Demo badge, which says it once
+// instead of "demo · demo"; provider and prices are in the tooltip), the Library and Settings one click
+// away, and the signed-in user with Log out. On a phone it is one row: the menu button (which opens the
+// drawer holding the conversations and these links), the brand and a short demo badge; in a
+// conversation it is not shown there at all: the chat's title row is the one header and carries the
+// menu button and the badge (MenuButton, DemoBadge), as ChatGPT's phone layout does.
 import type { ComponentChild, Ref } from "preact";
-import type { User } from "../../../../protocol";
-import type { Health } from "../../lib/response-schemas";
+import type { AvailableModel, User } from "../../../../protocol";
 import { Icon } from "../../ui/icon";
 import { Link } from "../../ui/link";
 import style from "./style.module.css";
 
 type Props = {
   user: User;
-  health: Health | null;
+  /** The model the page in view answers with; null or undefined while not known. */
+  model: AvailableModel | null | undefined;
   onLogOut: () => void;
   /** The menu button (a phone), unless the page shows it in its own header row. */
   menu?: ComponentChild;
@@ -22,8 +23,7 @@ type Props = {
 };
 
 /** The badge's tooltip: the model, and the prices the token meters' costs come from, when set. */
-function modelTitle({ model }: Health): string {
-  const { prices } = model;
+function modelTitle({ prices }: AvailableModel): string {
   if (!prices) return "The model behind the agent";
   return `The model behind the agent. Prices per million tokens: input ${prices.input}, cached input ${prices.cached_input}, output ${prices.output}`;
 }
@@ -73,17 +73,17 @@ export function DemoBadge({ testid = "demo-badge" }: { testid?: string }) {
   );
 }
 
-export function Header({ user, health, onLogOut, menu, hiddenOnPhone }: Props) {
-  const demo = health?.model.provider === "demo";
+export function Header({ user, model, onLogOut, menu, hiddenOnPhone }: Props) {
+  const demo = model?.demo === true;
   return (
     <header class={hiddenOnPhone ? `${style.header} ${style.hiddenOnPhone}` : style.header}>
       {menu}
       <Link href="/" class={style.brand} data-testid="brand">
         <span aria-hidden="true">◎</span> Oracle
       </Link>
-      {health && !demo && (
-        <span class={style.model} data-testid="model-badge" title={`${health.model.provider}: ${modelTitle(health)}`}>
-          {health.model.model}
+      {model && !demo && (
+        <span class={style.model} data-testid="model-badge" title={`${model.provider_name}: ${modelTitle(model)}`}>
+          {model.model}
         </span>
       )}
       {demo && <DemoBadge />}

@@ -81,6 +81,8 @@ type Props = {
   /** Bumped by the chat when the user sends: the list scrolls to the bottom and follows the answer. */
   followKey?: number;
   footer?: ComponentChildren;
+  /** Opens at the first message, not the latest (a shared page is read from the top). */
+  fromTop?: boolean;
 };
 
 /** Why the version controls wait, in the words of their tooltip; null when they may be used. */
@@ -189,9 +191,9 @@ class TranscriptRow extends Component<RowProps> {
 }
 
 export function MessageList(props: Props) {
-  const { state, connected, activity, branching, onEditingChange, followKey, footer } = props;
+  const { state, connected, activity, branching, onEditingChange, followKey, footer, fromTop } = props;
   const scroller = useRef<HTMLDivElement>(null);
-  const pinned = useRef(true);
+  const pinned = useRef(!fromTop);
   const [behind, setBehind] = useState(false);
   const tree = useMemo(() => buildTree(state.messages), [state.messages]);
   const writes = useMemo(() => subtreesWithWrites(tree), [tree]);

@@ -2,22 +2,23 @@
 // conversations (a column on a wide screen, a drawer on a phone; in a chat on a phone the chat's title
 // row is the only header, holding the menu button and the demo badge), or Settings, the Library, Notes,
 // Tasks or Schedules, loaded on first visit (routed-page.tsx) to keep the initial bundle small. The Shell
-// also owns the tab title, "New conversation" (use-open-conversation.ts: reusing an empty one), delete
-// with Undo, and the app-wide keyboard shortcuts (use-shell-shortcuts.ts, lib/use-shortcuts.ts).
+// also owns the tab title, a new chat (use-open-conversation.ts: home, until its first message makes
+// the conversation), delete with Undo, and the app-wide keyboard shortcuts (use-shell-shortcuts.ts,
+// lib/use-shortcuts.ts).
 import type { ComponentChildren, RefObject } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import type { Conversation, User } from "../../../../protocol";
 import { navigate, type Route } from "../../lib/router";
 import { syncTimeZone } from "../../lib/time-zone";
 import { useConversations } from "../../lib/use-conversations";
-import { useHealth } from "../../lib/use-health";
+import { useModelInView } from "../../lib/use-models";
 import { Drawer } from "../../ui/drawer";
 import { ConversationList } from "../conversation-list";
 import { DemoBadge, Header, MenuButton } from "../header";
 import { DrawerPages, returnToUndone, UndoToast } from "./drawer-parts";
 import { RoutedPage } from "./routed-page";
 import style from "./style.module.css";
-import { useOpenConversation } from "./use-open-conversation";
+import { startNewChat, useOpenConversation } from "./use-open-conversation";
 import { useShellShortcuts } from "./use-shell-shortcuts";
 
 type Props = { user: User; route: Route; onLogOut: () => void };
@@ -82,12 +83,13 @@ function useDeleteWithUndo(list: ReturnType<typeof useConversations>, activeId: 
 }
 
 export function Shell({ user, route, onLogOut }: Props) {
-  const health = useHealth();
+  // The model the header names: the one the page in view answers with (lib/use-models.ts).
+  const model = useModelInView();
   const list = useConversations();
   const { conversations, refresh, commitDelete } = list;
   const activeId = route.name === "conversation" ? route.id : null;
   const [drawerOpen, setDrawerOpen] = useState(false);
-  const { open, creating, opened, unsent, setUnsent } = useOpenConversation(list);
+  const { open, creating, unsent, setUnsent } = useOpenConversation(list);
   const menuButton = useRef<HTMLButtonElement>(null);
   const key = routeKey(route);
   const activeTitle = activeId ? conversations?.find((c) => c.id === activeId)?.title : undefined;
@@ -104,6 +106,13 @@ export function Shell({ user, route, onLogOut }: Props) {
   }, [key]);
 
   useDocumentTitle(route.name, activeId, activeTitle);
+
+  // A conversation the list does not have yet (made in another tab, or through the API) is listed once
+  // it is opened.
+  const listed = conversations !== null;
+  useEffect(() => {
+    if (activeId && conversations && !conversations.some((c) => c.id === activeId)) void refresh();
+  }, [activeId, listed]);
 
   const { onDelete, onUndo } = useDeleteWithUndo(list, activeId);
 
@@ -122,7 +131,12 @@ export function Shell({ user, route, onLogOut }: Props) {
   const toggleDrawer = useCallback(() => setDrawerOpen((isOpen) => !isOpen), []);
 
   const withSidebar = route.name === "home" || route.name === "conversation" || route.name === "not_found";
-  useShellShortcuts({ open, withSidebar, openDrawer: () => setDrawerOpen(true) });
+  // Home with the drawer closed (already home, navigating does not close it).
+  const newChat = useCallback(() => {
+    setDrawerOpen(false);
+    startNewChat();
+  }, []);
+  useShellShortcuts({ newChat, withSidebar, openDrawer: () => setDrawerOpen(true) });
 
   const undoToast = list.pendingDelete && (
     <UndoToast key={list.pendingDelete.id} title={list.pendingDelete.title} inDrawer={drawerOpen} onUndo={onUndo} />
@@ -137,7 +151,7 @@ export function Shell({ user, route, onLogOut }: Props) {
       chat={{
         title: activeTitle,
         menu,
-        badge: health?.model.provider === "demo" && <DemoBadge testid="chat-demo-badge" />,
+        badge: model?.demo && <DemoBadge testid="chat-demo-badge" />,
         onTurn: refreshSoon,
       }}
       home={{
@@ -154,7 +168,7 @@ export function Shell({ user, route, onLogOut }: Props) {
       <a href="#main" class={style.skip} onClick={skipToMain} data-testid="skip-link">
         {route.name === "conversation" ? "Skip to chat" : "Skip to content"}
       </a>
-      <Header user={user} health={health} onLogOut={logOut} menu={inChat ? null : menu} hiddenOnPhone={inChat} />
+      <Header user={user} model={model} onLogOut={logOut} menu={inChat ? null : menu} hiddenOnPhone={inChat} />
       <ShellBody
         withSidebar={withSidebar}
         drawer={{ open: drawerOpen, close: () => setDrawerOpen(false), menuButton }}
@@ -163,9 +177,7 @@ export function Shell({ user, route, onLogOut }: Props) {
             conversations={conversations}
             activeId={activeId}
             error={list.error}
-            opened={opened}
-            creating={creating}
-            onCreate={() => void open()}
+            onNew={newChat}
             onDelete={onDelete}
             onRename={list.rename}
             onPin={list.pin}

@@ -1,6 +1,8 @@
-// "New conversation", or a first message from home: open (or reuse) one and go there. One at a time; a
-// first message that a failed create would lose is given back (`unsent`) for home to put back in its
-// composer. `opened` counts the opens, so the list can scroll to the row.
+// A new chat and its first message. "New conversation" (and Ctrl/⌘+Shift+O) only goes home, to the
+// examples and an empty composer: a conversation is made when its first message is sent from there, so
+// no empty row is left in the sidebar. Sending makes it (one at a time), queues the text for the chat
+// (lib/outbox.ts) and goes there; a first message that a failed create would lose is given back
+// (`unsent`) for home to put back in its composer.
 import { useCallback, useRef, useState } from "preact/hooks";
 import type { ModelRef } from "../../../../protocol";
 import { queueFirstMessage } from "../../lib/outbox";
@@ -9,35 +11,36 @@ import type { useConversations } from "../../lib/use-conversations";
 
 type List = Pick<ReturnType<typeof useConversations>, "create" | "chooseModel">;
 
+/** Home, with the cursor in its composer (also when home is already open: nothing re-mounts then). */
+export function startNewChat(): void {
+  navigate("/");
+  // After the render that shows home and closes the drawer (the page behind an open one is inert).
+  requestAnimationFrame(() => document.querySelector<HTMLElement>("#main [data-testid=composer-input]")?.focus());
+}
+
 export function useOpenConversation({ create, chooseModel }: List) {
   const [creating, setCreating] = useState(false);
-  const [opened, setOpened] = useState(0);
   const [unsent, setUnsent] = useState<string | null>(null);
   const creatingRef = useRef(false);
 
   const open = useCallback(
-    async (content?: string, model?: ModelRef | null) => {
+    async (content: string, model: ModelRef | null) => {
       if (creatingRef.current) return;
       creatingRef.current = true;
       setCreating(true);
-      const conversation = await create();
+      const conversation = await create(content);
       creatingRef.current = false;
       setCreating(false);
       // A first message must not be lost with a failed create: home gives it back to the composer.
-      setUnsent(!conversation && content ? content : null);
+      setUnsent(conversation ? null : content);
       if (!conversation) return;
       // The model picked on the home page, before the first message is sent (a refusal leaves the default).
       if (model) await chooseModel(conversation.id, model);
-      if (content) queueFirstMessage(conversation.id, content);
-      const path = `/c/${encodeURIComponent(conversation.id)}`;
-      const already = location.pathname === path;
-      setOpened((n) => n + 1);
-      navigate(path);
-      // Reusing the chat already open: nothing re-mounts, so put the cursor in its composer here.
-      if (already) document.querySelector<HTMLElement>("#main [data-testid=composer-input]")?.focus();
+      queueFirstMessage(conversation.id, content);
+      navigate(`/c/${encodeURIComponent(conversation.id)}`);
     },
     [create, chooseModel],
   );
 
-  return { open, creating, opened, unsent, setUnsent };
+  return { open, creating, unsent, setUnsent };
 }

@@ -4,16 +4,17 @@ import { navigate } from "../../lib/router";
 import { requestSearchFocus, useShortcuts } from "../../lib/use-shortcuts";
 
 type Options = {
-  open: () => Promise<void>;
+  /** Home, ready for a first message. */
+  newChat: () => void;
   /** The page shows the conversations beside it on a wide screen. */
   withSidebar: boolean;
   openDrawer: () => void;
 };
 
-export function useShellShortcuts({ open, withSidebar, openDrawer }: Options) {
+export function useShellShortcuts({ newChat, withSidebar, openDrawer }: Options) {
   useShortcuts({
     "new-chat": () => {
-      void open();
+      newChat();
       return true;
     },
     search: () => {

@@ -23,6 +23,7 @@ import { turnActivity } from "../../lib/turn-state";
 import { useConversationDetail } from "../../lib/use-conversation-detail";
 import { useConversationModel } from "../../lib/use-conversation-model";
 import { useConversationSocket } from "../../lib/use-conversation-socket";
+import { useShowModel } from "../../lib/use-models";
 import { Toast } from "../../ui/toast";
 import style from "./style.module.css";
 import { useBranching, useEscStops, useTurnEdges } from "./use-chat-session";
@@ -66,6 +67,8 @@ type SessionProps = Props & { title: string; savedModel: ModelRef | null | undef
 function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, badge }: SessionProps) {
   const { state, status, problem, send, answerInput, dismissNotice, retryNow } = useConversationSocket(id);
   const conversationModel = useConversationModel(id, savedModel);
+  // The header names the model this conversation answers with, once it is known.
+  useShowModel(savedModel === undefined ? undefined : conversationModel.model);
   const { turn } = state;
   const prices = state.model?.prices;
   const total = useMemo(() => conversationTotal(state.messages.values(), prices), [state.messages, prices]);

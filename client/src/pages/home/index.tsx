@@ -1,6 +1,6 @@
-// The home page (/): a composer ready to type in and a few example prompts. Sending opens a
-// conversation (the newest one when it is still empty, else a new one), queues the text for it
-// (lib/outbox.ts) and goes there; the chat sends it once its socket is connected. The examples are
+// The home page (/), where every new chat starts ("New conversation" and Ctrl/⌘+Shift+O come here): a
+// composer ready to type in and a few example prompts. Sending makes the conversation (none exists
+// before its first message), queues the text for it (lib/outbox.ts) and goes there; the chat sends it once its socket is connected. The examples are
 // phrases the offline demo model acts on (agent/demo/script.ts), so they show
 // something real even without an API key. The model picker chooses the new conversation's model (the
 // user's default until they pick one).
@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { ModelRef } from "../../../../protocol";
 import { Composer } from "../../components/composer";
 import { ModelPicker } from "../../components/model-picker";
+import { useShowModel } from "../../lib/use-models";
 import style from "./style.module.css";
 
 export const EXAMPLES = [
@@ -27,6 +28,7 @@ type Props = {
 export function Home({ onStart, unsent }: Props) {
   const root = useRef<HTMLDivElement>(null);
   const [model, setModel] = useState<ModelRef | null>(null);
+  useShowModel(model);
   useEffect(() => {
     // Ready to type: the composer has focus as the page opens.
     root.current?.querySelector<HTMLTextAreaElement>("[data-testid=composer-input]")?.focus();

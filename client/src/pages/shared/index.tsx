@@ -1,5 +1,6 @@
 // The page a share link opens, /s/<id>, with or without an account: the snapshot's title, "Shared
-// conversation · snapshot of <date>" and its messages drawn by the chat's own message list, read-only
+// conversation · snapshot of <date>" and its messages drawn by the chat's own message list, from the
+// top (a reader starts at the beginning, not at the end as in a chat), read-only
 // (no socket, no composer, and no `branching`, so no Edit, Regenerate, Retry or ‹ n/m ›). Search engines are asked not to index it (a robots meta while it is
 // shown; the API answers with X-Robots-Tag too). An unknown or revoked link says so in words.
 // "Continue in your account" copies the snapshot into a new conversation of the reader's (POST
@@ -141,7 +142,7 @@ export function SharedPage({ id, session }: { id: string; session: Session["stat
         {loaded.shared.messages.length === 0 ? (
           <p class={style.message}>This conversation had no messages when it was shared.</p>
         ) : (
-          <MessageList state={state} connected={false} activity={null} />
+          <MessageList state={state} connected={false} activity={null} fromTop />
         )}
       </main>
     </div>
