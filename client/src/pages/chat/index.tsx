@@ -10,7 +10,6 @@
 import type { ComponentChild } from "preact";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { ChatFrame, ModelRef } from "../../../../protocol";
-import { ApprovalCards } from "../../components/approval-cards";
 import { Composer } from "../../components/composer";
 import { ConnectionStatus } from "../../components/connection-status";
 import { ConversationMenu } from "../../components/conversation-menu";
@@ -33,7 +32,8 @@ import { useBranching, useEscStops, useTurnEdges } from "./use-chat-session";
 const offline = () => import("../../components/connection-status/offline");
 const ConnectionBanner = lazyPart(() => offline().then((m) => m.ConnectionBanner));
 const PendingMessages = lazyPart(() => offline().then((m) => m.PendingMessages));
-// An MCP server's question is rare: its cards (and their form kit) load when one first comes.
+// A call waiting for approval and an MCP server's question are rare: their cards load when one first comes.
+const ApprovalCards = lazyPart(() => import("../../components/approval-cards").then((m) => m.ApprovalCards));
 const ElicitationCards = lazyPart(() => import("../../components/elicitation-cards").then((m) => m.ElicitationCards));
 
 type Props = {
@@ -133,10 +133,12 @@ function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, 
         }
       />
       {turn.pendingInput && <RequestInputBanner pending={turn.pendingInput} onAnswer={answerInput} />}
-      <ApprovalCards
-        pending={turn.pendingApprovals}
-        onDecide={(choice) => send({ type: "tool_approval", ...choice })}
-      />
+      {turn.pendingApprovals.length > 0 && (
+        <ApprovalCards
+          pending={turn.pendingApprovals}
+          onDecide={(choice) => send({ type: "tool_approval", ...choice })}
+        />
+      )}
       {turn.pendingElicitations.length > 0 && (
         <ElicitationCards
           pending={turn.pendingElicitations}
