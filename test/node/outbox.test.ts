@@ -1,21 +1,28 @@
 // The chat's outbox (client/src/lib/outbox.ts, issue 41): what the user sent and the conversation has
-// not confirmed yet, kept per conversation in localStorage (a Map stands in for it here) so a reload
-// finds it again; every message gets a client_id the protocol accepts, and nothing is lost when storage
-// is refused.
+// not confirmed yet, kept per conversation in localStorage (a stand-in here, its items own properties
+// as in a browser) so a reload finds it again; every message gets a client_id the protocol accepts,
+// two tabs do not drop each other's, nothing is lost when storage is refused, and signing out forgets.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openOutbox, queueFirstMessage } from "../../client/src/lib/outbox";
+import { forgetOutboxes, openOutbox, queueFirstMessage } from "../../client/src/lib/outbox";
 import { ClientIdSchema } from "../../protocol";
 
-let store: Map<string, string>;
+class FakeStorage {
+  [key: string]: unknown;
+  getItem(key: string): string | null {
+    return Object.hasOwn(this, key) ? String(this[key]) : null;
+  }
+  setItem(key: string, value: string): void {
+    this[key] = value;
+  }
+  removeItem(key: string): void {
+    delete this[key];
+  }
+}
+
+let store: FakeStorage;
 beforeEach(() => {
-  store = new Map();
-  Object.assign(globalThis, {
-    localStorage: {
-      getItem: (key: string) => store.get(key) ?? null,
-      setItem: (key: string, value: string) => void store.set(key, value),
-      removeItem: (key: string) => void store.delete(key),
-    },
-  });
+  store = new FakeStorage();
+  Object.assign(globalThis, { localStorage: store });
 });
 afterEach(() => {
   Reflect.deleteProperty(globalThis, "localStorage");
@@ -42,7 +49,26 @@ describe("outbox", () => {
     outbox.remove(one?.client_id ?? "");
     expect(outbox.pending.map((m) => m.content)).toEqual(["two"]);
     outbox.remove(two?.client_id ?? "");
-    expect(store.size).toBe(0);
+    expect(Object.keys(store)).toEqual([]);
+  });
+
+  it("keeps what another tab of the conversation added, and each tab sends what it holds", () => {
+    const tabA = openOutbox("c1");
+    const tabB = openOutbox("c1");
+    tabA.add({ type: "chat", content: "from A" });
+    tabB.add({ type: "chat", content: "from B" });
+    expect(tabB.pending.map((m) => m.content)).toEqual(["from B"]);
+    expect(openOutbox("c1").pending.map((m) => m.content)).toEqual(["from B", "from A"]);
+    tabA.remove(tabA.pending[0]?.client_id ?? "");
+    expect(openOutbox("c1").pending.map((m) => m.content)).toEqual(["from B"]);
+  });
+
+  it("forgets every conversation's outbox at sign-out, and nothing else", () => {
+    openOutbox("c1").add({ type: "chat", content: "one" });
+    openOutbox("c2").add({ type: "chat", content: "two" });
+    store.setItem("oracle-theme", "dark");
+    forgetOutboxes();
+    expect(Object.keys(store)).toEqual(["oracle-theme"]);
   });
 
   it("offers the oldest not refused as the next to send", () => {
@@ -60,9 +86,9 @@ describe("outbox", () => {
   });
 
   it("reads what is not a list of chat frames as empty, and keeps working where storage is refused", () => {
-    store.set("oracle-outbox:c1", "{not json");
+    store.setItem("oracle-outbox:c1", "{not json");
     expect(openOutbox("c1").pending).toEqual([]);
-    store.set("oracle-outbox:c1", JSON.stringify([{ type: "chat", content: "" }]));
+    store.setItem("oracle-outbox:c1", JSON.stringify([{ type: "chat", content: "" }]));
     expect(openOutbox("c1").pending).toEqual([]);
 
     Object.assign(globalThis, {

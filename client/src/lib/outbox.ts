@@ -3,33 +3,43 @@
 // a chat frame with a client_id: the chat sends it (again, after a drop or a reload) until its user
 // message comes back carrying that id, or `chat_duplicate` says it is in; the server never starts the
 // same id twice (docs/protocol.md "chat"). The home page's first message waits here too, while its
-// conversation opens. A tab works from its own copy; storage that is refused or full only costs the
-// copy that outlives the tab.
+// conversation opens. A tab works from its own copy and sends what it holds; what another tab of the
+// same conversation added meanwhile stays stored beside it. Storage that is refused or full only costs
+// the copy that outlives the tab. Signing out forgets them all.
 import { type ChatFrame, ChatFrameSchema } from "../../../protocol";
 
 export type Outgoing = ChatFrame & { client_id: string };
 export type Outbox = ReturnType<typeof openOutbox>;
 
-/** The outbox of one conversation as stored; `changed` is told each time its list changes. */
-export function openOutbox(conversationId: string, changed: () => void = () => {}) {
-  const key = `oracle-outbox:${conversationId}`;
-  let stored: Outgoing[] = [];
+const PREFIX = "oracle-outbox:";
+
+function stored(key: string): Outgoing[] {
   try {
     const read = ChatFrameSchema.array().safeParse(JSON.parse(localStorage.getItem(key) ?? "[]"));
-    if (read.success) stored = read.data.filter((frame): frame is Outgoing => !!frame.client_id);
+    if (read.success) return read.data.filter((frame): frame is Outgoing => !!frame.client_id);
   } catch {}
+  return [];
+}
+
+/** The outbox of one conversation as stored; `changed` is told each time its list changes. */
+export function openOutbox(conversationId: string, changed: () => void = () => {}) {
+  const key = PREFIX + conversationId;
+  // Every message this tab has held: the stored ones it has not are another tab's, and stay.
+  const held = new Set<string>();
   const set = (pending: Outgoing[]) => {
     if (pending.length === outbox.pending.length) return;
     outbox.pending = pending;
+    for (const frame of pending) held.add(frame.client_id);
+    const all = [...pending, ...stored(key).filter((frame) => !held.has(frame.client_id))];
     try {
-      if (pending.length) localStorage.setItem(key, JSON.stringify(pending));
+      if (all.length) localStorage.setItem(key, JSON.stringify(all));
       else localStorage.removeItem(key);
     } catch {}
     changed();
   };
   const outbox = {
     /** Oldest first; a new array at each change. */
-    pending: stored,
+    pending: stored(key),
     /** Refused by the server for a reason other than a running turn: sent again only on Retry. */
     refused: new Set<string>(),
     /** Sends the next one if the socket can take it now (the chat's socket sets it). */
@@ -45,7 +55,15 @@ export function openOutbox(conversationId: string, changed: () => void = () => {
     /** What to send next: the oldest not refused. */
     next: () => outbox.pending.find((frame) => !outbox.refused.has(frame.client_id)),
   };
+  for (const frame of outbox.pending) held.add(frame.client_id);
   return outbox;
+}
+
+/** At sign-out: what was not sent is the signed-out user's, not for the next one to find in this browser. */
+export function forgetOutboxes(): void {
+  try {
+    for (const key of Object.keys(localStorage)) if (key.startsWith(PREFIX)) localStorage.removeItem(key);
+  } catch {}
 }
 
 /** A first message typed on the home page, for the conversation about to open. */
