@@ -1,9 +1,10 @@
 // Issue 41, item 1: a message sent while the connection is down is never lost and never sent twice. With
 // the browser offline and the socket dropped, Send shows the message at once as the user's bubble marked
-// "Not sent yet"; it survives a reload; when the socket is back it goes out by itself, once, and the
-// banner says the connection is back. Then a message whose reply is lost with the socket (the server has
-// it, the page never heard) is sent again after a reload (Retry) and the server answers `chat_duplicate`:
-// the conversation holds it once, answered once. One test per viewport: 1280×800, and 390×844 with touch.
+// "Not sent yet" (Edit takes one back into the box); it survives a reload; when the socket is back it
+// goes out by itself, once, and the banner says the connection is back. Then a message whose reply is
+// lost with the socket (the server has it, the page never heard) is sent again after a reload (Retry)
+// and the server answers `chat_duplicate`: the conversation holds it once, answered once. One test per
+// viewport: 1280×800, and 390×844 with touch.
 import type { Page, WebSocketRoute } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../protocol";
@@ -101,6 +102,14 @@ describe.each(DESKTOP_AND_PHONE)("at $width×$height", (viewport) => {
       expect(await pending.textContent()).toContain(first);
       await banner.waitFor({ timeout: 10_000 });
       expect(await pending.locator("[data-testid=pending-note]").textContent()).toBe("Not sent yet");
+      // A second thought, taken back: Edit puts it back in the box and out of the thread.
+      await input.fill("Second thought");
+      await send.click();
+      const second = pending.filter({ hasText: "Second thought" });
+      await second.locator("[data-testid=pending-edit]").click();
+      await second.waitFor({ state: "detached", timeout: 2_000 });
+      expect(await input.inputValue()).toBe("Second thought");
+      await input.fill("");
 
       // The socket is back: it goes out by itself, and the banner says the connection is back.
       net.down = false;
@@ -111,6 +120,7 @@ describe.each(DESKTOP_AND_PHONE)("at $width×$height", (viewport) => {
       await expect.poll(() => stored(page, id, first), { timeout: 30_000 }).toEqual({ sent: 1, answers: 1 });
       expect(await sent.count()).toBe(1);
       expect(net.chats.filter((c) => c.content === first)).toHaveLength(1);
+      expect(net.chats.some((c) => c.content === "Second thought")).toBe(false);
 
       // A message whose reply is lost: the server gets it, the page never hears back, the socket drops.
       const text = `Reply lost ${viewport.name}`;
