@@ -8,7 +8,8 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { Outbox } from "../../lib/outbox";
 import type { ConnectionProblem, ConnectionStatus as Status } from "../../lib/use-conversation-socket";
 import { PlainText } from "../../ui/plain-text";
-import { ActionButton, MessageActions } from "../message-actions";
+import { ActionButton } from "../message-actions";
+import actions from "../message-actions/style.module.css";
 import bubble from "../user-message/style.module.css";
 import style from "./style.module.css";
 
@@ -104,8 +105,8 @@ export function PendingMessages({ outbox, connected, inputRef, onRetry }: Pendin
                 <PlainText text={content} />
               </div>
             </article>
-            <MessageActions createdAt="" copyText={content} align="end">
-              <span role="status" data-testid="pending-note">
+            <div class={`${actions.actions} ${actions.end}`}>
+              <span class={bubble.note} role="status" data-testid="pending-note">
                 {refused ? "Not sent" : connected ? "Sending…" : "Not sent yet"}
               </span>
               {(refused || !connected) && (
@@ -116,11 +117,11 @@ export function PendingMessages({ outbox, connected, inputRef, onRetry }: Pendin
               <ActionButton
                 onClick={() => takeBack(client_id, content)}
                 testid="pending-edit"
-                label="Take it back into the message box"
+                label="Edit: take it back into the message box"
               >
                 Edit
               </ActionButton>
-            </MessageActions>
+            </div>
           </div>
         );
       })}
