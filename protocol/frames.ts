@@ -10,6 +10,12 @@ import { ModelInfoSchema, UsageSchema } from "./usage";
 export const MAX_FRAME_BYTES = 64 * 1024;
 export const MAX_CHAT_CHARS = 32000;
 
+/**
+ * A client's own id for one message it sends (a random string it makes): the conversation keeps it on the
+ * user message and never starts the same message twice, so a client may send it again until it sees it.
+ */
+export const ClientIdSchema = z.string().regex(/^[\w-]{8,64}$/);
+
 // Client frames are strict: an unknown field is refused by name, as in every HTTP body.
 export const ChatFrameSchema = z.strictObject({
   type: z.literal("chat"),
@@ -21,6 +27,8 @@ export const ChatFrameSchema = z.strictObject({
   decision_tree: DecisionTreeNameSchema.optional(),
   /** A new version of this user message: the new one follows the same message, on a new branch. */
   edit_seq: z.number().int().min(1).optional(),
+  /** Sent again with the same id, the message is not started twice (`chat_duplicate` answers). */
+  client_id: ClientIdSchema.optional(),
 });
 export type ChatFrame = z.infer<typeof ChatFrameSchema>;
 
@@ -132,7 +140,10 @@ export const ServerFrameSchema = z.union([
     steps: z.number(),
     usage: UsageSchema,
   }),
-  z.object({ type: z.literal("error"), code: z.string(), message: z.string() }),
+  /** `client_id`: the chat frame refused (busy, invalid), when it carried one. */
+  z.object({ type: z.literal("error"), code: z.string(), message: z.string(), client_id: z.string().optional() }),
+  /** A chat whose `client_id` is already user message `seq`: nothing was started (the client's copy is in). */
+  z.object({ type: z.literal("chat_duplicate"), client_id: z.string(), seq: z.number() }),
   /** A subagent's live frame, shown under the delegate call that started it (nested ones nest). */
   z.object({
     type: z.literal("subagent_frame"),

@@ -47,6 +47,8 @@ export const UserMessageSchema = z.object({
   content: z.string(),
   /** Set when no one typed it: a schedule posted it (protocol.md "Schedules"); absent for a typed message. */
   origin: MessageOriginSchema.optional(),
+  /** The sending client's id for it (chat `client_id`): how that client knows its message arrived. */
+  client_id: z.string().optional(),
 });
 /** What the model thought before it wrote a step (streamed as `reasoning_delta`). */
 export const ReasoningSchema = z.object({

@@ -70,17 +70,24 @@ export class Conversation {
     prefetched?: Promise<TurnSettings>,
   ): Promise<void> {
     const { starts, lifecycle, approvals, elicitations } = this.turns;
-    // A frame the turn's host refused is answered with why, on this socket only.
-    const answer = (refused: { code: string; message: string } | undefined) => {
-      if (refused) this.hub.send(ws, { type: "error", ...refused });
+    // A frame the turn's host refused is answered with why, on this socket only (a chat's with its client_id).
+    const answer = (refused: { code: string; message: string } | undefined, client_id?: string) => {
+      if (refused) this.hub.send(ws, { type: "error", ...refused, ...(client_id ? { client_id } : {}) });
     };
     switch (frame.type) {
       case "ping":
         return this.hub.send(ws, { type: "pong" });
       case "resume":
         return this.resume(ws, frame.after_seq, frame.tree);
-      case "chat":
-        return answer(await starts.start({ frame, credential, prefetched }));
+      case "chat": {
+        // Sent again (the client did not see it arrive): answered, never started twice. Nothing is awaited
+        // between this lookup and the start, which persists the message or refuses while a turn runs.
+        const { client_id } = frame;
+        const sent = client_id === undefined ? undefined : this.log.queries.userMessageSent(client_id);
+        if (client_id !== undefined && sent !== undefined)
+          return this.hub.send(ws, { type: "chat_duplicate", client_id, seq: sent });
+        return answer(await starts.start({ frame, credential, prefetched }), client_id);
+      }
       case "regenerate":
         return answer(await starts.regenerate(frame, credential, prefetched));
       case "switch_branch":

@@ -283,6 +283,7 @@ function applyFrame(state: ConversationState, frame: ServerFrame): ConversationS
     case "subagent_frame":
       return applySubagentFrame(state, frame);
     case "pong":
+    case "chat_duplicate": // the outbox's (use-conversation-socket.ts)
     case "conversation_title": // the sidebar's (use-conversation-socket.ts hands it there)
       return state;
   }

@@ -1,33 +1,31 @@
 // The live link to one conversation's Durable Object. Opens the socket, resumes from the highest seq it
 // holds on every `hello` (first load included: after_seq 0 replays the whole history), reconnects with
-// backoff after a drop, pings every 25 s, and folds every validated frame into conversationReducer.
+// backoff after a drop (at once when the browser says it went offline), pings every 25 s, and folds every
+// validated frame into conversationReducer. The user's messages go through the conversation's outbox
+// (lib/outbox.ts): each is sent when the socket is greeted and no turn runs, one at a time, again after
+// a drop or a reload, until its user message comes back (the server never starts one twice).
 import { useCallback, useEffect, useReducer, useRef, useState } from "preact/hooks";
 import { type ClientFrame, type ServerFrame, ServerFrameSchema } from "../../../protocol";
 import { REVOKED_CLOSE_CODE } from "../../../protocol/socket-close";
 import { signalUnauthorized } from "./api";
 import { announceTitle } from "./conversation-groups";
 import { conversationReducer, INITIAL_STATE } from "./conversation-state";
-import { takeQueuedMessage } from "./outbox";
+import { openOutbox } from "./outbox";
 import { reconnectDelay } from "./reconnect-backoff";
 
 export type ConnectionStatus = "connecting" | "connected" | "reconnecting";
 
-/** Why the socket is down and when it tries again, for the reconnect banner. */
+/** Why the socket is down and when it tries again, for the reconnect banner (which words it). */
 export type ConnectionProblem = {
   /** Reconnect attempts so far since the last good connection. */
   attempt: number;
-  /** The close reason in plain words ("the connection dropped", "you are offline"). */
+  /** How the socket closed, and whether the browser was offline then. */
+  code: number;
   reason: string;
+  offline: boolean;
   /** Epoch ms of the next attempt. */
   retryAt: number;
 };
-
-function closeReason(event: CloseEvent): string {
-  if (!navigator.onLine) return "you are offline";
-  if (event.reason) return `the server closed the connection (${event.reason})`;
-  if (event.code === 1006) return "the connection dropped";
-  return `the connection closed (code ${event.code})`;
-}
 
 const PING_INTERVAL_MS = 25_000;
 /** Deltas wait at most this long for a paint (a hidden tab paints none). */
@@ -59,6 +57,8 @@ export function useConversationSocket(conversationId: string) {
   const [problem, setProblem] = useState<ConnectionProblem | null>(null);
   const socketRef = useRef<WebSocket | null>(null);
   const retryNowRef = useRef<() => void>(() => {});
+  const [, changed] = useState(0);
+  const [outbox] = useState(() => openOutbox(conversationId, () => changed((n) => n + 1)));
   // Kept outside the reducer because the socket handlers need it synchronously for `resume`.
   const highestSeq = useRef(0);
 
@@ -68,8 +68,16 @@ export function useConversationSocket(conversationId: string) {
     setStatus("connecting");
     setProblem(null);
     let disposed = false;
-    let greeted = false;
     let attempt = 0;
+    // The outbox's message on its way (sent, not yet confirmed or refused), on a greeted socket.
+    let greeted = false;
+    let sending: string | undefined;
+    outbox.flush = () => {
+      const next = outbox.next();
+      if (!greeted || sending || !next) return;
+      sending = next.client_id;
+      socketRef.current?.send(JSON.stringify(next));
+    };
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
     let pingTimer: ReturnType<typeof setInterval> | undefined;
 
@@ -123,28 +131,42 @@ export function useConversationSocket(conversationId: string) {
           // `tree`: every branch's messages, so switching versions needs no fetch (lib/branches.ts).
           const resume = { type: "resume", after_seq: highestSeq.current, tree: true } satisfies ClientFrame;
           socket.send(JSON.stringify(resume));
-          // The home page's first message, queued while the conversation was being created: sent
-          // once, on this chat's first connection.
-          if (!greeted) {
-            greeted = true;
-            const queued = takeQueuedMessage(conversationId);
-            if (queued) socket.send(JSON.stringify({ type: "chat", content: queued } satisfies ClientFrame));
-          }
+          greeted = true;
         }
         // The model named the conversation: the sidebar takes it (use-conversations.ts), not the chat.
         if (frame.type === "conversation_title") return announceTitle(frame.conversation_id, frame.title);
         if (frame.type === "message") highestSeq.current = Math.max(highestSeq.current, frame.message.seq);
+        // A message of the outbox is in: its own user message came back, or it was in already.
+        const arrived =
+          frame.type === "chat_duplicate"
+            ? frame.client_id
+            : frame.type === "message" && frame.message.role === "user" && frame.message.client_id;
+        if (arrived) {
+          if (arrived === sending) sending = undefined;
+          outbox.remove(arrived);
+        }
+        // Refused while a turn runs, it goes when that turn ends; refused otherwise, on Retry only.
+        if (frame.type === "error" && frame.client_id && frame.client_id === sending) {
+          sending = undefined;
+          if (frame.code === "busy") return;
+          outbox.refused.add(frame.client_id);
+        }
         take(frame);
+        if (frame.type === "hello" || frame.type === "response_complete" || frame.type === "chat_duplicate")
+          outbox.flush();
       };
       socket.onclose = (event) => {
-        clearInterval(pingTimer);
         if (disposed || socketRef.current !== socket) return;
+        clearInterval(pingTimer);
         socketRef.current = null;
+        greeted = false;
+        sending = undefined;
         // Signed out elsewhere (logout, a deleted token): reconnecting would only be refused.
         if (event.code === REVOKED_CLOSE_CODE) return signalUnauthorized();
         setStatus("reconnecting");
         const delay = reconnectDelay(attempt++);
-        setProblem({ attempt, reason: closeReason(event), retryAt: Date.now() + delay });
+        const { code, reason } = event;
+        setProblem({ attempt, code, reason, offline: !navigator.onLine, retryAt: Date.now() + delay });
         retryTimer = setTimeout(connect, delay);
       };
     };
@@ -156,13 +178,23 @@ export function useConversationSocket(conversationId: string) {
       connect();
     };
 
+    // The browser knows the network is gone before a socket does (a dead one can seem open for minutes):
+    // it is given up now, so the banner says so and nothing more is sent into it.
+    const wentOffline = () => {
+      const socket = socketRef.current;
+      socket?.onclose?.(new CloseEvent("close"));
+      socket?.close();
+    };
+
     retryNowRef.current = reconnectNow;
     connect();
     window.addEventListener("online", reconnectNow);
+    window.addEventListener("offline", wentOffline);
     return () => {
       disposed = true;
       flush();
       window.removeEventListener("online", reconnectNow);
+      window.removeEventListener("offline", wentOffline);
       clearTimeout(retryTimer);
       clearInterval(pingTimer);
       socketRef.current?.close(1000, "leaving conversation");
@@ -193,5 +225,5 @@ export function useConversationSocket(conversationId: string) {
   /** Reconnects at once instead of waiting out the backoff. */
   const retryNow = useCallback(() => retryNowRef.current(), []);
 
-  return { state, status, problem, send, answerInput, dismissNotice, retryNow };
+  return { state, status, problem, send, answerInput, dismissNotice, retryNow, outbox };
 }

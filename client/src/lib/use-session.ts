@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useState } from "preact/hooks";
 import type { User } from "../../../protocol";
 import { onUnauthorized, requestEmpty, requestJson } from "./api";
+import { forgetOutboxes } from "./outbox";
 import { UserResponseSchema } from "./response-schemas";
 import { resetModels } from "./use-models";
 
@@ -47,6 +48,7 @@ export function useSession() {
   const logOut = useCallback(async () => {
     await requestEmpty("/api/auth/logout", "POST");
     resetModels();
+    forgetOutboxes();
     setSession({ status: "signed_out" });
   }, []);
 

@@ -10,6 +10,11 @@ export function ensureLocalTables(sql: SqlStorage): void {
   );
   sql.exec("CREATE TABLE IF NOT EXISTS local_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
   addParentColumn(sql);
+  // A chat's client_id is looked up before its turn starts (log-queries.ts userMessageSent).
+  sql.exec(
+    `CREATE INDEX IF NOT EXISTS messages_client_id ON messages (json_extract(payload, '$.client_id'))
+       WHERE role = 'user'`,
+  );
 }
 
 /**

@@ -105,6 +105,18 @@ export class LogQueries {
     return rows.length > 0;
   }
 
+  /** The user message a client sent with `clientId` (chat `client_id`), on any branch; undefined if none. */
+  userMessageSent(clientId: string): number | undefined {
+    // The expression and the condition are the index's (local-tables.ts), so this is one index lookup.
+    const row = this.sql
+      .exec<{ seq: number }>(
+        "SELECT seq FROM messages WHERE role = 'user' AND json_extract(payload, '$.client_id') = ? LIMIT 1",
+        clientId,
+      )
+      .toArray()[0];
+    return row?.seq;
+  }
+
   /** Up to `limit` messages above `after`, as the D1 index reads them. */
   indexRows(after: number, limit: number): IndexRow[] {
     return this.sql

@@ -18,7 +18,7 @@ import type { PendingInput } from "./waits/pending-input";
 
 /** A turn started by a message: the frame, who sent it, its settings if read ahead, and where it came from. */
 export interface StartOptions {
-  frame: Pick<ChatFrame, "content" | "edit_seq" | "agent_max_steps" | "decision_tree">;
+  frame: Pick<ChatFrame, "content" | "edit_seq" | "agent_max_steps" | "decision_tree" | "client_id">;
   /** The credential of the socket that sent it (its revocation stops the turn). */
   credential?: Credential;
   /** The settings read with the socket's credential check (user-cache.ts). */
@@ -65,7 +65,13 @@ export class TurnStarts {
       plan: (signal) => this.parts.plans.user(frame, signal, prefetched),
       persistInput: async () => {
         if (point) this.io.branches.moveTo(point.leaf);
-        await this.io.append({ role: "user", content: frame.content, ...(origin ? { origin } : {}) });
+        const { content, client_id } = frame;
+        await this.io.append({
+          role: "user",
+          content,
+          ...(origin ? { origin } : {}),
+          ...(client_id ? { client_id } : {}),
+        });
         for (const draft of await resolveReferences(this.env.DB, this.meta.userId, frame.content))
           await this.io.append(draft);
       },

@@ -15,7 +15,7 @@ import style from "./style.module.css";
 
 type Props = {
   running: boolean;
-  connected: boolean;
+  /** True when the text is taken (the chat keeps it in its outbox even while the connection is down). */
   onSend: (frame: ChatFrame) => boolean;
   /** The text the box opens with (a message that could not be sent, given back). */
   initialText?: string;
@@ -53,16 +53,7 @@ function fitHeight(textarea: HTMLTextAreaElement | null) {
   textarea.style.height = `${textarea.scrollHeight + textarea.offsetHeight - textarea.clientHeight}px`;
 }
 
-export function Composer({
-  running,
-  connected,
-  onSend,
-  onStop,
-  inputRef,
-  modelPicker,
-  holding = false,
-  initialText = "",
-}: Props) {
+export function Composer({ running, onSend, onStop, inputRef, modelPicker, holding = false, initialText = "" }: Props) {
   const [text, setText] = useState(initialText);
   const [maxSteps, setMaxSteps] = useState("");
   const [decisionTree, setDecisionTree] = useState("");
@@ -70,7 +61,7 @@ export function Composer({
   const ownTextarea = useRef<HTMLTextAreaElement>(null);
   const textarea = inputRef ?? ownTextarea;
   const completion = useCompletion({ text, textarea, setText });
-  const canSend = connected && !running && !holding && text.trim() !== "";
+  const canSend = !running && !holding && text.trim() !== "";
 
   useLayoutEffect(() => fitHeight(textarea.current), [text]);
 
@@ -158,9 +149,7 @@ export function Composer({
             type="submit"
             class={style.send}
             disabled={!canSend}
-            title={
-              !connected ? "Send is disabled until the connection is back" : holding ? "Switching the model…" : "Send"
-            }
+            title={holding ? "Switching the model…" : "Send"}
             data-testid="send"
           >
             Send

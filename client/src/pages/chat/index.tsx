@@ -2,16 +2,16 @@
 // and demo badge join it; the title, a button that opens what the conversation's
 // answers used so far, and the connection state only when it is not fine), the message list (which
 // alone says what a running turn is doing), the request_input banner, the cards of calls waiting for
-// approval, a reconnect banner while the
-// socket is down, the composer, and a toast for socket errors. All live state comes from
-// useConversationSocket. Esc stops a running turn; the composer has the focus when the chat opens,
-// after a message is sent, after Stop and when an answer arrives.
+// approval, a banner while the socket is down (and "Back online" when it is back), the composer, and a
+// toast for socket errors. What the user sent and the conversation has not confirmed yet shows at the
+// foot of the thread as their bubble marked "Not sent yet" (lib/outbox.ts) until it comes back. All
+// live state comes from useConversationSocket. Esc stops a running turn; the composer has the focus
+// when the chat opens, after a message is sent, after Stop and when an answer arrives.
 import type { ComponentChild } from "preact";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { ModelRef } from "../../../../protocol";
-import { ApprovalCards } from "../../components/approval-cards";
+import type { ChatFrame, ModelRef } from "../../../../protocol";
 import { Composer } from "../../components/composer";
-import { ConnectionStatus, ReconnectBanner } from "../../components/connection-status";
+import { ConnectionStatus } from "../../components/connection-status";
 import { ConversationMenu } from "../../components/conversation-menu";
 import { MessageList } from "../../components/message-list";
 import { ModelPicker } from "../../components/model-picker";
@@ -28,7 +28,13 @@ import { Toast } from "../../ui/toast";
 import style from "./style.module.css";
 import { useBranching, useEscStops, useTurnEdges } from "./use-chat-session";
 
-// An MCP server's question is rare: its cards (and their form kit) load when one first comes.
+// The banner for a dropped connection and the messages waiting for it: loaded as the chat opens (the
+// banner is always rendered), so they are there when the network goes, not before the first paint.
+const offline = () => import("../../components/connection-status/offline");
+const ConnectionBanner = lazyPart(() => offline().then((m) => m.ConnectionBanner));
+const PendingMessages = lazyPart(() => offline().then((m) => m.PendingMessages));
+// A call waiting for approval and an MCP server's question are rare: their cards load when one first comes.
+const ApprovalCards = lazyPart(() => import("../../components/approval-cards").then((m) => m.ApprovalCards));
 const ElicitationCards = lazyPart(() => import("../../components/elicitation-cards").then((m) => m.ElicitationCards));
 
 type Props = {
@@ -65,7 +71,7 @@ function activityOf(state: ReturnType<typeof useConversationSocket>["state"]) {
 type SessionProps = Props & { title: string; savedModel: ModelRef | null | undefined };
 
 function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, badge }: SessionProps) {
-  const { state, status, problem, send, answerInput, dismissNotice, retryNow } = useConversationSocket(id);
+  const { state, status, problem, send, answerInput, dismissNotice, retryNow, outbox } = useConversationSocket(id);
   const conversationModel = useConversationModel(id, savedModel);
   // The header names the model this conversation answers with, once it is known.
   useShowModel(savedModel === undefined ? undefined : conversationModel.model);
@@ -103,14 +109,13 @@ function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, 
     composerInput.current?.focus();
   });
 
-  const sendFromComposer = useCallback(
-    (frame: Parameters<typeof send>[0]) => {
-      const sent = send(frame);
-      if (sent) setFollowKey((n) => n + 1);
-      return sent;
-    },
-    [send],
-  );
+  // Taken at once, connected or not: the outbox shows it and sends it when it can.
+  const sendFromComposer = (frame: ChatFrame) => {
+    outbox.add(frame);
+    outbox.flush();
+    setFollowKey((n) => n + 1);
+    return true;
+  };
 
   useEscStops(section, turn.running && !turn.stopping && !editing, stop);
 
@@ -124,22 +129,28 @@ function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, 
         branching={branching}
         onEditingChange={setEditing}
         followKey={followKey}
+        footer={
+          outbox.pending.length > 0 && (
+            <PendingMessages outbox={outbox} connected={connected} inputRef={composerInput} onRetry={retryNow} />
+          )
+        }
       />
       {turn.pendingInput && <RequestInputBanner pending={turn.pendingInput} onAnswer={answerInput} />}
-      <ApprovalCards
-        pending={turn.pendingApprovals}
-        onDecide={(choice) => send({ type: "tool_approval", ...choice })}
-      />
+      {turn.pendingApprovals.length > 0 && (
+        <ApprovalCards
+          pending={turn.pendingApprovals}
+          onDecide={(choice) => send({ type: "tool_approval", ...choice })}
+        />
+      )}
       {turn.pendingElicitations.length > 0 && (
         <ElicitationCards
           pending={turn.pendingElicitations}
           onAnswer={(answer) => send({ type: "elicitation_response", ...answer })}
         />
       )}
-      {status === "reconnecting" && problem && <ReconnectBanner problem={problem} onRetry={retryNow} />}
+      <ConnectionBanner status={status} problem={problem} onRetry={retryNow} />
       <Composer
         running={turn.running}
-        connected={connected}
         onSend={sendFromComposer}
         onStop={stop}
         holding={conversationModel.saving}

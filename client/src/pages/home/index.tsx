@@ -62,7 +62,6 @@ export function Home({ onStart, unsent }: Props) {
         )}
         <Composer
           running={false}
-          connected={true}
           initialText={unsent?.content}
           onSend={(frame) => {
             onStart(frame.content, model);
