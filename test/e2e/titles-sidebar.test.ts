@@ -73,7 +73,7 @@ for (const { width, height, phone } of VIEWPORTS) {
             .count(),
         )
         .toBe(1);
-      expect(await page.getByRole("heading", { name: "Today" }).isVisible()).toBe(true);
+      await expect.poll(() => page.getByRole("heading", { name: "Today" }).isVisible()).toBe(true);
 
       // Pinned: moves to the Pinned group on top, and stays there after a reload.
       await row(page, id).locator("[data-testid=pin-conversation]").click();
