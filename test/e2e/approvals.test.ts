@@ -29,7 +29,11 @@ const taskTitles = async (page: Page) =>
   (await apiFromPage<{ tasks: Task[] }>(page, "GET", "/api/tasks")).body.tasks.map((t) => t.title).sort();
 
 it("asks on a card per call, keeps it across a reload, and runs only what was approved", async () => {
-  const context = await live.browser.newContext({ baseURL: live.app.url, viewport: { width: 1280, height: 800 } });
+  const context = await live.browser.newContext({
+    reducedMotion: "reduce",
+    baseURL: live.app.url,
+    viewport: { width: 1280, height: 800 },
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(String(e)));
@@ -94,6 +98,7 @@ it("asks on a card per call, keeps it across a reload, and runs only what was ap
 
 it("on a phone, keeps the card through a restart of the app and runs the call once when approved", async () => {
   const context = await live.browser.newContext({
+    reducedMotion: "reduce",
     baseURL: live.app.url,
     viewport: { width: 390, height: 844 },
     isMobile: true,

@@ -22,7 +22,11 @@ let page: Page;
 let pageErrors: string[];
 
 beforeEach(async () => {
-  context = await live.browser.newContext({ baseURL: live.app.url, viewport: { width: 1280, height: 800 } });
+  context = await live.browser.newContext({
+    reducedMotion: "reduce",
+    baseURL: live.app.url,
+    viewport: { width: 1280, height: 800 },
+  });
   page = await context.newPage();
   pageErrors = [];
   page.on("pageerror", (e) => pageErrors.push(String(e)));

@@ -42,7 +42,11 @@ let page: Page;
 let pageErrors: string[];
 
 beforeEach(async () => {
-  const context = await live.browser.newContext({ baseURL: live.app.url, viewport: { width: 1200, height: 900 } });
+  const context = await live.browser.newContext({
+    reducedMotion: "reduce",
+    baseURL: live.app.url,
+    viewport: { width: 1200, height: 900 },
+  });
   page = await context.newPage();
   pageErrors = [];
   page.on("pageerror", (e) => pageErrors.push(String(e)));

@@ -21,6 +21,7 @@ const live = fakeModelAppForFile({}, { direct: false });
 
 it("reconnects by itself, says it is resuming, shows the answer once and keeps the draft", async () => {
   const context = await live.browser.newContext({
+    reducedMotion: "reduce",
     baseURL: live.app.url,
     viewport: { width: 390, height: 844 },
     isMobile: true,

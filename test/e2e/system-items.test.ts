@@ -27,7 +27,11 @@ let username: string;
 let pageErrors: string[];
 
 async function openPage(baseURL: string): Promise<Page> {
-  const context = await live.browser.newContext({ baseURL, viewport: { width: 1200, height: 900 } });
+  const context = await live.browser.newContext({
+    reducedMotion: "reduce",
+    baseURL,
+    viewport: { width: 1200, height: 900 },
+  });
   const opened = await context.newPage();
   opened.on("pageerror", (e) => pageErrors.push(String(e)));
   return opened;
