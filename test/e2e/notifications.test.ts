@@ -194,7 +194,11 @@ it("renders a TOON batch as a table, a single event as fields, and raw text when
   expect(rows).toHaveLength(2);
   expect(rows.map((r) => r[0])).toEqual(["iterations", "tokens"]);
   expect(rows[0]?.slice(1)).toEqual(["2", "4", "50"]);
-  expect(await card.textContent()).not.toMatch(/\{budget,used,limit,percent\}/); // not raw TOON
+  // The data reads as a table, not raw TOON; the raw TOON is what the model read, beside it (issue 41).
+  expect(await card.locator("[data-testid=notification-data]").textContent()).not.toMatch(
+    /\{budget,used,limit,percent\}/,
+  );
+  expect(await card.locator("[data-testid=system-model-text]").textContent()).toMatch(/\{budget,used,limit,percent\}/);
   expect(await card.locator("[data-testid=show-more]").count()).toBe(0); // two rows: not folded
 
   // A single event (an External notification from the API) reads as a key–value list.
