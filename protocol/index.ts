@@ -20,5 +20,6 @@ export * from "./share";
 export * from "./subscriber";
 export * from "./system-item";
 export * from "./time-zone";
+export * from "./tool-words";
 export * from "./usage";
 export * from "./well-formed";

@@ -8,16 +8,24 @@ export const SYSTEM_REMINDER_CLOSE = "</system-reminder>";
 export const NotificationPrioritySchema = z.enum(["critical", "high", "normal", "low"]);
 export type NotificationPriority = z.infer<typeof NotificationPrioritySchema>;
 
+/**
+ * A pod event may carry the subagent's `task` (cut to 200 characters), so a person reads which work it
+ * is about rather than its pod name; events stored before the field existed have none.
+ */
 export const PodEventSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("turn_ended"), pod_name: z.string() }).passthrough(),
-  z.object({ type: z.literal("errored"), pod_name: z.string(), message: z.string() }).passthrough(),
-  z.object({ type: z.literal("shut_down"), pod_name: z.string() }).passthrough(),
+  z.object({ type: z.literal("turn_ended"), pod_name: z.string(), task: z.string().optional() }).passthrough(),
+  z
+    .object({ type: z.literal("errored"), pod_name: z.string(), message: z.string(), task: z.string().optional() })
+    .passthrough(),
+  z.object({ type: z.literal("shut_down"), pod_name: z.string(), task: z.string().optional() }).passthrough(),
   z
     .object({
       type: z.literal("scope_sub_delegated"),
       pod_name: z.string(),
       parent_pod: z.string(),
       sub_pod: z.string(),
+      /** The sub-subagent's task. */
+      task: z.string().optional(),
     })
     .passthrough(),
 ]);
@@ -44,8 +52,18 @@ export const SystemItemSchema = z.discriminatedUnion("kind", [
     // Items persisted before the source existed default to the only policy there is (seed 002).
     source: z.literal("task_inactivity").default("task_inactivity"),
     body: z.string(),
+    /** What the body lists, for people: the open tasks named (titles, no ids), how many are open, after how many requests. */
+    tasks: z.array(z.object({ title: z.string(), status: z.string() })).optional(),
+    open: z.number().int().nonnegative().optional(),
+    requests: z.number().int().nonnegative().optional(),
   }),
-  z.object({ kind: z.literal("interrupt"), body: z.string() }),
+  z.object({
+    kind: z.literal("interrupt"),
+    body: z.string(),
+    /** For people: whether the turn went on after the restart, and how many running calls it cut. */
+    resumed: z.boolean().optional(),
+    cancelled_calls: z.number().int().nonnegative().optional(),
+  }),
   z.object({
     kind: z.literal("compaction"),
     /** What the model reads, from now on, in place of every message up to `through_seq`. */

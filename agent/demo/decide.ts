@@ -1,7 +1,8 @@
 // What to do next for an intent, given what this turn's tool calls returned: call a tool (and why, in
 // one sentence), or answer. One small function per intent; a tool that is not offered gets the tour.
+import { toolWords } from "../../protocol";
 import { DELEGATE, type Intent, LOOP_NOTE } from "./intent";
-import { describe, errorText } from "./outcomes";
+import { describe, errorText, refusal } from "./outcomes";
 import type { ToolOutcome } from "./prompt-reading";
 import { type ReminderPlan, whenInWords } from "./reminders";
 import { longStory } from "./story";
@@ -18,8 +19,7 @@ export type Decision = { call: Call; why: string } | { call?: undefined; answer:
 
 /** The loop demo gives up by itself after this many reads, should the loop detector not stop it first. */
 export const MAX_LOOP_CALLS = 10;
-const ASK_QUESTION =
-  "What should I call you? (This is the request_input demo: your answer comes back to me as the tool's result.)";
+const ASK_QUESTION = "What should I call you? (This is the question demo: the answer waits for your reply.)";
 
 /** What one intent's decision reads: the latest outcome of a tool, and a call made only when offered. */
 interface Turn {
@@ -31,12 +31,29 @@ interface Turn {
 type Decide<K extends Intent["kind"]> = (intent: Extract<Intent, { kind: K }>, turn: Turn) => Decision;
 
 export function decide(intent: Intent, results: ToolOutcome[], offered: ReadonlySet<string>): Decision {
-  const turn: Turn = {
-    results,
-    last: (tool) => results.findLast((r) => r.tool === tool),
-    callIf: (call, why, otherwise = introduction) => (offered.has(call.name) ? { call, why } : { answer: otherwise() }),
-  };
-  return (DECISIONS[intent.kind] as Decide<Intent["kind"]>)(intent, turn);
+  const decideWith = (outcomes: ToolOutcome[]) =>
+    (DECISIONS[intent.kind] as Decide<Intent["kind"]>)(intent, {
+      results: outcomes,
+      last: (tool) => outcomes.findLast((r) => r.tool === tool),
+      callIf: (call, why, otherwise = introduction) =>
+        offered.has(call.name) ? { call, why } : { answer: otherwise() },
+    });
+  // A call the user did not approve ends the turn in the demo's own words, never in the words the
+  // model was given about it: what it would have done is the plan that led to the call.
+  const refused = refusal(results.at(-1));
+  if (refused) return { answer: refusedAnswer(refused, decideWith(results.slice(0, -1))) };
+  return decideWith(results);
+}
+
+const REFUSED_OPENINGS = {
+  denied: "OK, I won't run it.",
+  timed_out: "Nobody approved it in time, so I did not run it.",
+  unavailable: "That step needs your approval, which I cannot ask for as a subagent, so I left it undone.",
+} as const;
+
+function refusedAnswer(refused: keyof typeof REFUSED_OPENINGS, planned: Decision): string {
+  const plan = planned.call ? planned.why.replace(/^I will /, "") : "";
+  return plan ? `${REFUSED_OPENINGS[refused]} Here is what I would have done: ${plan}` : REFUSED_OPENINGS[refused];
 }
 
 const DECISIONS: { [K in Intent["kind"]]: Decide<K> } = {
@@ -53,9 +70,8 @@ const DECISIONS: { [K in Intent["kind"]]: Decide<K> } = {
       );
     if (!done.ok) return { answer: `The subagent could not finish: ${errorText(done)}.` };
     const answer = String(field(done.value, "answer") ?? "").trim();
-    const pod = String(field(done.value, "pod_name") ?? "the subagent");
-    if (!answer) return { answer: `The subagent ${pod} finished without an answer.` };
-    return { answer: `The subagent ${pod} did it in its own conversation and answered:\n${blockQuote(answer)}` };
+    if (!answer) return { answer: "The subagent finished without an answer." };
+    return { answer: `The subagent did it in its own conversation and answered:\n${blockQuote(answer)}` };
   },
   ask: (_, { last, callIf }) => {
     const reply = last("request_input");
@@ -65,7 +81,7 @@ const DECISIONS: { [K in Intent["kind"]]: Decide<K> } = {
     return {
       answer:
         reply.ok && typeof answer === "string"
-          ? `Thanks! You answered: “${answer}”. Your reply reached me as the result of request_input, and the turn went on from there.`
+          ? `Thanks! You answered: “${answer}”. The turn waited for your reply and went on from there.`
           : `I did not get an answer (${errorText(reply)}), so I will leave it there.`,
     };
   },
@@ -107,10 +123,11 @@ const DECISIONS: { [K in Intent["kind"]]: Decide<K> } = {
   },
   mcp: (intent, { last, callIf }) => {
     const done = last(intent.tool);
-    if (!done) return callIf({ name: intent.tool, args: intent.args }, `I will call ${intent.tool}.`);
-    if (!done.ok) return { answer: `${intent.tool} failed: ${errorText(done)}.` };
+    const tool = toolWords(intent.tool);
+    if (!done) return callIf({ name: intent.tool, args: intent.args }, `I will use ${tool}.`);
+    if (!done.ok) return { answer: `${tool} failed: ${errorText(done)}.` };
     const value = typeof done.value === "string" ? done.value : JSON.stringify(done.value, null, 2);
-    return { answer: `${intent.tool} answered:\n${blockQuote(clip(value ?? "", 4000))}` };
+    return { answer: `${tool} answered:\n${blockQuote(clip(value ?? "", 4000))}` };
   },
   tasks: (_, { last, callIf }) => {
     const listed = last("task_list");

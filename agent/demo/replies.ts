@@ -1,6 +1,7 @@
 // The demo's reply shapes: the phase replies the loop asks for (reason and observe with their JSON
 // control block, the wrap-up), the scripted thinking, and the tour of what the demo can do.
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
+import { toolWords } from "../../protocol";
 import type { Decision } from "./decide";
 import { type Intent, LOOP_NOTE } from "./intent";
 import { describe, summarize } from "./outcomes";
@@ -38,7 +39,7 @@ const withControl = (prose: string, control: Record<string, unknown>) =>
 
 export function reasonReply(decision: Decision, results: ToolOutcome[]): string {
   if (decision.call) {
-    const plan = `${decision.why} Tool: ${decision.call.name}.`;
+    const plan = `${decision.why} Tool: ${toolWords(decision.call.name)}.`;
     return withControl(`Plan: ${plan}`, { plan, tools_to_consider: [decision.call.name], finish: false });
   }
   const plan = results.length

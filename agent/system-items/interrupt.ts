@@ -16,6 +16,8 @@ export function interruptItem(
     return {
       kind: "interrupt",
       body: `[Interrupted] This turn${when} was cut short: the conversation's server restarted. It goes on from its last saved step.${calls} Anything not shown above was lost.`,
+      resumed: true,
+      cancelled_calls: cancelledCalls,
     };
   }
   const calls = cancelledCalls
@@ -24,5 +26,7 @@ export function interruptItem(
   return {
     kind: "interrupt",
     body: `[Interrupted] The previous turn${when} was cut short before it finished: the conversation's server restarted.${calls} Anything not shown above was lost; continue from what is there.`,
+    resumed: false,
+    cancelled_calls: cancelledCalls,
   };
 }

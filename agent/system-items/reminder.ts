@@ -19,9 +19,13 @@ export function renderReminder(body: string): string {
   return `${SYSTEM_REMINDER_OPEN}\n${body}\n${SYSTEM_REMINDER_CLOSE}`;
 }
 
+type TaskReminder = Extract<SystemItem, { kind: "task_reminder" }>;
+
+/** `facts`: what the body says, for people (the card's sentence): the tasks by title, never by id. */
 export function reminderItem(
   body: string,
   source: ReminderSource = "task_inactivity",
-): Extract<SystemItem, { kind: "task_reminder" }> {
-  return { kind: "task_reminder", source, body: renderReminder(normalizeReminderBody(body)) };
+  facts: Pick<TaskReminder, "tasks" | "open" | "requests"> = {},
+): TaskReminder {
+  return { kind: "task_reminder", source, body: renderReminder(normalizeReminderBody(body)), ...facts };
 }

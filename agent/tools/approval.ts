@@ -41,17 +41,3 @@ export class ApprovalPolicy {
 
 /** How a waiting call ended; "aborted": the turn was stopped (or ended) first. */
 export type ApprovalOutcome = { decision: ApprovalDecision; always_allow?: boolean } | { decision: "aborted" };
-
-/** What the model reads as the result of a call that did not run for want of approval. */
-export function notApprovedText(tool: string, decision: ApprovalDecision | "aborted" | "unavailable"): string {
-  switch (decision) {
-    case "denied":
-      return `The user denied this call of ${tool}, so it did not run. Do not call it again unless the user asks; say what you would have done instead.`;
-    case "timed_out":
-      return `Not run: this call of ${tool} needs the user's approval, and nobody approved it in time.`;
-    case "unavailable":
-      return `Not run: ${tool} needs the user's approval, which a subagent cannot ask for. Leave this to the main agent.`;
-    default:
-      return "Cancelled: the turn was stopped while this call waited for approval";
-  }
-}

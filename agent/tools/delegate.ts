@@ -24,9 +24,9 @@ export const delegateTool = defineTool({
   timeoutMs: 650_000,
   spendsTurnTokens: true,
   // Cut short by a restart, the call waits again for the subagent it started (which went on).
-  async resume(_args, ctx) {
+  async resume(args, ctx) {
     if (!ctx.subagents) throw new ToolError("Delegation is not available here (subagents cannot nest deeper).");
-    return ctx.subagents.reattach(ctx);
+    return ctx.subagents.reattach(ctx, args.task);
   },
   async execute(args, ctx) {
     if (!ctx.subagents) throw new ToolError("Delegation is not available here (subagents cannot nest deeper).");

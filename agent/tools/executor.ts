@@ -10,8 +10,9 @@ type SystemDraft = Extract<MessageDraft, { role: "system" }>;
 import type { EventDraft } from "../events";
 import type { ModelToolCall } from "../llm/call-model";
 import { TurnClock } from "../turn/clock";
-import { type ApprovalOutcome, notApprovedText } from "./approval";
+import type { ApprovalOutcome } from "./approval";
 import { type ElicitationAsk, type ElicitationReply, recordOf } from "./elicitation";
+import { notApprovedText } from "./not-approved";
 import { type InputOutcome, REQUEST_INPUT } from "./request-input";
 import { type AgentTool, DEFAULT_TOOL_TIMEOUT_MS, type ToolContext, ToolError } from "./tool";
 

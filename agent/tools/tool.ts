@@ -69,8 +69,8 @@ export interface SubagentResult {
 
 export interface SubagentHost {
   delegate(request: SubagentRequest, ctx: ToolContext): Promise<SubagentResult>;
-  /** Waits again for the subagent a call cut short by a restart had started (its object went on). */
-  reattach(ctx: ToolContext): Promise<SubagentResult>;
+  /** Waits again for the subagent a call cut short by a restart had started (its object went on); `task`: the call's. */
+  reattach(ctx: ToolContext, task?: string): Promise<SubagentResult>;
 }
 
 export interface AgentTool<S extends z.ZodType = z.ZodType> {

@@ -116,7 +116,9 @@ for (const viewport of VIEWPORTS) {
       // …and each one tap away: the answer's Details, the usage button, the composer's options.
       await page.locator("[data-testid=message-details-toggle]").last().click();
       const details = page.locator("[data-testid=message-details]").last();
-      expect.soft(await details.innerText()).toMatch(/Step 2 · phase final · ended: completed/);
+      // (how it ended in words; the codes only in the line's tooltip, issue 41)
+      expect.soft(await details.innerText()).toMatch(/Answered · 2 steps/);
+      expect.soft(await details.innerText()).not.toMatch(/phase final|ended: completed/);
       expect.soft(await details.locator("[data-testid=token-meter]").innerText()).toMatch(/\d+ tokens/);
       await page.locator("[data-testid=usage-button]").click();
       expect.soft(await page.locator("[data-testid=conversation-usage]").innerText()).toMatch(/\d+ tokens/);

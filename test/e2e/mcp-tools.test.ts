@@ -172,7 +172,7 @@ for (const viewport of DESKTOP_AND_PHONE) {
       // echo is not marked read-only: by default it asks first, on a card naming it and its server.
       const approval = page.locator("[data-testid=approval-card][data-tool=local__echo]");
       await approval.waitFor({ timeout: 30_000 });
-      expect(await approval.textContent()).toContain("echo on local");
+      expect(await approval.textContent()).toContain("Echo on local");
       await approval.locator("[data-testid=approval-approve]").click();
       await page.locator("[data-role=agent][data-phase=final]").waitFor({ timeout: 30_000 });
       await waitTurnEnded(page, id);
@@ -184,7 +184,7 @@ for (const viewport of DESKTOP_AND_PHONE) {
       const card = group.locator("[data-role=tool][data-tool=local__echo]");
       await card.waitFor({ timeout: 10_000 });
       expect(await card.getAttribute("data-status")).toBe("success");
-      expect(await card.locator("summary").textContent()).toMatch(/^echo/);
+      expect(await card.locator("summary").textContent()).toMatch(/^Echo/);
       const badge = card.locator("[data-testid=tool-server]");
       expect(await badge.textContent()).toContain("local");
       expect(await badge.getAttribute("title")).toBe("MCP server local");

@@ -98,7 +98,7 @@ for (const viewport of VIEWPORTS) {
       expect(await page.locator("[data-role=system][data-subscriber=tool_failure]").count()).toBe(0);
       expect(await page.locator("[data-role=system]").count()).toBe(2);
       expect(await loopCard.locator("[data-testid=notification-headline]").textContent()).toMatch(/^Loop detected: /);
-      expect(await loopCard.locator("[data-testid=notice-related]").textContent()).toMatch(/^vault_read failed/);
+      expect(await loopCard.locator("[data-testid=notice-related]").textContent()).toMatch(/^Read a note failed/);
       await loopCard.locator("[data-testid=notice-toggle]").click();
       await expect.poll(() => loopCard.locator("[data-testid=notice-occurrence]").count()).toBe(incident.length);
 

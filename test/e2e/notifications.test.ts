@@ -113,16 +113,23 @@ it("shows System messages apart from user and agent messages, with their source,
   expect(await loop.count()).toBe(1);
   expect(await loop.locator("[data-testid=system-source]").textContent()).toBe("Agent");
   expect(await loop.getByText("System", { exact: true }).isVisible()).toBe(true);
-  // The headline is the first line: "Loop detected: …", then the failures' latest: "vault_read failed …".
-  expect(await loop.locator("[data-testid=notification-headline]").textContent()).toMatch(/^Loop detected: vault_read/);
-  expect(await loop.locator("[data-testid=notice-related]").textContent()).toMatch(/^vault_read failed/);
+  // The headline is the first line: "Loop detected: …", then the failures' latest: "Read a note failed …"
+  // (tools by their labels, issue 41).
+  expect(await loop.locator("[data-testid=notification-headline]").textContent()).toMatch(
+    /^Loop detected: Read a note/,
+  );
+  expect(await loop.locator("[data-testid=notice-related]").textContent()).toMatch(/^Read a note failed/);
+  expect(await loop.textContent()).not.toContain("[Notification:");
   // The data part reads as fields, not as raw TOON/JSON, under Details.
   const fields = loop.locator("[data-testid=notification-fields]");
   expect(await fields.isVisible()).toBe(false);
   await loop.locator("[data-testid=system-details] summary").click();
   expect(await fields.isVisible()).toBe(true);
   expect(await fields.locator("dt").allTextContents()).toContain("kind");
-  expect(await loop.textContent()).not.toContain("[Notification:");
+  // …and what the model read, verbatim, beside it (issue 41).
+  expect(await loop.locator("[data-testid=system-model-text]").textContent()).toContain(
+    "[Notification: Loop detection]",
+  );
 
   // Visibly distinct: a different card colour than the user's and the agent's bubbles, and a severity
   // stripe they do not have.
@@ -191,7 +198,11 @@ it("renders a TOON batch as a table, a single event as fields, and raw text when
   expect(rows).toHaveLength(2);
   expect(rows.map((r) => r[0])).toEqual(["iterations", "tokens"]);
   expect(rows[0]?.slice(1)).toEqual(["2", "4", "50"]);
-  expect(await card.textContent()).not.toMatch(/\{budget,used,limit,percent\}/); // not raw TOON
+  // The data reads as a table, not raw TOON; the raw TOON is what the model read, beside it (issue 41).
+  expect(await card.locator("[data-testid=notification-data]").textContent()).not.toMatch(
+    /\{budget,used,limit,percent\}/,
+  );
+  expect(await card.locator("[data-testid=system-model-text]").textContent()).toMatch(/\{budget,used,limit,percent\}/);
   expect(await card.locator("[data-testid=show-more]").count()).toBe(0); // two rows: not folded
 
   // A single event (an External notification from the API) reads as a key–value list.
@@ -255,7 +266,7 @@ it("renders a TOON batch as a table, a single event as fields, and raw text when
   await injected.goto(`/c/${encodeURIComponent(id)}`);
   const bare = injected.locator('[data-role=system][data-seq="9001"]');
   await bare.waitFor({ timeout: 10_000 });
-  expect(await bare.locator("[data-testid=could-not-parse]").isVisible()).toBe(true);
+  await bare.locator("[data-testid=could-not-parse]").waitFor(); // the data's chunk loads with the first data shown
   expect(await bare.locator("pre").textContent()).toContain("vault_read,boom");
   expect(await bare.locator("[data-testid=notification-headline]").textContent()).toBe("Broken without data");
   const withData = injected.locator('[data-role=system][data-seq="9002"]');

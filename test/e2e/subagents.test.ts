@@ -88,13 +88,16 @@ it("shows the subagent's progress under the delegate card, then its answer, and 
     expect(await panel.getAttribute("data-expanded")).toBe("false");
     expect(await panel.locator("[data-testid=subagent-progress]").count()).toBe(0);
 
-    // The parent's answer quotes the subagent's; a pod event line names the pod.
+    // The parent's answer quotes the subagent's; a pod event line names the subagent's task (its pod
+    // name only in data-pod and under the card's Details, issue 41).
     const answer = page.locator("[data-role=agent]").last();
     // (rendered as markdown: a quote holding a list)
     expect(await answer.locator("blockquote li").allTextContents()).toContain("plan.md");
     const event = page.locator("[data-testid=pod-event][data-event=turn_ended]");
     expect(await event.count()).toBe(1);
-    expect(await event.textContent()).toContain(pod);
+    expect(await event.getAttribute("data-pod")).toBe(pod);
+    expect(await event.textContent()).toContain(TASK);
+    expect(await event.textContent()).not.toContain(pod);
 
     // The link opens the child conversation with its own history: the task, vault_list, its answer.
     const href = (await panel.locator("[data-testid=subagent-link]").getAttribute("href")) ?? "";
@@ -106,7 +109,7 @@ it("shows the subagent's progress under the delegate card, then its answer, and 
     const child = page.locator(`[data-testid=chat][data-conversation-id=${JSON.stringify(childId)}]`);
     await child.locator("[data-role=user]", { hasText: TASK }).waitFor({ timeout: 15_000 });
     await child.locator("[data-testid=turn-group-toggle]").click(); // its steps, folded like any turn's
-    await child.locator("[data-role=tool]", { hasText: "vault_list" }).waitFor();
+    await child.locator("[data-role=tool][data-tool=vault_list]").waitFor();
     await expect
       .poll(async () => (await child.locator("[data-role=agent]").allTextContents()).join("\n"))
       .toContain("plan.md");

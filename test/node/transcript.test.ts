@@ -213,7 +213,7 @@ describe("turnActivity", () => {
       "Reading a note…",
     );
     expect(turnActivity(stepping, { writing: false, runningTools: ["task_create", "local__echo"] })?.label).toBe(
-      "Adding a task · Using echo on local…",
+      "Adding a task · Using Echo on local…",
     );
     const asking = applyAgentUpdate(stepping, {
       update_type: "agent_request_input",

@@ -57,7 +57,8 @@ describe("delegate", () => {
     expect(podEvents(messages)).toEqual([
       {
         kind: "pod_event",
-        event: { type: "turn_ended", pod_name: result?.pod_name },
+        // The task rides along for people (the card names the work, not the pod); the body is unchanged.
+        event: { type: "turn_ended", pod_name: result?.pod_name, task: `List the vault ${marker(child)}` },
         body: `[Notification]\npod \`${result?.pod_name}\` finished a turn`,
       },
     ]);
@@ -174,7 +175,11 @@ describe("delegate", () => {
     const events = podEvents(await history(s)).map((e) => e.event);
     const childPod = events.find((e) => e.type === "turn_ended")?.pod_name;
     const nested = events.find((e) => e.type === "scope_sub_delegated");
-    expect(nested).toMatchObject({ parent_pod: childPod, sub_pod: expect.stringMatching(/^subagent-/) });
+    expect(nested).toMatchObject({
+      parent_pod: childPod,
+      sub_pod: expect.stringMatching(/^subagent-/),
+      task: `Go deeper ${marker(grandchild)}`,
+    });
     // The grandchild's progress reaches the root's sockets, nested inside the child's frames.
     const nestedFrames = childFrames(frames).filter((f) => f.type === "subagent_frame");
     expect(nestedFrames.length).toBeGreaterThan(0);

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { type Conversation, MessageSchema, type SystemMessage } from "../../../protocol";
 import { type ApiResult, requestJson } from "./api";
 import { ConversationDetailSchema } from "./response-schemas";
-import { compactionTitle, interruptText, podEventLine, splitReferenceBody, unwrapReminder } from "./system-text";
+import { compactionTitle, interruptSentence, podEventLine, reminderSentence, splitReferenceBody } from "./system-text";
 
 /** A message as the API sent it: every field kept, also ones this client does not know yet. */
 export type RawMessage = { seq: number; role: string; created_at: string } & Record<string, unknown>;
@@ -104,9 +104,9 @@ function systemText(message: SystemMessage): string {
       return `${item.kind === "knowledge" ? "Knowledge" : "Workflow"} ${name}${title ? `: ${title}` : ""}\n\n${content}`;
     }
     case "task_reminder":
-      return unwrapReminder(item.body);
+      return reminderSentence(item);
     case "interrupt":
-      return interruptText(item.body);
+      return `Interrupted. ${interruptSentence(item)}`;
     case "compaction":
       return `${compactionTitle(item)} (through message #${item.through_seq})\n\n${item.body}`;
   }

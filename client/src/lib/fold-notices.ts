@@ -20,7 +20,7 @@ export type NoticeFold = {
 export type FoldableItem =
   | { kind: "user" }
   | { kind: "system"; message: SystemMessage; fold?: NoticeFold }
-  | { kind: "answer" | "group" };
+  | { kind: "answer" | "group" | "question" };
 
 type Notification = Extract<SystemMessage["item"], { kind: "notification" }>;
 

@@ -1,19 +1,12 @@
 // Turns a notification system item into something a person can read (seed 000 FR-025). The body the
 // model saw is "[Notification: <name>] <headline>\n<data as TOON or compact JSON>"; the UI shows the
-// headline (`message`) as its own line and the data part decoded: the TOON (or JSON) text itself when
-// it parses, else the structured `data` the server sent beside it. Content that should decode but does
-// not, with no `data` to fall back on, is returned raw and marked, never dropped (seed 000 edge cases).
+// headline (`message`) as its own line, why in one line where the headline leaves it out, and the data
+// part decoded (lib/notification-data.ts, a chunk of its own with the TOON decoder).
 import type { SystemItem } from "../../../protocol";
+import { plainHeadline, rows } from "./notice-words";
 import { unwrapReminder } from "./system-text";
 
 export type Notification = Extract<SystemItem, { kind: "notification" }>;
-
-export type NotificationContent =
-  /** Structured data; `from` says whether it was decoded from the body or taken from `data`. */
-  | { kind: "data"; value: unknown; from: "body" | "data" }
-  | { kind: "text"; text: string }
-  | { kind: "unparsed"; text: string; format: "toon" | "json" }
-  | { kind: "empty" };
 
 const PREFIX = /^\[Notification:[^\]\n]*\]\s?/;
 
@@ -28,6 +21,9 @@ export function headlineOf(item: Notification): string {
   return rest.some((line) => line.trim() !== "") ? `${first.trimEnd()} …` : first;
 }
 
+/** The headline as the card shows it: in the user's words where the subscriber's is the model's (lib/notice-words.ts). */
+export const shownHeadline = (item: Notification) => plainHeadline(item, headlineOf(item));
+
 /**
  * The body without its headline: what follows "[Notification: …] <message>\n". The headline is matched
  * whole (it may itself span lines); a body of another shape loses its first line only.
@@ -39,41 +35,6 @@ export function payloadText(item: Notification): string {
   if (message && afterPrefix.startsWith(message)) return afterPrefix.slice(message.length).replace(/^\r?\n/, "");
   const newline = body.indexOf("\n");
   return newline < 0 ? "" : body.slice(newline + 1);
-}
-
-/** Rows beyond which a table starts collapsed. */
-export const COLLAPSE_ROWS = 5;
-/** Text lines (counting long lines as several) beyond which content starts collapsed. */
-export const COLLAPSE_LINES = 8;
-const CHARS_PER_LINE = 90;
-
-function textLines(text: string): number {
-  return text.split("\n").reduce((n, line) => n + Math.max(1, Math.ceil(line.length / CHARS_PER_LINE)), 0);
-}
-
-function valueLines(value: unknown, depth = 0): number {
-  if (value === null || value === undefined) return 1;
-  if (typeof value !== "object") return textLines(String(value));
-  if (depth > 3) return textLines(JSON.stringify(value));
-  // Rows of a table take a line each, plus the header.
-  if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === "object" && v !== null))
-    return value.length + 1;
-  const items = Array.isArray(value) ? value : Object.values(value);
-  return Math.max(1, items.reduce<number>((n, v) => n + valueLines(v, depth + 1), 0) + (Array.isArray(value) ? 1 : 0));
-}
-
-/** Whether content is long enough to start collapsed: a table over ~5 rows or many lines of text. */
-export function isLong(content: NotificationContent): boolean {
-  switch (content.kind) {
-    case "data":
-      if (Array.isArray(content.value) && content.value.length > COLLAPSE_ROWS) return true;
-      return valueLines(content.value) > COLLAPSE_LINES;
-    case "text":
-    case "unparsed":
-      return textLines(content.text) > COLLAPSE_LINES;
-    case "empty":
-      return false;
-  }
 }
 
 /**
@@ -94,14 +55,6 @@ const HEADLINE_SAYS_IT = new Set([
 
 export function dataIsDetail(item: Notification): boolean {
   return HEADLINE_SAYS_IT.has(item.subscriber ?? "") && headlineOf(item) !== "";
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
-function rows(item: Notification): Record<string, unknown>[] {
-  if (Array.isArray(item.data)) return item.data.filter(isRecord);
-  return isRecord(item.data) ? [item.data] : [];
 }
 
 /** The field of the data that says why, per subscriber whose headline leaves the why out. */

@@ -1,6 +1,7 @@
 // Small text helpers for system items, whose bodies are the exact text the model saw.
 import type { PodEvent, Severity, SystemItem } from "../../../protocol";
 import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from "../../../protocol";
+import { plural } from "./plural";
 
 /** The inside of a `<system-reminder>` block, for display; other text is returned unchanged. */
 export function unwrapReminder(body: string): string {
@@ -11,18 +12,56 @@ export function unwrapReminder(body: string): string {
   return body;
 }
 
-/** One line for a subagent ("pod") lifecycle event, as the system item's own card words it. */
+/** A subagent by its task (“…”), or in general words for events stored before they carried it. */
+const quoted = (task: string | undefined) => (task ? `“${task}”` : "");
+
+/**
+ * One sentence for a subagent ("pod") lifecycle event: the work it is about, never its pod name (which
+ * the card keeps under Details).
+ */
 export function podEventLine(event: PodEvent): string {
+  // A task that ends its own sentence ends this one: “… the notes.” rather than “… the notes.”.
+  return podEventWords(event).replace(/([.!?…])”\.$/, "$1”");
+}
+
+function podEventWords(event: PodEvent): string {
+  const task = quoted(event.task);
   switch (event.type) {
     case "turn_ended":
-      return `Subagent ${event.pod_name} finished its turn`;
+      return task ? `The subagent finished ${task}.` : "A subagent finished its work.";
     case "errored":
-      return `Subagent ${event.pod_name} errored: ${event.message}`;
+      return `${task ? `The subagent working on ${task}` : "A subagent"} failed: ${event.message}`;
     case "shut_down":
-      return `Subagent ${event.pod_name} was shut down`;
+      return `${task ? `The subagent working on ${task}` : "A subagent"} was stopped.`;
     case "scope_sub_delegated":
-      return `Subagent ${event.parent_pod} delegated part of its task to ${event.sub_pod}`;
+      return `A subagent handed part of its work to another subagent${task ? `: ${task}` : ""}.`;
   }
+}
+
+type TaskReminder = Extract<SystemItem, { kind: "task_reminder" }>;
+
+/** "“A”", "“A” and “B”", "“A”, “B” and 3 more": the reminder's tasks by title. */
+function titles(item: TaskReminder): string {
+  const names = (item.tasks ?? []).map((t) => `“${t.title}”`);
+  const more = Math.max(0, (item.open ?? names.length) - names.length);
+  if (more) names.push(`${more} more`);
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : (names[0] ?? "");
+}
+
+/** What a task reminder did, for the user: which open tasks the agent was reminded of, and why. */
+export function reminderSentence(item: TaskReminder): string {
+  const open = item.open ?? item.tasks?.length ?? 0;
+  const named = titles(item);
+  const what = named ? `your open task${open === 1 ? "" : "s"} ${named}` : "your open tasks";
+  return `Reminded the agent of ${what}, as it had not checked your tasks for a while.`;
+}
+
+/** What an interrupt means for the user: the server restarted, and whether the answer went on. */
+export function interruptSentence(item: Extract<SystemItem, { kind: "interrupt" }>): string {
+  if (item.resumed) return "The server restarted during this answer; it went on from its last saved step.";
+  const calls = item.cancelled_calls ? `, and ${plural(item.cancelled_calls, "running tool call")} stopped` : "";
+  const lost = item.resumed === false ? " Anything not shown above was lost." : "";
+  return `The server restarted and cut this answer short${calls}.${lost}`;
 }
 
 /**
@@ -34,11 +73,6 @@ export function splitReferenceBody(body: string): { title: string; content: stri
   const match = /^\[(?:File|Dir|Knowledge|Workflow): [^\]\n]*\]([^\n]*)(?:\n|$)/.exec(body);
   if (!match) return { title: "", content: body };
   return { title: (match[1] ?? "").trim(), content: body.slice(match[0].length) };
-}
-
-/** An interrupt's body for display, without the "[Interrupted]" marker the model gets. */
-export function interruptText(body: string): string {
-  return body.replace(/^\s*\[Interrupted\]\s*/, "");
 }
 
 /** What a compaction did to the model's context, in one line (the divider's title, a subagent's line). */

@@ -3,9 +3,11 @@
 // gathered into one group shown as a single summary line, then the turn's final answer. What the user
 // must see stays outside the group, in its place: System messages of severity warning and above,
 // high-priority ones (tool failures, loop detections, budget warnings), external triggers, and the
-// items that are part of the conversation itself (attachments, compaction, interrupts). Pure, so it
-// can be unit-tested.
-import type { AgentMessage, Message, Severity, SystemMessage, UserMessage } from "../../../protocol";
+// items that are part of the conversation itself (attachments, compaction, interrupts). A question the
+// agent asked (request_input) and the user's answer are part of the conversation too: they stand in
+// the thread in their place, as the agent's words and the user's, and the turn's later steps fold into
+// a group of their own. Pure, so it can be unit-tested.
+import type { AgentMessage, Message, Severity, SystemMessage, ToolMessage, UserMessage } from "../../../protocol";
 import { foldNotices, type NoticeFold } from "./fold-notices";
 import { plural } from "./plural";
 
@@ -24,6 +26,8 @@ export type TurnGroup = {
   tokens: number | null;
   /** The turn's final answer, once it is there. */
   final: AgentMessage | null;
+  /** The turn's first step this group holds (after a question, the steps go on in a new group). */
+  fromStep: number;
   /** True for the group of the turn still running (no final answer yet, and a turn is running). */
   running: boolean;
 };
@@ -33,6 +37,8 @@ export type TranscriptItem =
   /** `fold`: the repeats (and a loop incident's other notices) this card stands for (lib/fold-notices.ts). */
   | { kind: "system"; message: SystemMessage; fold?: NoticeFold }
   | { kind: "answer"; message: AgentMessage }
+  /** The agent's question (a request_input call) and the user's answer, null when none came. */
+  | { kind: "question"; message: ToolMessage; question: string; answer: string | null }
   | TurnGroup;
 
 const SEVERITY_RANK: Record<Severity, number> = { debug: 0, info: 1, warning: 2, error: 3, critical: 4 };
@@ -55,7 +61,7 @@ export function isFinalAnswer(message: Message): message is AgentMessage {
   return message.role === "agent" && (message.phase === "final" || message.termination_reason !== undefined);
 }
 
-function newGroup(first: Message): TurnGroup {
+function newGroup(first: Message, fromStep: number): TurnGroup {
   return {
     kind: "group",
     key: `group-${first.seq}`,
@@ -66,8 +72,12 @@ function newGroup(first: Message): TurnGroup {
     tokens: null,
     final: null,
     running: false,
+    fromStep,
   };
 }
+
+/** How many of the turn's steps the group covers, up to `step`. */
+const stepsUpTo = (group: TurnGroup, step: number) => Math.max(group.stepCount, step - group.fromStep + 1);
 
 function addStep(group: TurnGroup, message: Message): void {
   group.steps.push(message);
@@ -76,7 +86,16 @@ function addStep(group: TurnGroup, message: Message): void {
     if (message.status !== "success") group.failedTools++;
   }
   if ((message.role === "agent" || message.role === "tool") && message.step !== undefined)
-    group.stepCount = Math.max(group.stepCount, message.step);
+    group.stepCount = stepsUpTo(group, message.step);
+}
+
+/** A request_input call as the question it asked and the answer it got (null: none came); else null. */
+export function questionOf(message: Message): { question: string; answer: string | null } | null {
+  if (message.role !== "tool" || message.tool !== "request_input") return null;
+  const { question } = message.args as { question?: unknown };
+  if (typeof question !== "string" || !question) return null;
+  const { answer } = (message.result ?? {}) as { answer?: unknown };
+  return { question, answer: message.status === "success" && typeof answer === "string" ? answer : null };
 }
 
 /**
@@ -87,15 +106,18 @@ export function buildTranscript(messages: readonly Message[], { running = false 
   const items: TranscriptItem[] = [];
   let group: TurnGroup | null = null;
   let final: AgentMessage | null = null;
+  /** The step the turn's next group starts at: 1, or the step after a question. */
+  let fromStep = 1;
 
   const closeTurn = () => {
     if (group && final) {
       group.final = final;
       group.tokens = final.usage ? final.usage.total_tokens : null;
-      if (final.step !== undefined) group.stepCount = Math.max(group.stepCount, final.step);
+      if (final.step !== undefined) group.stepCount = stepsUpTo(group, final.step);
     }
     group = null;
     final = null;
+    fromStep = 1;
   };
 
   for (const message of messages) {
@@ -113,8 +135,15 @@ export function buildTranscript(messages: readonly Message[], { running = false 
       items.push({ kind: "answer", message });
       continue;
     }
+    const asked = message.role === "tool" ? questionOf(message) : null;
+    if (asked && message.role === "tool") {
+      items.push({ kind: "question", message, ...asked });
+      group = null;
+      fromStep = message.step + 1;
+      continue;
+    }
     if (!group) {
-      group = newGroup(message);
+      group = newGroup(message, fromStep);
       items.push(group);
     }
     addStep(group, message);

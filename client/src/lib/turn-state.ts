@@ -4,8 +4,8 @@ import {
   type AgentUpdate,
   type PendingApproval,
   type PendingElicitation,
-  splitToolName,
   type TerminationReason,
+  toolLabel,
 } from "../../../protocol";
 
 export type PendingInput = {
@@ -107,12 +107,12 @@ const BUILT_IN_DOING: Record<string, string> = {
   delegate: "Handing part of the work to a helper",
 };
 
-/** A running tool in a sentence: "Searching your notes", or an MCP tool `local__echo` as "Using echo on local". */
+/** A running tool in a sentence: "Searching your notes", or an MCP tool `local__echo` as "Using Echo on local". */
 function toolPhrase(name: string): string {
   const known = BUILT_IN_DOING[name];
   if (known) return known;
-  const mcp = splitToolName(name);
-  return `Using ${mcp ? `${mcp.tool} on ${mcp.server}` : name}`;
+  const { label, server } = toolLabel(name);
+  return `Using ${server ? `${label} on ${server}` : label}`;
 }
 
 /**

@@ -58,6 +58,10 @@ export interface ChildRegistry {
 
 const clamp = (n: number, min: number, max: number) => Math.max(min, Math.min(max, Math.floor(n)));
 
+/** The task as a pod event carries it (for people; the model reads the pod name in the body). */
+const eventTask = (task: string | undefined) =>
+  task === undefined ? {} : { task: task.length > 200 ? `${task.slice(0, 199)}…` : task };
+
 export function childLimits(request: SubagentRequest, ctx: ToolContext): ChildLimits {
   const left = ctx.remaining?.() ?? { tokens: 200_000, seconds: 600, iterations: 50 };
   if (left.seconds < MIN_SECONDS)
@@ -100,10 +104,11 @@ export class ConversationSubagents implements SubagentHost {
         pod_name: this.parent.podName,
         parent_pod: this.parent.podName,
         sub_pod: podName,
+        ...eventTask(request.task),
       };
       void Promise.resolve(this.parent.link.onEvent(event)).catch(() => undefined);
     }
-    return this.follow(child.id, podName, ctx, (stub, link) =>
+    return this.follow(child.id, podName, request.task, ctx, (stub, link) =>
       stub.runSubagent(
         { conversationId: child.id, userId: this.meta.userId },
         {
@@ -123,13 +128,13 @@ export class ConversationSubagents implements SubagentHost {
    * A delegate call cut short by a restart of this object: the subagent's own object went on with its
    * turn (it resumed when it woke), so the call waits for it again, its frames streamed as before.
    */
-  async reattach(ctx: ToolContext): Promise<SubagentResult> {
+  async reattach(ctx: ToolContext, task?: string): Promise<SubagentResult> {
     const child = this.children?.of(ctx.callId);
     if (!child)
       throw new ToolError(
         "The subagent had not started when the conversation's server restarted; delegate the task again if it is still needed.",
       );
-    return this.follow(child.conversation_id, child.pod_name, ctx, (stub, link) =>
+    return this.follow(child.conversation_id, child.pod_name, task, ctx, (stub, link) =>
       stub.reattachSubagent({ conversationId: child.conversation_id, userId: this.meta.userId }, link),
     );
   }
@@ -138,6 +143,7 @@ export class ConversationSubagents implements SubagentHost {
   private async follow(
     childId: string,
     podName: string,
+    task: string | undefined,
     ctx: ToolContext,
     call: (stub: DurableObjectStub<ConversationObject>, link: ParentLink) => Promise<ChildOutcome>,
   ): Promise<SubagentResult> {
@@ -151,7 +157,7 @@ export class ConversationSubagents implements SubagentHost {
         role: "system",
         source: "Subagents",
         severity: "info",
-        item: podEventItem({ type: "shut_down", pod_name: podName }),
+        item: podEventItem({ type: "shut_down", pod_name: podName, ...eventTask(task) }),
       });
       void stub.stopSubagent().catch(() => undefined);
     };
@@ -176,7 +182,7 @@ export class ConversationSubagents implements SubagentHost {
         cachedInputTokens: outcome.usage.cached_input_tokens,
         reasoningTokens: outcome.usage.reasoning_tokens,
       });
-      return this.report(ctx, childId, podName, outcome, stopped);
+      return this.report(ctx, childId, { pod_name: podName, ...eventTask(task) }, outcome, stopped);
     } finally {
       ctx.signal.removeEventListener("abort", stop);
     }
@@ -186,10 +192,11 @@ export class ConversationSubagents implements SubagentHost {
   private report(
     ctx: ToolContext,
     conversationId: string,
-    podName: string,
+    pod: { pod_name: string; task?: string },
     outcome: ChildOutcome,
     stopped: boolean,
   ): SubagentResult {
+    const podName = pod.pod_name;
     const say = (event: PodEvent) =>
       ctx.after?.({
         role: "system",
@@ -205,13 +212,13 @@ export class ConversationSubagents implements SubagentHost {
       tokens: outcome.usage.total_tokens,
     };
     if (stopped || ctx.signal.aborted || outcome.termination_reason === "user_cancelled") {
-      if (!stopped) say({ type: "shut_down", pod_name: podName });
+      if (!stopped) say({ type: "shut_down", ...pod });
       throw new ToolError(
         `Cancelled: subagent ${podName} was stopped before it finished; its unfinished work was discarded.`,
       );
     }
     if (outcome.termination_reason === "llm_error") {
-      say({ type: "errored", pod_name: podName, message: outcome.answer });
+      say({ type: "errored", ...pod, message: outcome.answer });
       ctx.emit?.({
         type: "subagent.errored",
         severity: "error",
@@ -220,7 +227,7 @@ export class ConversationSubagents implements SubagentHost {
       });
       throw new ToolError(`Subagent ${podName} failed: ${outcome.answer}`);
     }
-    say({ type: "turn_ended", pod_name: podName });
+    say({ type: "turn_ended", ...pod });
     ctx.emit?.({ type: "subagent.turn_ended", severity: "info", source: "Subagents", payload });
     return {
       conversation_id: conversationId,

@@ -43,7 +43,11 @@ export class TaskReminders {
           role: "system",
           source: "Task Reminder",
           severity: "info",
-          item: reminderItem(reminderText(open, this.count)),
+          item: reminderItem(reminderText(open, this.count), "task_inactivity", {
+            tasks: open.slice(0, LISTED).map((t) => ({ title: t.title, status: t.status })),
+            open: open.length,
+            requests: this.count,
+          }),
         });
       }
       this.count = 0;

@@ -17,6 +17,7 @@ import { render } from "../../../agent/prompts/prompts.generated";
 import { createState } from "../../../agent/state";
 import { BUILTIN_TOOLS } from "../../../agent/tools";
 import { delegateTool } from "../../../agent/tools/delegate";
+import { notApprovedText } from "../../../agent/tools/not-approved";
 import { DEFAULT_AGENT_CONFIG } from "../../../protocol";
 
 const TOOLS = BUILTIN_TOOLS.map((t) => t.name);
@@ -77,6 +78,35 @@ describe("planDemoReply: what the user asks for", () => {
     expect(reply.text).toMatch(/offline demo model/);
     for (const phrase of ["search my notes for", "write a note", "add task", "ask me a question", "loop", "long story"])
       expect(reply.text).toContain(phrase);
+    // Plain words (no tool names), and the closing line a paragraph of its own after the list.
+    expect(reply.text).not.toMatch(/vault_|task_|request_input/);
+    expect(reply.text).toMatch(/\n- [^\n]+\n\nPick the “roa” tree/);
+  });
+
+  it("answers a call the user denied in its own words, never with the instruction it was given", () => {
+    const denied = notApprovedText("task_create", "denied");
+    const reply = planDemoReply(
+      conversation(
+        user("add task buy milk"),
+        called("c1", "task_create", { title: "buy milk" }),
+        failure("c1", "task_create", denied),
+      ),
+      TOOLS,
+    );
+    expect(reply.toolCalls).toEqual([]);
+    expect(reply.text).toBe("OK, I won't run it. Here is what I would have done: add “buy milk” to your tasks.");
+    const late = planDemoReply(
+      conversation(
+        user("write a note: milk"),
+        called("c1", "vault_write", {}),
+        failure("c1", "vault_write", notApprovedText("vault_write", "timed_out")),
+      ),
+      TOOLS,
+    );
+    expect(late.text).toMatch(
+      /^Nobody approved it in time, so I did not run it\. Here is what I would have done: save/,
+    );
+    for (const text of [reply.text, late.text]) expect(text).not.toMatch(/Do not|denied this call|Not run:/);
   });
 
   it.each([
@@ -463,7 +493,9 @@ describe("planDemoReply: delegating to a subagent", () => {
       PARENT_TOOLS,
     );
     expect(parentAnswer.toolCalls).toEqual([]);
-    expect(parentAnswer.text).toContain("subagent-child-1");
+    // The subagent by what it did, not by its internal pod name.
+    expect(parentAnswer.text).toContain("The subagent did it in its own conversation");
+    expect(parentAnswer.text).not.toContain("subagent-child-1");
     expect(parentAnswer.text).toContain("> - plan.md");
   });
 

@@ -7,7 +7,8 @@ import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import type { AgentMessage as Message, Phase, Prices } from "../../../../protocol";
 import { modelWords } from "../../lib/model-words";
-import { answerParts } from "../../lib/termination";
+import { plural } from "../../lib/plural";
+import { answerParts, terminationText } from "../../lib/termination";
 import { answerPrices, metered } from "../../lib/token-usage";
 import { Markdown } from "../markdown";
 import { ActionButton, MessageActions } from "../message-actions";
@@ -31,13 +32,16 @@ type Props = {
   compact?: boolean;
 };
 
-/** What an answer's Details button opens: the model, its step and phase, how the turn ended, what it used. */
+/**
+ * What an answer's Details button opens: the model, how the turn ended and in how many steps (in words;
+ * the codes, phase and reason, only in the line's tooltip and data attributes), what it used.
+ */
 export function AnswerDetails({ message, prices }: { message: Message; prices?: Prices }) {
-  const facts = [
-    message.step !== undefined ? `Step ${message.step}` : null,
-    message.phase ? `phase ${message.phase}` : null,
-    message.termination_reason ? `ended: ${message.termination_reason}` : null,
-  ].filter(Boolean);
+  const { step, phase, termination_reason: reason } = message;
+  const facts = [reason ? terminationText(reason) : null, step !== undefined ? plural(step, "step") : null].filter(
+    Boolean,
+  );
+  const codes = [phase && `phase ${phase}`, reason && `ended: ${reason}`].filter(Boolean).join(" · ");
   return (
     <div class={`${side.meter} ${style.details}`} data-testid="message-details">
       {message.model && (
@@ -45,7 +49,11 @@ export function AnswerDetails({ message, prices }: { message: Message; prices?: 
           Written by {modelWords(message.model)}
         </p>
       )}
-      {facts.length > 0 && <p class={style.facts}>{facts.join(" · ")}</p>}
+      {facts.length > 0 && (
+        <p class={style.facts} title={codes || undefined} data-phase={phase} data-reason={reason}>
+          {facts.join(" · ")}
+        </p>
+      )}
       {message.usage && <TokenMeter metered={metered(message.usage, answerPrices(message, prices))} scope="turn" />}
     </div>
   );

@@ -3,7 +3,7 @@
 // and Approve / Deny with "Always allow this tool". Each card is decided on its own; a decision made in
 // another tab (or the deadline) removes the card here too.
 import { useState } from "preact/hooks";
-import { type PendingApproval, splitToolName } from "../../../../protocol";
+import { type PendingApproval, toolLabel } from "../../../../protocol";
 import { readableArgs } from "../../lib/readable-args";
 import { Deadline } from "../../ui/deadline";
 import style from "./style.module.css";
@@ -12,10 +12,10 @@ export type ApprovalChoice = { call_id: string; decision: "approve" | "deny"; al
 
 type Props = { pending: readonly PendingApproval[]; onDecide: (choice: ApprovalChoice) => boolean };
 
-/** "task_create", or an MCP tool as "echo on local". */
+/** "Add a task", or an MCP tool `local__echo` as "Echo on local" (protocol/tool-words.ts). */
 function toolTitle(tool: string): string {
-  const mcp = splitToolName(tool);
-  return mcp ? `${mcp.tool} on ${mcp.server}` : tool;
+  const { label, server } = toolLabel(tool);
+  return server ? `${label} on ${server}` : label;
 }
 
 function ApprovalCard({ pending, onDecide }: { pending: PendingApproval; onDecide: Props["onDecide"] }) {
@@ -49,7 +49,7 @@ function ApprovalCard({ pending, onDecide }: { pending: PendingApproval; onDecid
         />
       </div>
       <p class={style.question}>
-        The Oracle wants to run <strong class={style.tool}>{title}</strong>
+        The Oracle wants to run <strong>{title}</strong>
         {rows.length ? " with:" : " (no arguments)."}
       </p>
       {rows.length > 0 && (

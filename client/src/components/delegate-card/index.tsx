@@ -1,6 +1,8 @@
-// A `delegate` call (issue 6): the task, the subagent's pod name and a link to its own conversation,
-// its progress while it works (SubagentPanel, from the frames it streams), then its answer. After a
-// reload the persisted result still carries the answer, the pod name and the conversation id.
+// A `delegate` call (issue 6): the task, a link to the subagent's own conversation, its progress while
+// it works (SubagentPanel, from the frames it streams), then its answer; the subagent goes by its task,
+// its pod name is under "Arguments and result". After a reload the persisted result still carries the
+// answer, the pod name and the conversation id.
+import { toolWords } from "../../../../protocol";
 import type { LiveTool, SubagentRun } from "../../lib/conversation-state";
 import { Icon } from "../../ui/icon";
 import { JsonBlock } from "../../ui/json-block";
@@ -46,17 +48,12 @@ export function DelegateCard({ call, seq, subagent }: { call: LiveTool; seq?: nu
     >
       <header class={lineClass()}>
         <Icon name="wrench" />
-        <span class={nameClass}>delegate</span>
+        <span class={nameClass}>{toolWords("delegate")}</span>
         {/* A delegate's pill takes the colour of success and error only. */}
         <StatusPill tone={call.status === "timeout" ? undefined : call.status}>
           {call.status === "running" && <Spinner data-testid="tool-running" />}
           {call.status}
         </StatusPill>
-        {podName && (
-          <span class={style.pod} data-testid="subagent-pod">
-            {podName}
-          </span>
-        )}
         {conversationId && (
           <Link href={conversationHref(conversationId)} class={style.link} data-testid="subagent-conversation-link">
             Open subagent conversation
@@ -83,6 +80,14 @@ export function DelegateCard({ call, seq, subagent }: { call: LiveTool; seq?: nu
       )}
       <details class={style.raw}>
         <summary>Arguments and result</summary>
+        {podName && (
+          <p>
+            Subagent id{" "}
+            <span class={style.pod} data-testid="subagent-pod">
+              {podName}
+            </span>
+          </p>
+        )}
         <JsonBlock label="Arguments" value={call.args} />
         {call.result !== undefined && <JsonBlock label="Result" value={call.result} />}
       </details>

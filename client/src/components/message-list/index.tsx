@@ -27,6 +27,7 @@ import type { Activity } from "../../lib/turn-state";
 import { AgentMessage } from "../agent-message";
 import { ErrorBubble } from "../error-bubble";
 import { Message } from "../message";
+import { QuestionAnswer } from "../question-answer";
 import { ReasoningBlock } from "../reasoning-block";
 import { StreamingBubble } from "../streaming-bubble";
 import { ToolCard } from "../tool-card";
@@ -40,7 +41,7 @@ const PINNED_SLACK_PX = 80;
 
 function liveSteps(state: ConversationState): number[] {
   const steps = new Set<number>([...state.liveText.keys(), ...state.liveReasoning.keys()]);
-  for (const tool of state.liveTools.values()) steps.add(tool.step);
+  for (const tool of state.liveTools.values()) if (tool.tool !== "request_input") steps.add(tool.step);
   return [...steps].sort((a, b) => a - b);
 }
 
@@ -163,6 +164,8 @@ class TranscriptRow extends Component<RowProps> {
         return <Message message={item.message} fold={item.fold} prices={prices} />;
       case "group":
         return <TurnGroup group={item} subagents={subagents} prices={prices} />;
+      case "question":
+        return <QuestionAnswer message={item.message} question={item.question} answer={item.answer} />;
       case "answer": {
         const regenerate = branching && question ? () => void branching.regenerate(question) : undefined;
         return isFailure(item.message.termination_reason) ? (
@@ -200,7 +203,8 @@ export function MessageList(props: Props) {
   const messages = useMemo(() => pathMessages(state), [state.messages, state.leafSeq]);
   const turns = useMemo(() => answerTurns(tree, messages), [tree, messages]);
   const newestUser = useMemo(() => newestQuestion(state.messages), [state.messages]);
-  const tools: LiveTool[] = [...state.liveTools.values()];
+  // A question being asked is the banner's (it becomes the thread's question and answer once answered).
+  const tools: LiveTool[] = [...state.liveTools.values()].filter((tool) => tool.tool !== "request_input");
   const running = state.turn.running;
   // The transcript is built again when the history changes, never for a streamed delta; the turns a
   // change did not touch keep their items, so their rows (TranscriptRow) are not rendered again.
@@ -338,7 +342,7 @@ export function MessageList(props: Props) {
               versions={versionInfos.get(item.message.seq)}
             />
           );
-        if (item.kind === "system") return <TranscriptRow {...common} />;
+        if (item.kind === "system" || item.kind === "question") return <TranscriptRow {...common} />;
         if (item.kind === "group") return <TranscriptRow {...common} subagents={subagents} />;
         const turn = turns.get(item.message.seq);
         const versions = turn?.fork ? versionInfos.get(turn.fork) : undefined;

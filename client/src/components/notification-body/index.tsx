@@ -1,14 +1,14 @@
 // The body of a `notification` system item: the headline as its first line, why in words when the
 // headline leaves it out (a tool's error), then the data decoded for people (see
-// lib/notification-content.ts), collapsed when long; for a shipped subscriber whose headline says it
+// components/notification-data, a chunk of its own), collapsed when long; for a shipped subscriber whose headline says it
 // all, the data is detail and the card shows it under Details instead (NotificationData). What cannot
 // be decoded is shown raw with a visible mark, never dropped. An unreachable MCP server's card offers
 // to turn the server off or test it again.
 import {
   dataIsDetail,
-  headlineOf,
   type Notification,
   noticeReason,
+  shownHeadline,
   unavailableServers,
 } from "../../lib/notification-content";
 import { lazyPart } from "../shell/lazy";
@@ -18,11 +18,11 @@ const McpNoticeActions = lazyPart(() => import("../mcp-notice-actions").then((m)
 
 import style from "./style.module.css";
 
-/** The notification's data, decoded for people: its TOON decoder loads with the first such card. */
-export const NotificationData = lazyPart(() => import("./data").then((m) => m.NotificationData));
+/** The data, decoded for people: a chunk of its own with the TOON decoder, loaded with the first data shown. */
+const NotificationData = lazyPart(() => import("../notification-data").then((m) => m.NotificationData));
 
 export function NotificationBody({ item }: { item: Notification }) {
-  const headline = headlineOf(item);
+  const headline = shownHeadline(item);
   const reason = noticeReason(item);
   const servers = unavailableServers(item);
   return (

@@ -1,8 +1,9 @@
 // A subagent's progress under the delegate call that started it (issue 6): its text as it streams,
 // its tool calls with their status, and its own subagents nested the same way. Collapsible; open
-// while the subagent works when `initiallyExpanded` says so.
+// while the subagent works when `initiallyExpanded` says so. In plain words: tools by their labels, the
+// subagent by the task on its card (its pod name stays in data-pod and the card's raw details).
 import { useState } from "preact/hooks";
-import type { Message } from "../../../../protocol";
+import { type Message, toolWords } from "../../../../protocol";
 import {
   type ConversationState,
   type LiveTool,
@@ -10,8 +11,9 @@ import {
   type SubagentRun,
   subagentRunning,
 } from "../../lib/conversation-state";
+import { plainHeadline } from "../../lib/notice-words";
 import { plural } from "../../lib/plural";
-import { compactionTitle, podEventLine } from "../../lib/system-text";
+import { compactionTitle, plainSource, podEventLine } from "../../lib/system-text";
 import { terminationText } from "../../lib/termination";
 import { Icon } from "../../ui/icon";
 import { Link } from "../../ui/link";
@@ -31,7 +33,9 @@ function ToolProgress({ call, run }: { call: ToolLine; run?: SubagentRun }) {
     <li class={style.tool} data-testid="subagent-tool" data-tool={call.tool} data-status={call.status}>
       <div class={style.toolLine}>
         <Icon name="wrench" />
-        <span class={style.toolName}>{call.tool}</span>
+        <span class={style.toolName} title={call.tool}>
+          {toolWords(call.tool)}
+        </span>
         <StatusPill tone={call.status} small>
           {call.status === "running" && <Spinner small />}
           {call.status}
@@ -48,7 +52,7 @@ function systemLine(message: Extract<Message, { role: "system" }>): string {
     case "pod_event":
       return podEventLine(item.event);
     case "notification":
-      return item.message;
+      return plainHeadline(item, item.message);
     case "file_attachment":
       return `Attached ${item.path}`;
     case "knowledge":
@@ -82,7 +86,7 @@ function Entry({ message, state }: { message: Message; state: ConversationState 
       if (message.item.kind === "notification" && message.item.priority === "low") return null;
       return (
         <li class={style.system} data-testid="subagent-system">
-          {message.source}: {systemLine(message)}
+          {plainSource(message.source)}: {systemLine(message)}
         </li>
       );
   }
@@ -147,7 +151,7 @@ export function SubagentPanel({ run, initiallyExpanded }: { run: SubagentRun; in
           <span class={style.chevron} aria-hidden="true">
             {expanded ? "▾" : "▸"}
           </span>
-          <span class={style.pod}>{run.pod_name}</span>
+          <span class={style.pod}>Subagent</span>
           <span class={style.summary}>
             {running ? "working" : "done"} · {plural(tools, "tool call")}
           </span>

@@ -1,9 +1,16 @@
 // The body of a system message, one rendering per SystemItem kind (seed 002), so the UI dispatches on
 // `kind` instead of parsing text prefixes: an attached note is a file card (collapsed), knowledge and
-// workflows are chips that open to their text, a task reminder reads as a reminder (never with its
-// raw tags), an interrupt is a banner and a pod event one line.
+// workflows are chips that open to their text, a task reminder, an interrupt and a pod event are one
+// sentence for the user (lib/system-text.ts: what happened and why, tasks by title, subagents by their
+// task), never the text written for the model, which the card keeps under Details.
 import type { PodEvent, SystemItem } from "../../../../protocol";
-import { compactionTitle, interruptText, splitReferenceBody, unwrapReminder } from "../../lib/system-text";
+import {
+  compactionTitle,
+  interruptSentence,
+  podEventLine,
+  reminderSentence,
+  splitReferenceBody,
+} from "../../lib/system-text";
 import { Collapsible } from "../../ui/collapsible";
 import { Icon, type IconName } from "../../ui/icon";
 import { Markdown } from "../markdown";
@@ -48,30 +55,9 @@ function Chip(props: { testid: string; icon: IconName; label: string; body: stri
 }
 
 function PodEventLine({ event }: { event: PodEvent }) {
-  const pod = (name: string) => <strong class={style.pod}>{name}</strong>;
-  const what = (() => {
-    switch (event.type) {
-      case "turn_ended":
-        return <>{pod(event.pod_name)} finished its turn</>;
-      case "errored":
-        return (
-          <>
-            {pod(event.pod_name)} errored: {event.message}
-          </>
-        );
-      case "shut_down":
-        return <>{pod(event.pod_name)} was shut down</>;
-      case "scope_sub_delegated":
-        return (
-          <>
-            {pod(event.parent_pod)} delegated part of its task to {pod(event.sub_pod)}
-          </>
-        );
-    }
-  })();
   return (
     <div class={style.line} data-testid="pod-event" data-event={event.type} data-pod={event.pod_name}>
-      <Icon name="flow" /> Subagent {what}
+      <Icon name="flow" /> {podEventLine(event)}
     </div>
   );
 }
@@ -92,15 +78,13 @@ export function SystemItemBody({ item }: { item: SystemItem }) {
           <span class={style.reminderLabel}>
             <Icon name="clock" /> Task reminder
           </span>
-          <Collapsible>
-            <Markdown text={unwrapReminder(item.body)} />
-          </Collapsible>
+          {reminderSentence(item)}
         </div>
       );
     case "interrupt":
       return (
         <div class={style.interrupt} data-testid="interrupt-banner" role="status">
-          <strong>Interrupted.</strong> {interruptText(item.body)}
+          <strong>Interrupted.</strong> {interruptSentence(item)}
         </div>
       );
     case "pod_event":

@@ -2,18 +2,24 @@
 // user and agent turns (its own card, a "System" label, where it comes from in plain words, a
 // severity colour). Read-only by design: it records what happened, so it has no reply or edit actions.
 // A card may stand for several notices (lib/fold-notices.ts): repeats of it show as "× 3" and a loop
-// incident's other notices as one line; either opens, on click, to when each came. The internal
-// names (source, subscriber, priority) and the notice's raw data sit under Details, one click away.
+// incident's other notices as one line; either opens, on click, to when each came. The card says what
+// happened in the user's words; the internal names (source, subscriber, priority, a pod's name), the
+// notice's raw data and what the model read (the item's body, verbatim) sit under Details, one click away.
 import { useState } from "preact/hooks";
 import type { SystemMessage as Message, Severity } from "../../../../protocol";
 import type { NoticeFold, NoticeOccurrence } from "../../lib/fold-notices";
-import { dataIsDetail, headlineOf, noticeReason } from "../../lib/notification-content";
+import { noticeReason, shownHeadline } from "../../lib/notification-content";
 import { plainSource, severityWords } from "../../lib/system-text";
 import { FactsDetails } from "../../ui/facts-details";
 import { MessageActions } from "../message-actions";
-import { NotificationData } from "../notification-body";
+import { lazyPart } from "../shell/lazy";
 import { SystemItemBody } from "../system-item-body";
 import style from "./style.module.css";
+
+/** What Details holds (internal names, the raw data, what the model read): a chunk of its own, loaded as the first card shows. */
+const details = () => import("../system-details");
+const SystemFacts = lazyPart(() => details().then((m) => m.SystemFacts));
+const SystemDetailsMore = lazyPart(() => details().then((m) => m.SystemDetailsMore));
 
 const SEVERITY_ICONS: Record<Severity, string> = {
   debug: "·",
@@ -38,7 +44,7 @@ function noticeLine(message: Message): string {
   const { item } = message;
   if (item.kind !== "notification") return item.body.split("\n", 1)[0] ?? "";
   const reason = noticeReason(item);
-  return reason ? `${headlineOf(item)}: ${reason}` : headlineOf(item);
+  return reason ? `${shownHeadline(item)}: ${reason}` : shownHeadline(item);
 }
 
 const timeOf = (iso: string) =>
@@ -75,6 +81,7 @@ function foldLabel(fold: NoticeFold): { text: string; label: string } {
 
 export function SystemMessage({ message, compact, fold }: { message: Message; compact?: boolean; fold?: NoticeFold }) {
   const [open, setOpen] = useState(false);
+  const [detailsOpen, setDetailsOpen] = useState(false);
   const { item } = message;
   const severity = cardSeverity(message, fold);
   const source = plainSource(message.source);
@@ -131,26 +138,14 @@ export function SystemMessage({ message, compact, fold }: { message: Message; co
           )}
         </div>
         {fold && open && <Occurrences id={listId} fold={fold} shown={noticeLine(message)} />}
-        {item.kind === "notification" && (
-          <FactsDetails
-            testid="system-details"
-            class={style.details}
-            after={dataIsDetail(item) && <NotificationData item={item} />}
-          >
-            <dt>From</dt>
-            <dd data-testid="system-raw-source">{message.source}</dd>
-            {item.subscriber && (
-              <>
-                <dt>Notification</dt>
-                <dd>{item.subscriber}</dd>
-              </>
-            )}
-            <dt>Priority</dt>
-            <dd>{item.priority}</dd>
-            <dt>Severity</dt>
-            <dd data-testid="system-severity">{message.severity}</dd>
-          </FactsDetails>
-        )}
+        <FactsDetails
+          testid="system-details"
+          class={style.details}
+          onToggle={setDetailsOpen}
+          after={<SystemDetailsMore message={message} open={detailsOpen} />}
+        >
+          <SystemFacts message={message} />
+        </FactsDetails>
       </article>
       {!compact && <MessageActions createdAt={message.created_at} copyText={copyText} />}
     </div>

@@ -1,8 +1,8 @@
-// One tool call: name (an MCP tool's own, with its server's in a badge), status, duration, then its
-// arguments and result or error. Persisted tool messages and live ones (from `tool_start`, still
+// One tool call: what it does in words (an MCP tool's own name, with its server's in a badge), status,
+// duration, then its name as the model calls it, its arguments and result or error. Persisted tool messages and live ones (from `tool_start`, still
 // running) share this card; a large card starts collapsed so it does not push the conversation off
 // screen, and so does every card of a turn group.
-import { type ElicitationRecord, splitToolName } from "../../../../protocol";
+import { type ElicitationRecord, toolLabel } from "../../../../protocol";
 import type { LiveTool, SubagentRun } from "../../lib/conversation-state";
 import { Icon } from "../../ui/icon";
 import { formatJson, JsonBlock } from "../../ui/json-block";
@@ -62,8 +62,9 @@ export function ToolCard({ call, seq, subagent, compact }: ToolCardProps) {
   const result = formatJson(call.result);
   const large = isLarge(args + result + (call.error ?? ""));
   const persisted = seq !== undefined;
-  // An MCP tool (`<server>__<tool>`) shows its own name and, in a badge, the user's server it runs on.
-  const mcp = splitToolName(call.tool);
+  // A tool shows as words ("Search notes"; an MCP tool's own name humanised, with the user's server it
+  // runs on in a badge); its name as the model calls it is inside, with the arguments.
+  const mcp = toolLabel(call.tool);
   return (
     <details
       class={cardClass(call.status)}
@@ -79,8 +80,8 @@ export function ToolCard({ call, seq, subagent, compact }: ToolCardProps) {
         <span class={style.icon}>
           <Icon name="wrench" />
         </span>
-        <span class={nameClass}>{mcp ? mcp.tool : call.tool}</span>
-        {mcp && (
+        <span class={nameClass}>{mcp.label}</span>
+        {mcp.server && (
           <span class={style.server} title={`MCP server ${mcp.server}`} data-testid="tool-server">
             <span class={hidden.visuallyHidden}>on MCP server </span>
             {mcp.server}
@@ -104,6 +105,7 @@ export function ToolCard({ call, seq, subagent, compact }: ToolCardProps) {
       </summary>
       <div class={style.body}>
         {call.elicitations?.length ? <Elicitations records={call.elicitations} /> : null}
+        <JsonBlock label="Tool" value={call.tool} />
         <JsonBlock label="Arguments" value={call.args} />
         {call.error !== undefined && <JsonBlock label="Error" value={call.error} />}
         {call.result !== undefined && <JsonBlock label="Result" value={call.result} />}

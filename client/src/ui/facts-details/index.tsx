@@ -12,11 +12,17 @@ type Props = {
   after?: ComponentChildren;
   /** The class of the fold itself, for the caller's spacing. */
   class?: string;
+  /** Told when the fold opens or closes (what is heavy to show can wait for it). */
+  onToggle?: (open: boolean) => void;
 };
 
-export function FactsDetails({ testid, children, after, class: className }: Props) {
+export function FactsDetails({ testid, children, after, class: className, onToggle }: Props) {
   return (
-    <details class={`${style.details} ${className ?? ""}`} data-testid={testid}>
+    <details
+      class={`${style.details} ${className ?? ""}`}
+      data-testid={testid}
+      onToggle={onToggle && ((event) => onToggle(event.currentTarget.open))}
+    >
       <summary class={style.summary}>Details</summary>
       <dl class={style.facts}>{children}</dl>
       {after}

@@ -1,12 +1,12 @@
-// A notification's data decoded for people (lib/notification-decode.ts), collapsed when long; what
-// cannot be decoded is shown raw with a visible mark, never dropped. Loaded with the first card that
-// has data to show (index.tsx), so the TOON decoder is not part of the initial JS.
-import { isLong, type Notification } from "../../lib/notification-content";
-import { notificationContent } from "../../lib/notification-decode";
+// A notification's data, decoded for people (lib/notification-data.ts): a table or fields, text, or
+// what could not be parsed shown raw with a visible mark; collapsed when long. A chunk of its own, with
+// the TOON decoder: loaded by the first notice that shows data (or opens its Details).
+import type { Notification } from "../../lib/notification-content";
+import { isLong, notificationContent } from "../../lib/notification-data";
 import { Collapsible } from "../../ui/collapsible";
 import { StructuredData } from "../../ui/structured-data";
 import { Markdown } from "../markdown";
-import style from "./style.module.css";
+import style from "../notification-body/style.module.css";
 
 /** The notification's data, decoded for people. */
 export function NotificationData({ item }: { item: Notification }) {
