@@ -255,14 +255,20 @@ describe.each(DESKTOP_AND_PHONE)("at $width×$height ($name)", (viewport) => {
       await expect.poll(() => mic.getAttribute("data-listening")).toBe("false");
       expect(await input.inputValue()).toBe("Shopping: buy milk and eggs");
 
-      // The dictated message is sent as it stands; the answer (Markdown) is read aloud as plain text.
+      // The dictated message is sent as it stands (sending ends a dictation); the answer (Markdown) is
+      // read aloud as plain text.
       const key = `voice-${viewport.name}-${Date.now().toString(36)}`;
       await scriptModel(live.llm.url, key, [
         { text: "**Milk** and `eggs` are on the [list](https://example.com/list).\n\n- Buy milk\n- Buy eggs" },
       ]);
       await input.press("End");
       await input.pressSequentially(` ${marker(key)}`);
+      // Sending while listening ends the dictation.
+      await mic.click();
+      expect(await recognition()).toMatchObject({ count: 3, started: true, stopped: false });
       await page.locator("[data-testid=send]").click();
+      await expect.poll(async () => (await recognition()).stopped).toBe(true);
+      await expect.poll(() => mic.getAttribute("data-listening")).toBe("false");
       const answer = page.locator("[data-role=agent][data-phase=final]");
       await answer.waitFor({ timeout: 30_000 });
       await waitTurnEnded(page, id);

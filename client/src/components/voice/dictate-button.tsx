@@ -3,7 +3,7 @@
 // already typed; a second tap stops. A failure (the microphone refused, nothing heard) is said in words
 // in the composer's problem line. Loaded with its first render; the composer shows it only where the
 // browser has the API (lazy.ts). Nothing typed is lost: an edit made while listening is kept, and
-// what is heard next goes after it.
+// what is heard next goes after it. Sending the message ends the dictation.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { dictationProblem, withDictation } from "../../lib/speech-text";
 import style from "./style.module.css";
@@ -44,6 +44,10 @@ export function DictateButton({ text, onText, onProblem }: DictateProps) {
   const session = useRef({ before: "", from: 0, written: "" });
 
   useEffect(() => () => recognition.current?.abort(), []);
+  // The message was sent (the box emptied under it): this dictation is over.
+  useEffect(() => {
+    if (text === "" && session.current.written !== "") recognition.current?.stop();
+  }, [text]);
 
   const start = () => {
     const Recognition = recognitionClass();
