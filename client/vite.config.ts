@@ -9,6 +9,8 @@ import { defineConfig, type Plugin } from "vite";
 import { recordBuildInputs } from "../scripts/client-build-inputs.ts";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
+/** The app's version (package.json), which Settings → Help shows. */
+const version: string = JSON.parse(readFileSync(path.join(root, "../package.json"), "utf8")).version;
 
 /**
  * Names the service worker's cache after the build: dist/sw.js gets a version made from dist/index.html
@@ -61,6 +63,7 @@ export default defineConfig({
   root,
   // recordBuildInputs: what the build read, so `npm start` rebuilds only when it changed.
   plugins: [preact(), pureSchemas(), serviceWorkerVersion(), recordBuildInputs()],
+  define: { __APP_VERSION__: JSON.stringify(version) },
   build: {
     outDir: "dist",
     emptyOutDir: true,

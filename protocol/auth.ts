@@ -14,5 +14,14 @@ export const UserSchema = z.object({ id: z.string(), username: z.string() });
 export type User = z.infer<typeof UserSchema>;
 
 export const CreateTokenSchema = z.object({ name: z.string().trim().min(1).max(64) });
-export const TokenSchema = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
+/** One of GET /api/tokens' items: never the token itself. */
+export const TokenSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+});
 export type Token = z.infer<typeof TokenSchema>;
+/** POST /api/tokens' answer: the only time the token is shown. */
+export const CreatedTokenSchema = z.object({ id: z.string(), name: z.string(), token: z.string() });
+export type CreatedToken = z.infer<typeof CreatedTokenSchema>;

@@ -3,7 +3,7 @@
 // counts 3 and lists when on a click, in plain words (no internal names until Details); "Turn off this
 // server" on the card turns it off (the next message adds no notice; Settings → Tools shows it off).
 // The loop demo's incident (the loop warning and the failed reads) is one card. Settings →
-// Notifications shows no subscriber ids or event types until Details is opened. The model still gets
+// Agent notices shows no subscriber ids or event types until Details is opened. The model still gets
 // every notice: the API lists each one. The app runs the demo model (no OPENAI_API_KEY).
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
@@ -131,13 +131,13 @@ for (const viewport of VIEWPORTS) {
       expect(await row.getAttribute("data-enabled")).toBe("false");
       expect(await row.locator("[data-testid=mcp-enabled]").isChecked()).toBe(false);
 
-      // Settings → Notifications: names and plain sentences; ids and event types only under Details.
-      await page.locator("[data-testid=tab-notifications]").click();
-      const settings = page.locator("[data-testid=notification-settings]");
+      // Settings → Agent notices: names and plain sentences; ids and event types only under Details.
+      await page.locator("[data-testid=tab-agent-notices]").click();
+      const settings = page.locator("[data-testid=agent-notices]");
       await settings.waitFor({ timeout: 15_000 });
       const subscribers = await apiFromPage<{ id: string; events: string[] }[]>(page, "GET", "/api/subscribers");
       expect(subscribers.body.length).toBeGreaterThan(5);
-      const shown = await shownText(page, "[data-testid=notification-settings]");
+      const shown = await shownText(page, "[data-testid=agent-notices]");
       for (const s of subscribers.body) {
         expect(shown).not.toContain(s.id);
         for (const event of s.events) expect(shown).not.toContain(event);

@@ -1,6 +1,6 @@
 // Notifications in the browser (seed 000 US2, US5; FR-022…031, SC-003, SC-005): System messages look
 // apart from user and agent messages and name their source in plain words, TOON batches read as tables
-// (under Details when the headline says it all), long ones fold, the Notifications tab switches
+// (under Details when the headline says it all), long ones fold, the Agent notices tab switches
 // subscribers (core ones locked, with the reason), and history shows each System message once. A card
 // may stand for several notices (issue 26: repeats, a loop incident), so the cards are counted by the
 // notices they say they hold (data-notices). The app runs the demo model (no OPENAI_API_KEY):
@@ -315,7 +315,7 @@ it("folds a long notification behind Show more, and Show less folds it again", a
   expect(pageErrors).toEqual([]);
 });
 
-it("switches subscribers in the Notifications tab within 3 clicks; core ones are locked and say why", async () => {
+it("switches subscribers in the Agent notices tab within 3 clicks; core ones are locked and say why", async () => {
   await newConversationInBrowser(page); // start from the chat page
   let clicks = 0;
   const click = async (selector: string) => {
@@ -323,9 +323,9 @@ it("switches subscribers in the Notifications tab within 3 clicks; core ones are
     await page.locator(selector).click();
   };
   await click("[data-testid=settings-link]");
-  await click("[data-testid=tab-notifications]");
-  expect(new URL(page.url()).pathname).toBe("/settings/notifications");
-  await page.locator("[data-testid=notification-settings]").waitFor({ timeout: 10_000 });
+  await click("[data-testid=tab-agent-notices]");
+  expect(new URL(page.url()).pathname).toBe("/settings/agent-notices");
+  await page.locator("[data-testid=agent-notices]").waitFor({ timeout: 10_000 });
 
   // Every subscriber the server has, with name, description, status, and its event types under Details.
   const listed = await apiFromPage<{ id: string; name: string; events: string[]; core: boolean; enabled: boolean }[]>(

@@ -1,5 +1,5 @@
 // Settings end to end (seed 001 FR-016…018): the Agent tab saves a field by itself, the value survives
-// a reload, an out-of-range value gets an inline message and is never saved, and the Notifications
+// a reload, an out-of-range value gets an inline message and is never saved, and the Agent notices
 // tab is one click away.
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
@@ -50,11 +50,11 @@ it("saves Max iterations, keeps it across a reload, refuses out-of-range values 
     await page.locator("[data-testid=field-status-maxIterations][data-status=saved]").waitFor({ timeout: 10_000 });
     expect(await savedMaxIterations(page)).toBe(12);
 
-    // The Notifications tab is reachable: its subscribers, or a note that they are not available yet.
-    await page.locator("[data-testid=tab-notifications]").click();
-    expect(new URL(page.url()).pathname).toBe("/settings/notifications");
+    // The Agent notices tab is reachable: its subscribers, or a note that they are not available yet.
+    await page.locator("[data-testid=tab-agent-notices]").click();
+    expect(new URL(page.url()).pathname).toBe("/settings/agent-notices");
     await page
-      .locator("[data-testid=notification-settings], [data-testid=notifications-unavailable]")
+      .locator("[data-testid=agent-notices], [data-testid=agent-notices-unavailable]")
       .first()
       .waitFor({ timeout: 10_000 });
   });

@@ -64,7 +64,7 @@ async function themeFollowsSystemAndSwitch(page: Page): Promise<void> {
   expect(await scheme(page)).toBe("dark");
 
   // Settings: Light overrides the dark system, and stays after a reload.
-  await page.goto("/settings/agent");
+  await page.goto("/settings/appearance");
   const light = page.locator("[data-testid=theme-light]");
   await light.waitFor({ timeout: 15_000 });
   expect(await page.locator("[data-testid=theme-system]").isChecked()).toBe(true);

@@ -11,13 +11,23 @@ it("names every page, decoding ids and note paths", () => {
   expect(parseRoute("/notes/projects/plan%20B.md")).toEqual({ name: "notes", path: "projects/plan B.md" });
   expect(parseRoute("/tasks")).toEqual({ name: "tasks" });
   expect(parseRoute("/settings/models")).toEqual({ name: "settings", tab: "models" });
-  expect(parseRoute("/settings/notifications")).toEqual({ name: "settings", tab: "notifications" });
+  expect(parseRoute("/settings")).toEqual({ name: "settings", tab: "agent" });
+  expect(parseRoute("/settings/agent-notices")).toEqual({ name: "settings", tab: "agent-notices" });
+  expect(parseRoute("/settings/appearance")).toEqual({ name: "settings", tab: "appearance" });
+  expect(parseRoute("/settings/account/")).toEqual({ name: "settings", tab: "account" });
   expect(parseRoute("/settings/tools")).toEqual({ name: "settings", tab: "tools" });
   expect(parseRoute("/settings/help")).toEqual({ name: "settings", tab: "help" });
   expect(parseRoute("/settings/shares")).toEqual({ name: "settings", tab: "shares" });
   expect(parseRoute("/s/AbC_-d")).toEqual({ name: "shared", id: "AbC_-d" });
   expect(parseRoute("/s/a/b")).toEqual({ name: "not_found" });
   expect(parseRoute("/nowhere")).toEqual({ name: "not_found" });
+});
+
+it("opens a renamed Settings tab at its old address, and no tab at an unknown one", () => {
+  expect(parseRoute("/settings/notifications")).toEqual({ name: "settings", tab: "agent-notices" });
+  expect(parseRoute("/settings/constructor")).toEqual({ name: "not_found" });
+  expect(parseRoute("/settings/nowhere")).toEqual({ name: "not_found" });
+  expect(parseRoute("/settings/agent/x")).toEqual({ name: "not_found" });
 });
 
 it("answers a malformed percent-encoding with not_found instead of throwing", () => {

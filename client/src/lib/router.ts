@@ -2,7 +2,8 @@
 // saves. `navigate` changes the URL and tells every `useRoute` subscriber; Back/Forward arrive as popstate.
 import { useEffect, useState } from "preact/hooks";
 
-export type SettingsTab = "agent" | "models" | "notifications" | "tools" | "shares" | "help";
+/** Settings' tabs, each at /settings/<tab> (/settings alone is Agent). */
+export type SettingsTab = "agent" | "appearance" | "models" | "agent-notices" | "tools" | "shares" | "account" | "help";
 
 export type Route =
   | { name: "login" }
@@ -47,12 +48,10 @@ export function parseRoute(pathname: string): Route {
   if (path === "/") return { name: "home" };
   if (path === "/login") return { name: "login" };
   if (path === "/signup") return { name: "signup" };
-  if (path === "/settings" || path === "/settings/agent") return { name: "settings", tab: "agent" };
-  if (path === "/settings/models") return { name: "settings", tab: "models" };
-  if (path === "/settings/notifications") return { name: "settings", tab: "notifications" };
-  if (path === "/settings/tools") return { name: "settings", tab: "tools" };
-  if (path === "/settings/shares") return { name: "settings", tab: "shares" };
-  if (path === "/settings/help") return { name: "settings", tab: "help" };
+  const settings = /^\/settings(?:\/(agent|appearance|models|agent-notices|tools|shares|account|help))?$/.exec(path);
+  if (settings) return { name: "settings", tab: (settings[1] ?? "agent") as SettingsTab };
+  // A renamed tab's old address still opens it (Settings then shows the new one in the address bar).
+  if (path === "/settings/notifications") return { name: "settings", tab: "agent-notices" };
   if (path === "/library") return { name: "library" };
   if (path === "/notes") return { name: "notes" };
   if (path === "/tasks") return { name: "tasks" };

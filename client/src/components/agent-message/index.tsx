@@ -14,6 +14,7 @@ import { Markdown } from "../markdown";
 import { ActionButton, MessageActions } from "../message-actions";
 import { ReasoningBlock } from "../reasoning-block";
 import { TokenMeter } from "../token-meter";
+import { canReadAloud, Voice } from "../voice/lazy";
 import side from "./side.module.css";
 import style from "./style.module.css";
 
@@ -91,6 +92,7 @@ export function AgentMessage({ message, prices, onRegenerate, blocked, switcher,
       {!compact && (
         <MessageActions createdAt={message.created_at} copyText={message.content}>
           {switcher}
+          {body && canReadAloud() && <Voice kind="read-aloud" text={body} />}
           {onRegenerate && (
             <ActionButton
               onClick={onRegenerate}

@@ -4,11 +4,13 @@
 // step limit and the approach, left empty to use the Settings defaults) sit behind the Options button,
 // and Stop takes Send's place while a turn runs; the model picker (given by the page) sits beside Send. The chat frame is validated against the protocol
 // before it is sent. Typing `@`, `#` or `/` opens a completion list of notes, knowledge entries or
-// workflows (seed 002); while it is open it has first say over ↑/↓, Enter, Tab and Esc.
+// workflows (seed 002); while it is open it has first say over ↑/↓, Enter, Tab and Esc. Where the browser
+// can take dictation, a microphone button (components/voice/, loaded when first shown) fills the box.
 import type { ComponentChildren } from "preact";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { type ChatFrame, ChatFrameSchema } from "../../../../protocol";
 import { useCompletion } from "../../lib/use-completion";
+import { canDictate, Voice } from "../voice/lazy";
 import { COMPLETION_ID, CompletionList, completionItemId } from "./completion-list";
 import { ComposerOptions } from "./options";
 import style from "./style.module.css";
@@ -138,6 +140,7 @@ export function Composer({ running, onSend, onStop, inputRef, modelPicker, holdi
             for knowledge, / for a workflow.
           </span>
         </div>
+        {canDictate() && <Voice kind="dictate" text={text} onText={setText} onProblem={setProblem} />}
         {modelPicker}
         {running ? (
           <button type="button" class={style.stop} onClick={onStop} title="Stop (Esc)" data-testid="stop">

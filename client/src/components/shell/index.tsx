@@ -159,6 +159,7 @@ export function Shell({ user, route, onLogOut }: Props) {
         onStart: (content, model) => void open(content, model),
         unsent: unsent === null ? undefined : { content: unsent, problem: list.error ?? "the server refused" },
       }}
+      account={{ user, onLogOut: logOut }}
     />
   );
 

@@ -1,7 +1,7 @@
 // The page a route shows inside the Shell's <main>: home and a chat are in the first load; Settings, the
 // Library, Notes, Tasks and Schedules load on their first visit (lazyPage), each a chunk of its own.
 import type { ComponentChild } from "preact";
-import type { ModelRef } from "../../../../protocol";
+import type { ModelRef, User } from "../../../../protocol";
 import type { Route } from "../../lib/router";
 import { Chat } from "../../pages/chat";
 import { Home } from "../../pages/home";
@@ -25,12 +25,14 @@ type Props = {
     onStart: (content: string, model: ModelRef | null) => void;
     unsent?: { content: string; problem: string };
   };
+  /** Settings → Account: who is signed in, and Log out. */
+  account: { user: User; onLogOut: () => void };
 };
 
-export function RoutedPage({ route, chat, home }: Props) {
+export function RoutedPage({ route, chat, home, account }: Props) {
   switch (route.name) {
     case "settings":
-      return <Settings tab={route.tab} />;
+      return <Settings tab={route.tab} account={account} />;
     case "library":
       return <Library />;
     case "notes":

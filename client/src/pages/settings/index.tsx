@@ -1,15 +1,18 @@
-// /settings/agent, /settings/models, /settings/notifications, /settings/tools, /settings/shares and
-// /settings/help: tabs are links, so each tab has its own URL and is at most two clicks from anywhere
-// (gear, then tab).
+// /settings/<tab> for each of lib/router.ts SETTINGS_TABS: tabs are links, so each tab has its own URL
+// and is at most two clicks from anywhere (gear, then tab). What the agent works under (Agent, Models,
+// Agent notices: what it is told while it works, Tools), then the app and the user (Appearance, Shared
+// links, Account, Help). A renamed tab's old URL opens it and is replaced by the new one.
 
+import { useEffect } from "preact/hooks";
 import { PageFrame } from "../../components/page-frame";
 import { BuiltinApprovals, ToolApprovalsProvider } from "../../components/tool-approvals";
-import type { SettingsTab } from "../../lib/router";
+import { navigate, type SettingsTab } from "../../lib/router";
 import { Link } from "../../ui/link";
+import { Account, type AccountProps } from "./account";
 import { AgentSettings } from "./agent";
+import { AgentNotices } from "./agent-notices";
 import { Help } from "./help";
 import { ModelSettings } from "./models";
-import { NotificationSettings } from "./notifications";
 import { SharedLinks } from "./shares";
 import style from "./style.module.css";
 import { ThemeSetting } from "./theme";
@@ -18,25 +21,24 @@ import { ToolSettings } from "./tools";
 const TABS: { tab: SettingsTab; label: string }[] = [
   { tab: "agent", label: "Agent" },
   { tab: "models", label: "Models" },
-  { tab: "notifications", label: "Notifications" },
+  { tab: "agent-notices", label: "Agent notices" },
   { tab: "tools", label: "Tools" },
+  { tab: "appearance", label: "Appearance" },
   { tab: "shares", label: "Shared links" },
+  { tab: "account", label: "Account" },
   { tab: "help", label: "Help" },
 ];
 
-function Panel({ tab }: { tab: SettingsTab }) {
+function Panel({ tab, account }: { tab: SettingsTab; account: AccountProps }) {
   switch (tab) {
     case "agent":
-      return (
-        <>
-          <ThemeSetting />
-          <AgentSettings />
-        </>
-      );
+      return <AgentSettings />;
+    case "appearance":
+      return <ThemeSetting />;
     case "models":
       return <ModelSettings />;
-    case "notifications":
-      return <NotificationSettings />;
+    case "agent-notices":
+      return <AgentNotices />;
     case "tools":
       return (
         <ToolApprovalsProvider>
@@ -46,12 +48,19 @@ function Panel({ tab }: { tab: SettingsTab }) {
       );
     case "shares":
       return <SharedLinks />;
+    case "account":
+      return <Account {...account} />;
     case "help":
       return <Help />;
   }
 }
 
-export function Settings({ tab }: { tab: SettingsTab }) {
+export function Settings({ tab, account }: { tab: SettingsTab; account: AccountProps }) {
+  // An old address (/settings/notifications) shows the tab's own in the address bar.
+  useEffect(() => {
+    const here = location.pathname.replace(/\/+$/, "");
+    if (here !== "/settings" && here !== `/settings/${tab}`) navigate(`/settings/${tab}`, { replace: true });
+  }, [tab]);
   return (
     <PageFrame title="Settings" width="medium">
       <nav class={style.tabs} aria-label="Settings sections">
@@ -68,7 +77,7 @@ export function Settings({ tab }: { tab: SettingsTab }) {
         ))}
       </nav>
       <div class={style.panel}>
-        <Panel tab={tab} />
+        <Panel tab={tab} account={account} />
       </div>
     </PageFrame>
   );
