@@ -2,7 +2,7 @@
 // saves. `navigate` changes the URL and tells every `useRoute` subscriber; Back/Forward arrive as popstate.
 import { useEffect, useState } from "preact/hooks";
 
-export type SettingsTab = "agent" | "models" | "notifications" | "tools" | "shares" | "help";
+export type SettingsTab = "agent" | "models" | "notifications" | "device-notifications" | "tools" | "shares" | "help";
 
 export type Route =
   | { name: "login" }
@@ -50,6 +50,7 @@ export function parseRoute(pathname: string): Route {
   if (path === "/settings" || path === "/settings/agent") return { name: "settings", tab: "agent" };
   if (path === "/settings/models") return { name: "settings", tab: "models" };
   if (path === "/settings/notifications") return { name: "settings", tab: "notifications" };
+  if (path === "/settings/device-notifications") return { name: "settings", tab: "device-notifications" };
   if (path === "/settings/tools") return { name: "settings", tab: "tools" };
   if (path === "/settings/shares") return { name: "settings", tab: "shares" };
   if (path === "/settings/help") return { name: "settings", tab: "help" };

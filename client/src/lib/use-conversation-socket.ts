@@ -7,6 +7,7 @@ import { REVOKED_CLOSE_CODE } from "../../../protocol/socket-close";
 import { signalUnauthorized } from "./api";
 import { announceTitle } from "./conversation-groups";
 import { conversationReducer, INITIAL_STATE } from "./conversation-state";
+import { notifyOn } from "./notify-on";
 import { takeQueuedMessage } from "./outbox";
 import { reconnectDelay } from "./reconnect-backoff";
 
@@ -134,6 +135,11 @@ export function useConversationSocket(conversationId: string) {
         // The model named the conversation: the sidebar takes it (use-conversations.ts), not the chat.
         if (frame.type === "conversation_title") return announceTitle(frame.conversation_id, frame.title);
         if (frame.type === "message") highestSeq.current = Math.max(highestSeq.current, frame.message.seq);
+        // A turn ended out of sight: the user is told, where they asked to be (the rest loads only then).
+        if (frame.type === "response_complete" && document.hidden && notifyOn())
+          import("./finish-notice")
+            .then((m) => m.noticeTurnEnded(conversationId, frame.termination_reason, highestSeq.current))
+            .catch((error: unknown) => console.warn("No notification", error));
         take(frame);
       };
       socket.onclose = (event) => {

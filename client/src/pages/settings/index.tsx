@@ -1,12 +1,13 @@
-// /settings/agent, /settings/models, /settings/notifications, /settings/tools, /settings/shares and
-// /settings/help: tabs are links, so each tab has its own URL and is at most two clicks from anywhere
-// (gear, then tab).
+// /settings/agent, /settings/models, /settings/notifications, /settings/device-notifications,
+// /settings/tools, /settings/shares and /settings/help: tabs are links, so each tab has its own URL and
+// is at most two clicks from anywhere (gear, then tab).
 
 import { PageFrame } from "../../components/page-frame";
 import { BuiltinApprovals, ToolApprovalsProvider } from "../../components/tool-approvals";
 import type { SettingsTab } from "../../lib/router";
 import { Link } from "../../ui/link";
 import { AgentSettings } from "./agent";
+import { DeviceNotifications } from "./device-notifications";
 import { Help } from "./help";
 import { ModelSettings } from "./models";
 import { NotificationSettings } from "./notifications";
@@ -19,6 +20,7 @@ const TABS: { tab: SettingsTab; label: string }[] = [
   { tab: "agent", label: "Agent" },
   { tab: "models", label: "Models" },
   { tab: "notifications", label: "Notifications" },
+  { tab: "device-notifications", label: "Notifications" },
   { tab: "tools", label: "Tools" },
   { tab: "shares", label: "Shared links" },
   { tab: "help", label: "Help" },
@@ -37,6 +39,8 @@ function Panel({ tab }: { tab: SettingsTab }) {
       return <ModelSettings />;
     case "notifications":
       return <NotificationSettings />;
+    case "device-notifications":
+      return <DeviceNotifications />;
     case "tools":
       return (
         <ToolApprovalsProvider>
