@@ -34,6 +34,14 @@ interface Env {
   MCP_OAUTH_CLIENT_ID_URL?: string;
   /** Seconds one MCP tool call may take (default 30). */
   MCP_TOOL_TIMEOUT_SECONDS?: string;
+  /**
+   * Web push (core/vapid.ts): the operator's P-256 key pair, base64url (the public key uncompressed, the
+   * private key the 32-byte scalar; `node scripts/vapid-keys.ts` makes one), and a mailto: or https:
+   * contact for the push services. Without all three, push is not offered.
+   */
+  VAPID_PUBLIC_KEY?: string;
+  VAPID_PRIVATE_KEY?: string;
+  VAPID_SUBJECT?: string;
   /** "off": a turn cut short by a restart ends with an interrupt item instead of going on (default on). */
   TURN_RECOVERY?: string;
   /** Tests only: tools whose calls hold their result after their effect (fault-pauses.ts). Never set it. */

@@ -14,3 +14,12 @@ export const fromBase64 = (text: string): Uint8Array => Uint8Array.from(atob(tex
 /** The URL- and filename-safe alphabet (RFC 4648 §5), without padding: for ids in links and OAuth state. */
 export const toBase64Url = (bytes: Uint8Array): string =>
   toBase64(bytes).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+
+/** base64url (with or without padding) to bytes: web push keys and VAPID keys come this way (RFC 8291, 8292). */
+export const fromBase64Url = (text: string): Uint8Array =>
+  fromBase64(
+    text
+      .replaceAll("-", "+")
+      .replaceAll("_", "/")
+      .padEnd(Math.ceil(text.length / 4) * 4, "="),
+  );

@@ -419,3 +419,29 @@ export const liveConversations = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.conversationId] })],
 );
+
+/**
+ * A browser's web push subscription (docs/protocol.md "Finish notifications"): where the Worker sends a
+ * notification when one of the user's turns ends with no tab of theirs open on it. An endpoint is one
+ * browser's, so it belongs to one user at a time. Made under a session, it goes with that session: a
+ * device signed out (logout deletes the session) gets no more notifications of the user's.
+ */
+export const pushSubscriptions = sqliteTable(
+  "push_subscriptions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    sessionHash: text("session_hash")
+      .notNull()
+      .references(() => sessions.tokenHash, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull().unique(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    /** Show the conversation's title and the answer's text on this device (default: neither). */
+    showContent: integer("show_content", { mode: "boolean" }).notNull().default(false),
+    createdAt: text("created_at").notNull().default(now),
+  },
+  (t) => [index("push_subscriptions_user").on(t.userId)],
+);

@@ -1,7 +1,7 @@
 // `npm start`: build the client (unless client/dist is a build of the sources as they are), migrate the
 // local D1 database (local-migrations.ts), then run the Worker with `wrangler dev` on 127.0.0.1:$PORT
-// (8787), passing the OPENAI_* variables of this shell to the Worker, a local SECRETS_KEY, and
-// MCP_ALLOW_LOOPBACK=true (MCP servers on this machine). PORT is the only knob: the DevTools inspector
+// (8787), passing the OPENAI_* and VAPID_* (web push) variables of this shell to the Worker, a local
+// SECRETS_KEY, and MCP_ALLOW_LOOPBACK=true (MCP servers on this machine). PORT is the only knob: the DevTools inspector
 // gets a free port of its own, so two `npm start` with different PORTs run side by side.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -27,6 +27,9 @@ const LLM_VARS = [
   "USER_PROVIDERS",
   "MCP_TOOL_TIMEOUT_SECONDS",
   "MCP_OAUTH_CLIENT_ID_URL",
+  "VAPID_PUBLIC_KEY",
+  "VAPID_PRIVATE_KEY",
+  "VAPID_SUBJECT",
 ] as const;
 const port = process.env.PORT ?? "8787";
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };

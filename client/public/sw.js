@@ -5,6 +5,10 @@
 //     whose app then says "You're offline" (client/src/components/app/index.tsx);
 //   - /assets/*: cache first (their names change with their content);
 //   - the icons and the manifest: network first, the cache when offline.
+//   - a web push message (a turn that ended with no tab open on it, docs/protocol.md "Finish
+//     notifications"): shown as a notification, whose click focuses or opens its conversation. Its
+//     payload is the Worker's own (protocol/push.ts PushMessage), already free of content unless the
+//     user chose otherwise for this device.
 // The cache is named after the build (the build writes its version over BUILD_VERSION, see
 // client/vite.config.ts), so a deploy installs a new worker that drops the old shell.
 const BUILD_VERSION = "dev";
@@ -100,3 +104,44 @@ async function networkFirst(request, key) {
     throw error;
   }
 }
+
+self.addEventListener("push", (event) => {
+  let message;
+  try {
+    message = event.data?.json();
+  } catch {
+    message = undefined;
+  }
+  if (message?.type !== "turn_ended" || typeof message.url !== "string" || !message.url.startsWith("/")) return;
+  event.waitUntil(
+    self.registration.showNotification(String(message.title || "Oracle"), {
+      body: String(message.body ?? ""),
+      tag: String(message.tag ?? ""),
+      icon: "/icons/icon-192.png",
+      data: { url: message.url },
+    }),
+  );
+});
+
+// A notification's click (a push's, or one a tab showed through this worker): the app's window on that
+// conversation comes forward, else any window of the app goes there, else a new one opens.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const path = event.notification.data?.url;
+  if (typeof path !== "string" || !path.startsWith("/")) return;
+  const target = new URL(path, self.location.origin).href;
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+      const same = windows.find((w) => w.url === target);
+      if (same) return same.focus();
+      const other = windows[0];
+      if (other) {
+        await other.focus();
+        // navigate() works on a window this worker controls; any other gets a window of its own.
+        return other.navigate(target).catch(() => self.clients.openWindow(target));
+      }
+      return self.clients.openWindow(target);
+    })(),
+  );
+});

@@ -20,10 +20,21 @@ export const ROOT = path.resolve(import.meta.dirname, "../..");
 const WRANGLER = [path.join(ROOT, "node_modules/wrangler/bin/wrangler.js")];
 const HEALTH_TIMEOUT_MS = 60_000;
 
+/**
+ * A VAPID key pair for the test apps only (`node scripts/vapid-keys.ts` made it): every test app offers
+ * web push, so a test can subscribe a push endpoint of its own on loopback (finish-notifications.test.ts).
+ */
+export const TEST_VAPID = {
+  VAPID_PUBLIC_KEY: "BBnkrBzeWTfAw2gPxvS85nxyVEGIV0OiqKPugYsPfN-QQEi52wS_Lqnw9qJincVcuAqUsqa3hnqi0u_qyKDR_58",
+  VAPID_PRIVATE_KEY: "fdLt7DgdUMfXPIJod4FJQKHIhMK9Kds1TKVeA6WHTXE",
+  VAPID_SUBJECT: "mailto:e2e@example.com",
+};
+
 /** Every test app may reach MCP servers on loopback (the tests' own) and store their secrets. */
 const TEST_VARS: Record<string, string> = {
   MCP_ALLOW_LOOPBACK: "true",
   SECRETS_KEY: "e2e-secrets-key-not-for-production-0123456789",
+  ...TEST_VAPID,
 };
 
 export interface App {

@@ -3,7 +3,16 @@
 import { useEffect, useState } from "preact/hooks";
 
 /** Settings' tabs, each at /settings/<tab> (/settings alone is Agent). */
-export type SettingsTab = "agent" | "appearance" | "models" | "agent-notices" | "tools" | "shares" | "account" | "help";
+export type SettingsTab =
+  | "agent"
+  | "appearance"
+  | "models"
+  | "agent-notices"
+  | "tools"
+  | "device-notifications"
+  | "shares"
+  | "account"
+  | "help";
 
 export type Route =
   | { name: "login" }
@@ -48,7 +57,10 @@ export function parseRoute(pathname: string): Route {
   if (path === "/") return { name: "home" };
   if (path === "/login") return { name: "login" };
   if (path === "/signup") return { name: "signup" };
-  const settings = /^\/settings(?:\/(agent|appearance|models|agent-notices|tools|shares|account|help))?$/.exec(path);
+  const settings =
+    /^\/settings(?:\/(agent|appearance|models|agent-notices|tools|device-notifications|shares|account|help))?$/.exec(
+      path,
+    );
   if (settings) return { name: "settings", tab: (settings[1] ?? "agent") as SettingsTab };
   // A renamed tab's old address still opens it (Settings then shows the new one in the address bar).
   if (path === "/settings/notifications") return { name: "settings", tab: "agent-notices" };

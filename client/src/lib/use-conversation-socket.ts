@@ -10,6 +10,7 @@ import { REVOKED_CLOSE_CODE } from "../../../protocol/socket-close";
 import { signalUnauthorized } from "./api";
 import { announceTitle } from "./conversation-groups";
 import { conversationReducer, INITIAL_STATE } from "./conversation-state";
+import { notifyOn } from "./notify-on";
 import { openOutbox } from "./outbox";
 import { reconnectDelay } from "./reconnect-backoff";
 
@@ -151,6 +152,11 @@ export function useConversationSocket(conversationId: string) {
           if (frame.code === "busy") return;
           outbox.refused.add(frame.client_id);
         }
+        // A turn ended out of sight: the user is told, where they asked to be (the rest loads only then).
+        if (frame.type === "response_complete" && document.hidden && notifyOn())
+          import("./finish-notice")
+            .then((m) => m.noticeTurnEnded(conversationId, frame.termination_reason, highestSeq.current))
+            .catch((error: unknown) => console.warn("No notification", error));
         take(frame);
         if (frame.type === "hello" || frame.type === "response_complete" || frame.type === "chat_duplicate")
           outbox.flush();

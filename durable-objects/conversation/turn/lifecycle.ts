@@ -11,6 +11,7 @@ import { afterFinalFrames } from "../sockets/final-frames";
 import { alarmBy } from "../triggers/alarm";
 import type { ConversationTitles } from "./conversation-titles";
 import { faultPauses } from "./fault-pauses";
+import type { FinishPush } from "./finish-push";
 import { rememberModel } from "./hello-model";
 import { NO_USAGE, type PlanFor, type RunningTurn, stoppedByUser } from "./running-turn";
 import type { ParentLink } from "./subagents";
@@ -48,6 +49,7 @@ export class TurnLifecycle {
     private readonly parts: TurnParts,
     private readonly waits: readonly Wait[],
     private readonly titles: ConversationTitles,
+    private readonly push: FinishPush,
   ) {
     this.recovery = parts.env.TURN_RECOVERY?.trim().toLowerCase() !== "off";
   }
@@ -99,8 +101,12 @@ export class TurnLifecycle {
     await this.parts.marker.end();
     for (const wait of this.waits) if (wait.turnEnded) await wait.turnEnded();
     this.parts.io.index.release();
-    // After the turn's end was sent: the title request never holds a turn back (a subagent's is never named).
-    if (turn.origin.kind === "user") this.titles.afterTurn(turn.llm);
+    // After the turn's end was sent: the title request never holds a turn back (a subagent's is never
+    // named), nor does the notification of a turn that ended out of sight.
+    if (turn.origin.kind === "user") {
+      this.titles.afterTurn(turn.llm);
+      this.push.afterTurn(turn.outcome?.reason);
+    }
     // The alarm waits for the final frames to leave (afterFinalFrames: an alarm write right after the
     // turn's last commit would hold them): the watchdog goes first; a turn begun meanwhile (which found
     // it set and earlier than its own) arms its own once it has gone; then the schedule runner re-arms.

@@ -11,6 +11,7 @@ import type { ServerFrame } from "../../../protocol";
 import { tellUserChanged } from "../../user-changes";
 import type { SocketMeta } from "../sockets/socket-hub";
 import { ConversationTitles } from "./conversation-titles";
+import { FinishPush } from "./finish-push";
 import { storedMeter } from "./hello-model";
 import { TurnLifecycle } from "./lifecycle";
 import { followFrame } from "./live-step";
@@ -68,7 +69,13 @@ export function openTurnHost(ctx: DurableObjectState, env: Env, meta: SocketMeta
     meter: storedMeter(ctx.storage.sql),
   };
   const waits = [parts.questions, parts.approvals, parts.elicitations];
-  const lifecycle = new TurnLifecycle(ctx, parts, waits, new ConversationTitles(ctx, env, meta, io));
+  const lifecycle = new TurnLifecycle(
+    ctx,
+    parts,
+    waits,
+    new ConversationTitles(ctx, env, meta, io),
+    new FinishPush(ctx, env, meta, io),
+  );
   const plans = new TurnPlans(env, meta, { toggles: io.toggles, notifier: io.notifier, marker, user: io.user });
   const subagents = new SubagentTurns(ctx.storage, { lifecycle, io }, plans);
   const starts = new TurnStarts(env, meta, io, { lifecycle, plans, questions: parts.questions, subagents });

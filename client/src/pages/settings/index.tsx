@@ -1,7 +1,7 @@
 // /settings/<tab> for each of lib/router.ts SETTINGS_TABS: tabs are links, so each tab has its own URL
 // and is at most two clicks from anywhere (gear, then tab). What the agent works under (Agent, Models,
-// Agent notices: what it is told while it works, Tools), then the app and the user (Appearance, Shared
-// links, Account, Help). A renamed tab's old URL opens it and is replaced by the new one.
+// Agent notices: what it is told while it works, Tools), then the app and the user (Appearance,
+// Notifications: this device's, when an answer is ready; Shared links, Account, Help). A renamed tab's old URL opens it and is replaced by the new one.
 
 import { useEffect } from "preact/hooks";
 import { PageFrame } from "../../components/page-frame";
@@ -11,6 +11,7 @@ import { Link } from "../../ui/link";
 import { Account, type AccountProps } from "./account";
 import { AgentSettings } from "./agent";
 import { AgentNotices } from "./agent-notices";
+import { DeviceNotifications } from "./device-notifications";
 import { Help } from "./help";
 import { ModelSettings } from "./models";
 import { SharedLinks } from "./shares";
@@ -24,6 +25,7 @@ const TABS: { tab: SettingsTab; label: string }[] = [
   { tab: "agent-notices", label: "Agent notices" },
   { tab: "tools", label: "Tools" },
   { tab: "appearance", label: "Appearance" },
+  { tab: "device-notifications", label: "Notifications" },
   { tab: "shares", label: "Shared links" },
   { tab: "account", label: "Account" },
   { tab: "help", label: "Help" },
@@ -39,6 +41,8 @@ function Panel({ tab, account }: { tab: SettingsTab; account: AccountProps }) {
       return <ModelSettings />;
     case "agent-notices":
       return <AgentNotices />;
+    case "device-notifications":
+      return <DeviceNotifications />;
     case "tools":
       return (
         <ToolApprovalsProvider>
