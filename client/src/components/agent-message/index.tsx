@@ -100,11 +100,17 @@ export function AgentMessage({ message, prices, onRegenerate, blocked, switcher,
               title={blocked ?? undefined}
               testid="regenerate"
               label="Regenerate this answer as a new version"
+              icon="refresh"
             >
               Regenerate
             </ActionButton>
           )}
-          <ActionButton onClick={() => setDetails(!details)} testid="message-details-toggle" expanded={details}>
+          <ActionButton
+            onClick={() => setDetails(!details)}
+            testid="message-details-toggle"
+            expanded={details}
+            icon="info"
+          >
             Details
           </ActionButton>
         </MessageActions>

@@ -2,6 +2,7 @@
 // what can be done with it (Copy always; Edit, Regenerate, ‹ n/m › where the caller offers them).
 import type { ComponentChildren } from "preact";
 import { COPY_LABELS, useCopy } from "../../lib/use-copy";
+import { Icon, type IconName } from "../../ui/icon";
 import style from "./style.module.css";
 
 function sameDay(a: Date, b: Date): boolean {
@@ -26,8 +27,15 @@ export function Timestamp({ iso }: { iso: string }) {
 export function CopyButton({ text }: { text: string }) {
   const { state, copy } = useCopy(text);
   return (
-    <button type="button" class={style.action} onClick={copy} data-testid="copy-message" aria-label="Copy message">
-      {COPY_LABELS[state]}
+    <button
+      type="button"
+      class={`${style.action} ${style.iconic}`}
+      onClick={copy}
+      data-testid="copy-message"
+      aria-label="Copy message"
+    >
+      <TouchIcon name={state === "copied" ? "check" : "copy"} />
+      <span class={style.words}>{COPY_LABELS[state]}</span>
     </button>
   );
 }
@@ -61,6 +69,7 @@ export function ActionButton({
   label,
   expanded,
   title,
+  icon,
 }: {
   onClick: () => void;
   disabled?: boolean;
@@ -71,11 +80,13 @@ export function ActionButton({
   expanded?: boolean;
   /** The tooltip: why a disabled button cannot be used now. */
   title?: string;
+  /** Drawn instead of the words on a touch screen, where the row has no room for them. */
+  icon?: IconName;
 }) {
   return (
     <button
       type="button"
-      class={style.action}
+      class={icon ? `${style.action} ${style.iconic}` : style.action}
       onClick={onClick}
       disabled={disabled}
       data-testid={testid}
@@ -83,7 +94,26 @@ export function ActionButton({
       title={title}
       aria-expanded={expanded === undefined ? undefined : expanded ? "true" : "false"}
     >
-      {children}
+      {icon ? (
+        <>
+          <TouchIcon name={icon} />
+          <span class={style.words}>{children}</span>
+        </>
+      ) : (
+        children
+      )}
     </button>
   );
 }
+
+/** An action's icon, shown only on a touch screen (with the `iconic` class on its button). */
+export function TouchIcon({ name }: { name: IconName }) {
+  return (
+    <span class={style.touchIcon}>
+      <Icon name={name} size="1.15rem" />
+    </span>
+  );
+}
+
+/** The classes of an action whose words give way to an icon on a touch screen. */
+export const iconicAction = { button: `${style.action} ${style.iconic}`, words: style.words };

@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { parseMarkdown } from "../../lib/markdown";
 import { speechChunks, speechText } from "../../lib/speech-text";
-import messageActions from "../message-actions/style.module.css";
+import { iconicAction, TouchIcon } from "../message-actions";
 import style from "./style.module.css";
 
 /** The button that is reading now: told to show "Read aloud" again when another one starts. */
@@ -45,12 +45,13 @@ export function ReadAloudButton({ text }: { text: string }) {
   return (
     <button
       type="button"
-      class={`${messageActions.action} ${style.readAloud}`}
+      class={`${iconicAction.button} ${style.readAloud}`}
       onClick={() => (speaking ? stopReading() : read())}
       data-testid="read-aloud"
       data-speaking={speaking ? "true" : "false"}
     >
-      {speaking ? "Stop reading" : "Read aloud"}
+      <TouchIcon name={speaking ? "stop" : "speaker"} />
+      <span class={iconicAction.words}>{speaking ? "Stop reading" : "Read aloud"}</span>
     </button>
   );
 }
