@@ -23,7 +23,7 @@ const ArgsSchema = z.object({
   id: z.string().max(100).optional().describe("For update, delete: from create or list"),
   name: z.string().optional().describe("Short label"),
   text: z.string().optional().describe("The message; /slug runs that workflow"),
-  at: z.string().optional().describe('Once, local time: 2026-12-04T09:00 or "friday at 9"'),
+  at: z.string().optional().describe("Once, local time: 2026-12-04T09:00"),
   repeat: z.string().optional().describe('"every weekday at 08:00", "every monday at 9:00" or cron'),
   time_zone: TimeZoneSchema.optional(),
   paused: z.boolean().optional(),

@@ -64,7 +64,7 @@ for (const { name, phone, options } of VIEWPORTS) {
 
     beforeAll(async () => {
       const browser: Browser = live.browser;
-      context = await browser.newContext({ reducedMotion: "reduce", ...options, baseURL: live.app.url });
+      context = await browser.newContext({ ...options, baseURL: live.app.url });
       page = await context.newPage();
       page.on("pageerror", (e) => pageErrors.push(String(e)));
       username = await signUpInBrowser(page);
@@ -222,7 +222,7 @@ for (const { name, phone, options } of VIEWPORTS) {
     }
 
     check("a taken username is said once on the sign-up form", async () => {
-      const visitor = await live.browser.newContext({ reducedMotion: "reduce", ...options, baseURL: live.app.url });
+      const visitor = await live.browser.newContext({ ...options, baseURL: live.app.url });
       try {
         const signup = await visitor.newPage();
         await signup.goto("/signup");

@@ -1,4 +1,4 @@
-// Share links (issue 27), at 1280×800, 390×844 and 360×740 (phones with touch): the owner makes two
+// Share links (issue 27), at 1280×800 and 390×844 (a phone with touch; layout.test.ts holds 360 px): the owner makes two
 // links from the conversation's ⋯ menu (with and without System messages); a browser with no cookies
 // opens them and sees exactly the snapshot (a message sent after the link is absent, the System
 // message only where included, nothing of the owner, no way to write, noindex); that visitor's
@@ -11,13 +11,13 @@ import { marker, scriptModel } from "../support/fake-openai-client";
 import {
   apiFromPage,
   asNewUser,
+  DESKTOP_AND_PHONE,
   E2E_PASSWORD,
   newConversationInBrowser,
   type PageOptions,
   sendChat,
   uniqueUsername,
   useSharedFakeModelApp,
-  VIEWPORTS,
   waitTurnEnded,
   withPage,
 } from "./harness.ts";
@@ -69,7 +69,7 @@ async function signUpFromLoginPage(page: Page): Promise<string> {
   return username;
 }
 
-for (const viewport of VIEWPORTS) {
+for (const viewport of DESKTOP_AND_PHONE) {
   const options: PageOptions = {
     viewport: { width: viewport.width, height: viewport.height },
     ...(viewport.phone ? { isMobile: true, hasTouch: true } : {}),
