@@ -127,9 +127,9 @@ export async function connect(session: Pick<Session, "headers">, conversationId:
   return socket;
 }
 
-/** Reads until `ok` holds (what the object does in the background, such as an index flush), or fails after 5 s. */
+/** Reads until `ok` holds (what the object does in the background, such as an index flush), or fails after 15 s (5 s ran out on a loaded 2-core run). */
 export async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
-  const until = Date.now() + 5_000;
+  const until = Date.now() + 15_000;
   for (;;) {
     const value = await read();
     if (ok(value)) return value;
