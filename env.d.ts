@@ -23,6 +23,17 @@ interface Env {
   OPENAI_SEND_REASONING?: string;
   /** "off": users may not add their own model providers (Settings → Models). */
   USER_PROVIDERS?: string;
+  /** Who may create an account: open, invite, approval or closed (worker/auth/signup-policy.ts; unset: approval). */
+  SIGNUP?: string;
+  /** Usernames (comma-separated) that are admins whatever the database says. */
+  ADMINS?: string;
+  /** Sign-ups per client address (an IPv6 one by its /64) per hour; 0: no limit. Unset: 10. */
+  SIGNUP_PER_HOUR?: string;
+  /** The default quota on the operator's models per user (protocol/quota.ts); unset or empty: no limit. */
+  QUOTA_DAILY_TOKENS?: string;
+  QUOTA_MONTHLY_TOKENS?: string;
+  QUOTA_DAILY_COST?: string;
+  QUOTA_MONTHLY_COST?: string;
   /** Worker secret (32+ characters) from which the key sealing users' MCP secrets is derived. */
   SECRETS_KEY?: string;
   /** "true" lets MCP URLs point at loopback (local development and tests); never set it in production. */

@@ -91,6 +91,9 @@ export default defineConfig(async () => {
                   MCP_ALLOW_LOOPBACK: "true",
                   MCP_TOOL_TIMEOUT_SECONDS: "2",
                   SECRETS_KEY: "workers-test-secrets-key-0123456789abcdef",
+                  // Tests sign up many users from one address; test/workers/signup.test.ts sets its own limits.
+                  SIGNUP: "open",
+                  SIGNUP_PER_HOUR: "0",
                   // Generated runs per property (test/workers/properties): few here, many in test:properties.
                   PROPERTY_RUNS: process.env.PROPERTY_RUNS ?? "40",
                   ...(process.env.PROPERTY_SEED ? { PROPERTY_SEED: process.env.PROPERTY_SEED } : {}),

@@ -27,6 +27,8 @@ export function explainTermination(reason: TerminationReason, s: AgentState): st
       return `Stopped because my question was not answered within ${c.requestInputTimeoutSeconds} s.`;
     case "llm_error":
       return sentence(`The model call failed: ${s.llmError || "unknown error"}`);
+    case "quota_exceeded":
+      return s.quotaReached ?? "Stopped because your quota on this server's models is used up.";
     case "interrupted":
       return "Stopped because the server restarted 3 times while I worked on this, so something in this turn may be making it crash. What I did so far is above; send your message again to try once more.";
   }

@@ -43,6 +43,8 @@ export interface AgentState {
   timedOut: boolean;
   inputTimedOut: boolean;
   llmError?: string;
+  /** The operator's quota for the user ran out: what the user reads about it (agent/llm/metered-model.ts). */
+  quotaReached?: string;
   /** Budget warnings already given this turn. */
   warned: BudgetKind[];
   /** Loop patterns already pointed out to the model this turn. */

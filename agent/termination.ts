@@ -12,6 +12,7 @@ export const ERROR_LIMIT = 3;
 
 export const userCancelled: StopCondition = (s) => (s.cancelled ? "user_cancelled" : undefined);
 export const inputTimedOut: StopCondition = (s) => (s.inputTimedOut ? "input_timeout" : undefined);
+export const quotaReached: StopCondition = (s) => (s.quotaReached !== undefined ? "quota_exceeded" : undefined);
 export const modelFailed: StopCondition = (s) => (s.llmError !== undefined ? "llm_error" : undefined);
 export const completed: StopCondition = (s) => (s.finished ? "completed" : undefined);
 export const maxIterations: StopCondition = (s, c) => (s.step >= c.maxIterations ? "max_iterations" : undefined);
@@ -35,6 +36,7 @@ export const errorLimit: StopCondition = (s) => (s.consecutiveErrors >= ERROR_LI
 export const STOP_CONDITIONS: readonly StopCondition[] = [
   userCancelled,
   inputTimedOut,
+  quotaReached,
   modelFailed,
   completed,
   maxIterations,

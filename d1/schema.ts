@@ -1,6 +1,6 @@
 // D1 schema (drizzle). Migrations in migrations/ are generated from this file by `npm run db:generate`.
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 
@@ -9,6 +9,12 @@ export const users = sqliteTable("users", {
   username: text("username").notNull().unique(),
   passwordHash: text("password_hash").notNull(),
   createdAt: text("created_at").notNull().default(now),
+  /** `admin` or `user` (protocol/admin.ts); the first account of an installation is an admin. */
+  role: text("role").notNull().default("user"),
+  /** `active`, `pending` (waiting for approval) or `disabled` (by an admin). */
+  status: text("status").notNull().default("active"),
+  /** The last request or turn, written at most once an hour (d1/accounts.ts). */
+  lastActiveAt: text("last_active_at"),
 });
 
 /** A session row is keyed by the SHA-256 of the cookie's token: a leaked table opens no session. */
@@ -444,4 +450,78 @@ export const pushSubscriptions = sqliteTable(
     createdAt: text("created_at").notNull().default(now),
   },
   (t) => [index("push_subscriptions_user").on(t.userId)],
+);
+
+/**
+ * What each user has spent of the operator's models in the current UTC day and month (d1/usage.ts): one
+ * row per user, so a model call is admitted and reserved by one atomic statement. `*_warned` is the
+ * highest warning (a percent) given in that period.
+ */
+export const usageTotals = sqliteTable("usage_totals", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  day: text("day").notNull(),
+  dayTokens: integer("day_tokens").notNull().default(0),
+  dayCost: real("day_cost").notNull().default(0),
+  dayWarned: integer("day_warned").notNull().default(0),
+  month: text("month").notNull(),
+  monthTokens: integer("month_tokens").notNull().default(0),
+  monthCost: real("month_cost").notNull().default(0),
+  monthWarned: integer("month_warned").notNull().default(0),
+});
+
+/** Use of the operator's models per user, UTC day and model: the usage pages' charts. */
+export const usageDaily = sqliteTable(
+  "usage_daily",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+    model: text("model").notNull(),
+    inputTokens: integer("input_tokens").notNull().default(0),
+    outputTokens: integer("output_tokens").notNull().default(0),
+    cost: real("cost").notNull().default(0),
+    calls: integer("calls").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day, t.model] }), index("usage_daily_day").on(t.day)],
+);
+
+/** An admin's limits for one user over the defaults (protocol QuotaOverride as JSON). */
+export const userQuotas = sqliteTable("user_quotas", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  limits: text("limits", { mode: "json" }).notNull(),
+});
+
+/** Single-use invite links (SIGNUP=invite), keyed by the SHA-256 of their token. */
+export const invites = sqliteTable(
+  "invites",
+  {
+    id: text("id").primaryKey(),
+    tokenHash: text("token_hash").notNull().unique(),
+    note: text("note").notNull().default(""),
+    createdBy: text("created_by").notNull(),
+    createdAt: text("created_at").notNull().default(now),
+    expiresAt: text("expires_at").notNull(),
+    usedBy: text("used_by"),
+    usedAt: text("used_at"),
+  },
+  (t) => [index("invites_created").on(t.createdAt)],
+);
+
+/** Every admin action: who (a username, kept if the account goes), what, whom, when. */
+export const adminAudit = sqliteTable(
+  "admin_audit",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: text("at").notNull().default(now),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    target: text("target"),
+    detail: text("detail", { mode: "json" }).notNull(),
+  },
+  (t) => [index("admin_audit_at").on(t.at)],
 );

@@ -10,14 +10,17 @@ import {
   type ApprovalRule,
   DEFAULT_AGENT_CONFIG,
   type ModelRef,
+  type QuotaOverride,
 } from "../protocol";
 import { database } from "./client";
 import { type Credential, firstExpiry, liveCredentialQueries, liveKeys } from "./credentials";
 import { registerLiveQuery } from "./live-conversations";
 import { enabledMcpServersQuery, type McpServerRow } from "./mcp-servers";
 import { conversationModelQuery, type ProviderRow, parseModelRef, providersQuery } from "./providers";
-import { agentSettings, subscriberSettings } from "./schema";
+import { overrideOf } from "./quotas";
+import { agentSettings, subscriberSettings, usageTotals, userQuotas, users } from "./schema";
 import { approvalRulesQuery } from "./tool-approvals";
+import { type Totals, totalsFromSchemaRow } from "./usage";
 
 /** A user's subscriber choices: subscriber id → enabled. Missing means the default, enabled. */
 export type SubscriberToggles = Map<string, boolean>;
@@ -78,6 +81,8 @@ export interface TurnSettingsRead {
   providers: ProviderRow[];
   /** The user's approval rules (d1/tool-approvals.ts); a tool without one has its default. */
   approvals: ApprovalRule[];
+  /** The account's status (a disabled or pending account starts no turn) and its quota (d1/usage.ts). */
+  account: { status: string; quotaOverride: QuotaOverride; totals: Totals };
 }
 
 /**
@@ -114,14 +119,37 @@ export async function loadTurnStart(
   epoch: string,
 ): Promise<TurnStartRead> {
   const db = database(d1);
-  const [, config, toggles, mcpServers, conversation, providers, approvals, sessionRows, tokenRows] = await db.batch([
+  const [
+    ,
+    config,
+    toggles,
+    mcpServers,
+    conversation,
+    providers,
+    approvals,
+    account,
+    quota,
+    totals,
+    sessionRows,
+    tokenRows,
+  ] = await db.batch([
     registerLiveQuery(d1, userId, conversationId, epoch),
     ...turnSettingsQueries(d1, userId, conversationId),
     ...liveCredentialQueries(db, credentials),
   ]);
   const expires = firstExpiry(sessionRows);
   return {
-    settings: readTurnSettings([config, toggles, mcpServers, conversation, providers, approvals]),
+    settings: readTurnSettings([
+      config,
+      toggles,
+      mcpServers,
+      conversation,
+      providers,
+      approvals,
+      account,
+      quota,
+      totals,
+    ]),
     live: liveKeys(sessionRows, tokenRows),
     ...(expires ? { expires } : {}),
   };
@@ -135,6 +163,9 @@ function turnSettingsQueries(d1: D1Database, userId: string, conversationId: str
     conversationModelQuery(d1, userId, conversationId),
     providersQuery(d1, userId),
     approvalRulesQuery(d1, userId),
+    database(d1).select({ status: users.status }).from(users).where(eq(users.id, userId)).limit(1),
+    database(d1).select({ limits: userQuotas.limits }).from(userQuotas).where(eq(userQuotas.userId, userId)).limit(1),
+    database(d1).select().from(usageTotals).where(eq(usageTotals.userId, userId)).limit(1),
   ] as const;
 }
 
@@ -145,6 +176,9 @@ type TurnSettingsRows = readonly [
   Awaited<ReturnType<typeof conversationModelQuery>>,
   Awaited<ReturnType<typeof providersQuery>>,
   Awaited<ReturnType<typeof approvalRulesQuery>>,
+  { status: string }[],
+  { limits: unknown }[],
+  (typeof usageTotals.$inferSelect)[],
 ];
 
 function readTurnSettings([
@@ -154,6 +188,9 @@ function readTurnSettings([
   conversation,
   providers,
   approvals,
+  account,
+  quota,
+  totals,
 ]: TurnSettingsRows): TurnSettingsRead {
   const conversationModel = parseModelRef(conversation[0]?.model);
   const defaultModel = parseModelRef(config[0]?.defaultModel);
@@ -165,5 +202,10 @@ function readTurnSettings([
     ...(defaultModel ? { defaultModel } : {}),
     providers,
     approvals,
+    account: {
+      status: account[0]?.status ?? "active",
+      quotaOverride: overrideOf(quota[0]?.limits),
+      totals: totalsFromSchemaRow(totals[0]),
+    },
   };
 }

@@ -10,7 +10,17 @@ export type Credentials = z.infer<typeof CredentialsSchema>;
 /** Login checks only the shape: a wrong username and a wrong password must look alike. */
 export const LoginSchema = z.object({ username: z.string().max(64), password: z.string().max(256) });
 
-export const UserSchema = z.object({ id: z.string(), username: z.string() });
+/** `POST /api/auth/signup`: `invite` is the token of an invite link (required when SIGNUP=invite). */
+export const SignupSchema = CredentialsSchema.extend({ invite: z.string().max(128).optional() });
+
+export const UserSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  /** `pending`: waiting for an admin's approval (SIGNUP=approval); absent or `active` otherwise. */
+  status: z.enum(["active", "pending"]).optional(),
+  /** Present (true) only for an admin. */
+  admin: z.literal(true).optional(),
+});
 export type User = z.infer<typeof UserSchema>;
 
 export const CreateTokenSchema = z.object({ name: z.string().trim().min(1).max(64) });

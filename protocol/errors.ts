@@ -12,6 +12,14 @@ export const ERROR_CODES = [
   "session_required",
   /** The operator turned the feature off (USER_PROVIDERS=off). */
   "forbidden",
+  /** The operator's quota for this user is used up (`resets_at` says when it starts afresh). */
+  "quota_exceeded",
+  /** Signed up under SIGNUP=approval and not approved yet: nothing but /api/me and logout. */
+  "account_pending",
+  /** An admin disabled the account: sign-in is refused. */
+  "account_disabled",
+  /** SIGNUP=closed, or invite without a valid invite link. */
+  "signup_closed",
   "busy",
   "no_pending_input",
   /** A `tool_approval` frame for a call that is not waiting (decided already, or unknown). */

@@ -18,6 +18,7 @@ export const EVENT_TYPES = [
   "bus.overflow",
   "llm.retry",
   "mcp.unavailable",
+  "quota.warning",
 ] as const;
 export const EventTypeSchema = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof EventTypeSchema>;

@@ -2,6 +2,7 @@
 // First, so no schema is parsed before zod is told never to try eval.
 import "./zod-config";
 
+export * from "./admin";
 export * from "./agent-config";
 export * from "./approvals";
 export * from "./auth";
@@ -16,6 +17,7 @@ export * from "./message";
 export * from "./message-origin";
 export * from "./models";
 export * from "./notes";
+export * from "./quota";
 export * from "./share";
 export * from "./subscriber";
 export * from "./system-item";

@@ -18,6 +18,8 @@ export const TERMINATION_REASONS = [
   "llm_error",
   /** The conversation's server restarted 3 times during the turn (docs/architecture.md "Deploys"). */
   "interrupted",
+  /** The operator's quota for the user ran out (docs/protocol.md "Quotas and usage"). */
+  "quota_exceeded",
 ] as const;
 export const TerminationReasonSchema = z.enum(TERMINATION_REASONS);
 export type TerminationReason = z.infer<typeof TerminationReasonSchema>;

@@ -1,6 +1,6 @@
 // `npm start`: build the client (unless client/dist is a build of the sources as they are), migrate the
 // local D1 database (local-migrations.ts), then run the Worker with `wrangler dev` on 127.0.0.1:$PORT
-// (8787), passing the OPENAI_* and VAPID_* (web push) variables of this shell to the Worker, a local
+// (8787), passing the OPENAI_*, VAPID_* (web push), ADMINS, SIGNUP* and QUOTA_* variables of this shell to the Worker, a local
 // SECRETS_KEY, and MCP_ALLOW_LOOPBACK=true (MCP servers on this machine). PORT is the only knob: the DevTools inspector
 // gets a free port of its own, so two `npm start` with different PORTs run side by side.
 import { spawn, spawnSync } from "node:child_process";
@@ -30,6 +30,12 @@ const LLM_VARS = [
   "VAPID_PUBLIC_KEY",
   "VAPID_PRIVATE_KEY",
   "VAPID_SUBJECT",
+  "ADMINS",
+  "SIGNUP_PER_HOUR",
+  "QUOTA_DAILY_TOKENS",
+  "QUOTA_MONTHLY_TOKENS",
+  "QUOTA_DAILY_COST",
+  "QUOTA_MONTHLY_COST",
 ] as const;
 const port = process.env.PORT ?? "8787";
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
@@ -77,6 +83,8 @@ const local = {
   SECRETS_KEY: localSecretsKey(),
   // MCP servers on this machine are allowed in local development (never in the deployed Worker).
   MCP_ALLOW_LOOPBACK: process.env.MCP_ALLOW_LOOPBACK ?? "true",
+  // The local demo is open to sign-ups unless the shell says otherwise (a deployed Worker: approval).
+  SIGNUP: process.env.SIGNUP ?? "open",
 };
 const vars = [
   ...LLM_VARS.flatMap((name) => (process.env[name] ? ["--var", `${name}:${process.env[name]}`] : [])),

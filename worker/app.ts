@@ -4,17 +4,20 @@ import { Hono } from "hono";
 import { except } from "hono/combine";
 import { secureHeaders } from "hono/secure-headers";
 import { llmSettings, publicModelInfo } from "../agent/llm/config";
+import { signupPolicy } from "./auth/signup-policy";
 import { errorBody, handleError } from "./errors";
 import {
   type AppEnv,
   identify,
   isWebSocketUpgrade,
+  requireAdmin,
   requireSession,
   requireUser,
   sessionOnlyWrites,
   withDb,
 } from "./middleware/identity";
 import { changesUser } from "./middleware/user-changes";
+import { adminRoutes } from "./routes/admin";
 import { authRoutes, meRoutes } from "./routes/auth";
 import { conversationRoutes } from "./routes/conversations";
 import { knowledgeRoutes, workflowRoutes } from "./routes/library-routes";
@@ -31,6 +34,7 @@ import { subscriberRoutes } from "./routes/subscribers";
 import { taskRoutes } from "./routes/tasks";
 import { tokenRoutes } from "./routes/tokens";
 import { toolApprovalRoutes } from "./routes/tool-approvals";
+import { usageRoutes } from "./routes/usage";
 
 export const app = new Hono<AppEnv>().basePath("/api");
 
@@ -40,7 +44,9 @@ app.use(except(isWebSocketUpgrade, secureHeaders()));
 app.onError(handleError);
 app.notFound((c) => c.json(errorBody("not_found", `No route for ${c.req.method} ${c.req.path}`), 404));
 
-app.get("/health", (c) => c.json({ ok: true, model: publicModelInfo(llmSettings(c.env)) }));
+app.get("/health", (c) =>
+  c.json({ ok: true, model: publicModelInfo(llmSettings(c.env)), signup: signupPolicy(c.env) }),
+);
 
 app.use(withDb);
 app.route("/auth", authRoutes);
@@ -51,6 +57,11 @@ app.route("/shared", sharedRoutes);
 app.route("/oauth", oauthClientRoutes);
 app.use(identify);
 app.route("/me", meRoutes);
+// The operator's surface: a 404 for anyone but an admin (requireAdmin), its writes from a session only.
+app.use("/admin/*", requireAdmin, sessionOnlyWrites);
+app.route("/admin", adminRoutes);
+app.use("/usage", requireUser);
+app.route("/usage", usageRoutes);
 // What guards the user's safety is changed from a signed-in session only, never with an API token
 // (requireSession, sessionOnlyWrites): tokens, approval rules, MCP servers, providers, shares.
 app.use("/tokens/*", requireSession, changesUser("credentials"));

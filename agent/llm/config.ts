@@ -14,6 +14,7 @@ import {
 } from "../../protocol";
 
 import type { ErrorContext } from "./error-words";
+import type { UsageMeter } from "./metered-model";
 
 export type { ApiStyle };
 export { MIN_CONTEXT_WINDOW };
@@ -29,6 +30,8 @@ interface Common {
   prices?: Prices;
   /** Replay the model's reasoning with its earlier steps (protocol/models.ts `send_reasoning`). */
   sendReasoning: boolean;
+  /** The operator's model counts against the user's quota (metered-model.ts); never a user's own provider. */
+  meter?: UsageMeter;
 }
 export type OpenAiSettings = Common & {
   provider: "openai";

@@ -1,6 +1,8 @@
 // The error a model call fails with, whatever went wrong (an HTTP error, a cut-off or silent stream,
 // a refused retry): its message is what the saved answer shows after "The model call failed:".
-// Aborts (Stop, the turn's time limit) stay what they are: the loop reads those from its own signals.
+// Aborts (Stop, the turn's time limit) stay what they are: the loop reads those from its own signals, as
+// is a quota the user has used up (metered-model.ts).
+import { QuotaExceeded } from "./metered-model";
 export class ModelCallError extends Error {
   override name = "ModelCallError";
   /** What the retries add to the plain words of the failure ("It still failed after 3 retries."). */
@@ -37,7 +39,7 @@ export const TIMEOUT_WORDS: Record<ModelTimeout["waited"], (seconds: number) => 
 };
 
 export function asModelError(error: unknown): Error {
-  if (error instanceof ModelCallError) return error;
+  if (error instanceof ModelCallError || error instanceof QuotaExceeded) return error;
   if (error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError")) return error;
   return new ModelCallError(messageWithStatus(error), { cause: error });
 }

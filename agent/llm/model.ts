@@ -13,11 +13,14 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { createDemoModel } from "../demo/demo-model";
 import type { LlmSettings, OpenAiSettings } from "./config";
 import { withIdleTimeout } from "./idle-timeout";
+import { meteredModel } from "./metered-model";
 import { responsesCompatFetch } from "./responses-compat";
 
 export function languageModel(settings: LlmSettings): LanguageModelV3 {
-  if (settings.provider === "demo") return createDemoModel();
-  return withIdleTimeout(keptModel(settings), settings.streamIdleMs);
+  const model =
+    settings.provider === "demo" ? createDemoModel() : withIdleTimeout(keptModel(settings), settings.streamIdleMs);
+  // The operator's model under a quota: every call admitted and counted (metered-model.ts).
+  return settings.meter ? meteredModel(model, settings.meter) : model;
 }
 
 /**

@@ -7,6 +7,7 @@ import { estimateTokens } from "../context/window";
 import type { PhasePlan } from "../decision-trees/decision-tree";
 import { callModel, type ModelCallResult } from "../llm/call-model";
 import { explainModelError } from "../llm/error-words";
+import { QuotaExceeded } from "../llm/metered-model";
 import { ModelCallError } from "../llm/model-call-error";
 import type { Turn } from "./turn";
 
@@ -73,6 +74,11 @@ export async function callModelPhase(turn: Turn, plan: CallPlan): Promise<ModelC
     turn.setup.context.meter.observe(request.epoch, request.estimated, result.usage.inputTokens);
     return result;
   } catch (error) {
+    // The user's quota on the operator's model is used up: nothing was sent, the turn ends on it.
+    if (error instanceof QuotaExceeded) {
+      turn.state = { ...turn.state, quotaReached: error.words };
+      return undefined;
+    }
     const state = turn.sync();
     // A call cut short (Stop, the time limit, a stream that broke after it began) never reports its
     // usage, yet the provider read the request and wrote what was streamed: count the estimate, so

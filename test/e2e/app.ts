@@ -34,6 +34,9 @@ export const TEST_VAPID = {
 const TEST_VARS: Record<string, string> = {
   MCP_ALLOW_LOOPBACK: "true",
   SECRETS_KEY: "e2e-secrets-key-not-for-production-0123456789",
+  // Every file signs up its users from 127.0.0.1; the sign-up policies have apps of their own (signup.test.ts).
+  SIGNUP: "open",
+  SIGNUP_PER_HOUR: "0",
   ...TEST_VAPID,
 };
 

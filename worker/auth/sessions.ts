@@ -31,9 +31,40 @@ export async function credentialFor(kind: Credential["kind"], secret: string): P
   return { kind, hash: await sha256Hex(secret) };
 }
 
-/** Who a live credential belongs to; an API token's last use is recorded on the way. */
-export async function userForCredential(db: Db, { kind, hash }: Credential): Promise<User | undefined> {
-  const user = { id: users.id, username: users.username };
+/** The account behind a credential, as identity needs it. */
+export interface SignedIn {
+  id: string;
+  username: string;
+  role: string;
+  status: string;
+  lastActiveAt: string | null;
+}
+
+/** What the API says of the signed-in user (protocol User): the status while pending, `admin` for an admin. */
+export const publicUser = (account: Pick<SignedIn, "id" | "username" | "status">, admin: boolean): User => ({
+  id: account.id,
+  username: account.username,
+  ...(account.status === "pending" ? { status: "pending" as const } : {}),
+  ...(admin ? { admin: true as const } : {}),
+});
+
+/**
+ * Who a live credential belongs to; an API token's last use is recorded on the way. A disabled account's
+ * credentials were deleted when it was disabled; one that a race left behind still signs nobody in.
+ */
+export async function userForCredential(db: Db, credential: Credential): Promise<SignedIn | undefined> {
+  const account = await accountForCredential(db, credential);
+  return account?.status === "disabled" ? undefined : account;
+}
+
+async function accountForCredential(db: Db, { kind, hash }: Credential): Promise<SignedIn | undefined> {
+  const user = {
+    id: users.id,
+    username: users.username,
+    role: users.role,
+    status: users.status,
+    lastActiveAt: users.lastActiveAt,
+  };
   if (kind === "session") {
     const rows = await db
       .select(user)

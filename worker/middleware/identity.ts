@@ -2,15 +2,19 @@
 // upgrades must come from the app's own Origin (CSRF); bearer calls carry no ambient authority.
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
+import { promoteListed, touchActivity } from "../../d1/accounts";
+import { audit } from "../../d1/admin-audit";
 import { type Db, database } from "../../d1/client";
 import type { Credential } from "../../d1/credentials";
 import type { User } from "../../protocol";
-import { credentialFor, SESSION_COOKIE, userForCredential } from "../auth/sessions";
-import { ApiError, unauthorized } from "../errors";
+import { credentialFor, publicUser, SESSION_COOKIE, type SignedIn, userForCredential } from "../auth/sessions";
+import { configuredAdmins } from "../auth/signup-policy";
+import { ApiError, notFound, unauthorized } from "../errors";
 
 export type AppEnv = {
   Bindings: Env;
-  Variables: { db: Db; user?: User; credential?: Credential };
+  /** `account`: the signed-in account's role and status as identity read them (`admin`: effective, ADMINS included). */
+  Variables: { db: Db; user?: User; credential?: Credential; account?: SignedIn & { admin: boolean } };
 };
 
 /** Methods that change nothing: no Origin check, and no live conversation told of a change (user-changes.ts). */
@@ -46,9 +50,40 @@ export const identify: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (credential?.kind === "token" && !user) throw unauthorized();
   if (credential && user) {
     if (credential.kind === "session") assertSameOrigin(c);
-    c.set("user", user);
+    const admin = user.role === "admin" || configuredAdmins(c.env).includes(user.username);
+    c.set("user", publicUser(user, admin));
     c.set("credential", credential);
+    c.set("account", { ...user, admin });
+    background(c, afterSignIn(c.env.DB, user, admin));
+    // An account waiting for approval may read who it is, and nothing else.
+    if (user.status === "pending" && !(c.req.method === "GET" && c.req.path === "/api/me"))
+      throw new ApiError(403, "account_pending", PENDING_WORDS);
   }
+  await next();
+};
+
+export const PENDING_WORDS = "Your account is waiting for an administrator's approval";
+
+/** What a request does beside its answer: the hourly activity stamp; an ADMINS listing made an admin for good. */
+async function afterSignIn(d1: D1Database, user: SignedIn, admin: boolean): Promise<void> {
+  await touchActivity(d1, user.id, user.lastActiveAt);
+  if (admin && user.role !== "admin" && (await promoteListed(d1, user.id)))
+    await audit(d1, { actor: "ADMINS", action: "promote", target: user.username, detail: { by: "ADMINS variable" } });
+}
+
+/** Runs `work` after the answer where the runtime allows it (never failing the request). */
+export function background(c: Context, work: Promise<unknown>): void {
+  const quiet = work.catch((error) => console.warn("background work failed", error));
+  try {
+    c.executionCtx.waitUntil(quiet);
+  } catch {
+    // No execution context (a unit test's app.request): the promise still runs.
+  }
+}
+
+/** Admins only; anyone else (signed in or not) gets the 404 of an unknown route. */
+export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!c.var.account?.admin) throw notFound();
   await next();
 };
 

@@ -27,6 +27,8 @@ export function terminationText(reason: TerminationReason, steps?: number): stri
       return "The model could not be reached";
     case "interrupted":
       return "Stopped: the server restarted three times during this answer";
+    case "quota_exceeded":
+      return "Stopped: your quota on this server's models is used up";
   }
 }
 

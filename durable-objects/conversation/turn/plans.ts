@@ -10,7 +10,7 @@ import { type McpToolbox, openMcpToolbox } from "../../../agent/tools/mcp";
 import { subagentConfig, subagentServers, subagentTools, type TurnChoices, userConfig } from "../../../agent/turn/plan";
 import type { McpServerRow } from "../../../d1/mcp-servers";
 import { loadTurnSettings } from "../../../d1/user-settings";
-import type { AgentConfig, ApprovalRule, ModelRef } from "../../../protocol";
+import { type AgentConfig, type ApprovalRule, DEFAULT_PROVIDER_ID, type ModelRef } from "../../../protocol";
 import type { SocketMeta } from "../sockets/socket-hub";
 import type { TurnPlan } from "./running-turn";
 import { type ChildRegistry, type ChildRequest, ConversationSubagents, MAX_DEPTH, type ParentLink } from "./subagents";
@@ -18,6 +18,7 @@ import type { ToggleCache } from "./toggle-cache";
 import type { HostIO } from "./turn-io";
 import type { TurnMarkerStore, TurnRecord } from "./turn-marker";
 import { modelRef, turnModel } from "./turn-model";
+import { D1UsageMeter, userLimits } from "./usage-meter";
 
 /** What a turn starts from (user-settings.ts loadTurnSettings), possibly read with the frame's check (user-cache.ts). */
 export type TurnSettings = Awaited<ReturnType<typeof loadTurnSettings>>;
@@ -95,7 +96,21 @@ export class TurnPlans {
   private async settings(prefetched?: Promise<TurnSettings>, model?: ModelRef): Promise<Settings> {
     const loaded = await (prefetched ?? this.load());
     this.io.toggles.set(loaded.toggles);
-    const llm = await turnModel(this.env, model ? { ...loaded, conversationModel: model } : loaded);
+    const chosen = await turnModel(this.env, model ? { ...loaded, conversationModel: model } : loaded);
+    // The operator's model counts against the user's quota; the user's own providers never do.
+    const llm =
+      chosen.providerId === DEFAULT_PROVIDER_ID
+        ? {
+            ...chosen,
+            meter: new D1UsageMeter(
+              this.env.DB,
+              this.meta.userId,
+              userLimits(this.env, loaded),
+              chosen,
+              this.io.notifier,
+            ),
+          }
+        : chosen;
     return { saved: loaded.config, mcpServers: loaded.mcpServers, llm, approvals: loaded.approvals };
   }
 

@@ -36,6 +36,19 @@ export async function turnModel(
   return providerLlm(env, provider, choice.model, modelFetch(env));
 }
 
+/** Whether the turn would be answered by the operator's model (which the user's quota counts), keys unopened. */
+export function usesOperatorModel(
+  env: Env,
+  loaded: Pick<TurnSettingsRead, "conversationModel" | "defaultModel" | "providers">,
+): boolean {
+  if (!userProvidersAllowed(env)) return true;
+  const choice = chooseModel(llmSettings(env), loaded.providers.map(toProvider), [
+    loaded.conversationModel,
+    loaded.defaultModel,
+  ]);
+  return choice.kind === "operator" || !loaded.providers.some((p) => p.id === choice.provider.id);
+}
+
 /** One guarded fetch per environment, so the provider model built on it is kept across turns (model.ts). */
 const modelFetches = new WeakMap<Env, typeof fetch>();
 function modelFetch(env: Env): typeof fetch {

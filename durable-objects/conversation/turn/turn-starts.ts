@@ -14,6 +14,7 @@ import type { Refusal } from "./running-turn";
 import type { SubagentTurns } from "./subagent-host";
 import type { HostIO } from "./turn-io";
 import type { TurnOptions, TurnOrigin, TurnRecord } from "./turn-marker";
+import { turnRefusal } from "./usage-meter";
 import type { PendingInput } from "./waits/pending-input";
 
 /** A turn started by a message: the frame, who sent it, its settings if read ahead, and where it came from. */
@@ -56,9 +57,11 @@ export class TurnStarts {
    * Persists the user's message and what it references, then runs the turn; or says why not. With
    * `edit_seq` the message is a new version of that one, on a new branch.
    */
-  async start({ frame, credential, prefetched, origin }: StartOptions): Promise<Refusal | undefined> {
+  async start({ frame, credential, prefetched: ahead, origin }: StartOptions): Promise<Refusal | undefined> {
     const refused = await this.refuse(frame, frame.edit_seq !== undefined);
     if (refused) return refused;
+    const { prefetched, refusal } = await this.account(ahead);
+    if (refusal) return refusal;
     const point = frame.edit_seq === undefined ? undefined : this.io.branches.editPoint(frame.edit_seq);
     if (point && "code" in point) return point;
     await this.parts.lifecycle.launch({
@@ -84,10 +87,12 @@ export class TurnStarts {
   async regenerate(
     frame: RegenerateFrame,
     credential?: Credential,
-    prefetched?: Promise<TurnSettings>,
+    ahead?: Promise<TurnSettings>,
   ): Promise<Refusal | undefined> {
     const refused = await this.refuse(frame, true);
     if (refused) return refused;
+    const { prefetched, refusal } = await this.account(ahead);
+    if (refusal) return refusal;
     const point = this.io.branches.regeneratePoint(frame.seq);
     if ("code" in point) return point;
     await this.parts.lifecycle.launch({
@@ -106,6 +111,16 @@ export class TurnStarts {
     if ("code" in point) return point;
     this.io.branches.moveTo(point.leaf);
     return undefined;
+  }
+
+  /**
+   * The settings the turn will start from (read now unless read ahead) and, before anything is saved or
+   * any model called, whether the account may start one (usage-meter.ts turnRefusal: status, quota).
+   */
+  private async account(ahead?: Promise<TurnSettings>) {
+    const prefetched = ahead ?? this.parts.plans.load();
+    const refusal = turnRefusal(this.env, await prefetched);
+    return { prefetched, refusal };
   }
 
   /** Why a turn (or a switch) cannot start now; branching also waits for a question to be answered. */

@@ -17,6 +17,7 @@ const NAMES_REASON: Record<TerminationReason, RegExp> = {
   input_timeout: /not answered/,
   llm_error: /model call failed/,
   interrupted: /server restarted 3 times/,
+  quota_exceeded: /quota/,
 };
 
 /** Warnings come at the configured percentage, and never with less than 20 % left (seed 000 SC-006). */

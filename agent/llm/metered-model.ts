@@ -1,0 +1,107 @@
+// The operator's quota at the model's door (docs/protocol.md "Quotas and usage"): every call to the
+// operator's model (a turn's steps, its wrap-up, compaction summaries, titles, subagents: whatever calls
+// `languageModel`) is admitted by the meter first, with an estimate of its input, and what it used is
+// recorded when its stream ends. A refused call throws QuotaExceeded before any request leaves, which the
+// turn ends on (termination `quota_exceeded`, agent/turn/model-call.ts). The meter itself (storage, the
+// limits, the warnings on the bus) is the host's: durable-objects/conversation/turn/usage-meter.ts.
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Prompt,
+  LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
+import type { ModelUsage } from "./call-model";
+
+/** A limit was reached: `words` say which and when it starts afresh (saved as the turn's explanation). */
+export class QuotaExceeded extends Error {
+  override readonly name = "QuotaExceeded";
+  constructor(readonly words: string) {
+    super(words);
+  }
+}
+
+export interface UsageMeter {
+  /** Before a call: resolves with a ticket for `record`, or throws QuotaExceeded. */
+  admit(estimatedInputTokens: number): Promise<unknown>;
+  /** After it (in the background): what it used; a call that ended without saying counts its estimate. */
+  record(ticket: unknown, usage: ModelUsage): void;
+}
+
+export function meteredModel(model: LanguageModelV3, meter: UsageMeter): LanguageModelV3 {
+  return {
+    specificationVersion: model.specificationVersion,
+    provider: model.provider,
+    modelId: model.modelId,
+    supportedUrls: model.supportedUrls,
+    doGenerate: (options) => model.doGenerate(options),
+    doStream: (options) => meteredStream(model, meter, options),
+  };
+}
+
+async function meteredStream(model: LanguageModelV3, meter: UsageMeter, options: LanguageModelV3CallOptions) {
+  const estimate = promptTokens(options.prompt);
+  const ticket = await meter.admit(estimate);
+  let recorded = false;
+  const done = (usage: ModelUsage) => {
+    if (recorded) return;
+    recorded = true;
+    meter.record(ticket, usage);
+  };
+  const fallback = { inputTokens: estimate, outputTokens: 0 };
+  let result: Awaited<ReturnType<LanguageModelV3["doStream"]>>;
+  try {
+    result = await model.doStream(options);
+  } catch (error) {
+    done(fallback);
+    throw error;
+  }
+  const watch = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+    transform(part, controller) {
+      if (part.type === "finish")
+        done({
+          inputTokens: part.usage.inputTokens.total ?? estimate,
+          outputTokens: part.usage.outputTokens.total ?? 0,
+        });
+      controller.enqueue(part);
+    },
+    flush: () => done(fallback),
+  });
+  const reader = result.stream.pipeThrough(watch).getReader();
+  const stream = new ReadableStream<LanguageModelV3StreamPart>({
+    async pull(controller) {
+      try {
+        const next = await reader.read();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      } catch (error) {
+        done(fallback);
+        throw error;
+      }
+    },
+    cancel: (reason) => {
+      done(fallback);
+      return reader.cancel(reason);
+    },
+  });
+  return { ...result, stream };
+}
+
+/** A cheap estimate of a prompt's tokens (about 4 characters each): what a call reserves of the quota. */
+export function promptTokens(prompt: LanguageModelV3Prompt): number {
+  let chars = 0;
+  for (const message of prompt) {
+    if (typeof message.content === "string") {
+      chars += message.content.length;
+      continue;
+    }
+    for (const part of message.content) {
+      if (part.type === "text" || part.type === "reasoning") chars += part.text.length;
+      else if (part.type === "tool-call") chars += typeof part.input === "string" ? part.input.length : 64;
+      else if (part.type === "tool-result") {
+        const output = part.output;
+        chars += output.type === "text" || output.type === "error-text" ? output.value.length : 256;
+      }
+    }
+  }
+  return Math.ceil(chars / 4);
+}

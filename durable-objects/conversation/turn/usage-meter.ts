@@ -1,0 +1,117 @@
+// The quota meter a turn's operator model is built with (agent/llm/metered-model.ts): admits each call
+// against the user's limits in D1 (d1/usage.ts: one atomic statement, only when the user has a limit),
+// records what it used in the background, and puts a warning on the conversation's bus when this call
+// is the one that crossed 80% or 95% of a limit (`quota.warning`: the agent reads it at its next step,
+// the user sees it as a System message). A user's own providers never get a meter (plans.ts).
+import type { LlmSettings } from "../../../agent/llm/config";
+import { QuotaExceeded, type UsageMeter } from "../../../agent/llm/metered-model";
+import type { Notifier } from "../../../agent/notifications/notifier";
+import {
+  defaultLimits,
+  effectiveLimits,
+  hasLimits,
+  quotaReachedWords,
+  quotaWarningWords,
+  reachedLimit,
+  resetsAt,
+} from "../../../core/quota-rules";
+import { admit, type Crossing, type Reservation, record } from "../../../d1/usage";
+import type { TurnSettingsRead } from "../../../d1/user-settings";
+import { type QuotaLimits, usageCost } from "../../../protocol";
+import type { Refusal } from "./running-turn";
+import { usesOperatorModel } from "./turn-model";
+
+export const ACCOUNT_INACTIVE_WORDS = "Stopped because this account was disabled by an administrator.";
+
+export class D1UsageMeter implements UsageMeter {
+  /** Records run one after another, so a turn's warnings come in order. */
+  private recording: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly d1: D1Database,
+    private readonly userId: string,
+    private readonly limits: QuotaLimits,
+    private readonly llm: Pick<LlmSettings, "model" | "prices">,
+    private readonly notifier: Pick<Notifier, "emit">,
+  ) {}
+
+  async admit(estimatedInputTokens: number): Promise<Reservation | undefined> {
+    // No limit for this user: nothing to check before the call (its use is still recorded).
+    if (!hasLimits(this.limits)) return undefined;
+    const cost = ((this.llm.prices?.input ?? 0) * estimatedInputTokens) / 1e6;
+    const now = Date.now();
+    const admitted = await admit(this.d1, this.userId, this.limits, { tokens: estimatedInputTokens, cost }, now);
+    if ("reservation" in admitted) return admitted.reservation;
+    const { refusal } = admitted;
+    throw new QuotaExceeded(
+      refusal.reason === "inactive" ? ACCOUNT_INACTIVE_WORDS : quotaReachedWords(refusal.period, refusal, now),
+    );
+  }
+
+  record(ticket: unknown, usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number }): void {
+    const prices = this.llm.prices;
+    const cost = prices
+      ? usageCost(
+          {
+            input_tokens: usage.inputTokens,
+            output_tokens: usage.outputTokens,
+            total_tokens: usage.inputTokens + usage.outputTokens,
+            ...(usage.cachedInputTokens !== undefined ? { cached_input_tokens: usage.cachedInputTokens } : {}),
+          },
+          prices,
+        )
+      : 0;
+    const call = { model: this.llm.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cost };
+    this.recording = this.recording
+      .then(() => record(this.d1, this.userId, call, this.limits, ticket as Reservation | undefined))
+      .then((crossing) => crossing && this.warn(crossing))
+      .catch((error) => console.warn("usage not recorded", error));
+  }
+
+  /** Waits for the records under way (tests; a subagent's end). */
+  settled(): Promise<void> {
+    return this.recording;
+  }
+
+  private warn({ period, percent, spent }: Crossing): void {
+    const now = Date.now();
+    this.notifier.emit({
+      type: "quota.warning",
+      severity: "warning",
+      source: "Quota",
+      payload: {
+        period,
+        percent,
+        tokens: spent.tokens,
+        cost: spent.cost,
+        ...this.limits,
+        resets_at: resetsAt(period, now),
+        message: quotaWarningWords(period, percent, spent, this.limits, now),
+      },
+    });
+  }
+}
+
+/** The limits that hold for the user: an admin's override over the operator's QUOTA_* defaults. */
+export const userLimits = (env: Env, loaded: Pick<TurnSettingsRead, "account">): QuotaLimits =>
+  effectiveLimits(defaultLimits(env), loaded.account.quotaOverride);
+
+/**
+ * Why a new turn may not start for this account, before anything is saved or sent: the account is not
+ * active (a disabled account's schedules wait), or the operator's model would answer and a limit is
+ * reached. The totals may be up to a minute old (user-cache.ts): the first call's admission has the last word.
+ */
+export function turnRefusal(env: Env, loaded: TurnSettingsRead, now = Date.now()): Refusal | undefined {
+  if (loaded.account.status !== "active")
+    return {
+      code: "account_disabled",
+      message: "This account is disabled: nothing runs until an administrator enables it",
+    };
+  if (!usesOperatorModel(env, loaded)) return undefined;
+  const limits = userLimits(env, loaded);
+  for (const period of ["day", "month"] as const) {
+    const reached = reachedLimit(period, loaded.account.totals[period], limits);
+    if (reached) return { code: "quota_exceeded", message: quotaReachedWords(period, reached, now) };
+  }
+  return undefined;
+}

@@ -1,0 +1,162 @@
+// The operator's routes (docs/protocol.md "Administration"), mounted behind requireAdmin: anyone but an
+// admin gets the 404 of an unknown route. Writes take a signed-in session (a leaked API token must not
+// administer), and every write is recorded in the audit log with who did what to whom.
+import { type Context, Hono } from "hono";
+import { llmSettings } from "../../agent/llm/config";
+import { defaultLimits, effectiveLimits } from "../../core/quota-rules";
+import { type Account, accountById, type Change, listAccounts, setRole, setStatus } from "../../d1/accounts";
+import { audit, auditLog } from "../../d1/admin-audit";
+import { createInvite, listInvites, revokeInvite } from "../../d1/invites";
+import { writeOverride } from "../../d1/quotas";
+import { sinceDay, topUsers, usageRows } from "../../d1/usage";
+import { tellUserChanged } from "../../durable-objects/user-changes";
+import {
+  type AccountStatus,
+  type AdminUser,
+  AdminUsersQuerySchema,
+  AuditQuerySchema,
+  CreateInviteSchema,
+  QuotaOverrideSchema,
+  SetRoleSchema,
+  UsageQuerySchema,
+} from "../../protocol";
+import { randomToken, sha256Hex } from "../auth/crypto";
+import { configuredAdmins } from "../auth/signup-policy";
+import { ApiError, notFound } from "../errors";
+import { type AppEnv, currentUser } from "../middleware/identity";
+import { readJson, readQuery } from "../validate";
+
+export const adminRoutes = new Hono<AppEnv>();
+
+adminRoutes.get("/users", async (c) => {
+  const query = readQuery(c, AdminUsersQuerySchema);
+  const { rows, total } = await listAccounts(c.env.DB, query);
+  const defaults = defaultLimits(c.env);
+  const admins = configuredAdmins(c.env);
+  const users: AdminUser[] = rows.map((row) => ({
+    id: row.id,
+    username: row.username,
+    role: row.role,
+    status: row.status,
+    created_at: row.created_at,
+    last_active_at: row.last_active_at,
+    month: { tokens: row.month_tokens, cost: row.month_cost },
+    quota: effectiveLimits(defaults, row.quota_override),
+    quota_override: row.quota_override,
+    configured_admin: admins.includes(row.username),
+  }));
+  return c.json({ users, total });
+});
+
+/** The account acted on: 404 when there is none. */
+async function target(c: Context<AppEnv>): Promise<Account> {
+  const account = await accountById(c.env.DB, c.req.param("id") ?? "");
+  if (!account) throw notFound("No such user");
+  return account;
+}
+
+/** A refused change in words; "unchanged" is not an error (the request is idempotent). */
+function refuseChange(change: Change, action: string): void {
+  if (change === "not_found") throw notFound("No such user");
+  if (change === "last_admin")
+    throw new ApiError(409, "conflict", `Cannot ${action} the last admin: promote another account first`);
+}
+
+/** A status change (approve, disable, enable), audited; a disabled user is signed out everywhere at once. */
+function statusRoute(action: "approve" | "disable" | "enable", status: AccountStatus, from: AccountStatus[]) {
+  return async (c: Context<AppEnv>) => {
+    const account = await target(c);
+    if (account.status === status) return c.json({ status });
+    if (!from.includes(account.status))
+      throw new ApiError(409, "conflict", `Cannot ${action} an account that is ${account.status}`);
+    if (action === "disable" && account.id === currentUser(c).id)
+      throw new ApiError(409, "conflict", "You cannot disable your own account");
+    const change = await setStatus(c.env.DB, account.id, status, from);
+    refuseChange(change, action);
+    if (change === "unchanged") return c.json({ status });
+    await audit(c.env.DB, { actor: currentUser(c).username, action, target: account.username });
+    // Sessions and tokens were deleted with the status: every open socket closes and the turns it
+    // started stop before this answers; turns started otherwise stop at their next model call.
+    if (status === "disabled") await tellUserChanged(c.env, account.id, "credentials");
+    else await tellUserChanged(c.env, account.id, "settings");
+    return c.json({ status });
+  };
+}
+
+adminRoutes.post("/users/:id/approve", statusRoute("approve", "active", ["pending"]));
+adminRoutes.post("/users/:id/disable", statusRoute("disable", "disabled", ["active", "pending"]));
+adminRoutes.post("/users/:id/enable", statusRoute("enable", "active", ["disabled"]));
+
+adminRoutes.put("/users/:id/role", async (c) => {
+  const { role } = await readJson(c, SetRoleSchema);
+  const account = await target(c);
+  if (role === "user" && configuredAdmins(c.env).includes(account.username))
+    throw new ApiError(409, "conflict", "This admin is listed in ADMINS: remove them there to demote them");
+  const change = await setRole(c.env.DB, account.id, role);
+  refuseChange(change, "demote");
+  if (change === "done")
+    await audit(c.env.DB, {
+      actor: currentUser(c).username,
+      action: role === "admin" ? "promote" : "demote",
+      target: account.username,
+    });
+  return c.json({ role });
+});
+
+adminRoutes.put("/users/:id/quota", async (c) => {
+  const override = await readJson(c, QuotaOverrideSchema);
+  const account = await target(c);
+  await writeOverride(c.env.DB, account.id, override);
+  await audit(c.env.DB, {
+    actor: currentUser(c).username,
+    action: "set_quota",
+    target: account.username,
+    detail: override,
+  });
+  // The user's live conversations read the new limits at their next turn.
+  await tellUserChanged(c.env, account.id, "settings");
+  return c.json({ quota: effectiveLimits(defaultLimits(c.env), override), quota_override: override });
+});
+
+adminRoutes.get("/invites", async (c) => c.json({ invites: await listInvites(c.env.DB) }));
+
+adminRoutes.post("/invites", async (c) => {
+  const { expires_in_hours, note } = await readJson(c, CreateInviteSchema);
+  const token = randomToken("oi");
+  const me = currentUser(c);
+  const invite = await createInvite(c.env.DB, {
+    id: crypto.randomUUID(),
+    tokenHash: await sha256Hex(token),
+    note,
+    createdBy: me.id,
+    expiresAt: new Date(Date.now() + expires_in_hours * 3_600_000).toISOString(),
+  });
+  await audit(c.env.DB, { actor: me.username, action: "create_invite", detail: { id: invite.id, note } });
+  const url = `/signup?invite=${encodeURIComponent(token)}`;
+  return c.json({ ...invite, created_by: me.username, token, url }, 201);
+});
+
+adminRoutes.delete("/invites/:id", async (c) => {
+  const revoked = await revokeInvite(c.env.DB, c.req.param("id"));
+  if (!revoked) throw notFound("No unused invite with that id");
+  await audit(c.env.DB, {
+    actor: currentUser(c).username,
+    action: "revoke_invite",
+    detail: { id: revoked.id, note: revoked.note },
+  });
+  return c.body(null, 204);
+});
+
+adminRoutes.get("/usage", async (c) => {
+  const { days } = readQuery(c, UsageQuerySchema);
+  const [rows, top] = await Promise.all([usageRows(c.env.DB, sinceDay(days)), topUsers(c.env.DB)]);
+  return c.json({ priced: pricesConfigured(c.env), rows, top_users: top });
+});
+
+adminRoutes.get("/audit", async (c) => {
+  const { limit, before } = readQuery(c, AuditQuerySchema);
+  return c.json({ entries: await auditLog(c.env.DB, limit, before) });
+});
+
+/** Costs mean something only when the operator set the model's prices. */
+export const pricesConfigured = (env: Env): boolean => llmSettings(env).prices !== undefined;
