@@ -8,6 +8,12 @@ import { api, ORIGIN, signup, uniqueName } from "./helpers";
 
 type Vars = Partial<Pick<Env, "SIGNUP" | "SIGNUP_PER_HOUR" | "ADMINS">>;
 
+/** The Worker's fetch as the runtime calls it. */
+const fetchWith = (request: Request, vars: Partial<Env>): Promise<Response> =>
+  Promise.resolve(
+    worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, ...vars }, createExecutionContext()),
+  );
+
 /** The Worker as deployed with these variables. */
 function call(vars: Vars, path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
   const headers = new Headers(init.headers);
@@ -15,7 +21,7 @@ function call(vars: Vars, path: string, init: RequestInit & { json?: unknown } =
   if (init.json !== undefined) headers.set("Content-Type", "application/json");
   const body = init.json !== undefined ? JSON.stringify(init.json) : init.body;
   const request = new Request(`${ORIGIN}${path}`, { ...init, headers, body });
-  return worker.fetch(request, { ...env, SIGNUP: "open", SIGNUP_PER_HOUR: "0", ...vars }, createExecutionContext());
+  return fetchWith(request, { SIGNUP: "open", SIGNUP_PER_HOUR: "0", ...vars });
 }
 
 const signUp = (vars: Vars, json: Record<string, unknown>, address = "203.0.113.7") =>
@@ -130,11 +136,7 @@ describe("SIGNUP policies", () => {
     const health = (await (await call({ SIGNUP: "invite" }, "/api/health")).json()) as { signup: string };
     expect(health.signup).toBe("invite");
     // Unset, a deployed Worker waits for approval.
-    const unset = await worker.fetch(
-      new Request(`${ORIGIN}/api/health`),
-      { ...env, SIGNUP: undefined },
-      createExecutionContext(),
-    );
+    const unset = await fetchWith(new Request(`${ORIGIN}/api/health`), { SIGNUP: undefined });
     expect(((await unset.json()) as { signup: string }).signup).toBe("approval");
   });
 });
