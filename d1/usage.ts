@@ -9,7 +9,6 @@
 // admitted just under it (what it writes beyond its estimate).
 import { newWarning, type Periods, percentUsed, periodsAt, reachedLimit, type Spent } from "../core/quota-rules";
 import type { QuotaLimits, QuotaPeriod, UsageRow } from "../protocol";
-import type { usageTotals } from "./schema";
 
 /** A limit no total reaches: what an unset limit is compared with. */
 const NONE = 9e15;
@@ -56,22 +55,6 @@ export async function readTotals(d1: D1Database, userId: string, now = Date.now(
   const row = await d1.prepare("SELECT * FROM usage_totals WHERE user_id = ?").bind(userId).first<TotalsRow>();
   return totalsOf(row, periodsAt(now));
 }
-
-/** The totals from drizzle's row (the turn's settings read, user-settings.ts). */
-export const totalsFromSchemaRow = (row: typeof usageTotals.$inferSelect | undefined, now = Date.now()) =>
-  totalsOf(
-    row && {
-      day: row.day,
-      day_tokens: row.dayTokens,
-      day_cost: row.dayCost,
-      day_warned: row.dayWarned,
-      month: row.month,
-      month_tokens: row.monthTokens,
-      month_cost: row.monthCost,
-      month_warned: row.monthWarned,
-    },
-    periodsAt(now),
-  );
 
 export type Refusal =
   | { reason: "quota"; period: QuotaPeriod; kind: "tokens" | "cost"; limit: number; used: number }
@@ -132,6 +115,15 @@ export interface Crossing {
   spent: Spent;
 }
 
+/** What one call (or, `calls` > 1, several of one model) used. */
+export interface UsageCall {
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  cost: number;
+  calls: number;
+}
+
 /**
  * Records what one call used (replacing its reservation, if it had one) in the totals and the day's row
  * for its model; returns the warning it crossed, if this call is the one that crossed it.
@@ -139,7 +131,7 @@ export interface Crossing {
 export async function record(
   d1: D1Database,
   userId: string,
-  call: { model: string; inputTokens: number; outputTokens: number; cost: number },
+  call: UsageCall,
   limits: QuotaLimits,
   reservation: Reservation | undefined,
   now = Date.now(),
@@ -171,11 +163,11 @@ export async function record(
     d1
       .prepare(
         `INSERT INTO usage_daily (user_id, day, model, input_tokens, output_tokens, cost, calls)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
          ON CONFLICT(user_id, day, model) DO UPDATE SET input_tokens = input_tokens + ?4,
-           output_tokens = output_tokens + ?5, cost = cost + ?6, calls = calls + 1`,
+           output_tokens = output_tokens + ?5, cost = cost + ?6, calls = calls + ?7`,
       )
-      .bind(userId, at.day, call.model, call.inputTokens, call.outputTokens, call.cost),
+      .bind(userId, at.day, call.model, call.inputTokens, call.outputTokens, call.cost, call.calls),
   ]);
   const row = totals?.results[0];
   if (!row) return undefined;

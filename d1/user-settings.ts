@@ -18,9 +18,8 @@ import { registerLiveQuery } from "./live-conversations";
 import { enabledMcpServersQuery, type McpServerRow } from "./mcp-servers";
 import { conversationModelQuery, type ProviderRow, parseModelRef, providersQuery } from "./providers";
 import { overrideOf } from "./quotas";
-import { agentSettings, subscriberSettings, usageTotals, userQuotas, users } from "./schema";
+import { agentSettings, subscriberSettings, userQuotas, users } from "./schema";
 import { approvalRulesQuery } from "./tool-approvals";
-import { type Totals, totalsFromSchemaRow } from "./usage";
 
 /** A user's subscriber choices: subscriber id → enabled. Missing means the default, enabled. */
 export type SubscriberToggles = Map<string, boolean>;
@@ -81,8 +80,8 @@ export interface TurnSettingsRead {
   providers: ProviderRow[];
   /** The user's approval rules (d1/tool-approvals.ts); a tool without one has its default. */
   approvals: ApprovalRule[];
-  /** The account's status (a disabled or pending account starts no turn) and its quota (d1/usage.ts). */
-  account: { status: string; quotaOverride: QuotaOverride; totals: Totals };
+  /** The account's status (a disabled or pending account starts no turn) and an admin's quota for it. */
+  account: { status: string; quotaOverride: QuotaOverride };
 }
 
 /**
@@ -119,37 +118,15 @@ export async function loadTurnStart(
   epoch: string,
 ): Promise<TurnStartRead> {
   const db = database(d1);
-  const [
-    ,
-    config,
-    toggles,
-    mcpServers,
-    conversation,
-    providers,
-    approvals,
-    account,
-    quota,
-    totals,
-    sessionRows,
-    tokenRows,
-  ] = await db.batch([
-    registerLiveQuery(d1, userId, conversationId, epoch),
-    ...turnSettingsQueries(d1, userId, conversationId),
-    ...liveCredentialQueries(db, credentials),
-  ]);
+  const [, config, toggles, mcpServers, conversation, providers, approvals, account, quota, sessionRows, tokenRows] =
+    await db.batch([
+      registerLiveQuery(d1, userId, conversationId, epoch),
+      ...turnSettingsQueries(d1, userId, conversationId),
+      ...liveCredentialQueries(db, credentials),
+    ]);
   const expires = firstExpiry(sessionRows);
   return {
-    settings: readTurnSettings([
-      config,
-      toggles,
-      mcpServers,
-      conversation,
-      providers,
-      approvals,
-      account,
-      quota,
-      totals,
-    ]),
+    settings: readTurnSettings([config, toggles, mcpServers, conversation, providers, approvals, account, quota]),
     live: liveKeys(sessionRows, tokenRows),
     ...(expires ? { expires } : {}),
   };
@@ -165,7 +142,6 @@ function turnSettingsQueries(d1: D1Database, userId: string, conversationId: str
     approvalRulesQuery(d1, userId),
     database(d1).select({ status: users.status }).from(users).where(eq(users.id, userId)).limit(1),
     database(d1).select({ limits: userQuotas.limits }).from(userQuotas).where(eq(userQuotas.userId, userId)).limit(1),
-    database(d1).select().from(usageTotals).where(eq(usageTotals.userId, userId)).limit(1),
   ] as const;
 }
 
@@ -178,7 +154,6 @@ type TurnSettingsRows = readonly [
   Awaited<ReturnType<typeof approvalRulesQuery>>,
   { status: string }[],
   { limits: unknown }[],
-  (typeof usageTotals.$inferSelect)[],
 ];
 
 function readTurnSettings([
@@ -190,7 +165,6 @@ function readTurnSettings([
   approvals,
   account,
   quota,
-  totals,
 ]: TurnSettingsRows): TurnSettingsRead {
   const conversationModel = parseModelRef(conversation[0]?.model);
   const defaultModel = parseModelRef(config[0]?.defaultModel);
@@ -205,7 +179,6 @@ function readTurnSettings([
     account: {
       status: account[0]?.status ?? "active",
       quotaOverride: overrideOf(quota[0]?.limits),
-      totals: totalsFromSchemaRow(totals[0]),
     },
   };
 }

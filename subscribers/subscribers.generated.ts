@@ -271,6 +271,42 @@ return __eta.res;
 }),
   },
   {
+    config: {"id":"quota_warning","name":"Quota warnings","description":"Warns the agent, and you, when your use of this server's models nears the daily or monthly quota the operator set, so the agent can keep its answers short. Always on: without it a reply could be cut off by the quota with no warning.","source":"Quota","events":["quota.warning"],"min_severity":"info","priority":"high","injection":"turn_start","core":true,"enabled_by_default":true,"fields":["period","percent","tokens","cost","resets_at"]},
+    file: "subscribers/quota_warning.json",
+    render: headline(function (it, options) {
+
+let include = (__eta_t, __eta_d) => this.render(__eta_t, {...it, ...(__eta_d ?? {})}, options);
+let includeAsync = (__eta_t, __eta_d) => this.renderAsync(__eta_t, {...it, ...(__eta_d ?? {})}, options);
+
+let __eta = {res: "", e: this.config.escapeFunction, f: this.config.filterFunction, blocks: {}};
+
+function layout(path, data) {
+  __eta.layout = path;
+  __eta.layoutData = data;
+}
+
+function output(s){__eta.res+=s;}
+function capture(fn){const s=__eta.res;__eta.res='';try{fn();return __eta.res}finally{__eta.res=s;}}
+async function captureAsync(fn){const s=__eta.res;__eta.res='';try{await fn();return __eta.res}finally{__eta.res=s;}}
+function block(name,fn){if(__eta.layout){if(fn){__eta.blocks[name]=capture(fn);}return '';}const b=it.__blocks||{};if(name in b){return b[name];}return fn?capture(fn):'';}
+async function blockAsync(name,fn){if(__eta.layout){if(fn){__eta.blocks[name]=await captureAsync(fn);}return '';}const b=it.__blocks||{};if(name in b){return b[name];}return fn?await captureAsync(fn):'';}
+
+// The sentence the quota meter wrote: how much of which quota is used, when it resets, and that the
+  // agent should keep the rest of its answer short (core/quota-rules.ts quotaWarningWords).
+  const p = it.events[it.events.length - 1].payload;
+__eta.res+='\n';
+__eta.res+=p.message;
+__eta.res+='\n';
+
+if (__eta.layout) {
+  __eta.res = include (__eta.layout, {...it, body: __eta.res, ...__eta.layoutData, __blocks: __eta.blocks});
+}
+
+return __eta.res;
+
+}),
+  },
+  {
     config: {"id":"tool_failure","name":"Tool failures","description":"Tells the agent when one of its tools fails or takes too long, and why, so it fixes the problem instead of trying the same thing again. Always on: without it the agent would carry on as if the tool had worked.","source":"Tool Executor","events":["tool.failure","tool.timeout"],"min_severity":"info","priority":"high","injection":"after_tool","core":true,"enabled_by_default":true,"batch":{"window_ms":5000,"max_size":20},"dedupe":{"key":["tool","error"],"window_ms":5000},"fields":["tool","error_type","error","count","at"]},
     file: "subscribers/tool_failure.json",
     render: headline(function (it, options) {

@@ -23,8 +23,13 @@ export class QuotaExceeded extends Error {
 export interface UsageMeter {
   /** Before a call: resolves with a ticket for `record`, or throws QuotaExceeded. */
   admit(estimatedInputTokens: number): Promise<unknown>;
-  /** After it (in the background): what it used; a call that ended without saying counts its estimate. */
-  record(ticket: unknown, usage: ModelUsage): void;
+  /**
+   * After it: what it used (a call that ended without saying counts its estimate). The call's finish is
+   * passed on once this resolves, so a warning it crossed reaches the next step's request.
+   */
+  record(ticket: unknown, usage: ModelUsage): Promise<void>;
+  /** Writes what `record` held back: called at a turn's end and after a title. */
+  flush(): Promise<void>;
 }
 
 export function meteredModel(model: LanguageModelV3, meter: UsageMeter): LanguageModelV3 {
@@ -41,11 +46,10 @@ export function meteredModel(model: LanguageModelV3, meter: UsageMeter): Languag
 async function meteredStream(model: LanguageModelV3, meter: UsageMeter, options: LanguageModelV3CallOptions) {
   const estimate = promptTokens(options.prompt);
   const ticket = await meter.admit(estimate);
-  let recorded = false;
+  let recorded: Promise<void> | undefined;
   const done = (usage: ModelUsage) => {
-    if (recorded) return;
-    recorded = true;
-    meter.record(ticket, usage);
+    recorded ??= meter.record(ticket, usage);
+    return recorded;
   };
   const fallback = { inputTokens: estimate, outputTokens: 0 };
   let result: Awaited<ReturnType<LanguageModelV3["doStream"]>>;
@@ -56,15 +60,17 @@ async function meteredStream(model: LanguageModelV3, meter: UsageMeter, options:
     throw error;
   }
   const watch = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
-    transform(part, controller) {
+    async transform(part, controller) {
       if (part.type === "finish")
-        done({
+        await done({
           inputTokens: part.usage.inputTokens.total ?? estimate,
           outputTokens: part.usage.outputTokens.total ?? 0,
         });
       controller.enqueue(part);
     },
-    flush: () => done(fallback),
+    flush: async () => {
+      await done(fallback);
+    },
   });
   const reader = result.stream.pipeThrough(watch).getReader();
   const stream = new ReadableStream<LanguageModelV3StreamPart>({

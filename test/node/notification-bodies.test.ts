@@ -98,6 +98,21 @@ const mcpDown = (server: string, error: string, partial = false): Draft => ({
   payload: { server, error, partial },
 });
 
+const quotaWarning = (period: "day" | "month", percent: number, tokens: number): Draft => ({
+  type: "quota.warning",
+  severity: "warning",
+  source: "Quota",
+  payload: {
+    period,
+    percent,
+    tokens,
+    cost: 0,
+    daily_tokens: 50_000,
+    resets_at: "2026-11-29T00:00:00.000Z",
+    message: `${percent}% of today's quota on this server's models is used (${tokens.toLocaleString("en-US")} tokens of 50,000 tokens); it resets in 5 h. Keep the rest of this answer short.`,
+  },
+});
+
 /**
  * Per subscriber: one event alone, and several at once (a batch, deduped where the subscriber dedupes;
  * for a subscriber that does not batch, the separate notifications they become). The values include
@@ -181,6 +196,10 @@ const CASES: Record<string, { single: Draft[]; batched: Draft[] }> = {
       mcpDown("jira", "no answer within 10 s"),
       mcpDown("many", "20 of its tools left out: at most 100 MCP tools per turn", true),
     ],
+  },
+  quota_warning: {
+    single: [quotaWarning("day", 80, 40_000)],
+    batched: [quotaWarning("day", 80, 40_000), quotaWarning("day", 95, 47_600)],
   },
   turn_summary: {
     single: [turnEnd("completed", 1, 812)],

@@ -111,6 +111,7 @@ describe("shipped subscribers", () => {
       "llm_retry",
       "loop_detected",
       "mcp_unavailable",
+      "quota_warning",
       "tool_failure",
     ]);
     const failure = sub("tool_failure").config;

@@ -10,3 +10,9 @@ declare global {
 }
 
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+
+// The installation's first account becomes its admin (docs/protocol.md "Administration"). The files share
+// one D1, so without an account made here whichever test signed up first would be an admin.
+await env.DB.prepare(
+  "INSERT OR IGNORE INTO users (id, username, password_hash, role) VALUES ('first-account', 'first_account', '-', 'admin')",
+).run();

@@ -273,6 +273,8 @@ describe("health", () => {
         provider_name: "127.0.0.1",
         max_output_tokens: 8_192,
       },
+      // Who may sign up (the tests' app: open).
+      signup: "open",
     });
   });
 

@@ -3,7 +3,8 @@
 // model, the user's providers) and the approval rules in one batch as a socket opens and keeps them while
 // it is open, so a turn on it reads none of them; the index is
 // updated in at most two batches per turn (and, after the first answer, once for the model's title, after the
-// turn's end); the task reminder reads the open tasks only when one is
+// turn's end); the use of the operator's model is written with the turn's end, not per step; the task
+// reminder reads the open tasks only when one is
 // near. Counted over a 14-step turn (13 vault_list steps, then the answer) by d1-probe.ts.
 import { describe, expect, it } from "vitest";
 import { calls, openConversation, settle, TOOL_LABEL, turn } from "./d1-probe";
@@ -19,7 +20,7 @@ describe("D1 on the hot path of a turn", () => {
     // the sockets' credential check and the object's registration (user-cache.ts), read as the socket
     // opened: the object keeps that copy while a socket is open.
     expect(calls.slice(beforeOpen).map((call) => call.label)).toContain(
-      "batch(INSERT live_conversations + SELECT agent_settings + SELECT subscriber_settings + SELECT mcp_servers + SELECT conversations + SELECT providers + SELECT tool_approvals + SELECT sessions + SELECT api_tokens)",
+      "batch(INSERT live_conversations + SELECT agent_settings + SELECT subscriber_settings + SELECT mcp_servers + SELECT conversations + SELECT providers + SELECT tool_approvals + SELECT users + SELECT user_quotas + SELECT sessions + SELECT api_tokens)",
     );
     const t = await turn(c, 14);
     await settle();
@@ -42,6 +43,10 @@ describe("D1 on the hot path of a turn", () => {
     expect(count(labels, (l) => l.startsWith("batch(INSERT message_search"))).toBe(2);
     // The schedules' next run is kept by the object (scheduled-runs.ts): read from D1 once, on its first turn's end.
     expect(count(labels, (l) => l === "SELECT schedules")).toBeLessThanOrEqual(1);
+    // The use of the operator's model, for a user without a quota: written once with the turn's end and once
+    // with the title, never per step (a user with a quota is admitted per call: quota.test.ts).
+    expect(count(labels, (l) => l === "batch(INSERT usage_totals + INSERT usage_daily)")).toBeLessThanOrEqual(2);
+    expect(count(labels, (l) => l.includes("usage_totals"))).toBeLessThanOrEqual(2);
     // Task reminders (every 8 requests by default): the open tasks once per reminder window, not per request.
     expect(count(labels, (l) => l === "SELECT tasks")).toBeLessThanOrEqual(2);
     c.socket.close();

@@ -48,7 +48,11 @@ export class ConversationTitles {
     // A timer of our own, cleared at once: a pending AbortSignal.timeout would keep the object awake.
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(new Error("the title took too long")), TITLE_TIMEOUT_MS);
-    const title = await generateTitle(model, question, answer, abort.signal).finally(() => clearTimeout(timer));
+    const title = await generateTitle(model, question, answer, abort.signal).finally(() => {
+      clearTimeout(timer);
+      // The title's use of the operator's model counts like any call.
+      void llm.meter?.flush();
+    });
     if (!title) return;
     if (await writeModelTitle(this.env.DB, conversationId, userId, title))
       this.io.frames.send({ type: "conversation_title", conversation_id: conversationId, title });

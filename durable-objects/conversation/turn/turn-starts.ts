@@ -119,7 +119,7 @@ export class TurnStarts {
    */
   private async account(ahead?: Promise<TurnSettings>) {
     const prefetched = ahead ?? this.parts.plans.load();
-    const refusal = turnRefusal(this.env, await prefetched);
+    const refusal = await turnRefusal(this.env, this.meta.userId, await prefetched);
     return { prefetched, refusal };
   }
 

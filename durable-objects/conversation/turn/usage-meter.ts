@@ -15,7 +15,7 @@ import {
   reachedLimit,
   resetsAt,
 } from "../../../core/quota-rules";
-import { admit, type Crossing, type Reservation, record } from "../../../d1/usage";
+import { admit, type Crossing, type Reservation, readTotals, record, type UsageCall } from "../../../d1/usage";
 import type { TurnSettingsRead } from "../../../d1/user-settings";
 import { type QuotaLimits, usageCost } from "../../../protocol";
 import type { Refusal } from "./running-turn";
@@ -26,6 +26,8 @@ export const ACCOUNT_INACTIVE_WORDS = "Stopped because this account was disabled
 export class D1UsageMeter implements UsageMeter {
   /** Records run one after another, so a turn's warnings come in order. */
   private recording: Promise<void> = Promise.resolve();
+  /** The calls of a user without a limit, not written yet. */
+  private held: UsageCall | undefined;
 
   constructor(
     private readonly d1: D1Database,
@@ -38,6 +40,9 @@ export class D1UsageMeter implements UsageMeter {
   async admit(estimatedInputTokens: number): Promise<Reservation | undefined> {
     // No limit for this user: nothing to check before the call (its use is still recorded).
     if (!hasLimits(this.limits)) return undefined;
+    // This turn's last call is counted (and its warning given) before the next is admitted: its
+    // reservation would otherwise still stand in the totals the warning is read from.
+    await this.recording;
     const cost = ((this.llm.prices?.input ?? 0) * estimatedInputTokens) / 1e6;
     const now = Date.now();
     const admitted = await admit(this.d1, this.userId, this.limits, { tokens: estimatedInputTokens, cost }, now);
@@ -48,7 +53,11 @@ export class D1UsageMeter implements UsageMeter {
     );
   }
 
-  record(ticket: unknown, usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number }): void {
+  /** A user with a limit waits for the record (its warning goes before the next step); others do not. */
+  record(
+    ticket: unknown,
+    usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number },
+  ): Promise<void> {
     const prices = this.llm.prices;
     const cost = prices
       ? usageCost(
@@ -61,15 +70,36 @@ export class D1UsageMeter implements UsageMeter {
           prices,
         )
       : 0;
-    const call = { model: this.llm.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cost };
-    this.recording = this.recording
-      .then(() => record(this.d1, this.userId, call, this.limits, ticket as Reservation | undefined))
-      .then((crossing) => crossing && this.warn(crossing))
-      .catch((error) => console.warn("usage not recorded", error));
+    const call = { model: this.llm.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cost, calls: 1 };
+    if (!hasLimits(this.limits)) {
+      // Nothing to check it against: kept, and written with the turn's end (flush), not once per step.
+      const held = this.held;
+      this.held = held
+        ? {
+            ...held,
+            inputTokens: held.inputTokens + call.inputTokens,
+            outputTokens: held.outputTokens + call.outputTokens,
+            cost: held.cost + call.cost,
+            calls: held.calls + 1,
+          }
+        : call;
+      return Promise.resolve();
+    }
+    return this.write(call, ticket as Reservation | undefined);
   }
 
-  /** Waits for the records under way (tests; a subagent's end). */
-  settled(): Promise<void> {
+  /** Writes what was held back (a turn's end, a title's): one D1 batch. */
+  flush(): Promise<void> {
+    const held = this.held;
+    this.held = undefined;
+    return held ? this.write(held, undefined) : this.recording;
+  }
+
+  private write(call: UsageCall, reservation: Reservation | undefined): Promise<void> {
+    this.recording = this.recording
+      .then(() => record(this.d1, this.userId, call, this.limits, reservation))
+      .then((crossing) => crossing && this.warn(crossing))
+      .catch((error) => console.warn("usage not recorded", error));
     return this.recording;
   }
 
@@ -99,9 +129,10 @@ export const userLimits = (env: Env, loaded: Pick<TurnSettingsRead, "account">):
 /**
  * Why a new turn may not start for this account, before anything is saved or sent: the account is not
  * active (a disabled account's schedules wait), or the operator's model would answer and a limit is
- * reached. The totals may be up to a minute old (user-cache.ts): the first call's admission has the last word.
+ * reached. The settings may be a copy up to a minute old (user-cache.ts), so a user with a limit has the
+ * totals read afresh: other conversations spend from them too.
  */
-export function turnRefusal(env: Env, loaded: TurnSettingsRead, now = Date.now()): Refusal | undefined {
+export async function turnRefusal(env: Env, userId: string, loaded: TurnSettingsRead): Promise<Refusal | undefined> {
   if (loaded.account.status !== "active")
     return {
       code: "account_disabled",
@@ -109,8 +140,11 @@ export function turnRefusal(env: Env, loaded: TurnSettingsRead, now = Date.now()
     };
   if (!usesOperatorModel(env, loaded)) return undefined;
   const limits = userLimits(env, loaded);
+  if (!hasLimits(limits)) return undefined;
+  const now = Date.now();
+  const totals = await readTotals(env.DB, userId, now);
   for (const period of ["day", "month"] as const) {
-    const reached = reachedLimit(period, loaded.account.totals[period], limits);
+    const reached = reachedLimit(period, totals[period], limits);
     if (reached) return { code: "quota_exceeded", message: quotaReachedWords(period, reached, now) };
   }
   return undefined;

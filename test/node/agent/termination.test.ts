@@ -10,6 +10,7 @@ import {
   modelFailed,
   NO_PROGRESS_REPEATS,
   noProgress,
+  quotaReached,
   STOP_CONDITIONS,
   timeout,
   tokenBudget,
@@ -115,6 +116,7 @@ describe("firstStop", () => {
     expect(STOP_CONDITIONS).toEqual([
       userCancelled,
       inputTimedOut,
+      quotaReached,
       modelFailed,
       completed,
       maxIterations,
