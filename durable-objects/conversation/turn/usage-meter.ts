@@ -70,7 +70,13 @@ export class D1UsageMeter implements UsageMeter {
           prices,
         )
       : 0;
-    const call = { model: this.llm.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cost, calls: 1 };
+    const call = {
+      model: this.llm.model,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cost,
+      calls: 1,
+    };
     if (!hasLimits(this.limits)) {
       // Nothing to check it against: kept, and written with the turn's end (flush), not once per step.
       const held = this.held;
