@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { marker, modelRequests, scriptModel } from "../support/fake-openai-client";
-import { api, connect, createConversation, ORIGIN, type Session, signup, uniqueName } from "./helpers";
+import { api, connect, createConversation, eventually, ORIGIN, type Session, signup, uniqueName } from "./helpers";
 import { llmUrl } from "./turn-helpers";
 
 async function admin(): Promise<Session> {
@@ -48,9 +48,16 @@ describe("the admin surface", () => {
     const boss = await admin();
     const name = uniqueName("findme");
     const user = await signup(name);
-    const res = await api(`/api/admin/users?q=${name}`, { headers: boss.headers });
-    const body = (await res.json()) as { users: { id: string; status: string; month: unknown }[]; total: number };
+    await api("/api/me", { headers: user.headers });
+    type Listed = { users: { id: string; status: string; last_active_at: string | null }[]; total: number };
+    // The request is stamped (to the hour) after its answer.
+    const body = await eventually(
+      async () => (await (await api(`/api/admin/users?q=${name}`, { headers: boss.headers })).json()) as Listed,
+      (b) => b.users[0]?.last_active_at !== null,
+      "last activity",
+    );
     expect(body.total).toBe(1);
+    expect(body.users[0]?.last_active_at).toMatch(/T\d\d:00:00\.000Z$/);
     expect(body.users[0]).toMatchObject({ id: user.user.id, status: "active", role: "user", month: { tokens: 0 } });
     // A quota set for the user shows as theirs, and is audited.
     const set = await api(`/api/admin/users/${user.user.id}/quota`, {
