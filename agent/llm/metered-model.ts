@@ -21,8 +21,11 @@ export class QuotaExceeded extends Error {
 }
 
 export interface UsageMeter {
-  /** Before a call: resolves with a ticket for `record`, or throws QuotaExceeded. */
-  admit(estimatedInputTokens: number): Promise<unknown>;
+  /**
+   * Before a call: resolves with a ticket for `record`, or throws QuotaExceeded. `estimate` (the prompt's
+   * tokens, walked on demand) is what a user with a limit reserves.
+   */
+  admit(estimate: () => number): Promise<unknown>;
   /**
    * After it: what it used (a call that ended without saying counts its estimate). The call's finish is
    * passed on once this resolves, so a warning it crossed reaches the next step's request.
@@ -44,48 +47,52 @@ export function meteredModel(model: LanguageModelV3, meter: UsageMeter): Languag
 }
 
 async function meteredStream(model: LanguageModelV3, meter: UsageMeter, options: LanguageModelV3CallOptions) {
-  const estimate = promptTokens(options.prompt);
+  let estimated: number | undefined;
+  const estimate = () => {
+    estimated ??= promptTokens(options.prompt);
+    return estimated;
+  };
   const ticket = await meter.admit(estimate);
   let recorded: Promise<void> | undefined;
   const done = (usage: ModelUsage) => {
     recorded ??= meter.record(ticket, usage);
     return recorded;
   };
-  const fallback = { inputTokens: estimate, outputTokens: 0 };
+  // A call that ended without saying what it used counts its estimated input.
+  const fallback = () => ({ inputTokens: estimate(), outputTokens: 0 });
   let result: Awaited<ReturnType<LanguageModelV3["doStream"]>>;
   try {
     result = await model.doStream(options);
   } catch (error) {
-    done(fallback);
+    done(fallback());
     throw error;
   }
-  const watch = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
-    async transform(part, controller) {
+  const reader = result.stream.getReader();
+  // One layer over the provider's stream: a part passes as it is; the finish waits for its record.
+  const stream = new ReadableStream<LanguageModelV3StreamPart>({
+    async pull(controller) {
+      let next: ReadableStreamReadResult<LanguageModelV3StreamPart>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        await done(fallback());
+        throw error;
+      }
+      if (next.done) {
+        await done(fallback());
+        controller.close();
+        return;
+      }
+      const part = next.value;
       if (part.type === "finish")
         await done({
-          inputTokens: part.usage.inputTokens.total ?? estimate,
+          inputTokens: part.usage.inputTokens.total ?? estimate(),
           outputTokens: part.usage.outputTokens.total ?? 0,
         });
       controller.enqueue(part);
     },
-    flush: async () => {
-      await done(fallback);
-    },
-  });
-  const reader = result.stream.pipeThrough(watch).getReader();
-  const stream = new ReadableStream<LanguageModelV3StreamPart>({
-    async pull(controller) {
-      try {
-        const next = await reader.read();
-        if (next.done) controller.close();
-        else controller.enqueue(next.value);
-      } catch (error) {
-        done(fallback);
-        throw error;
-      }
-    },
     cancel: (reason) => {
-      done(fallback);
+      void done(fallback());
       return reader.cancel(reason);
     },
   });

@@ -37,12 +37,13 @@ export class D1UsageMeter implements UsageMeter {
     private readonly notifier: Pick<Notifier, "emit">,
   ) {}
 
-  async admit(estimatedInputTokens: number): Promise<Reservation | undefined> {
+  async admit(estimate: () => number): Promise<Reservation | undefined> {
     // No limit for this user: nothing to check before the call (its use is still recorded).
     if (!hasLimits(this.limits)) return undefined;
     // This turn's last call is counted (and its warning given) before the next is admitted: its
     // reservation would otherwise still stand in the totals the warning is read from.
     await this.recording;
+    const estimatedInputTokens = estimate();
     const cost = ((this.llm.prices?.input ?? 0) * estimatedInputTokens) / 1e6;
     const now = Date.now();
     const admitted = await admit(this.d1, this.userId, this.limits, { tokens: estimatedInputTokens, cost }, now);
