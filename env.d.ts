@@ -23,7 +23,7 @@ interface Env {
   OPENAI_SEND_REASONING?: string;
   /** "off": users may not add their own model providers (Settings → Models). */
   USER_PROVIDERS?: string;
-  /** Who may create an account: open, invite, approval or closed (worker/auth/signup-policy.ts; unset: approval). */
+  /** Who may create an account: open, invite, approval or closed (worker/auth/signup-policy.ts; unset: approval, open on 127.0.0.1). */
   SIGNUP?: string;
   /** Usernames (comma-separated) that are admins whatever the database says. */
   ADMINS?: string;

@@ -83,7 +83,8 @@ const local = {
   SECRETS_KEY: localSecretsKey(),
   // MCP servers on this machine are allowed in local development (never in the deployed Worker).
   MCP_ALLOW_LOOPBACK: process.env.MCP_ALLOW_LOOPBACK ?? "true",
-  // The local demo is open to sign-ups unless the shell says otherwise (a deployed Worker: approval).
+  // The local demo is open to sign-ups unless the shell says otherwise (a deployed Worker: approval). Also
+  // open when unset, on 127.0.0.1, but said here for a --ip that is not loopback.
   SIGNUP: process.env.SIGNUP ?? "open",
 };
 const vars = [

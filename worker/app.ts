@@ -45,7 +45,7 @@ app.onError(handleError);
 app.notFound((c) => c.json(errorBody("not_found", `No route for ${c.req.method} ${c.req.path}`), 404));
 
 app.get("/health", (c) =>
-  c.json({ ok: true, model: publicModelInfo(llmSettings(c.env)), signup: signupPolicy(c.env) }),
+  c.json({ ok: true, model: publicModelInfo(llmSettings(c.env)), signup: signupPolicy(c.env, c.req.url) }),
 );
 
 app.use(withDb);

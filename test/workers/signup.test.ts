@@ -138,5 +138,8 @@ describe("SIGNUP policies", () => {
     // Unset, a deployed Worker waits for approval.
     const unset = await fetchWith(new Request(`${ORIGIN}/api/health`), { SIGNUP: undefined });
     expect(((await unset.json()) as { signup: string }).signup).toBe("approval");
+    // On this machine (npm start, wrangler dev) it is the open demo.
+    const local = await fetchWith(new Request("http://127.0.0.1:8787/api/health"), { SIGNUP: undefined });
+    expect(((await local.json()) as { signup: string }).signup).toBe("open");
   });
 });

@@ -1,7 +1,8 @@
 // Who may create an account, from the operator's variables (README "Running it for others"):
 // - SIGNUP: open | invite (single-use links an admin makes) | approval (the account waits for an admin) |
-//   closed. Unset (a deployed Worker without it): approval, so a fresh deployment never hands the
-//   operator's model to whoever finds the URL. `npm start` passes `open` unless told otherwise.
+//   closed. Unset: approval on a deployed Worker, so a fresh deployment never hands the operator's model
+//   to whoever finds the URL; open on this machine (a request to 127.0.0.1, localhost or ::1: `npm start`,
+//   `wrangler dev`, the benchmarks), where nobody else can reach it.
 // - ADMINS: usernames that are admins whatever the database says. Such a username may always sign up
 //   (the operator's way into a closed installation); without ADMINS, the installation's first account
 //   may, and becomes its admin.
@@ -9,10 +10,13 @@
 //   anything else is checked, by the atomic fixed-window limiter (d1/rate-limits.ts). Unset: 20; 0: none.
 import { type SignupPolicy, SignupPolicySchema } from "../../protocol";
 
-export function signupPolicy(env: Pick<Env, "SIGNUP">): SignupPolicy {
+export function signupPolicy(env: Pick<Env, "SIGNUP">, url: string): SignupPolicy {
   const parsed = SignupPolicySchema.safeParse(env.SIGNUP?.trim().toLowerCase());
-  return parsed.success ? parsed.data : "approval";
+  if (parsed.success) return parsed.data;
+  return LOOPBACK.has(new URL(url).hostname) ? "open" : "approval";
 }
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 export function configuredAdmins(env: Pick<Env, "ADMINS">): string[] {
   return (env.ADMINS ?? "")

@@ -57,7 +57,7 @@ authRoutes.post("/signup", async (c) => {
   }
   // The first account of an empty installation gets in whatever SIGNUP says, as its admin; two at once
   // both saw it empty, and the one that did not become the admin is held to the policy after all.
-  if (admission.bootstrap && created.role !== "admin" && signupPolicy(c.env) !== "open") {
+  if (admission.bootstrap && created.role !== "admin" && signupPolicy(c.env, c.req.url) !== "open") {
     await c.env.DB.prepare("DELETE FROM users WHERE id = ?").bind(id).run();
     throw new ApiError(403, "signup_closed", CLOSED);
   }
@@ -91,7 +91,7 @@ async function admitSignup(
   const admins = configuredAdmins(c.env);
   if (admins.includes(username)) return { pending: false };
   if (!admins.length && (await noAccountYet(c.env.DB))) return { pending: false, bootstrap: true };
-  const policy = signupPolicy(c.env);
+  const policy = signupPolicy(c.env, c.req.url);
   if (policy === "closed") throw new ApiError(403, "signup_closed", CLOSED);
   if (policy === "invite") {
     if (!invite) throw new ApiError(403, "signup_closed", INVITE_NEEDED);
