@@ -178,8 +178,17 @@ it("finds a conversation by a word in its messages, with the hit marked, and ope
   const id = await newConversationInBrowser(page);
   await sendChat(page, `Tell me about ${word} please`);
   await waitTurnEnded(page, id);
-  // A long answer after it, so the hit is far above the bottom where a chat opens.
+  // A long answer after it, so the hit is far above the bottom where a chat opens: stopped once the
+  // chat is more than twice its window's height (the hit is then out of view at the bottom), rather
+  // than streamed to its end (~200 more frames to draw).
   await sendChat(page, "tell me a long story");
+  await expect
+    .poll(
+      () => page.locator("[data-testid=message-list]").evaluate((el) => el.scrollHeight > 2 * el.clientHeight + 100),
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  await page.locator("[data-testid=stop]").click();
   await waitTurnEnded(page, id, 60_000);
   // The search index follows the log a moment later.
   type Hit = { conversation_id: string; seq?: number };

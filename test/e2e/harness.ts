@@ -320,7 +320,11 @@ export async function apiFromPage<T = unknown>(
   );
 }
 
-/** The sizes the layout tests run at: a desktop and two phones (with touch and a mobile viewport). */
+/**
+ * The sizes layout.test.ts runs at: a desktop and two phones (with touch and a mobile viewport). Other
+ * files use DESKTOP_AND_PHONE (a third size is a whole run more of a file on a CPU-bound project); a
+ * check about the narrowest phone narrows the phone's page to 360 px (page.setViewportSize).
+ */
 export const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 800, phone: false },
   { name: "phone 390", width: 390, height: 844, phone: true },

@@ -1,4 +1,4 @@
-// System notices that respect attention (issue 26), on a desktop and two phones. With an MCP server
+// System notices that respect attention (issue 26), on a desktop and a phone (layout.test.ts holds 360 px). With an MCP server
 // that cannot be reached (a closed port on loopback) three messages give one "unavailable" card that
 // counts 3 and lists when on a click, in plain words (no internal names until Details); "Turn off this
 // server" on the card turns it off (the next message adds no notice; Settings → Tools shows it off).
@@ -10,11 +10,11 @@ import { expect, it } from "vitest";
 import {
   apiFromPage,
   asNewUser,
+  DESKTOP_AND_PHONE,
   freePort,
   newConversationInBrowser,
   sendChat,
   useSharedApp,
-  VIEWPORTS,
   viewportOptions,
   waitTurnEnded,
 } from "./harness.ts";
@@ -49,8 +49,8 @@ async function turn(page: Page, id: string, text: string, answersBefore: number)
 const shownText = (page: Page, selector: string) =>
   page.locator(selector).evaluateAll((els) => els.map((e) => (e as HTMLElement).innerText).join("\n"));
 
-// The three viewports run side by side (each its own user and context): a third of the wall time.
-for (const viewport of VIEWPORTS) {
+// The two viewports run side by side (each its own user and context): half of the wall time.
+for (const viewport of DESKTOP_AND_PHONE) {
   it.concurrent(`folds repeated notices, turns an unreachable server off from its card, and speaks plainly (${viewport.name})`, async () => {
     const options = viewportOptions(viewport);
     await asNewUser(live, `notices-${viewport.name.replace(" ", "-")}`, options, async (page) => {

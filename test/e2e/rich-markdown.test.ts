@@ -1,4 +1,4 @@
-// Issue 26, code, maths and footnotes in answers, on a desktop and two phones: a fenced ```ts block is
+// Issue 26, code, maths and footnotes in answers, on a desktop and a phone (which also checks 360 px): a fenced ```ts block is
 // highlighted (highlight.js spans), $…$ and $$…$$ are rendered by KaTeX (no literal "$E = mc^2$" left),
 // a footnote reference links to its note in the notes at the end, hostile TeX (\href{javascript:…},
 // \htmlClass) stays inert, and all of it works under the app's CSP (KaTeX's fonts and styles included).
@@ -9,10 +9,10 @@ import { expect, it } from "vitest";
 import { marker, scriptModel } from "../support/fake-openai-client";
 import {
   asNewUser,
+  DESKTOP_AND_PHONE,
   newConversationInBrowser,
   sendChat,
   useSharedFakeModelApp,
-  VIEWPORTS,
   viewportOptions,
   waitTurnEnded,
 } from "./harness.ts";
@@ -71,7 +71,7 @@ async function watch(page: Page): Promise<{ assets: string[]; violations: string
 
 const loaded = (assets: string[], pattern: RegExp) => assets.filter((a) => pattern.test(a));
 
-for (const viewport of VIEWPORTS) {
+for (const viewport of DESKTOP_AND_PHONE) {
   it(`renders code, maths and footnotes at ${viewport.width}×${viewport.height} (${viewport.name}), loading their chunks only when needed`, async () => {
     const options = viewportOptions(viewport);
     await asNewUser(live, `rich-markdown-${viewport.width}`, options, async (page) => {
@@ -164,6 +164,12 @@ for (const viewport of VIEWPORTS) {
       expect(dialogs).toEqual([]);
       expect(await page.evaluate(() => (window as unknown as { __xss?: string }).__xss)).toBeUndefined();
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      if (viewport.phone) {
+        // Nor on the narrowest phone (the same page narrowed to 360 px: a context of its own cost a whole run).
+        await page.setViewportSize({ width: 360, height: 740 });
+        await expect.poll(() => page.evaluate(() => window.innerWidth)).toBe(360);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      }
     });
   });
 }

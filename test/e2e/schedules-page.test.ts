@@ -2,8 +2,8 @@
 // recurring and a one-off schedule, listed with the rule in words, its zone and the next run in the
 // browser's time; a rule that runs too often is refused in words and the form keeps what was typed;
 // pause, resume, edit (kept after a reload) and delete after the confirm step; a schedule deleted on the
-// page before its time never posts, while one left alone does; nothing scrolls sideways on the phone; a
-// time the clocks skip says, as it is saved, when it actually runs.
+// page before its time never posts, while one left alone does (once, on a desktop); nothing scrolls
+// sideways on the phone; a time the clocks skip says, as it is saved, when it actually runs.
 // On the shared fake-model app: each test has its own user, conversations and model keys.
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -105,7 +105,85 @@ async function expectButtonsReachable(page: Page, name: string, width: number): 
   }
 }
 
-describe.each(VIEWPORTS)("the Schedules page on $name", ({ name, width, options }) => {
+// Server logic more than the page (the page's Delete is in the tests below, at both sizes), and most of
+// it waiting for the schedules' time: once, on a desktop, and side by side with the file's other tests
+// (each its own user), so its wait overlaps their work rather than holding the file's slot alone.
+it.concurrent("a schedule deleted on the page before its time never posts; one left alone does", async () => {
+  const context: PageOptions = { ...VIEWPORTS[0]?.options, locale: "en-US", timezoneId: BROWSER_ZONE };
+  await asNewUser(shared, "schedules-page-stops", context, async (page) => {
+    const doomedIn = await createConversation(page, "Doomed chat");
+    const controlIn = await createConversation(page, "Control chat");
+    const key = `sp${Date.now().toString(36)}`;
+    await scriptModel(shared.llm.url, `${key}d`, [{ text: "The deleted schedule ran." }]);
+    await scriptModel(shared.llm.url, `${key}c`, [{ text: "The control schedule ran." }]);
+    // The page is loaded first, so only a reload stands between creating them and deleting one.
+    await openSchedules(page);
+    // Both due at the same instant, ahead enough for a loaded machine (15 s was once not); each in a
+    // conversation of its own.
+    const due = Date.now() + 25_000;
+    for (const [conversation_id, label, k] of [
+      [doomedIn, "Doomed", `${key}d`],
+      [controlIn, "Control", `${key}c`],
+    ] as const) {
+      const created = await apiFromPage(page, "POST", "/api/schedules", {
+        conversation_id,
+        name: label,
+        text: `${label} run ${marker(k)}`,
+        at: new Date(due).toISOString(),
+      });
+      expect(created.status).toBe(201);
+    }
+
+    await page.reload();
+    const doomed = row(page, "Doomed");
+    await doomed.waitFor();
+    await row(page, "Control").waitFor();
+    const asked = onNextConfirm(page, true);
+    const deleted = page.waitForResponse(
+      (r) => r.url().includes("/api/schedules/") && r.request().method() === "DELETE",
+    );
+    await doomed.locator("[data-testid=schedule-delete]").click();
+    await asked;
+    expect((await deleted).status()).toBe(204);
+    await doomed.waitFor({ state: "detached" });
+    // Deleted well before it was due, or the test proves nothing.
+    expect(Date.now()).toBeLessThan(due - 2_000);
+
+    // The doomed conversation stays open in the page while the time passes.
+    await page.goto(`/c/${encodeURIComponent(doomedIn)}`);
+    await page
+      .locator(
+        `[data-testid=chat][data-conversation-id=${JSON.stringify(doomedIn)}] [data-testid=connection-status][data-status=connected]`,
+      )
+      .waitFor({ state: "attached", timeout: 15_000 });
+
+    const messages = async (id: string) =>
+      (
+        await apiFromPage<{ messages: { role: string; origin?: { name: string }; content?: string }[] }>(
+          page,
+          "GET",
+          `/api/conversations/${encodeURIComponent(id)}/messages?limit=1000`,
+        )
+      ).body.messages;
+    // The control fires (so this test can fail)…
+    const deadline = due + 60_000; // a loaded machine has seen it ~20 s late
+    let control: Awaited<ReturnType<typeof messages>> = [];
+    while (Date.now() < deadline) {
+      control = await messages(controlIn);
+      if (control.some((m) => m.role === "agent" && m.content === "The control schedule ran.")) break;
+      await sleep(250);
+    }
+    expect(control.find((m) => m.role === "user")?.origin).toMatchObject({ name: "Control" });
+    expect(control.some((m) => m.role === "agent" && m.content === "The control schedule ran.")).toBe(true);
+    // …and, well past the due time, the deleted one has posted nothing.
+    await sleep(Math.max(0, due + 5_000 - Date.now()));
+    expect(await messages(doomedIn)).toEqual([]);
+    expect(await page.locator("[data-testid=scheduled-label]").count()).toBe(0);
+    expect(await page.locator("[data-role=user]").count()).toBe(0);
+  });
+}, 120_000);
+
+describe.concurrent.each(VIEWPORTS)("the Schedules page on $name", ({ name, width, options }) => {
   const context: PageOptions = { ...options, locale: "en-US", timezoneId: BROWSER_ZONE };
 
   it("creates, refuses a too-frequent rule in words, pauses, resumes, edits and deletes", async () => {
@@ -278,83 +356,9 @@ describe.each(VIEWPORTS)("the Schedules page on $name", ({ name, width, options 
       await expectNoSidewaysScroll(page, width);
     });
   }, 120_000);
-
-  it("a schedule deleted on the page before its time never posts; one left alone does", async () => {
-    await asNewUser(shared, `schedules-page-stops-${name}`, context, async (page) => {
-      const doomedIn = await createConversation(page, "Doomed chat");
-      const controlIn = await createConversation(page, "Control chat");
-      const key = `sp${name}${Date.now().toString(36)}`;
-      await scriptModel(shared.llm.url, `${key}d`, [{ text: "The deleted schedule ran." }]);
-      await scriptModel(shared.llm.url, `${key}c`, [{ text: "The control schedule ran." }]);
-      // The page is loaded first, so only a reload stands between creating them and deleting one.
-      await openSchedules(page);
-      // Both due at the same instant, ahead enough for a loaded machine (15 s was once not); each in a
-      // conversation of its own.
-      const due = Date.now() + 25_000;
-      for (const [conversation_id, label, k] of [
-        [doomedIn, "Doomed", `${key}d`],
-        [controlIn, "Control", `${key}c`],
-      ] as const) {
-        const created = await apiFromPage(page, "POST", "/api/schedules", {
-          conversation_id,
-          name: label,
-          text: `${label} run ${marker(k)}`,
-          at: new Date(due).toISOString(),
-        });
-        expect(created.status).toBe(201);
-      }
-
-      await page.reload();
-      const doomed = row(page, "Doomed");
-      await doomed.waitFor();
-      await row(page, "Control").waitFor();
-      const asked = onNextConfirm(page, true);
-      const deleted = page.waitForResponse(
-        (r) => r.url().includes("/api/schedules/") && r.request().method() === "DELETE",
-      );
-      await doomed.locator("[data-testid=schedule-delete]").click();
-      await asked;
-      expect((await deleted).status()).toBe(204);
-      await doomed.waitFor({ state: "detached" });
-      // Deleted well before it was due, or the test proves nothing.
-      expect(Date.now()).toBeLessThan(due - 2_000);
-
-      // The doomed conversation stays open in the page while the time passes.
-      await page.goto(`/c/${encodeURIComponent(doomedIn)}`);
-      await page
-        .locator(
-          `[data-testid=chat][data-conversation-id=${JSON.stringify(doomedIn)}] [data-testid=connection-status][data-status=connected]`,
-        )
-        .waitFor({ state: "attached", timeout: 15_000 });
-
-      const messages = async (id: string) =>
-        (
-          await apiFromPage<{ messages: { role: string; origin?: { name: string }; content?: string }[] }>(
-            page,
-            "GET",
-            `/api/conversations/${encodeURIComponent(id)}/messages?limit=1000`,
-          )
-        ).body.messages;
-      // The control fires (so this test can fail)…
-      const deadline = due + 60_000; // a loaded machine has seen it ~20 s late
-      let control: Awaited<ReturnType<typeof messages>> = [];
-      while (Date.now() < deadline) {
-        control = await messages(controlIn);
-        if (control.some((m) => m.role === "agent" && m.content === "The control schedule ran.")) break;
-        await sleep(250);
-      }
-      expect(control.find((m) => m.role === "user")?.origin).toMatchObject({ name: "Control" });
-      expect(control.some((m) => m.role === "agent" && m.content === "The control schedule ran.")).toBe(true);
-      // …and, well past the due time, the deleted one has posted nothing.
-      await sleep(Math.max(0, due + 5_000 - Date.now()));
-      expect(await messages(doomedIn)).toEqual([]);
-      expect(await page.locator("[data-testid=scheduled-label]").count()).toBe(0);
-      expect(await page.locator("[data-role=user]").count()).toBe(0);
-    });
-  }, 120_000);
 });
 
-describe("the Schedules page across a daylight-saving change", () => {
+describe.concurrent("the Schedules page across a daylight-saving change", () => {
   it("says, as a schedule is saved, when a time the clocks skip actually runs", async () => {
     const context: PageOptions = { viewport: { width: 1280, height: 800 }, locale: "en-US", timezoneId: BROWSER_ZONE };
     await asNewUser(shared, "schedules-page-dst", context, async (page) => {

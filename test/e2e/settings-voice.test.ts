@@ -306,25 +306,26 @@ describe.each(DESKTOP_AND_PHONE)("at $width×$height ($name)", (viewport) => {
       await plain.close();
     });
   });
+});
 
-  it("answers /robots.txt with a robots file, and every page with a description", async () => {
-    await withPage(live, `robots-${viewport.name}`, options, async (page) => {
-      const robots = await page.request.get("/robots.txt");
-      expect(robots.status()).toBe(200);
-      expect(robots.headers()["content-type"]).toMatch(/^text\/plain/);
-      const rules = await robots.text();
-      expect(rules).not.toMatch(/<html|<!doctype/i);
-      expect(rules).toMatch(/^User-agent: \*$/m);
-      for (const path of ["/api/", "/c/", "/settings"]) expect(rules).toContain(`Disallow: ${path}`);
-      expect(rules).toMatch(/^Allow: \/login$/m);
+// The server's answers (the same HTML at any size): once, on a desktop.
+it("answers /robots.txt with a robots file, and every page with a description", async () => {
+  await withPage(live, "robots", viewportOptions(DESKTOP_AND_PHONE[0]), async (page) => {
+    const robots = await page.request.get("/robots.txt");
+    expect(robots.status()).toBe(200);
+    expect(robots.headers()["content-type"]).toMatch(/^text\/plain/);
+    const rules = await robots.text();
+    expect(rules).not.toMatch(/<html|<!doctype/i);
+    expect(rules).toMatch(/^User-agent: \*$/m);
+    for (const path of ["/api/", "/c/", "/settings"]) expect(rules).toContain(`Disallow: ${path}`);
+    expect(rules).toMatch(/^Allow: \/login$/m);
 
-      // The same description on every page: the signed-out pages and a deep link, which answer index.html.
-      for (const path of ["/login", "/signup", "/settings/help"]) {
-        await page.goto(path);
-        await page.locator("[data-testid=auth-username]").waitFor({ timeout: 15_000 });
-        const description = await page.locator("meta[name=description]").getAttribute("content");
-        expect(description, path).toMatch(/^Oracle is .{40,150}$/);
-      }
-    });
+    // The same description on every page: the signed-out pages and a deep link, which answer index.html.
+    for (const path of ["/login", "/signup", "/settings/help"]) {
+      await page.goto(path);
+      await page.locator("[data-testid=auth-username]").waitFor({ timeout: 15_000 });
+      const description = await page.locator("meta[name=description]").getAttribute("content");
+      expect(description, path).toMatch(/^Oracle is .{40,150}$/);
+    }
   });
 });

@@ -1,4 +1,4 @@
-// Issue 26, themes, export and the installable app, on a desktop and on two phones:
+// Issue 26, themes, export and the installable app, on a desktop and on a phone (layout.test.ts holds 360 px):
 //   - the page is light under a light system preference and dark under a dark one, and the Settings
 //     switch (System / Light / Dark) overrides the system and survives a reload;
 //   - the conversation's "⋯" menu (a menu button: Esc closes it and gives the focus back) exports the
@@ -11,10 +11,10 @@ import { expect, it } from "vitest";
 import {
   apiFromPage,
   asNewUser,
+  DESKTOP_AND_PHONE,
   newConversationInBrowser,
   sendChat,
   useSharedApp,
-  VIEWPORTS,
   viewportOptions,
   waitTurnEnded,
 } from "./harness.ts";
@@ -193,7 +193,7 @@ async function opensOffline(page: Page): Promise<void> {
   await page.locator("[data-testid=shell]").waitFor({ timeout: 15_000 });
 }
 
-for (const viewport of VIEWPORTS) {
+for (const viewport of DESKTOP_AND_PHONE) {
   it(`themes, export and offline at ${viewport.width}×${viewport.height} (${viewport.name})`, async () => {
     const options = {
       ...viewportOptions(viewport),

@@ -1,4 +1,4 @@
-// Issue 26, titles, the sidebar and search, on a desktop and two phones (the sidebar is a drawer there):
+// Issue 26, titles, the sidebar and search, on a desktop and a phone (the sidebar is a drawer there):
 // after the first answer the demo model names the conversation with a short plain title (not the raw
 // first message with its markdown), shown without a reload; the sidebar groups conversations under
 // headings (Today here; Yesterday and older are in test/node/conversation-groups.test.ts, since the API
@@ -12,12 +12,12 @@ import { marker, scriptModel } from "../support/fake-openai-client";
 import {
   apiFromPage,
   asNewUser,
+  DESKTOP_AND_PHONE,
   newConversationInBrowser,
   sendChat,
   uniqueUsername,
   useSharedApp,
   useSharedFakeModelApp,
-  VIEWPORTS,
   waitTurnEnded,
 } from "./harness.ts";
 
@@ -39,7 +39,7 @@ const row = (page: Page, id: string) => page.locator(`[data-testid=conversation-
 const group = (page: Page, name: string) =>
   page.locator(`[data-testid=conversation-group][data-group=${JSON.stringify(name)}]`);
 
-for (const { width, height, phone } of VIEWPORTS) {
+for (const { width, height, phone } of DESKTOP_AND_PHONE) {
   it(`names, groups, pins and searches conversations at ${width}×${height}`, async () => {
     const options = { viewport: { width, height }, hasTouch: phone, isMobile: phone };
     await asNewUser(live, `titles-sidebar-${width}`, options, async (page) => {
