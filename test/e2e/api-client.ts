@@ -94,3 +94,19 @@ export async function openSocket(client: Pick<Client, "origin" | "headers">, con
   await until((f) => f.type === "hello");
   return { ws, frames, send: (frame) => ws.send(JSON.stringify(frame)), until };
 }
+
+/** The username every test app lists in ADMINS (test/e2e/app.ts TEST_VARS). */
+export const E2E_ADMIN = "e2e_admin";
+
+/**
+ * A session of the app's admin (ADMINS lists E2E_ADMIN in every test app): signed up by the first file
+ * that asks, signed in by the others.
+ */
+export async function asAdmin(origin: string): Promise<Client> {
+  const body = JSON.stringify({ username: E2E_ADMIN, password: "long enough password" });
+  const headers = { "content-type": "application/json", origin };
+  let res = await fetch(`${origin}/api/auth/signup`, { method: "POST", headers, body });
+  if (res.status === 409) res = await fetch(`${origin}/api/auth/login`, { method: "POST", headers, body });
+  if (res.status !== 201 && res.status !== 200) throw new Error(`admin: ${res.status} ${await res.text()}`);
+  return clientFor(origin, (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "");
+}

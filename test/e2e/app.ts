@@ -37,6 +37,8 @@ const TEST_VARS: Record<string, string> = {
   // Every file signs up its users from 127.0.0.1; the sign-up policies have apps of their own (signup.test.ts).
   SIGNUP: "open",
   SIGNUP_PER_HOUR: "0",
+  // An admin every file can sign in as (api-client.ts asAdmin), to set a user's quota or approve them.
+  ADMINS: "e2e_admin",
   ...TEST_VAPID,
 };
 
