@@ -15,8 +15,8 @@ export interface Account {
 }
 
 /**
- * Inserts the account; it is an admin when it is the installation's first or its username is listed in
- * ADMINS. Undefined when the username is taken.
+ * Inserts the account; it is an admin when its username is listed in ADMINS, or, with no ADMINS, when it
+ * is the installation's first. Undefined when the username is taken.
  */
 export async function createAccount(
   d1: D1Database,
@@ -24,13 +24,14 @@ export async function createAccount(
   admins: readonly string[],
 ): Promise<{ role: Role } | undefined> {
   const listed = admins.includes(account.username) ? 1 : 0;
+  const firstIsAdmin = admins.length ? 0 : 1;
   const row = await d1
     .prepare(
       `INSERT INTO users (id, username, password_hash, status, role)
-       SELECT ?1, ?2, ?3, ?4, CASE WHEN ?5 = 1 OR NOT EXISTS (SELECT 1 FROM users) THEN 'admin' ELSE 'user' END
+       SELECT ?1, ?2, ?3, ?4, CASE WHEN ?5 = 1 OR (?6 = 1 AND NOT EXISTS (SELECT 1 FROM users)) THEN 'admin' ELSE 'user' END
        WHERE true ON CONFLICT(username) DO NOTHING RETURNING role`,
     )
-    .bind(account.id, account.username, account.passwordHash, account.status, listed)
+    .bind(account.id, account.username, account.passwordHash, account.status, listed, firstIsAdmin)
     .first<{ role: Role }>();
   return row ?? undefined;
 }
