@@ -1,10 +1,21 @@
 // The admin surface (docs/protocol.md "Administration"): nothing of it answers anyone but an admin, and
 // disabling a user ends every session, token and socket of theirs at once and stops their running turn
 // before its next model call; each action is in the audit log.
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { marker, modelRequests, scriptModel } from "../support/fake-openai-client";
-import { api, connect, createConversation, eventually, ORIGIN, type Session, signup, uniqueName } from "./helpers";
+import {
+  api,
+  connect,
+  createConversation,
+  eventually,
+  ORIGIN,
+  type Session,
+  signup,
+  stubOf,
+  uniqueName,
+} from "./helpers";
 import { llmUrl } from "./turn-helpers";
 
 async function admin(): Promise<Session> {
@@ -133,6 +144,37 @@ describe("the admin surface", () => {
     const mine = audit.entries.filter((e) => e.target === user.user.username);
     expect(mine.map((e) => e.action)).toEqual(["enable", "disable"]);
     expect(mine[0]?.actor).toBe(boss.user.username);
+  });
+
+  it("a disabled user's schedules wait: a run that comes due starts nothing, until the account is enabled", async () => {
+    const boss = await admin();
+    const user = await signup();
+    const { id } = await createConversation(user);
+    const made = await api("/api/schedules", {
+      method: "POST",
+      json: {
+        conversation_id: id,
+        name: "Daily",
+        text: "review my day",
+        at: new Date(Date.now() + 3600_000).toISOString(),
+      },
+      headers: user.headers,
+    });
+    const schedule = (await made.json()) as { id: string };
+    await api(`/api/admin/users/${user.user.id}/disable`, { method: "POST", headers: boss.headers });
+    await env.DB.prepare("UPDATE schedules SET next_run_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), schedule.id)
+      .run();
+    await runDurableObjectAlarm(stubOf(id));
+    const row = await env.DB.prepare("SELECT last_status, last_error FROM schedules WHERE id = ?")
+      .bind(schedule.id)
+      .first<{ last_status: string; last_error: string }>();
+    expect(row).toMatchObject({ last_status: "failed", last_error: expect.stringMatching(/disabled/) });
+    const log = await stubOf(id).messages(
+      { conversationId: id, userId: user.user.id },
+      { after: 0, limit: 100, view: "path" },
+    );
+    expect(JSON.stringify(log)).not.toContain("review my day");
   });
 
   it("an admin cannot disable themselves, and a demotion is refused while it would leave no admin", async () => {
