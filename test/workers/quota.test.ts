@@ -153,4 +153,28 @@ describe("quota on the operator's models", () => {
     expect(await dayTokens(other.user.id)).toBeGreaterThanOrEqual(1050);
     socket2.close();
   });
+
+  it("counts a subagent's calls against its parent's user, and stops it at the limit too", async () => {
+    const session = await signup();
+    await setQuota(session.user.id, { daily_tokens: 3000 });
+    const child = uniqueName("child");
+    // The child would make 6 calls of 1,050 tokens; the user's quota holds for it as for the parent.
+    await scriptModel(llmUrl, child, longTurn(5, "child"));
+    const { id } = await createConversation(session);
+    const key = uniqueName("parent");
+    await scriptModel(llmUrl, key, [
+      { tool_calls: [{ name: "delegate", arguments: { task: `Search a lot ${marker(child)}` } }], usage: STEP_USAGE },
+      { text: "the parent's answer", usage: STEP_USAGE },
+    ]);
+    const socket = await connect(session, id);
+    socket.send({ type: "chat", content: `delegate ${marker(key)}` });
+    const end = await socket.next("response_complete", () => true, { timeoutMs: 20_000 });
+    expect(end.termination_reason).toBe("quota_exceeded");
+    const childCalls = (await modelRequests(llmUrl, child)).length;
+    expect(childCalls).toBeGreaterThan(0);
+    expect(childCalls).toBeLessThan(6);
+    // Every call made (the parent's first, the child's) is in the user's total; none past the limit.
+    expect(await dayTokens(session.user.id)).toBe((1 + childCalls) * 1050);
+    socket.close();
+  });
 });
