@@ -6,16 +6,10 @@
 // model.ts wraps the real provider with it; the wait is timed only while we wait on the provider.
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { ModelTimeout } from "./model-call-error";
+import { withStream } from "./wrapped-model";
 
 export function withIdleTimeout(model: LanguageModelV3, idleMs: number): LanguageModelV3 {
-  return {
-    specificationVersion: model.specificationVersion,
-    provider: model.provider,
-    modelId: model.modelId,
-    supportedUrls: model.supportedUrls,
-    doGenerate: (options) => model.doGenerate(options),
-    doStream: (options) => streamWithIdleTimeout(model, options, idleMs),
-  };
+  return withStream(model, (options) => streamWithIdleTimeout(model, options, idleMs));
 }
 
 async function streamWithIdleTimeout(model: LanguageModelV3, options: LanguageModelV3CallOptions, idleMs: number) {

@@ -11,6 +11,7 @@ import type {
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
 import type { ModelUsage } from "./call-model";
+import { withStream } from "./wrapped-model";
 
 /** A limit was reached: `words` say which and when it starts afresh (saved as the turn's explanation). */
 export class QuotaExceeded extends Error {
@@ -36,14 +37,7 @@ export interface UsageMeter {
 }
 
 export function meteredModel(model: LanguageModelV3, meter: UsageMeter): LanguageModelV3 {
-  return {
-    specificationVersion: model.specificationVersion,
-    provider: model.provider,
-    modelId: model.modelId,
-    supportedUrls: model.supportedUrls,
-    doGenerate: (options) => model.doGenerate(options),
-    doStream: (options) => meteredStream(model, meter, options),
-  };
+  return withStream(model, (options) => meteredStream(model, meter, options));
 }
 
 async function meteredStream(model: LanguageModelV3, meter: UsageMeter, options: LanguageModelV3CallOptions) {

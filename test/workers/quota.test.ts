@@ -5,7 +5,7 @@
 // the user's own provider is never counted.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Message } from "../../protocol";
+import type { Message, UsageReport } from "../../protocol";
 import { marker, modelRequests, type Step, scriptModel } from "../support/fake-openai-client";
 import { api, connect, createConversation, type Session, signup, uniqueName } from "./helpers";
 import { llmUrl, ownModel } from "./turn-helpers";
@@ -151,6 +151,17 @@ describe("quota on the operator's models", () => {
     while ((await calls()) < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     expect(await calls()).toBe(2);
     expect(await dayTokens(other.user.id)).toBeGreaterThanOrEqual(1050);
+    // The user's own report: today against no limit, and the day's row for the model.
+    await setQuota(other.user.id, { monthly_tokens: 1_000_000 });
+    const report = (await (await api("/api/usage?days=7", { headers: other.headers })).json()) as UsageReport;
+    expect(report.day).toMatchObject({
+      tokens: await dayTokens(other.user.id),
+      resets_at: expect.stringMatching(/T00:00:00/),
+    });
+    expect(report.day.token_limit).toBeUndefined();
+    expect(report.month).toMatchObject({ token_limit: 1_000_000 });
+    expect(report.rows).toEqual([expect.objectContaining({ model: "fake-model", calls: 2 })]);
+    expect((await api("/api/usage?days=0", { headers: other.headers })).status).toBe(400);
     socket2.close();
   });
 

@@ -3,8 +3,8 @@
 import { Hono } from "hono";
 import { defaultLimits, effectiveLimits, resetsAt } from "../../core/quota-rules";
 import { readOverride } from "../../d1/quotas";
-import { readTotals, sinceDay, usageRows } from "../../d1/usage";
-import { UsageQuerySchema, type UsageReport } from "../../protocol";
+import { readTotals, sinceDay, type Totals, usageRows } from "../../d1/usage";
+import { type PeriodUsage, type QuotaPeriod, UsageQuerySchema, type UsageReport } from "../../protocol";
 import { type AppEnv, currentUser } from "../middleware/identity";
 import { readQuery } from "../validate";
 import { pricesConfigured } from "./admin";
@@ -22,24 +22,27 @@ usageRoutes.get("/", async (c) => {
   ]);
   const limits = effectiveLimits(defaultLimits(c.env), override);
   const report: UsageReport = {
-    day: {
-      period: totals.day.period,
-      tokens: totals.day.tokens,
-      cost: totals.day.cost,
-      ...(limits.daily_tokens !== undefined ? { token_limit: limits.daily_tokens } : {}),
-      ...(limits.daily_cost !== undefined ? { cost_limit: limits.daily_cost } : {}),
-      resets_at: resetsAt("day", now),
-    },
-    month: {
-      period: totals.month.period,
-      tokens: totals.month.tokens,
-      cost: totals.month.cost,
-      ...(limits.monthly_tokens !== undefined ? { token_limit: limits.monthly_tokens } : {}),
-      ...(limits.monthly_cost !== undefined ? { cost_limit: limits.monthly_cost } : {}),
-      resets_at: resetsAt("month", now),
-    },
+    day: periodUsage("day", totals.day, [limits.daily_tokens, limits.daily_cost], now),
+    month: periodUsage("month", totals.month, [limits.monthly_tokens, limits.monthly_cost], now),
     priced: pricesConfigured(c.env),
     rows,
   };
   return c.json(report);
 });
+
+/** One period's use against its limits ([tokens, cost], each absent when not limited). */
+function periodUsage(
+  period: QuotaPeriod,
+  spent: Totals["day"],
+  [tokenLimit, costLimit]: (number | undefined)[],
+  now: number,
+): PeriodUsage {
+  return {
+    period: spent.period,
+    tokens: spent.tokens,
+    cost: spent.cost,
+    ...(tokenLimit !== undefined ? { token_limit: tokenLimit } : {}),
+    ...(costLimit !== undefined ? { cost_limit: costLimit } : {}),
+    resets_at: resetsAt(period, now),
+  };
+}
