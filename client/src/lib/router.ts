@@ -7,6 +7,7 @@ export type SettingsTab =
   | "agent"
   | "appearance"
   | "models"
+  | "usage"
   | "agent-notices"
   | "tools"
   | "device-notifications"
@@ -58,7 +59,7 @@ export function parseRoute(pathname: string): Route {
   if (path === "/login") return { name: "login" };
   if (path === "/signup") return { name: "signup" };
   const settings =
-    /^\/settings(?:\/(agent|appearance|models|agent-notices|tools|device-notifications|shares|account|help))?$/.exec(
+    /^\/settings(?:\/(agent|appearance|models|usage|agent-notices|tools|device-notifications|shares|account|help))?$/.exec(
       path,
     );
   if (settings) return { name: "settings", tab: (settings[1] ?? "agent") as SettingsTab };

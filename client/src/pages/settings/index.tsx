@@ -1,6 +1,7 @@
 // /settings/<tab> for each of lib/router.ts SETTINGS_TABS: tabs are links, so each tab has its own URL
 // and is at most two clicks from anywhere (gear, then tab). What the agent works under (Agent, Models,
-// Agent notices: what it is told while it works, Tools), then the app and the user (Appearance,
+// Usage: what the user spent of the operator's models, Agent notices: what it is told while it works,
+// Tools), then the app and the user (Appearance,
 // Notifications: this device's, when an answer is ready; Shared links, Account, Help). A renamed tab's old URL opens it and is replaced by the new one.
 
 import { useEffect } from "preact/hooks";
@@ -18,10 +19,12 @@ import { SharedLinks } from "./shares";
 import style from "./style.module.css";
 import { ThemeSetting } from "./theme";
 import { ToolSettings } from "./tools";
+import { UsageSettings } from "./usage";
 
 const TABS: { tab: SettingsTab; label: string }[] = [
   { tab: "agent", label: "Agent" },
   { tab: "models", label: "Models" },
+  { tab: "usage", label: "Usage" },
   { tab: "agent-notices", label: "Agent notices" },
   { tab: "tools", label: "Tools" },
   { tab: "appearance", label: "Appearance" },
@@ -39,6 +42,8 @@ function Panel({ tab, account }: { tab: SettingsTab; account: AccountProps }) {
       return <ThemeSetting />;
     case "models":
       return <ModelSettings />;
+    case "usage":
+      return <UsageSettings />;
     case "agent-notices":
       return <AgentNotices />;
     case "device-notifications":
