@@ -255,6 +255,8 @@ describe("finish notifications: a hidden tab tells its user", () => {
           await section.locator("[data-testid=notify-turn-on]").click();
           await section.locator("[data-testid=notify-on]").waitFor();
           expect(await section.locator("[data-testid=notify-content]").isChecked()).toBe(false);
+          // What follows is the page's logic, not its layout: the same at any size, so once (desktop).
+          if (viewport.phone) return;
 
           const id = await newConversationInBrowser(page);
           // In sight: no notification.
@@ -270,9 +272,8 @@ describe("finish notifications: a hidden tab tells its user", () => {
           const answer = await answers(page).last().innerText();
           expect(JSON.stringify(notice)).not.toContain(answer.trim().slice(0, 20));
           expect(JSON.stringify(notice)).not.toContain("Summarize");
-          if (viewport.phone) return;
 
-          // Desktop: with the text chosen, the title and the answer's start; the click opens the conversation.
+          // With the text chosen, the title and the answer's start; the click opens the conversation.
           await page.goto("/settings/device-notifications");
           await page.locator("[data-testid=notify-content]").check();
           await page.goto(`/c/${id}`);

@@ -65,6 +65,34 @@ async function startFromHome(page: Page, text: string): Promise<string> {
   return conversationIdOf(page);
 }
 
+/**
+ * Three chats started from home whose first answers the model titles: two first messages with no "key
+ * words" (both were "Quick chat") and a first answer stopped while it streams. Their ids, once titled.
+ */
+async function titledByTurns(page: Page, expect: ExpectStatic): Promise<[string, string, string]> {
+  const what = await startFromHome(page, "What can you do?");
+  await waitTurnEnded(page, what);
+  const how = await startFromHome(page, "How are you?");
+  await waitTurnEnded(page, how);
+  // A first answer stopped while it streams is named as well.
+  const story = await startFromHome(page, "tell me a long story");
+  await page.locator("[data-testid=streaming]").first().waitFor({ timeout: 15_000 });
+  await page.locator("[data-testid=stop]").click();
+  await waitTurnEnded(page, story);
+
+  const titleOf = async (id: string) =>
+    (await apiFromPage<Conversation>(page, "GET", `/api/conversations/${encodeURIComponent(id)}`)).body;
+  for (const [id, title] of [
+    [what, "What can you do"],
+    [how, "How are you"],
+    [story, "Long story"],
+  ] as const) {
+    await expect.poll(async () => (await titleOf(id)).title_source, { timeout: 15_000 }).toBe("model");
+    expect((await titleOf(id)).title).toBe(title);
+  }
+  return [what, how, story];
+}
+
 // The tests run side by side (each its own user and browser context; `expect` is each test's own, as
 // concurrent tests need): half the wall time.
 describe.concurrent.each(DESKTOP_AND_PHONE)("a new chat at $name", (viewport) => {
@@ -120,27 +148,13 @@ describe.concurrent.each(DESKTOP_AND_PHONE)("a new chat at $name", (viewport) =>
     expect,
   }) => {
     await asNewUser(live, `new-chat-titles-${viewport.name}`, options, async (page) => {
-      // Two first messages with no "key words": both were "Quick chat".
-      const what = await startFromHome(page, "What can you do?");
-      await waitTurnEnded(page, what);
-      const how = await startFromHome(page, "How are you?");
-      await waitTurnEnded(page, how);
-      // A first answer stopped while it streams is named as well.
-      const story = await startFromHome(page, "tell me a long story");
-      await page.locator("[data-testid=streaming]").first().waitFor({ timeout: 15_000 });
-      await page.locator("[data-testid=stop]").click();
-      await waitTurnEnded(page, story);
-
-      const titleOf = async (id: string) =>
-        (await apiFromPage<Conversation>(page, "GET", `/api/conversations/${encodeURIComponent(id)}`)).body;
-      for (const [id, title] of [
-        [what, "What can you do"],
-        [how, "How are you"],
-        [story, "Long story"],
-      ] as const) {
-        await expect.poll(async () => (await titleOf(id)).title_source, { timeout: 15_000 }).toBe("model");
-        expect((await titleOf(id)).title).toBe(title);
-      }
+      // The titles the model gives are the server's, the same at any size: made by three turns once
+      // (desktop); the phone's rows get the same titles through the API, for the rows' own layout.
+      const made = async (title: string) =>
+        (await apiFromPage<Conversation>(page, "POST", "/api/conversations", { title })).body.id;
+      const [what, how, story] = phone
+        ? [await made("What can you do"), await made("How are you"), await made("Long story")]
+        : await titledByTurns(page, expect);
 
       // A title longer than the row is cut where the row ends, not where hidden buttons would be.
       const long = "A conversation title long enough to need the whole row of the sidebar";

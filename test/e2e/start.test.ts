@@ -53,7 +53,7 @@ function npmStart(port: number): { proc: ChildProcess; output: () => string } {
 }
 
 async function health(port: number, proc: ChildProcess, output: () => string): Promise<number> {
-  // Generous: two starts, one build and one fresh migration, beside two other e2e files on 2 cores.
+  // Generous: two starts, one build and one fresh migration, beside three other e2e files on 2 cores.
   const deadline = Date.now() + 150_000;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`npm start on ${port} exited (${proc.exitCode}):\n${output()}`);

@@ -8,6 +8,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 const SLOWEST = [
   "test/e2e/real-llm.test.ts",
   "test/e2e/recovery.test.ts",
+  "test/e2e/start.test.ts",
   "test/e2e/schedules-page.test.ts",
   "test/e2e/notices.test.ts",
   "test/e2e/system-items.test.ts",
@@ -15,7 +16,6 @@ const SLOWEST = [
   "test/e2e/conversations.test.ts",
   "test/e2e/settings-models.test.ts",
   "test/e2e/layout.test.ts",
-  "test/e2e/start.test.ts",
   "test/e2e/recovery-browser.test.ts",
   "test/e2e/chat-view.test.ts",
   "test/e2e/approvals.test.ts",
