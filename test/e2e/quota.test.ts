@@ -2,7 +2,8 @@
 // gives the user 5,000 tokens a day; the fake model reports 1,050 tokens a step, so the 4th step passes
 // 80% and the 5th reaches the limit. The chat shows the warning as a System message before the answer
 // stops with a note that says when the quota resets; a new message is refused in words before any model
-// call and kept as not sent; Settings → Usage shows the day against the quota. At 1280 and 390 px.
+// call and kept as not sent; Settings → Usage shows the day against the quota, used up, with its chart and
+// the model's row. At 1280 and 390 px.
 import { describe, expect, it } from "vitest";
 import { marker, modelRequests, type Step, scriptModel } from "../support/fake-openai-client";
 import { asAdmin } from "./api-client.ts";
@@ -76,6 +77,16 @@ describe.each(DESKTOP_AND_PHONE)("a quota at $name", (viewport) => {
         .toBeGreaterThan(0);
       expect(await modelRequests(live.llm.url, refusedKey)).toHaveLength(0);
       await expect.poll(() => page.getByText(/One more/).count()).toBeGreaterThan(0);
+      // Settings → Usage: today against the quota, used up, and the day's bar and row for the model.
+      await page.goto("/settings/usage");
+      const today = page.locator("[data-testid=usage-day]");
+      await expect.poll(() => today.textContent(), { timeout: 10_000 }).toMatch(/5,250 of 5,000 tokens.*Quota used up/);
+      await expect.poll(() => page.locator("[data-testid=usage-chart-canvas] canvas").count()).toBe(1);
+      expect(await page.locator("[data-testid=usage-by-model] tbody tr").first().textContent()).toMatch(/^m5/);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
     });
   });
 });

@@ -8,7 +8,23 @@ import { lazyPart } from "../shell/lazy";
 import { chartData, formatAmount, lastDays, type Metric } from "./chart-data";
 import style from "./style.module.css";
 
-const Canvas = lazyPart(() => import("./chart").then((m) => m.default));
+const Canvas = lazyPart(() => {
+  saneLanguage();
+  return import("./chart").then((m) => m.default);
+});
+
+/**
+ * uPlot builds an Intl.NumberFormat from navigator.language as it loads, and some browsers on a POSIX
+ * locale report a tag Intl refuses ("en-US@posix"): the tag without its "@…" part is given instead.
+ */
+function saneLanguage(): void {
+  try {
+    new Intl.NumberFormat(navigator.language);
+  } catch {
+    const tag = navigator.language.split("@")[0] || "en-US";
+    Object.defineProperty(navigator, "language", { value: tag, configurable: true });
+  }
+}
 const LEGEND = ["--accent", "--ok", "--warning", "--critical", "--info", "--debug"];
 
 export function UsageChart({
