@@ -6,7 +6,8 @@
 //   refused in words, with what was typed kept. The invited user, whose quota an admin set to 0 tokens,
 //   then sends a message: the refusal is said over the composer and the message stays "Not sent".
 // - approval: the form says accounts wait for approval; after sign-up the waiting page (and no other
-//   call to the API); once an admin approves, the page opens the app by itself (its check on focus).
+//   call to the API); once an admin approves, the page opens the app by itself (its check on focus);
+//   disabled, signing in again is refused in the server's words.
 // - closed: no form, the words (the client as it reads /api/health saying `closed`).
 // Each app's admin is E2E_ADMIN through the API: the first account of a fresh app, or the one ADMINS names.
 import type { Browser, Page } from "playwright-core";
@@ -184,7 +185,7 @@ describe.each(DESKTOP_AND_PHONE)("sign-up for approval at $name", (viewport) => 
     if (approvalApp) shared.approval = await approvalApp;
   }, 120_000);
 
-  it("approval: the form says so, the account waits on its own page, and opens the app by itself once approved", async () => {
+  it("approval: the form says so, the account waits on its own page, and opens the app by itself once approved; disabled, its sign-in says why", async () => {
     const app = shared.approval;
     await admin(app);
     await withPage(
@@ -225,6 +226,17 @@ describe.each(DESKTOP_AND_PHONE)("sign-up for approval at $name", (viewport) => 
         await page.evaluate(() => dispatchEvent(new Event("focus")));
         await shellOf(page, username).waitFor({ timeout: 15_000 });
         expect(await waiting.count()).toBe(0);
+
+        // Disabled by the admin: signed out, and signing in again says why in the server's words.
+        await adminCall(app, "POST", `/api/admin/users/${id}/disable`);
+        await page.goto("/login");
+        await field(page, "username").fill(username);
+        await field(page, "password").fill(E2E_PASSWORD);
+        await field(page, "submit").click();
+        await expect
+          .poll(() => page.getByTestId("auth-error").textContent())
+          .toBe("This account has been disabled by an administrator");
+        expect(await field(page, "username").inputValue()).toBe(username);
       },
     );
   });
