@@ -101,6 +101,18 @@ describe("System cards in the user's words", () => {
     expect(headline("loop_detected", "Loop detected: …", { kind: "repeat", tool: "vault_search", count: 2 })).toBe(
       "Loop detected: Search notes ran 2 times in a row with the same input",
     );
+    // The quota meter's sentence for the user, without its advice to the agent; the figures without one.
+    const quota = { period: "day", percent: 80, tokens: 4200, cost: 0, resets_at: "2026-11-29T00:00:00.000Z" };
+    expect(
+      headline(
+        "quota_warning",
+        "80% of today's quota on this server's models is used (4,200 of 5,000 tokens); it resets in 3 h. Keep the rest of this answer short.",
+        quota,
+      ),
+    ).toBe("80% of today's quota on this server's models is used (4,200 of 5,000 tokens); it resets in 3 h.");
+    expect(headline("quota_warning", "", { ...quota, period: "month", percent: 95 })).toBe(
+      "95% of this month's quota on this server's models is used",
+    );
     // Others (and a notice without data) keep their headline.
     expect(headline("external_notify", "Backup finished", { message: "Backup finished" })).toBe("Backup finished");
     expect(headline("tool_failure", "vault_read failed", undefined)).toBe("vault_read failed");

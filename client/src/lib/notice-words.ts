@@ -58,16 +58,29 @@ function budget(row: Row): string {
   }
 }
 
-const SAYINGS: Record<string, (list: Row[]) => string> = {
+/**
+ * The quota meter's sentence (the payload's `message`, the headline) tells the user how much of which
+ * quota is used and when it resets, then asks the agent to keep its answer short: the card keeps the
+ * first part. Without a headline, the figures of the data say it.
+ */
+function quota(list: Row[], headline: string): string {
+  const said = headline.replace(/\s*Keep the rest of this answer short\.?\s*$/, "").trim();
+  if (said) return said;
+  const row = list.at(-1) ?? {};
+  return `${num(row.percent)}% of ${row.period === "month" ? "this month's" : "today's"} quota on this server's models is used`;
+}
+
+const SAYINGS: Record<string, (list: Row[], headline: string) => string> = {
   tool_failure: (list) => toolCalls(list, list.every((r) => r.error_type === "timeout") ? "timed out" : "failed"),
   tool_success: (list) => toolCalls(list, "succeeded"),
   loop_detected: (list) => `Loop detected: ${list.map(loop).join("; ")}`,
   budget_warning: (list) => list.map(budget).join("; "),
+  quota_warning: quota,
 };
 
 /** The notice's line for people, from its data where a shipped subscriber's headline is worded for the model; else `fallback` (the headline). */
 export function plainHeadline(item: Notification, fallback: string): string {
   const say = SAYINGS[item.subscriber ?? ""];
   const list = rows(item);
-  return say && list.length ? say(list) : fallback;
+  return say && list.length ? say(list, fallback) : fallback;
 }

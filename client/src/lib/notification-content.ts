@@ -49,6 +49,7 @@ const HEADLINE_SAYS_IT = new Set([
   "mcp_unavailable",
   "budget_warning",
   "budget_exceeded",
+  "quota_warning",
   "llm_retry",
   "turn_summary",
 ]);

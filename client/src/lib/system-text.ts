@@ -90,6 +90,7 @@ const PLAIN_SOURCES: Record<string, string> = {
   "Loop Detector": "Agent",
   "Turn Control": "Agent",
   "Budget Monitor": "Limits",
+  Quota: "Limits",
   "Model Provider": "Model",
   "Task Reminder": "Tasks",
   "Event Bus": "Notifications",

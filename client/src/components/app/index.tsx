@@ -1,16 +1,19 @@
 // The root: asks who is signed in, then shows the auth pages or the app, and keeps the URL honest
 // (signed-out visitors land on /login, remembering where they were going in ?next=; signed-in ones never
 // see it, and go back there once signed in, when that is a path of ours). A share link's page (/s/<id>)
-// is shown to anyone, signed in or not, without the app around it.
+// is shown to anyone, signed in or not, without the app around it. An account waiting for approval sees
+// the waiting page instead of the app, at whatever address. The sign-in page and the waiting page are
+// chunks of their own: a signed-in visit never downloads them.
 import { useEffect } from "preact/hooks";
 import { loginPathFor, navigate, nextFromLocation, useRoute } from "../../lib/router";
 import { useSession } from "../../lib/use-session";
-import { AuthForm } from "../../pages/auth";
 import { Shell } from "../shell";
 import { lazyPage } from "../shell/lazy";
 import style from "./style.module.css";
 
 const SharedPage = lazyPage(() => import("../../pages/shared").then((m) => m.SharedPage));
+const AuthForm = lazyPage(() => import("../../pages/auth").then((m) => m.AuthForm));
+const PendingPage = lazyPage(() => import("../../pages/auth/pending").then((m) => m.PendingPage));
 
 export function App() {
   const route = useRoute();
@@ -27,6 +30,7 @@ export function App() {
   useEffect(() => {
     if (shared) return; // the shared page names itself
     if (session.status === "signed_out") document.title = `${route.name === "signup" ? "Sign up" : "Log in"} · Oracle`;
+    else if (session.status === "pending") document.title = "Waiting for approval · Oracle";
     else if (session.status !== "signed_in") document.title = "Oracle";
   }, [session.status, route.name, shared]);
 
@@ -61,6 +65,8 @@ export function App() {
       );
     case "signed_out":
       return <AuthForm mode={route.name === "signup" ? "signup" : "login"} onSignedIn={signedIn} />;
+    case "pending":
+      return <PendingPage user={session.user} onApproved={signedIn} onLogOut={() => void onLogOut()} />;
     case "signed_in":
       return <Shell user={session.user} route={route} onLogOut={() => void onLogOut()} />;
   }

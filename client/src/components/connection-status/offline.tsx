@@ -3,7 +3,9 @@
 // one is), that messages sent meanwhile wait and go out by themselves when it is back, and offers
 // "Retry now", then "Back online" for a moment; and, at the foot of the thread, each message the
 // conversation has not confirmed yet (lib/outbox.ts) as the user's bubble marked "Not sent yet" (or
-// "Sending…"), with Retry and Edit (which takes it back into the message box).
+// "Sending…"), with Retry and Edit (which takes it back into the message box). A refusal that is about
+// the account rather than the message (a quota used up, a disabled account) is said over the composer in
+// the server's words until dismissed, beside the message it kept as "Not sent".
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { Outbox } from "../../lib/outbox";
 import type { ConnectionProblem, ConnectionStatus as Status } from "../../lib/use-conversation-socket";
@@ -64,6 +66,19 @@ function ReconnectBanner({ problem, onRetry }: { problem: ConnectionProblem; onR
       </div>
       <button type="button" class={style.retry} onClick={onRetry} data-testid="reconnect-now">
         Retry now
+      </button>
+    </div>
+  );
+}
+
+type RefusalProps = { message: string; onDismiss: () => void };
+
+export function RefusalAlert({ message, onDismiss }: RefusalProps) {
+  return (
+    <div class={`${style.banner} ${style.refused}`} role="alert" data-testid="refusal-alert">
+      <div class={style.text}>{message}</div>
+      <button type="button" class={style.retry} onClick={onDismiss} data-testid="refusal-dismiss">
+        Dismiss
       </button>
     </div>
   );

@@ -1,12 +1,14 @@
 // Sign up and log in (docs/protocol.md "Identity"). A problem is said once: at its field when the server
 // (or the local check of sign-up's rules) names one of the form's fields, which then takes the focus;
-// otherwise as the form's message (e.g. a wrong password).
+// otherwise as the form's message (e.g. a wrong password, a used invite link, too many sign-ups). What
+// was typed stays. Whether sign-up is offered at all follows the server's policy (signup-policy.ts).
 import { useEffect, useRef, useState } from "preact/hooks";
 import { CredentialsSchema, fieldErrors, type User } from "../../../../protocol";
 import { requestJson } from "../../lib/api";
 import { UserResponseSchema } from "../../lib/response-schemas";
 import { nextFromLocation } from "../../lib/router";
 import { Link } from "../../ui/link";
+import { inviteFromLocation, refusalWords, type SignupOffer, signupOffer, useSignupPolicy } from "./signup-policy";
 import style from "./style.module.css";
 
 type Props = { mode: "login" | "signup"; onSignedIn: (user: User) => void };
@@ -21,6 +23,9 @@ export function AuthForm({ mode, onSignedIn }: Props) {
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
   const signup = mode === "signup";
+  const policy = useSignupPolicy();
+  const invite = signup ? inviteFromLocation() : undefined;
+  const offer = policy && signupOffer(policy, invite !== undefined);
   // Switching between log in and sign up keeps the way back (?next=) the visitor arrived with.
   const next = nextFromLocation();
   const keepNext = next ? `?next=${encodeURIComponent(next).replace(/%2F/gi, "/")}` : "";
@@ -36,12 +41,13 @@ export function AuthForm({ mode, onSignedIn }: Props) {
       }
     }
     setBusy(true);
-    const result = await requestJson(`/api/auth/${mode}`, UserResponseSchema, "POST", { username, password });
+    const body = { username, password, ...(invite ? { invite } : {}) };
+    const result = await requestJson(`/api/auth/${mode}`, UserResponseSchema, "POST", body);
     setBusy(false);
     if (result.ok) return onSignedIn(result.data.user);
     // The server's message repeats its field errors ("That username is taken" / "already taken").
     const atField = FIELDS.some((name) => result.error.fields[name]);
-    setMessage(atField ? null : result.error.message);
+    setMessage(atField ? null : refusalWords(result.error));
     setFields(result.error.fields);
   };
 
@@ -54,10 +60,38 @@ export function AuthForm({ mode, onSignedIn }: Props) {
   const invalid = (name: (typeof FIELDS)[number]) =>
     fields[name] ? { "aria-invalid": true, "aria-describedby": `auth-${name}-error` } : {};
 
+  const switchLine = (
+    <p class={style.switch}>
+      {signup ? "Already have an account? " : "New here? "}
+      <Link href={`${signup ? "/login" : "/signup"}${keepNext}`}>{signup ? "Log in" : "Create an account"}</Link>
+    </p>
+  );
+
+  // Sign-up not offered here (closed, or an invite needed): the words instead of the form.
+  if (signup && !offer?.form)
+    return (
+      <main class={style.page}>
+        <section class={style.card} aria-busy={!offer}>
+          <h1 class={style.title}>Create your Oracle account</h1>
+          {offer && (
+            <p class={style.policy} role="status" data-testid="signup-policy">
+              {offer.words}
+            </p>
+          )}
+          {switchLine}
+        </section>
+      </main>
+    );
+
   return (
     <main class={style.page}>
-      <form ref={form} class={style.card} onSubmit={submit} noValidate>
+      <form ref={form} class={style.card} onSubmit={submit} noValidate data-testid="auth-form">
         <h1 class={style.title}>{signup ? "Create your Oracle account" : "Log in to Oracle"}</h1>
+        {signup && offer?.words && (
+          <p class={style.policy} data-testid="signup-policy">
+            {offer.words}
+          </p>
+        )}
         {message && (
           <p class={style.error} role="alert" data-testid="auth-error">
             {message}
@@ -99,11 +133,17 @@ export function AuthForm({ mode, onSignedIn }: Props) {
         <button type="submit" class={style.submit} disabled={busy} data-testid="auth-submit">
           {signup ? "Sign up" : "Log in"}
         </button>
-        <p class={style.switch}>
-          {signup ? "Already have an account? " : "New here? "}
-          <Link href={`${signup ? "/login" : "/signup"}${keepNext}`}>{signup ? "Log in" : "Create an account"}</Link>
-        </p>
+        {signup || !offer || offer.form ? switchLine : <NoSignup offer={offer} />}
       </form>
     </main>
+  );
+}
+
+/** Under the login form when this server takes no sign-up from here: why, instead of the link. */
+function NoSignup({ offer }: { offer: SignupOffer }) {
+  return (
+    <p class={style.switch} data-testid="signup-policy">
+      {offer.words}
+    </p>
   );
 }

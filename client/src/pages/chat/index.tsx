@@ -33,6 +33,9 @@ import { useBranching, useEscStops, useTurnEdges } from "./use-chat-session";
 const offline = () => import("../../components/connection-status/offline");
 const ConnectionBanner = lazyPart(() => offline().then((m) => m.ConnectionBanner));
 const PendingMessages = lazyPart(() => offline().then((m) => m.PendingMessages));
+const RefusalAlert = lazyPart(() => offline().then((m) => m.RefusalAlert));
+// Refused for the account, not the message: said by the composer until dismissed, not in a passing toast.
+const ACCOUNT_REFUSALS = new Set(["quota_exceeded", "account_disabled"]);
 // A call waiting for approval and an MCP server's question are rare: their cards load when one first comes.
 const ApprovalCards = lazyPart(() => import("../../components/approval-cards").then((m) => m.ApprovalCards));
 const ElicitationCards = lazyPart(() => import("../../components/elicitation-cards").then((m) => m.ElicitationCards));
@@ -87,6 +90,7 @@ function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, 
   const { choose } = conversationModel;
 
   const activity = activityOf(state);
+  const refusal = state.notice && ACCOUNT_REFUSALS.has(state.notice.code) ? state.notice : null;
 
   const focusComposer = useCallback(() => {
     if (mayTakeFocus(section.current)) composerInput.current?.focus();
@@ -149,6 +153,7 @@ function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, 
         />
       )}
       <ConnectionBanner status={status} problem={problem} onRetry={retryNow} />
+      {refusal && <RefusalAlert message={refusal.message} onDismiss={dismissNotice} />}
       <Composer
         running={turn.running}
         onSend={sendFromComposer}
@@ -163,7 +168,7 @@ function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, 
           />
         }
       />
-      <Toast notice={state.notice} onDismiss={dismissNotice} />
+      <Toast notice={refusal ? null : state.notice} onDismiss={dismissNotice} />
     </section>
   );
 }
