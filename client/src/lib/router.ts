@@ -25,6 +25,8 @@ export type Route =
   | { name: "notes"; path?: string }
   | { name: "tasks" }
   | { name: "schedules" }
+  /** The admin page: admins only (anyone else sees the not-found page). */
+  | { name: "admin" }
   /** A share link's page (no account needed). */
   | { name: "shared"; id: string }
   | { name: "not_found" };
@@ -69,6 +71,7 @@ export function parseRoute(pathname: string): Route {
   if (path === "/notes") return { name: "notes" };
   if (path === "/tasks") return { name: "tasks" };
   if (path === "/schedules") return { name: "schedules" };
+  if (path === "/admin") return { name: "admin" };
   const note = path.startsWith("/notes/") ? decoded(path.slice("/notes/".length)) : undefined;
   if (note) return { name: "notes", path: note };
   const conversation = /^\/c\/([^/]+)$/.exec(path);

@@ -37,6 +37,18 @@ export const PAGES = [
   { href: "/settings/agent", label: "Settings", icon: "⚙", title: "Settings", testid: "settings-link" },
 ] as const;
 
+/** The admin page's link: for admins only (anyone else never learns of the page). */
+const ADMIN_PAGE = {
+  href: "/admin",
+  label: "Admin",
+  icon: "⚑",
+  title: "Users, invites and usage",
+  testid: "admin-link",
+};
+
+/** The pages this user is offered. */
+export const pagesFor = (user: Pick<User, "admin">) => (user.admin ? [...PAGES, ADMIN_PAGE] : PAGES);
+
 /** Opens and closes the drawer; shown on a phone only. */
 export function MenuButton({
   open,
@@ -89,7 +101,7 @@ export function Header({ user, model, onLogOut, menu, hiddenOnPhone }: Props) {
       {demo && <DemoBadge />}
       <span class={style.spacer} />
       <nav class={style.pages} aria-label="Pages">
-        {PAGES.map((page) => (
+        {pagesFor(user).map((page) => (
           <Link key={page.href} href={page.href} class={style.settings} title={page.title} data-testid={page.testid}>
             <span aria-hidden="true">{page.icon}</span> {page.label}
           </Link>

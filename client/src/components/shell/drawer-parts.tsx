@@ -3,13 +3,13 @@
 import type { User } from "../../../../protocol";
 import { navigate } from "../../lib/router";
 import { Link } from "../../ui/link";
-import { PAGES } from "../header";
+import { pagesFor } from "../header";
 import style from "./style.module.css";
 
 export function DrawerPages({ user, onLogOut }: { user: User; onLogOut: () => void }) {
   return (
     <nav class={style.drawerPages} aria-label="Pages">
-      {PAGES.map((p) => (
+      {pagesFor(user).map((p) => (
         <Link key={p.href} href={p.href} class={style.drawerLink} data-testid={`drawer-${p.testid}`}>
           <span aria-hidden="true">{p.icon}</span> {p.label}
         </Link>

@@ -29,6 +29,7 @@ const PAGE_TITLES: Partial<Record<Route["name"], string>> = {
   notes: "Notes",
   tasks: "Tasks",
   schedules: "Schedules",
+  admin: "Admin",
   not_found: "Not found",
 };
 

@@ -14,6 +14,7 @@ const Library = lazyPage(() => import("../../pages/library").then((m) => m.Libra
 const NotesPage = lazyPage(() => import("../../pages/notes").then((m) => m.NotesPage));
 const TasksPage = lazyPage(() => import("../../pages/tasks").then((m) => m.TasksPage));
 const SchedulesPage = lazyPage(() => import("../../pages/schedules").then((m) => m.SchedulesPage));
+const AdminPage = lazyPage(() => import("../../pages/admin").then((m) => m.AdminPage));
 
 type Props = {
   route: Route;
@@ -41,6 +42,10 @@ export function RoutedPage({ route, chat, home, account }: Props) {
       return <TasksPage />;
     case "schedules":
       return <SchedulesPage />;
+    case "admin":
+      // Anyone but an admin gets the not-found page below, and the admin chunk is never loaded.
+      if (account.user.admin) return <AdminPage />;
+      return <NotFound />;
     case "conversation":
       return (
         <Chat
@@ -61,13 +66,17 @@ export function RoutedPage({ route, chat, home, account }: Props) {
         <Home onStart={home.onStart} unsent={home.unsent} />
       );
     default:
-      return (
-        <div class={style.empty} data-testid="page-not-found">
-          <p>There is no page here.</p>
-          <Link href="/" class={style.start}>
-            Go home
-          </Link>
-        </div>
-      );
+      return <NotFound />;
   }
+}
+
+function NotFound() {
+  return (
+    <div class={style.empty} data-testid="page-not-found">
+      <p>There is no page here.</p>
+      <Link href="/" class={style.start}>
+        Go home
+      </Link>
+    </div>
+  );
 }

@@ -1,0 +1,17 @@
+// How the admin page words dates and amounts.
+export const tokens = (n: number) => Math.round(n).toLocaleString("en-US");
+
+export function when(iso: string | null): string {
+  if (!iso) return "never";
+  const d = new Date(iso);
+  return d.toLocaleString("en-US", {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+  });
+}
+
+export const day = (iso: string) =>
+  new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" });
