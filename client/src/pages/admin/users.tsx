@@ -6,6 +6,7 @@ import { z } from "zod";
 import { type AdminUser, AdminUsersSchema, QUOTA_LIMIT_KEYS, type QuotaOverride } from "../../../../protocol";
 import { pageStyle } from "../../components/page-frame";
 import { requestJson } from "../../lib/api";
+import hidden from "../../ui/visually-hidden/style.module.css";
 import { day, tokens, when } from "./format";
 import { QuotaForm } from "./quota-form";
 import style from "./style.module.css";
@@ -168,7 +169,8 @@ function UserRow({ user, act }: { user: AdminUser; act: Act }) {
             Enable
           </button>
         ) : confirming ? (
-          <span class={style.confirm} role="group" aria-label={`Disable ${name}?`}>
+          <fieldset class={style.confirm}>
+            <legend class={hidden.visuallyHidden}>Disable {name}?</legend>
             <span>Sign {name} out everywhere, stop their running answers and pause their schedules?</span>
             <button
               type="button"
@@ -184,7 +186,7 @@ function UserRow({ user, act }: { user: AdminUser; act: Act }) {
             <button type="button" onClick={() => setConfirming(false)}>
               Cancel
             </button>
-          </span>
+          </fieldset>
         ) : (
           <button type="button" onClick={() => setConfirming(true)} data-testid="admin-disable">
             Disable…
