@@ -3,7 +3,8 @@
 // phone, dark, and once light; and the page of a share link to that chat, as a visitor with no account
 // sees it; an approval card and an MCP server's question on the phone, and the Schedules page. Writes
 // docs/screenshots/chat-1280.png, chat-1280-light.png, chat-390.png, approval-390.png,
-// elicitation-390.png, schedules-1280.png and shared-1280.png; rerun
+// elicitation-390.png, schedules-1280.png, shared-1280.png, and (ada is the app's admin) Settings → Usage
+// under a quota, usage-1280.png, and the admin page with a few more accounts, admin-1280.png; rerun
 // after a UI change.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -28,7 +29,11 @@ const NOTES: Record<string, string> = {
 };
 
 mkdirSync(OUT, { recursive: true });
-const [app, browser, elicit] = await Promise.all([startApp(), launchBrowser(), startElicitServer()]);
+const [app, browser, elicit] = await Promise.all([
+  startApp({ env: { ADMINS: "ada" } }),
+  launchBrowser(),
+  startElicitServer(),
+]);
 try {
   // Dark by default (the app follows the system's scheme); one light picture beside it.
   const desktop = await browser.newContext({
@@ -148,8 +153,32 @@ try {
   await shared.locator("[data-testid=shared-page][data-status=ready]").waitFor();
   await shared.waitForTimeout(300);
   await shared.screenshot({ path: path.join(OUT, "shared-1280.png") });
+  // Settings → Usage under a quota, and the admin page with a few more accounts (one disabled).
+  const me = await apiFromPage<{ user: { id: string } }>(page, "GET", "/api/me");
+  await apiFromPage(page, "PUT", `/api/admin/users/${me.body.user.id}/quota`, {
+    daily_tokens: 50_000,
+    monthly_tokens: 1_000_000,
+  });
+  for (const name of ["grace", "linus", "margaret"]) {
+    const made = await fetch(`${app.url}/api/auth/signup`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: app.url },
+      body: JSON.stringify({ username: name, password: "long enough password" }),
+    });
+    const { user } = (await made.json()) as { user: { id: string } };
+    if (name === "linus") await apiFromPage(page, "POST", `/api/admin/users/${user.id}/disable`);
+  }
+  await apiFromPage(page, "POST", "/api/admin/invites", { note: "Barbara", expires_in_hours: 168 });
+  await page.goto("/settings/usage");
+  await page.locator("[data-testid=usage-chart-canvas] canvas").waitFor();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(OUT, "usage-1280.png"), fullPage: true });
+  await page.goto("/admin");
+  await page.locator("[data-testid=admin-user-row]").nth(3).waitFor();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(OUT, "admin-1280.png"), fullPage: true });
   console.log(
-    `wrote ${path.relative(ROOT, OUT)}/chat-1280.png, chat-1280-light.png, chat-390.png, approval-390.png, elicitation-390.png, schedules-1280.png and shared-1280.png`,
+    `wrote ${path.relative(ROOT, OUT)}/chat-1280.png, chat-1280-light.png, chat-390.png, approval-390.png, elicitation-390.png, schedules-1280.png, shared-1280.png, usage-1280.png and admin-1280.png`,
   );
 } finally {
   await Promise.all([browser.close(), elicit.close()]);
