@@ -113,10 +113,11 @@ export class TurnLifecycle {
     const watchdog = this.watchdogAt;
     this.watchdogAt = undefined;
     void afterFinalFrames(this.ctx.storage, async () => {
-      // The turn's use of the operator's model, held back while it ran (usage-meter.ts): one D1 batch.
-      void turn.llm?.meter?.flush();
       if (watchdog !== undefined && (await this.disarm(watchdog)) && this.current) await this.armAlarm();
       this.idle?.turnEnded();
+      // The turn's use of the operator's model, held back while it ran (usage-meter.ts): one D1 batch,
+      // after the alarm's re-arm has begun.
+      void turn.llm?.meter?.flush();
     }).catch((error) => console.error("ConversationObject", this.ctx.id.toString(), "after the turn's end", error));
   }
 

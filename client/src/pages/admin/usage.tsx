@@ -47,6 +47,12 @@ export function AdminUsage() {
               <span>
                 {tokens(u.tokens)} tokens{usage.priced ? ` · $${u.cost.toFixed(2)}` : ""}
               </span>
+              {/* A bar chart of the heaviest users: each bar's length against the first's. */}
+              <span
+                class={style.bar}
+                aria-hidden="true"
+                style={{ width: `${Math.max(1, (u.tokens / (usage.top_users[0]?.tokens || 1)) * 100)}%` }}
+              />
             </li>
           ))}
         </ol>
