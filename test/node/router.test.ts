@@ -11,6 +11,8 @@ it("names every page, decoding ids and note paths", () => {
   expect(parseRoute("/notes/projects/plan%20B.md")).toEqual({ name: "notes", path: "projects/plan B.md" });
   expect(parseRoute("/tasks")).toEqual({ name: "tasks" });
   expect(parseRoute("/settings/models")).toEqual({ name: "settings", tab: "models" });
+  expect(parseRoute("/settings/usage")).toEqual({ name: "settings", tab: "usage" });
+  expect(parseRoute("/admin")).toEqual({ name: "admin" });
   expect(parseRoute("/settings")).toEqual({ name: "settings", tab: "agent" });
   expect(parseRoute("/settings/agent-notices")).toEqual({ name: "settings", tab: "agent-notices" });
   expect(parseRoute("/settings/appearance")).toEqual({ name: "settings", tab: "appearance" });
