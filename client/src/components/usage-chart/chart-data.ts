@@ -26,12 +26,14 @@ const amountOf = (row: UsageRow, metric: Metric) =>
   metric === "tokens" ? row.input_tokens + row.output_tokens : row.cost;
 
 export function chartData(rows: UsageRow[], days: string[], metric: Metric): ChartData {
-  const byModel = new Map<string, number>();
-  for (const row of rows) byModel.set(row.model, (byModel.get(row.model) ?? 0) + amountOf(row, metric));
-  const models = [...byModel].sort((a, b) => b[1] - a[1]).map(([model]) => model);
   const index = new Map(days.map((day, i) => [day, i]));
+  // A row outside the window (a day before it) is neither drawn nor in the legend.
+  const shown = rows.filter((row) => index.has(row.day));
+  const byModel = new Map<string, number>();
+  for (const row of shown) byModel.set(row.model, (byModel.get(row.model) ?? 0) + amountOf(row, metric));
+  const models = [...byModel].sort((a, b) => b[1] - a[1]).map(([model]) => model);
   const own = models.map(() => days.map(() => 0));
-  for (const row of rows) {
+  for (const row of shown) {
     const d = index.get(row.day);
     const m = models.indexOf(row.model);
     const series = own[m];
