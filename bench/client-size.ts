@@ -38,6 +38,8 @@ export const LAZY_CHUNKS = [
   ["notes", "Notes page"],
   ["tasks", "Tasks page"],
   ["page-frame", "page frame of those pages"],
+  ["admin", "Admin page (admins only)"],
+  ["chart", "usage chart (uPlot, its CSS), loaded with a chart"],
 ] as const;
 
 const gzipSize = (bytes: Buffer) => gzipSync(bytes, { level: 9 }).length;

@@ -111,11 +111,10 @@ async function explain(d1: D1Database, id: string, already: (a: Account) => bool
   return already(account) ? "unchanged" : "last_admin";
 }
 
-/** Stamps the account's last activity, at most once an hour (a request's or a turn's). */
+/** Stamps the account's last activity, written at most once an hour (so it is right to within an hour). */
 export async function touchActivity(d1: D1Database, id: string, lastActiveAt: string | null, now = Date.now()) {
   if (lastActiveAt && now - Date.parse(lastActiveAt) < 3_600_000) return;
-  const stamp = new Date(now).toISOString().slice(0, 13).concat(":00:00.000Z");
-  await d1.prepare("UPDATE users SET last_active_at = ? WHERE id = ?").bind(stamp, id).run();
+  await d1.prepare("UPDATE users SET last_active_at = ? WHERE id = ?").bind(new Date(now).toISOString(), id).run();
 }
 
 export interface AccountRow {

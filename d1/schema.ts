@@ -13,7 +13,7 @@ export const users = sqliteTable("users", {
   role: text("role").notNull().default("user"),
   /** `active`, `pending` (waiting for approval) or `disabled` (by an admin). */
   status: text("status").notNull().default("active"),
-  /** The last request or turn, written at most once an hour (d1/accounts.ts). */
+  /** The last request, written at most once an hour (d1/accounts.ts). */
   lastActiveAt: text("last_active_at"),
 });
 

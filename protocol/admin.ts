@@ -20,7 +20,7 @@ export const AdminUserSchema = z.object({
   role: RoleSchema,
   status: AccountStatusSchema,
   created_at: z.string(),
-  /** The last request or turn, to the hour; null before the first. */
+  /** The last request, right to within an hour (written at most hourly); null before the first. */
   last_active_at: z.string().nullable(),
   /** This UTC month's use of the operator's models. */
   month: z.object({ tokens: z.number(), cost: z.number() }),

@@ -60,7 +60,10 @@ describe("the admin surface", () => {
     const name = uniqueName("findme");
     const user = await signup(name);
     await api("/api/me", { headers: user.headers });
-    type Listed = { users: { id: string; status: string; last_active_at: string | null }[]; total: number };
+    type Listed = {
+      users: { id: string; status: string; created_at: string; last_active_at: string | null }[];
+      total: number;
+    };
     // The request is stamped (to the hour) after its answer.
     const body = await eventually(
       async () => (await (await api(`/api/admin/users?q=${name}`, { headers: boss.headers })).json()) as Listed,
@@ -68,7 +71,10 @@ describe("the admin surface", () => {
       "last activity",
     );
     expect(body.total).toBe(1);
-    expect(body.users[0]?.last_active_at).toMatch(/T\d\d:00:00\.000Z$/);
+    // Written at most once an hour, never before the sign-up.
+    expect(Date.parse(body.users[0]?.last_active_at ?? "")).toBeGreaterThanOrEqual(
+      Date.parse(body.users[0]?.created_at ?? ""),
+    );
     expect(body.users[0]).toMatchObject({ id: user.user.id, status: "active", role: "user", month: { tokens: 0 } });
     // A quota set for the user shows as theirs, and is audited.
     const set = await api(`/api/admin/users/${user.user.id}/quota`, {
