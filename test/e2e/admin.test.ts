@@ -41,7 +41,8 @@ describe.each(DESKTOP_AND_PHONE)("the admin page at $name", (viewport) => {
       await page.locator("[data-testid=admin-user-search]").fill(targetName.slice(0, -2));
       const row = page.locator(`[data-testid=admin-user-row][data-username="${targetName}"]`);
       await row.waitFor();
-      expect(await page.locator("[data-testid=admin-user-row]").count()).toBe(1);
+      // The search is sent once typing pauses: the unfiltered first page comes before it.
+      await expect.poll(() => page.locator("[data-testid=admin-user-row]").count()).toBe(1);
       // A quota for this user.
       await row.locator("[data-testid=admin-quota]").click();
       await row.locator("[data-testid=admin-quota-daily_tokens]").fill("1234");
