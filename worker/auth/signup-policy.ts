@@ -25,6 +25,10 @@ export function configuredAdmins(env: Pick<Env, "ADMINS">): string[] {
     .filter(Boolean);
 }
 
+/** An admin by the database's role, or by ADMINS (which the next request also writes to the database). */
+export const isAdmin = (account: { role: string; username: string }, env: Pick<Env, "ADMINS">): boolean =>
+  account.role === "admin" || configuredAdmins(env).includes(account.username);
+
 export const DEFAULT_SIGNUPS_PER_HOUR = 20;
 
 export function signupsPerHour(env: Pick<Env, "SIGNUP_PER_HOUR">): number {

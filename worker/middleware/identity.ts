@@ -8,7 +8,7 @@ import { type Db, database } from "../../d1/client";
 import type { Credential } from "../../d1/credentials";
 import type { User } from "../../protocol";
 import { credentialFor, publicUser, SESSION_COOKIE, type SignedIn, userForCredential } from "../auth/sessions";
-import { configuredAdmins } from "../auth/signup-policy";
+import { isAdmin } from "../auth/signup-policy";
 import { ApiError, notFound, unauthorized } from "../errors";
 
 export type AppEnv = {
@@ -50,7 +50,7 @@ export const identify: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (credential?.kind === "token" && !user) throw unauthorized();
   if (credential && user) {
     if (credential.kind === "session") assertSameOrigin(c);
-    const admin = user.role === "admin" || configuredAdmins(c.env).includes(user.username);
+    const admin = isAdmin(user, c.env);
     c.set("user", publicUser(user, admin));
     c.set("credential", credential);
     c.set("account", { ...user, admin });

@@ -13,7 +13,7 @@ import { DUMMY_PASSWORD_HASH, hashPassword, sha256Hex, verifyPassword } from "..
 import { DEVICE_COOKIE, DEVICE_TTL_SECONDS, issueDevice, trustedDevice } from "../auth/devices";
 import { clearAttempts, reserveAttempt } from "../auth/rate-limit";
 import { createSession, publicUser, revokeSession, SESSION_COOKIE, SESSION_TTL_SECONDS } from "../auth/sessions";
-import { configuredAdmins, signupPolicy, signupsPerHour } from "../auth/signup-policy";
+import { configuredAdmins, isAdmin, signupPolicy, signupsPerHour } from "../auth/signup-policy";
 import { ApiError } from "../errors";
 import { type AppEnv, assertSameOrigin, currentUser, requireUser } from "../middleware/identity";
 import { readJson } from "../validate";
@@ -121,8 +121,7 @@ authRoutes.post("/login", async (c) => {
   await clearAttempts(c.var.db, key);
   if (row.status === "disabled")
     throw new ApiError(403, "account_disabled", "This account has been disabled by an administrator");
-  const admin = row.role === "admin" || configuredAdmins(c.env).includes(row.username);
-  const user = publicUser(row, admin);
+  const user = publicUser(row, isAdmin(row, c.env));
   await startSession(c, user, device !== undefined);
   return c.json({ user });
 });

@@ -3,6 +3,7 @@
 // when the link does not exist or was revoked, so the link itself stops working at once.
 import { database } from "../../d1/client";
 import { findShare } from "../../d1/shares";
+import { indexPage } from "../index-page";
 
 export const SHARE_PAGE_PREFIX = "/s/";
 
@@ -11,12 +12,5 @@ export async function sharedPage(request: Request, env: Env): Promise<Response> 
   if (request.method !== "GET" && request.method !== "HEAD") return env.ASSETS.fetch(request);
   const id = url.pathname.slice(SHARE_PAGE_PREFIX.length);
   const exists = /^[A-Za-z0-9_-]{1,64}$/.test(id) && (await findShare(database(env.DB), id)) !== undefined;
-  // "/" is index.html (a request for /index.html itself would be redirected to /).
-  const index = await env.ASSETS.fetch(new Request(new URL("/", url), { method: request.method }));
-  const headers = new Headers(index.headers);
-  headers.set("X-Robots-Tag", "noindex");
-  headers.set("Referrer-Policy", "no-referrer");
-  headers.set("Cache-Control", "no-store");
-  headers.delete("ETag");
-  return new Response(index.body, { status: exists ? index.status : 404, headers });
+  return indexPage(request, env, exists, { "X-Robots-Tag": "noindex", "Referrer-Policy": "no-referrer" });
 }
