@@ -127,31 +127,35 @@ describe.skipIf(skipped !== undefined)("a real OpenAI-compatible server (llama.c
       it("keeps the partial text of a story: turn stopped mid-stream", async () => {
         const { id, socket } = await conversation();
         // The story's 50-odd tokens at 100 ms each: the Stop lands mid-stream however fast the model is.
+        // The pace holds until the app has let go: dropped at the turn's end, the rest of the answer
+        // could reach a loaded machine's link before the app's closed connection did.
         link.delayMs = 100;
-        const at = link.requests.length;
-        const { frames, done } = await turn(socket, "story: a short one", async (from) => {
-          await socket.until((f) => f.type === "text_delta", { from });
-          socket.send({ type: "agent_control", action: "stop" });
-        }).finally(() => {
+        try {
+          const at = link.requests.length;
+          const { frames, done } = await turn(socket, "story: a short one", async (from) => {
+            await socket.until((f) => f.type === "text_delta", { from });
+            socket.send({ type: "agent_control", action: "stop" });
+          });
+          expect(done.termination_reason).toBe("user_cancelled");
+          const streamed = frames
+            .filter((f) => f.type === "text_delta")
+            .map((f) => f.delta)
+            .join("");
+          expect(streamed).not.toBe("");
+          const { last } = await answer(id);
+          expect(last?.content).toContain(streamed.trim().slice(0, 20));
+          // The app let go of the request: the link saw its connection close before the answer's end.
+          // The turn's steps and, now that a stopped first answer gets one, the title's request all carry
+          // the story's words: the one cut off is the request that was streaming when Stop came.
+          const cutOff = () =>
+            link.requests
+              .slice(at)
+              .find((r) => r.body.includes("story: a short one") && r.closed_ms !== undefined && !r.completed);
+          await until(() => cutOff() !== undefined);
+          expect(cutOff()?.completed).toBe(false);
+        } finally {
           link.delayMs = 0;
-        });
-        expect(done.termination_reason).toBe("user_cancelled");
-        const streamed = frames
-          .filter((f) => f.type === "text_delta")
-          .map((f) => f.delta)
-          .join("");
-        expect(streamed).not.toBe("");
-        const { last } = await answer(id);
-        expect(last?.content).toContain(streamed.trim().slice(0, 20));
-        // The app let go of the request: the link saw its connection close before the answer's end.
-        // The turn's steps and, now that a stopped first answer gets one, the title's request all carry the
-        // story's words: the one cut off is the request that was streaming when Stop came.
-        const cutOff = () =>
-          link.requests
-            .slice(at)
-            .find((r) => r.body.includes("story: a short one") && r.closed_ms !== undefined && !r.completed);
-        await until(() => cutOff() !== undefined);
-        expect(cutOff()?.completed).toBe(false);
+        }
         socket.ws.close();
       });
 

@@ -87,12 +87,13 @@ export function useConversations() {
   /**
    * Makes a conversation for a first message (sent from home). Its row is named by that message at once,
    * as the index names it a moment later (d1/titles.ts), so it never reads "New conversation".
+   * A refusal comes back with its reason: the list's own error is cleared by the next list that loads.
    */
-  const create = useCallback(async (firstMessage: string): Promise<Conversation | null> => {
+  const create = useCallback(async (firstMessage: string): Promise<Conversation | { refused: string }> => {
     const result = await requestJson("/api/conversations", ConversationSchema, "POST", {});
     if (!result.ok) {
       setError(result.error.message);
-      return null;
+      return { refused: result.error.message };
     }
     changes.current++;
     const title = provisionalTitle(firstMessage);

@@ -158,7 +158,7 @@ export function Shell({ user, route, onLogOut }: Props) {
       home={{
         creating,
         onStart: (content, model) => void open(content, model),
-        unsent: unsent === null ? undefined : { content: unsent, problem: list.error ?? "the server refused" },
+        unsent: unsent ?? undefined,
       }}
       account={{ user, onLogOut: logOut }}
     />

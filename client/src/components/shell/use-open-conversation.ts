@@ -9,6 +9,9 @@ import { queueFirstMessage } from "../../lib/outbox";
 import { navigate } from "../../lib/router";
 import type { useConversations } from "../../lib/use-conversations";
 
+/** A first message given back to home, and why its conversation could not be made. */
+export type Unsent = { content: string; problem: string };
+
 type List = Pick<ReturnType<typeof useConversations>, "create" | "chooseModel">;
 
 /** Home, with the cursor in its composer (also when home is already open: nothing re-mounts then). */
@@ -20,7 +23,7 @@ export function startNewChat(): void {
 
 export function useOpenConversation({ create, chooseModel }: List) {
   const [creating, setCreating] = useState(false);
-  const [unsent, setUnsent] = useState<string | null>(null);
+  const [unsent, setUnsent] = useState<Unsent | null>(null);
   const creatingRef = useRef(false);
 
   const open = useCallback(
@@ -31,9 +34,13 @@ export function useOpenConversation({ create, chooseModel }: List) {
       const conversation = await create(content);
       creatingRef.current = false;
       setCreating(false);
-      // A first message must not be lost with a failed create: home gives it back to the composer.
-      setUnsent(conversation ? null : content);
-      if (!conversation) return;
+      // A first message must not be lost with a failed create: home gives it back to the composer,
+      // with the server's reason.
+      if ("refused" in conversation) {
+        setUnsent({ content, problem: conversation.refused });
+        return;
+      }
+      setUnsent(null);
       // The model picked on the home page, before the first message is sent (a refusal leaves the default).
       if (model) await chooseModel(conversation.id, model);
       queueFirstMessage(conversation.id, content);
