@@ -66,6 +66,10 @@ export function effectiveLimits(defaults: QuotaLimits, override: QuotaOverride |
   return limits;
 }
 
+/** The limits that hold for a user: an admin's override over the operator's QUOTA_* defaults. */
+export const limitsFor = (env: QuotaVars, override: QuotaOverride | undefined): QuotaLimits =>
+  effectiveLimits(defaultLimits(env), override);
+
 export const hasLimits = (limits: QuotaLimits): boolean => QUOTA_LIMIT_KEYS.some((key) => limits[key] !== undefined);
 
 /** What a period has used. */
@@ -88,21 +92,33 @@ function limitsOf(period: QuotaPeriod, limits: QuotaLimits): { kind: "tokens" | 
 export function percentUsed(period: QuotaPeriod, spent: Spent, limits: QuotaLimits): number {
   let highest = 0;
   for (const { kind, limit } of limitsOf(period, limits)) {
-    const used = kind === "tokens" ? spent.tokens : spent.cost;
-    highest = Math.max(highest, limit === 0 ? 100 : (used / limit) * 100);
+    highest = Math.max(highest, limit === 0 ? 100 : (spent[kind] / limit) * 100);
   }
   return highest;
 }
 
+/** A limit reached: of what, its value, and what was used against it. */
+export interface Reached {
+  kind: "tokens" | "cost";
+  limit: number;
+  used: number;
+}
+
 /** A limit the period has reached, if any (a limit of 0 is reached at once). */
-export function reachedLimit(
-  period: QuotaPeriod,
-  spent: Spent,
+export function reachedLimit(period: QuotaPeriod, spent: Spent, limits: QuotaLimits): Reached | undefined {
+  for (const { kind, limit } of limitsOf(period, limits))
+    if (spent[kind] >= limit) return { kind, limit, used: spent[kind] };
+  return undefined;
+}
+
+/** The first limit reached in the day, then the month, if any. */
+export function periodLimitReached(
+  spent: Record<QuotaPeriod, Spent>,
   limits: QuotaLimits,
-): { kind: "tokens" | "cost"; limit: number; used: number } | undefined {
-  for (const { kind, limit } of limitsOf(period, limits)) {
-    const used = kind === "tokens" ? spent.tokens : spent.cost;
-    if (used >= limit) return { kind, limit, used };
+): (Reached & { period: QuotaPeriod }) | undefined {
+  for (const period of ["day", "month"] as const) {
+    const reached = reachedLimit(period, spent[period], limits);
+    if (reached) return { period, ...reached };
   }
   return undefined;
 }
@@ -150,8 +166,6 @@ export function quotaWarningWords(
   now: number,
 ): string {
   const [first] = limitsOf(period, limits);
-  const figures = first
-    ? ` (${amount(first.kind, first.kind === "tokens" ? spent.tokens : spent.cost)} of ${amount(first.kind, first.limit)})`
-    : "";
+  const figures = first ? ` (${amount(first.kind, spent[first.kind])} of ${amount(first.kind, first.limit)})` : "";
   return `${percent}% of ${PERIOD_WORD[period]} quota on this server's models is used${figures}; it resets ${timeUntil(resetsAt(period, now), now)}. Keep the rest of this answer short.`;
 }

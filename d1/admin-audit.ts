@@ -6,17 +6,11 @@ export async function audit(
   d1: D1Database,
   entry: { actor: string; action: AuditEntry["action"]; target?: string; detail?: Record<string, unknown> },
 ): Promise<void> {
-  await auditStatement(d1, entry).run();
-}
-
-/** The insert, for a batch that must land with what it records. */
-export const auditStatement = (
-  d1: D1Database,
-  entry: { actor: string; action: AuditEntry["action"]; target?: string; detail?: Record<string, unknown> },
-) =>
-  d1
+  await d1
     .prepare("INSERT INTO admin_audit (actor, action, target, detail) VALUES (?, ?, ?, ?)")
-    .bind(entry.actor, entry.action, entry.target ?? null, JSON.stringify(entry.detail ?? {}));
+    .bind(entry.actor, entry.action, entry.target ?? null, JSON.stringify(entry.detail ?? {}))
+    .run();
+}
 
 /** Newest first; `before`: entries older than this id. */
 export async function auditLog(d1: D1Database, limit: number, before?: number): Promise<AuditEntry[]> {

@@ -1,9 +1,6 @@
 // An admin's quota for one user over the operator's defaults (protocol QuotaOverride, stored as JSON).
 import { type QuotaOverride, QuotaOverrideSchema } from "../protocol";
 
-export const overrideQuery = (d1: D1Database, userId: string) =>
-  d1.prepare("SELECT limits FROM user_quotas WHERE user_id = ?").bind(userId);
-
 /** A stored override (parsed JSON) that no longer passes counts as none. */
 export function overrideOf(limits: unknown): QuotaOverride {
   const parsed = QuotaOverrideSchema.safeParse(limits ?? {});
@@ -11,7 +8,10 @@ export function overrideOf(limits: unknown): QuotaOverride {
 }
 
 export async function readOverride(d1: D1Database, userId: string): Promise<QuotaOverride> {
-  const row = await overrideQuery(d1, userId).first<{ limits: string }>();
+  const row = await d1
+    .prepare("SELECT limits FROM user_quotas WHERE user_id = ?")
+    .bind(userId)
+    .first<{ limits: string }>();
   return overrideOf(row ? JSON.parse(row.limits) : undefined);
 }
 

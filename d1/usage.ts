@@ -7,7 +7,7 @@
 // reservations, and once the totals reach a limit no further call starts anywhere. What a call really used
 // replaces its reservation when it ends. A user can therefore pass a limit by no more than the one call
 // admitted just under it (what it writes beyond its estimate).
-import { newWarning, type Periods, percentUsed, periodsAt, reachedLimit, type Spent } from "../core/quota-rules";
+import { newWarning, type Periods, percentUsed, periodLimitReached, periodsAt, type Spent } from "../core/quota-rules";
 import type { QuotaLimits, QuotaPeriod, UsageRow } from "../protocol";
 
 /** A limit no total reaches: what an unset limit is compared with. */
@@ -33,22 +33,16 @@ const RETURNING = "RETURNING day, day_tokens, day_cost, day_warned, month, month
 
 /** The row as it counts now: a period that has ended counts as nothing. */
 function totalsOf(row: TotalsRow | null | undefined, at: Periods): Totals {
-  const day = row?.day === at.day;
-  const month = row?.month === at.month;
-  return {
-    day: {
-      period: at.day,
-      tokens: day ? (row?.day_tokens ?? 0) : 0,
-      cost: day ? (row?.day_cost ?? 0) : 0,
-      warned: day ? (row?.day_warned ?? 0) : 0,
-    },
-    month: {
-      period: at.month,
-      tokens: month ? (row?.month_tokens ?? 0) : 0,
-      cost: month ? (row?.month_cost ?? 0) : 0,
-      warned: month ? (row?.month_warned ?? 0) : 0,
-    },
+  const counted = (period: QuotaPeriod) => {
+    const live = row?.[period] === at[period];
+    return {
+      period: at[period],
+      tokens: live ? (row?.[`${period}_tokens`] ?? 0) : 0,
+      cost: live ? (row?.[`${period}_cost`] ?? 0) : 0,
+      warned: live ? (row?.[`${period}_warned`] ?? 0) : 0,
+    };
   };
+  return { day: counted("day"), month: counted("month") };
 }
 
 export async function readTotals(d1: D1Database, userId: string, now = Date.now()): Promise<Totals> {
@@ -99,11 +93,8 @@ export async function admit(
   if (row) return { reservation: { periods: at, ...estimate } };
   const status = await d1.prepare("SELECT status FROM users WHERE id = ?").bind(userId).first<{ status: string }>();
   if (status?.status !== "active") return { refusal: { reason: "inactive" } };
-  const totals = await readTotals(d1, userId, now);
-  for (const period of ["day", "month"] as const) {
-    const reached = reachedLimit(period, totals[period], limits);
-    if (reached) return { refusal: { reason: "quota", period, ...reached } };
-  }
+  const reached = periodLimitReached(await readTotals(d1, userId, now), limits);
+  if (reached) return { refusal: { reason: "quota", ...reached } };
   // Refused, yet no limit is reached now: a period turned over in between. The next try decides.
   return { refusal: { reason: "quota", period: "day", kind: "tokens", limit: limits.daily_tokens ?? 0, used: 0 } };
 }
@@ -144,7 +135,7 @@ export async function record(
   const dayCostDelta = sameDay ? call.cost - (reservation?.cost ?? 0) : call.cost;
   const monthDelta = sameMonth ? tokens - (reservation?.tokens ?? 0) : tokens;
   const monthCostDelta = sameMonth ? call.cost - (reservation?.cost ?? 0) : call.cost;
-  const [totals] = await d1.batch<TotalsRow>([
+  const [written] = await d1.batch<TotalsRow>([
     d1
       .prepare(
         `INSERT INTO usage_totals (user_id, day, day_tokens, day_cost, month, month_tokens, month_cost)
@@ -169,17 +160,16 @@ export async function record(
       )
       .bind(userId, at.day, call.model, call.inputTokens, call.outputTokens, call.cost, call.calls),
   ]);
-  const row = totals?.results[0];
+  const row = written?.results[0];
   if (!row) return undefined;
-  const now_ = totalsOf(row, at);
+  const totals = totalsOf(row, at);
   for (const period of ["month", "day"] as const) {
-    const spent = now_[period];
+    const spent = totals[period];
     const percent = newWarning(percentUsed(period, spent, limits), spent.warned);
     if (percent === undefined) continue;
-    const column = period === "day" ? "day" : "month";
     const claimed = await d1
       .prepare(
-        `UPDATE usage_totals SET ${column}_warned = ?3 WHERE user_id = ?1 AND ${column} = ?2 AND ${column}_warned < ?3 RETURNING 1 AS ok`,
+        `UPDATE usage_totals SET ${period}_warned = ?3 WHERE user_id = ?1 AND ${period} = ?2 AND ${period}_warned < ?3 RETURNING 1 AS ok`,
       )
       .bind(userId, spent.period, percent)
       .first();

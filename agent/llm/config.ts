@@ -84,6 +84,9 @@ export function llmSettings(env: Env): LlmSettings {
   };
 }
 
+/** Costs of the operator's model mean something only when the operator set its prices (OPENAI_PRICE_*). */
+export const pricesConfigured = (env: Env): boolean => llmSettings(env).prices !== undefined;
+
 /** One of a user's providers and one of its models (the key already opened). */
 export interface UserProvider {
   id: string;

@@ -2,8 +2,8 @@
 // admin gets the 404 of an unknown route. Writes take a signed-in session (a leaked API token must not
 // administer), and every write is recorded in the audit log with who did what to whom.
 import { type Context, Hono } from "hono";
-import { llmSettings } from "../../agent/llm/config";
-import { defaultLimits, effectiveLimits } from "../../core/quota-rules";
+import { pricesConfigured } from "../../agent/llm/config";
+import { defaultLimits, effectiveLimits, limitsFor } from "../../core/quota-rules";
 import { type Account, accountById, type Change, listAccounts, setRole, setStatus } from "../../d1/accounts";
 import { audit, auditLog } from "../../d1/admin-audit";
 import { createInvite, listInvites, revokeInvite } from "../../d1/invites";
@@ -115,7 +115,7 @@ adminRoutes.put("/users/:id/quota", async (c) => {
   });
   // The user's live conversations read the new limits at their next turn.
   await tellUserChanged(c.env, account.id, "settings");
-  return c.json({ quota: effectiveLimits(defaultLimits(c.env), override), quota_override: override });
+  return c.json({ quota: limitsFor(c.env, override), quota_override: override });
 });
 
 adminRoutes.get("/invites", async (c) => c.json({ invites: await listInvites(c.env.DB) }));
@@ -157,6 +157,3 @@ adminRoutes.get("/audit", async (c) => {
   const { limit, before } = readQuery(c, AuditQuerySchema);
   return c.json({ entries: await auditLog(c.env.DB, limit, before) });
 });
-
-/** Costs mean something only when the operator set the model's prices. */
-export const pricesConfigured = (env: Env): boolean => llmSettings(env).prices !== undefined;

@@ -1,13 +1,13 @@
 // A user's own use of the operator's models (docs/protocol.md "Quotas and usage"): this UTC day and month
 // against the quota, and the last days by day and model (Settings → Usage).
 import { Hono } from "hono";
-import { defaultLimits, effectiveLimits, resetsAt } from "../../core/quota-rules";
+import { pricesConfigured } from "../../agent/llm/config";
+import { limitsFor, resetsAt } from "../../core/quota-rules";
 import { readOverride } from "../../d1/quotas";
 import { readTotals, sinceDay, type Totals, usageRows } from "../../d1/usage";
 import { type PeriodUsage, type QuotaPeriod, UsageQuerySchema, type UsageReport } from "../../protocol";
 import { type AppEnv, currentUser } from "../middleware/identity";
 import { readQuery } from "../validate";
-import { pricesConfigured } from "./admin";
 
 export const usageRoutes = new Hono<AppEnv>();
 
@@ -20,7 +20,7 @@ usageRoutes.get("/", async (c) => {
     readOverride(c.env.DB, user.id),
     usageRows(c.env.DB, sinceDay(days, now), user.id),
   ]);
-  const limits = effectiveLimits(defaultLimits(c.env), override);
+  const limits = limitsFor(c.env, override);
   const report: UsageReport = {
     day: periodUsage("day", totals.day, [limits.daily_tokens, limits.daily_cost], now),
     month: periodUsage("month", totals.month, [limits.monthly_tokens, limits.monthly_cost], now),

@@ -8,6 +8,7 @@ import { BUILTIN_TOOLS } from "../../../agent/tools";
 import { DELEGATE, delegateTool } from "../../../agent/tools/delegate";
 import { type McpToolbox, openMcpToolbox } from "../../../agent/tools/mcp";
 import { subagentConfig, subagentServers, subagentTools, type TurnChoices, userConfig } from "../../../agent/turn/plan";
+import { limitsFor } from "../../../core/quota-rules";
 import type { McpServerRow } from "../../../d1/mcp-servers";
 import { loadTurnSettings } from "../../../d1/user-settings";
 import { type AgentConfig, type ApprovalRule, DEFAULT_PROVIDER_ID, type ModelRef } from "../../../protocol";
@@ -18,7 +19,7 @@ import type { ToggleCache } from "./toggle-cache";
 import type { HostIO } from "./turn-io";
 import type { TurnMarkerStore, TurnRecord } from "./turn-marker";
 import { modelRef, turnModel } from "./turn-model";
-import { D1UsageMeter, userLimits } from "./usage-meter";
+import { D1UsageMeter } from "./usage-meter";
 
 /** What a turn starts from (user-settings.ts loadTurnSettings), possibly read with the frame's check (user-cache.ts). */
 export type TurnSettings = Awaited<ReturnType<typeof loadTurnSettings>>;
@@ -105,7 +106,7 @@ export class TurnPlans {
             meter: new D1UsageMeter(
               this.env.DB,
               this.meta.userId,
-              userLimits(this.env, loaded),
+              limitsFor(this.env, loaded.account.quotaOverride),
               chosen,
               this.io.notifier,
             ),

@@ -7,12 +7,11 @@ import type { LlmSettings } from "../../../agent/llm/config";
 import { QuotaExceeded, type UsageMeter } from "../../../agent/llm/metered-model";
 import type { Notifier } from "../../../agent/notifications/notifier";
 import {
-  defaultLimits,
-  effectiveLimits,
   hasLimits,
+  limitsFor,
+  periodLimitReached,
   quotaReachedWords,
   quotaWarningWords,
-  reachedLimit,
   resetsAt,
 } from "../../../core/quota-rules";
 import { admit, type Crossing, type Reservation, readTotals, record, type UsageCall } from "../../../d1/usage";
@@ -129,10 +128,6 @@ export class D1UsageMeter implements UsageMeter {
   }
 }
 
-/** The limits that hold for the user: an admin's override over the operator's QUOTA_* defaults. */
-export const userLimits = (env: Env, loaded: Pick<TurnSettingsRead, "account">): QuotaLimits =>
-  effectiveLimits(defaultLimits(env), loaded.account.quotaOverride);
-
 /**
  * Why a new turn may not start for this account, before anything is saved or sent: the account is not
  * active (a disabled account's schedules wait), or the operator's model would answer and a limit is
@@ -146,13 +141,9 @@ export async function turnRefusal(env: Env, userId: string, loaded: TurnSettings
       message: "This account is disabled: nothing runs until an administrator enables it",
     };
   if (!usesOperatorModel(env, loaded)) return undefined;
-  const limits = userLimits(env, loaded);
+  const limits = limitsFor(env, loaded.account.quotaOverride);
   if (!hasLimits(limits)) return undefined;
   const now = Date.now();
-  const totals = await readTotals(env.DB, userId, now);
-  for (const period of ["day", "month"] as const) {
-    const reached = reachedLimit(period, totals[period], limits);
-    if (reached) return { code: "quota_exceeded", message: quotaReachedWords(period, reached, now) };
-  }
-  return undefined;
+  const reached = periodLimitReached(await readTotals(env.DB, userId, now), limits);
+  return reached && { code: "quota_exceeded", message: quotaReachedWords(reached.period, reached, now) };
 }

@@ -48,10 +48,13 @@ export function chartData(rows: UsageRow[], days: string[], metric: Metric): Cha
   return { metric, days, models, stacked, totals: running };
 }
 
+/** "12,345": a count as every usage page shows it. */
+export const wholeNumber = (n: number) => Math.round(n).toLocaleString("en-US");
+
 /** "12,345 tokens" / "12.3k" (short, for an axis) / "$0.12" */
 export function formatAmount(value: number, metric: Metric, short = false): string {
   if (metric === "cost") return value < 0.01 && value > 0 ? "<$0.01" : `$${value.toFixed(2)}`;
-  if (!short) return `${Math.round(value).toLocaleString("en-US")} tokens`;
+  if (!short) return `${wholeNumber(value)} tokens`;
   if (value >= 1e6) return `${(value / 1e6).toFixed(1)}M`;
   if (value >= 1e3) return `${(value / 1e3).toFixed(value >= 1e4 ? 0 : 1)}k`;
   return String(Math.round(value));

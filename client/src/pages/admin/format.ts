@@ -1,6 +1,4 @@
-// How the admin page words dates and amounts.
-export const tokens = (n: number) => Math.round(n).toLocaleString("en-US");
-
+// How the admin page words dates (amounts: components/usage-chart/chart-data.ts).
 export function when(iso: string | null): string {
   if (!iso) return "never";
   const d = new Date(iso);

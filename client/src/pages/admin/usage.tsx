@@ -4,8 +4,8 @@ import { useEffect, useState } from "preact/hooks";
 import { AdminUsageSchema, type AdminUsage as Usage } from "../../../../protocol";
 import { pageStyle } from "../../components/page-frame";
 import { UsageChart } from "../../components/usage-chart";
+import { formatAmount } from "../../components/usage-chart/chart-data";
 import { requestJson } from "../../lib/api";
-import { tokens } from "./format";
 import style from "./style.module.css";
 
 export function AdminUsage() {
@@ -45,7 +45,8 @@ export function AdminUsage() {
             <li key={u.id}>
               <span class={style.name}>{u.username}</span>
               <span>
-                {tokens(u.tokens)} tokens{usage.priced ? ` · $${u.cost.toFixed(2)}` : ""}
+                {formatAmount(u.tokens, "tokens")}
+                {usage.priced ? ` · $${u.cost.toFixed(2)}` : ""}
               </span>
               {/* A bar chart of the heaviest users: each bar's length against the first's. */}
               <span

@@ -5,9 +5,10 @@ import { useEffect, useState } from "preact/hooks";
 import { z } from "zod";
 import { type AdminUser, AdminUsersSchema, QUOTA_LIMIT_KEYS, type QuotaOverride } from "../../../../protocol";
 import { pageStyle } from "../../components/page-frame";
+import { formatAmount } from "../../components/usage-chart/chart-data";
 import { requestJson } from "../../lib/api";
 import hidden from "../../ui/visually-hidden/style.module.css";
-import { day, tokens, when } from "./format";
+import { day, when } from "./format";
 import { QuotaForm } from "./quota-form";
 import style from "./style.module.css";
 
@@ -117,12 +118,8 @@ function quotaWords(user: AdminUser): string {
     const value = q[key];
     if (value === undefined) return [];
     const [period, kind] = key.split("_") as [string, string];
-    return [
-      `${kind === "tokens" ? tokens(value) : `$${value.toFixed(2)}`} ${kind === "tokens" ? "tokens" : ""} a ${period === "daily" ? "day" : "month"}`.replace(
-        "  ",
-        " ",
-      ),
-    ];
+    const amount = kind === "tokens" ? formatAmount(value, "tokens") : `$${value.toFixed(2)}`;
+    return [`${amount} a ${period === "daily" ? "day" : "month"}`];
   });
   return parts.length ? parts.join(", ") : "no limit";
 }
@@ -144,7 +141,8 @@ function UserRow({ user, act }: { user: AdminUser; act: Act }) {
       </div>
       <p class={style.meta}>
         Signed up {day(user.created_at)} · last active {when(user.last_active_at)} · this month{" "}
-        {tokens(user.month.tokens)} tokens{user.month.cost ? ` ($${user.month.cost.toFixed(2)})` : ""}
+        {formatAmount(user.month.tokens, "tokens")}
+        {user.month.cost ? ` ($${user.month.cost.toFixed(2)})` : ""}
       </p>
       <p class={style.meta} data-testid="admin-user-quota">
         Quota: {quotaWords(user)}

@@ -5,7 +5,7 @@ import { useEffect, useState } from "preact/hooks";
 import { type PeriodUsage, type UsageReport, UsageReportSchema, type UsageRow } from "../../../../../protocol";
 import { pageStyle } from "../../../components/page-frame";
 import { UsageChart } from "../../../components/usage-chart";
-import { formatAmount } from "../../../components/usage-chart/chart-data";
+import { formatAmount, wholeNumber } from "../../../components/usage-chart/chart-data";
 import { requestJson } from "../../../lib/api";
 import { durationInWords } from "../../../lib/time-left";
 import style from "./style.module.css";
@@ -74,7 +74,7 @@ function Period({ name, usage, priced }: { name: string; usage: PeriodUsage; pri
     costLimit ? usage.cost / costLimit : costLimit === 0 ? 1 : 0,
   );
   const resets = durationInWords((Date.parse(usage.resets_at) - Date.now()) / 1000);
-  const tokens = `${Math.round(usage.tokens).toLocaleString("en-US")}${limit !== undefined ? ` of ${formatAmount(limit, "tokens")}` : " tokens"}`;
+  const tokens = `${wholeNumber(usage.tokens)}${limit !== undefined ? ` of ${formatAmount(limit, "tokens")}` : " tokens"}`;
   const cost =
     priced || costLimit !== undefined
       ? ` · ${formatAmount(usage.cost, "cost")}${costLimit !== undefined ? ` of ${formatAmount(costLimit, "cost")}` : ""}`
@@ -114,7 +114,6 @@ function ByModel({ rows, priced }: { rows: UsageRow[]; priced: boolean }) {
       calls: m.calls + row.calls,
     });
   }
-  const n = (v: number) => Math.round(v).toLocaleString("en-US");
   return (
     <div class={style.tableWrap}>
       <table class={style.table} data-testid="usage-by-model">
@@ -132,9 +131,9 @@ function ByModel({ rows, priced }: { rows: UsageRow[]; priced: boolean }) {
           {[...models].map(([model, m]) => (
             <tr key={model}>
               <th scope="row">{model}</th>
-              <td>{n(m.calls)}</td>
-              <td>{n(m.input)}</td>
-              <td>{n(m.output)}</td>
+              <td>{wholeNumber(m.calls)}</td>
+              <td>{wholeNumber(m.input)}</td>
+              <td>{wholeNumber(m.output)}</td>
               {priced && <td>{formatAmount(m.cost, "cost")}</td>}
             </tr>
           ))}
