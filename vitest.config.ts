@@ -47,6 +47,7 @@ const WORKER_LIBRARIES = [
   "zod",
   "hono",
   "hono/cookie",
+  "hono/utils/cookie",
   "hono/secure-headers",
   "hono/combine",
   "drizzle-orm",

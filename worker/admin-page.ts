@@ -1,5 +1,6 @@
 // The admin page, `/admin` (wrangler.toml sends it to the Worker first): the client's index.html for an
 // admin, and the same page with a 404 for anyone else, so nobody else learns the page exists.
+import { parse as parseCookie } from "hono/utils/cookie";
 import { database } from "../d1/client";
 import { credentialFor, SESSION_COOKIE, userForCredential } from "./auth/sessions";
 import { isAdmin } from "./auth/signup-policy";
@@ -13,8 +14,8 @@ export async function adminPage(request: Request, env: Env): Promise<Response> {
 }
 
 async function signedInAdmin(request: Request, env: Env): Promise<boolean> {
-  const cookie = request.headers.get("Cookie") ?? "";
-  const token = cookie.match(new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=([^;]+)`))?.[1];
+  // Read as identity's getCookie reads it (hono's parser): this page is served outside the Hono app.
+  const token = parseCookie(request.headers.get("Cookie") ?? "", SESSION_COOKIE)[SESSION_COOKIE];
   if (!token) return false;
   const user = await userForCredential(database(env.DB), await credentialFor("session", token));
   return !!user && isAdmin(user, env);
