@@ -7,6 +7,7 @@ const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 export const users = sqliteTable("users", {
   id: text("id").primaryKey(),
   username: text("username").notNull().unique(),
+  /** PBKDF2 (worker/auth/crypto.ts); `""` for an account without a password (a passkey or a provider signs it in). */
   passwordHash: text("password_hash").notNull(),
   createdAt: text("created_at").notNull().default(now),
   /** `admin` or `user` (protocol/admin.ts); the first account of an installation is an admin. */
@@ -27,8 +28,18 @@ export const sessions = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     createdAt: text("created_at").notNull().default(now),
     expiresAt: text("expires_at").notNull(),
+    /** What Settings → Account names the session by (the hash never leaves the server). */
+    id: text("id"),
+    /** The browser's User-Agent, the address and the place (Cloudflare's city and country) it signed in from. */
+    userAgent: text("user_agent"),
+    address: text("address"),
+    place: text("place"),
+    /** `password`, `passkey`, `oidc:<provider>`, `reset`, `signup`. */
+    method: text("method"),
+    /** The last request, written at most every five minutes (worker/auth/sessions.ts). */
+    lastUsedAt: text("last_used_at"),
   },
-  (t) => [index("sessions_user").on(t.userId)],
+  (t) => [index("sessions_user").on(t.userId), uniqueIndex("sessions_id").on(t.id)],
 );
 
 export const apiTokens = sqliteTable(
@@ -524,4 +535,76 @@ export const adminAudit = sqliteTable(
     detail: text("detail", { mode: "json" }).notNull(),
   },
   (t) => [index("admin_audit_at").on(t.at)],
+);
+
+/** A user's passkeys (WebAuthn credentials): the public key, its signature counter, what the browser said of it. */
+export const passkeys = sqliteTable(
+  "passkeys",
+  {
+    /** The credential id, base64url, as the authenticator made it: unique across every account. */
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    publicKey: text("public_key").notNull(),
+    counter: integer("counter").notNull().default(0),
+    transports: text("transports").notNull().default("[]"),
+    deviceType: text("device_type"),
+    backedUp: integer("backed_up", { mode: "boolean" }).notNull().default(false),
+    createdAt: text("created_at").notNull().default(now),
+    lastUsedAt: text("last_used_at"),
+  },
+  (t) => [index("passkeys_user").on(t.userId)],
+);
+
+/**
+ * One-time values a sign-in flow waits on: a WebAuthn challenge, an OpenID Connect flow's state (its
+ * PKCE verifier and nonce in `data`), each single-use (taken with DELETE … RETURNING) and expiring.
+ */
+export const authChallenges = sqliteTable(
+  "auth_challenges",
+  {
+    /** SHA-256 of the value the browser holds (a challenge id or the OIDC state). */
+    id: text("id").primaryKey(),
+    /** `passkey-register`, `passkey-signin`, `passkey-signup`, `passkey-confirm`, `oidc`. */
+    purpose: text("purpose").notNull(),
+    /** The signed-in user a flow belongs to (adding a passkey, linking a provider), else null. */
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    data: text("data", { mode: "json" }).notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("auth_challenges_expires").on(t.expiresAt)],
+);
+
+/** Identity providers' accounts linked to a user (OpenID Connect): one provider's subject signs in one user. */
+export const linkedIdentities = sqliteTable(
+  "linked_identities",
+  {
+    provider: text("provider").notNull(),
+    subject: text("subject").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** What the provider said of the account (email or name), to tell links apart in Settings. */
+    label: text("label").notNull().default(""),
+    createdAt: text("created_at").notNull().default(now),
+    lastUsedAt: text("last_used_at"),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.subject] }), index("linked_identities_user").on(t.userId)],
+);
+
+/** An admin's single-use link that sets a new password (a forgotten one): stored hashed, expiring. */
+export const passwordResets = sqliteTable(
+  "password_resets",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdBy: text("created_by").notNull(),
+    createdAt: text("created_at").notNull().default(now),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("password_resets_user").on(t.userId)],
 );
