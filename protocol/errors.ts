@@ -20,6 +20,10 @@ export const ERROR_CODES = [
   "account_disabled",
   /** SIGNUP=closed, or invite without a valid invite link. */
   "signup_closed",
+  /** A password or passkey asked for again (a new password, deleting the account) did not match. */
+  "confirmation_failed",
+  /** Removing the last way into an account (its only passkey, provider or password). */
+  "last_sign_in_method",
   "busy",
   "no_pending_input",
   /** A `tool_approval` frame for a call that is not waiting (decided already, or unknown). */

@@ -2,6 +2,7 @@
 // First, so no schema is parsed before zod is told never to try eval.
 import "./zod-config";
 
+export * from "./account";
 export * from "./admin";
 export * from "./agent-config";
 export * from "./approvals";

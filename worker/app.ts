@@ -17,6 +17,9 @@ import {
   withDb,
 } from "./middleware/identity";
 import { changesUser } from "./middleware/user-changes";
+import { accountRoutes } from "./routes/account";
+import { accountDataRoutes } from "./routes/account-data";
+import { accountDeletionRoutes } from "./routes/account-deletion";
 import { adminRoutes } from "./routes/admin";
 import { authRoutes, meRoutes } from "./routes/auth";
 import { conversationRoutes } from "./routes/conversations";
@@ -24,6 +27,8 @@ import { knowledgeRoutes, workflowRoutes } from "./routes/library-routes";
 import { mcpServerRoutes } from "./routes/mcp-servers";
 import { noteRoutes } from "./routes/notes";
 import { oauthClientRoutes } from "./routes/oauth-client";
+import { identityAccountRoutes, oidcAuthRoutes } from "./routes/oidc";
+import { passkeyAccountRoutes, passkeyAuthRoutes } from "./routes/passkeys";
 import { modelRoutes, providerRoutes } from "./routes/providers";
 import { pushRoutes } from "./routes/push";
 import { scheduleRoutes, timeZoneRoutes } from "./routes/schedules";
@@ -50,6 +55,8 @@ app.get("/health", (c) =>
 
 app.use(withDb);
 app.route("/auth", authRoutes);
+app.route("/auth/passkey", passkeyAuthRoutes);
+app.route("/auth/oidc", oidcAuthRoutes);
 // A share link's page needs no account: mounted before identity, which a bad token would refuse
 // (its fork runs identity itself).
 app.route("/shared", sharedRoutes);
@@ -64,6 +71,14 @@ app.use("/usage", requireUser);
 app.route("/usage", usageRoutes);
 // What guards the user's safety is changed from a signed-in session only, never with an API token
 // (requireSession, sessionOnlyWrites): tokens, approval rules, MCP servers, providers, shares.
+// The account itself (password, sessions, passkeys, providers, deletion, export): a session only.
+app.use("/account/*", requireSession);
+app.use("/account", requireSession);
+app.route("/account", accountRoutes);
+app.route("/account/passkeys", passkeyAccountRoutes);
+app.route("/account/identities", identityAccountRoutes);
+app.route("/account", accountDataRoutes);
+app.route("/account", accountDeletionRoutes);
 app.use("/tokens/*", requireSession, changesUser("credentials"));
 app.route("/tokens", tokenRoutes);
 app.use("/conversations/*", requireUser);

@@ -10,11 +10,29 @@ import { randomToken, sha256Hex } from "./crypto";
 export const SESSION_COOKIE = "oracle_session";
 export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
 
-export async function createSession(db: Db, userId: string): Promise<string> {
+/** How a session was signed in, as Settings → Account shows it: `oidc:<provider>` for an identity provider. */
+export type SignInMethod = "password" | "passkey" | "signup" | "reset" | `oidc:${string}`;
+
+/** What a session records of where it started (sign-in.ts fills it from the request). */
+export interface SessionOrigin {
+  method: SignInMethod;
+  userAgent: string | null;
+  address: string | null;
+  place: string | null;
+}
+
+export async function createSession(
+  db: Db,
+  userId: string,
+  origin: SessionOrigin,
+): Promise<{ token: string; id: string }> {
   const token = randomToken("os");
+  const id = crypto.randomUUID();
   const expiresAt = new Date(Date.now() + SESSION_TTL_SECONDS * 1000).toISOString();
-  await db.insert(sessions).values({ tokenHash: await sha256Hex(token), userId, expiresAt });
-  return token;
+  await db
+    .insert(sessions)
+    .values({ tokenHash: await sha256Hex(token), id, userId, expiresAt, lastUsedAt: nowIso(), ...origin });
+  return { token, id };
 }
 
 /** Deletes the session; returns whose it was, if it existed. */

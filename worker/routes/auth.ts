@@ -1,7 +1,7 @@
 // Signup, login, logout and me (docs/protocol.md "Identity").
 import { eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
-import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { deleteCookie, getCookie } from "hono/cookie";
 import { createAccount, noAccountYet } from "../../d1/accounts";
 import { claimInvite, releaseInvite } from "../../d1/invites";
 import { hit } from "../../d1/rate-limits";
@@ -10,9 +10,10 @@ import { tellUserChanged } from "../../durable-objects/user-changes";
 import { LoginSchema, SignupSchema, type User } from "../../protocol";
 import { clientAddress } from "../auth/client-address";
 import { DUMMY_PASSWORD_HASH, hashPassword, sha256Hex, verifyPassword } from "../auth/crypto";
-import { DEVICE_COOKIE, DEVICE_TTL_SECONDS, issueDevice, trustedDevice } from "../auth/devices";
+import { DEVICE_COOKIE, trustedDevice } from "../auth/devices";
 import { clearAttempts, reserveAttempt } from "../auth/rate-limit";
-import { createSession, publicUser, revokeSession, SESSION_COOKIE, SESSION_TTL_SECONDS } from "../auth/sessions";
+import { publicUser, revokeSession, SESSION_COOKIE } from "../auth/sessions";
+import { startSession } from "../auth/sign-in";
 import { configuredAdmins, isAdmin, signupPolicy, signupsPerHour } from "../auth/signup-policy";
 import { ApiError } from "../errors";
 import { type AppEnv, assertSameOrigin, currentUser, requireUser } from "../middleware/identity";
@@ -20,23 +21,11 @@ import { readJson } from "../validate";
 
 export const authRoutes = new Hono<AppEnv>();
 
-const cookieOptions = (c: Context<AppEnv>, maxAge: number, path = "/") =>
-  ({ httpOnly: true, sameSite: "Lax", path, secure: new URL(c.req.url).protocol === "https:", maxAge }) as const;
-
-/** A session cookie, and a device cookie for a browser that is not yet known to be this user's. */
-async function startSession(c: Context<AppEnv>, user: User, knownDevice: boolean) {
-  setCookie(c, SESSION_COOKIE, await createSession(c.var.db, user.id), cookieOptions(c, SESSION_TTL_SECONDS));
-  if (!knownDevice) {
-    const device = await issueDevice(c.var.db, user.id);
-    setCookie(c, DEVICE_COOKIE, device, cookieOptions(c, DEVICE_TTL_SECONDS, "/api/auth"));
-  }
-}
-
 /**
  * Requests that carry a cookie must come from the app's own origin, whatever they do (login CSRF,
  * forced logout); a script without cookies may leave Origin out.
  */
-function refuseForeignOrigin(c: Context<AppEnv>) {
+export function refuseForeignOrigin(c: Context<AppEnv>) {
   if (c.req.header("Origin") !== undefined || c.req.header("Cookie")) assertSameOrigin(c);
 }
 
@@ -62,7 +51,7 @@ authRoutes.post("/signup", async (c) => {
     throw new ApiError(403, "signup_closed", CLOSED);
   }
   const user = publicUser({ id, username, status }, created.role === "admin");
-  await startSession(c, user, false);
+  await startSession(c, user, { method: "signup" });
   return c.json({ user }, 201);
 });
 
@@ -122,7 +111,7 @@ authRoutes.post("/login", async (c) => {
   if (row.status === "disabled")
     throw new ApiError(403, "account_disabled", "This account has been disabled by an administrator");
   const user = publicUser(row, isAdmin(row, c.env));
-  await startSession(c, user, device !== undefined);
+  await startSession(c, user, { method: "password", knownDevice: device !== undefined });
   return c.json({ user });
 });
 

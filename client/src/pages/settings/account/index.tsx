@@ -8,7 +8,13 @@ import { pageStyle } from "../../../components/page-frame";
 import { type CreatedToken, createToken, deleteToken, type Token, useApiTokens } from "../../../lib/api-tokens";
 import { explainShareError, shareDate } from "../../../lib/shares";
 import { COPY_LABELS, useCopy } from "../../../lib/use-copy";
+import { DeleteAccount } from "./delete-account";
+import { LinkedProviders } from "./linked-providers";
+import { Passkeys } from "./passkeys";
+import { Password } from "./password";
+import { Sessions } from "./sessions";
 import style from "./style.module.css";
+import { YourData } from "./your-data";
 
 export type AccountProps = { user: User; onLogOut: () => void };
 
@@ -29,7 +35,13 @@ export function Account({ user, onLogOut }: AccountProps) {
         </div>
         <p class={pageStyle.muted}>Log out ends this browser's session; your API tokens keep working.</p>
       </section>
+      <Password />
+      <Passkeys />
+      <LinkedProviders />
+      <Sessions />
       <ApiTokens />
+      <YourData />
+      <DeleteAccount />
     </div>
   );
 }

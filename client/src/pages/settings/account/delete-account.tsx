@@ -1,0 +1,4 @@
+// Settings → Account: placeholder for issue 43's part (DeleteAccount).
+export function DeleteAccount() {
+  return null;
+}

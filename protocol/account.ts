@@ -1,0 +1,50 @@
+// Settings → Account (docs/protocol.md "Account"): the sessions a user is signed in with, their password,
+// passkeys, linked identity providers, deleting the account and taking its data along. Every
+// `/api/account/*` route takes a signed-in session, never an API token.
+import { z } from "zod";
+import { PasswordSchema } from "./auth";
+
+/**
+ * Who the user is, asked again before what cannot be undone or what locks others out (a new password,
+ * deleting the account): the current password, or a passkey's assertion for a `confirm` challenge
+ * (`POST /api/account/passkeys/confirm-options`).
+ */
+export const ConfirmSchema = z.union([
+  z.object({ password: z.string().min(1).max(256) }).strict(),
+  z
+    .object({
+      passkey: z.object({ challenge_id: z.string().max(128), response: z.record(z.string(), z.unknown()) }).strict(),
+    })
+    .strict(),
+]);
+export type Confirm = z.infer<typeof ConfirmSchema>;
+
+/** How a session signed in: `oidc:<provider id>` for an identity provider. */
+export const SignInMethodSchema = z.string();
+
+/** One of `GET /api/account/sessions`' items: never the session's secret or its hash. */
+export const AccountSessionSchema = z.object({
+  id: z.string(),
+  /** The session this request came with. */
+  current: z.boolean(),
+  user_agent: z.string().nullable(),
+  address: z.string().nullable(),
+  /** Cloudflare's city and country of where it signed in, when known. */
+  place: z.string().nullable(),
+  method: SignInMethodSchema.nullable(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  expires_at: z.string(),
+});
+export type AccountSession = z.infer<typeof AccountSessionSchema>;
+
+/** `POST /api/account/password`: the new password, and who confirms it (none needed for an account without one… but a passkey). */
+export const ChangePasswordSchema = z.object({ new_password: PasswordSchema, confirm: ConfirmSchema }).strict();
+
+/** The ways into an account: what `GET /api/account` says of it (never the last one can be removed). */
+export const SignInWaysSchema = z.object({
+  password: z.boolean(),
+  passkeys: z.number().int(),
+  identities: z.number().int(),
+});
+export type SignInWays = z.infer<typeof SignInWaysSchema>;
