@@ -2,7 +2,7 @@
 // passkeys, linked identity providers, deleting the account and taking its data along. Every
 // `/api/account/*` route takes a signed-in session, never an API token.
 import { z } from "zod";
-import { PasswordSchema } from "./auth";
+import { PasswordSchema, UserSchema } from "./auth";
 
 /**
  * Who the user is, asked again before what cannot be undone or what locks others out (a new password,
@@ -27,6 +27,8 @@ export const AccountSessionSchema = z.object({
   id: z.string(),
   /** The session this request came with. */
   current: z.boolean(),
+  /** The browser as a person names it ("Firefox on Windows"), from its User-Agent. */
+  device: z.string(),
   user_agent: z.string().nullable(),
   address: z.string().nullable(),
   /** Cloudflare's city and country of where it signed in, when known. */
@@ -38,7 +40,7 @@ export const AccountSessionSchema = z.object({
 });
 export type AccountSession = z.infer<typeof AccountSessionSchema>;
 
-/** `POST /api/account/password`: the new password, and who confirms it (none needed for an account without one… but a passkey). */
+/** `POST /api/account/password`: the new password, confirmed by the current one (or, without one, a passkey). */
 export const ChangePasswordSchema = z.object({ new_password: PasswordSchema, confirm: ConfirmSchema }).strict();
 
 /** The ways into an account: what `GET /api/account` says of it (never the last one can be removed). */
@@ -48,3 +50,19 @@ export const SignInWaysSchema = z.object({
   identities: z.number().int(),
 });
 export type SignInWays = z.infer<typeof SignInWaysSchema>;
+
+/** `GET /api/account`: who is signed in and the ways into the account. */
+export const AccountSchema = z.object({ user: UserSchema, ways: SignInWaysSchema });
+export type Account = z.infer<typeof AccountSchema>;
+
+/** `POST /api/account/sessions/sign-out-others`' answer: how many sessions ended. */
+export const SignedOutSchema = z.object({ signed_out: z.number().int() });
+
+/** `POST /api/auth/reset`: an admin's reset link's token and the new password. */
+export const ResetPasswordSchema = z
+  .object({ token: z.string().min(1).max(128), new_password: PasswordSchema })
+  .strict();
+
+/** `POST /api/admin/users/:id/reset-link`' answer: the link, shown to the admin once. */
+export const ResetLinkSchema = z.object({ url: z.string(), expires_at: z.string() });
+export type ResetLink = z.infer<typeof ResetLinkSchema>;

@@ -80,6 +80,8 @@ export const AUDIT_ACTIONS = [
   "set_quota",
   "create_invite",
   "revoke_invite",
+  /** A single-use link that sets a new password (a forgotten one). */
+  "reset_link",
 ] as const;
 export const AuditEntrySchema = z.object({
   id: z.number(),

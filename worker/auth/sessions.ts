@@ -1,5 +1,5 @@
 // Server-side sessions and API tokens: the secret goes to the client once; D1 keeps only its SHA-256.
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../d1/client";
 import { nowIso } from "../../d1/client";
 import type { Credential } from "../../d1/credentials";
@@ -56,6 +56,8 @@ export interface SignedIn {
   role: string;
   status: string;
   lastActiveAt: string | null;
+  /** The session's last recorded use (d1/account-sessions.ts touchSession); null for a token. */
+  sessionUsedAt: string | null;
 }
 
 /** What the API says of the signed-in user (protocol User): the status while pending, `admin` for an admin. */
@@ -85,7 +87,7 @@ async function accountForCredential(db: Db, { kind, hash }: Credential): Promise
   };
   if (kind === "session") {
     const rows = await db
-      .select(user)
+      .select({ ...user, sessionUsedAt: sessions.lastUsedAt })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(and(eq(sessions.tokenHash, hash), gt(sessions.expiresAt, nowIso())))
@@ -93,7 +95,7 @@ async function accountForCredential(db: Db, { kind, hash }: Credential): Promise
     return rows[0];
   }
   const rows = await db
-    .select(user)
+    .select({ ...user, sessionUsedAt: sql<null>`NULL` })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
     .where(eq(apiTokens.tokenHash, hash))

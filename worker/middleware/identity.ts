@@ -2,6 +2,7 @@
 // upgrades must come from the app's own Origin (CSRF); bearer calls carry no ambient authority.
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
+import { touchSession } from "../../d1/account-sessions";
 import { promoteListed, touchActivity } from "../../d1/accounts";
 import { audit } from "../../d1/admin-audit";
 import { type Db, database } from "../../d1/client";
@@ -55,6 +56,7 @@ export const identify: MiddlewareHandler<AppEnv> = async (c, next) => {
     c.set("credential", credential);
     c.set("account", { ...user, admin });
     background(c, afterSignIn(c.env.DB, user, admin));
+    if (credential.kind === "session") background(c, touchSession(c.var.db, credential.hash, user.sessionUsedAt));
     // An account waiting for approval may read who it is, and nothing else.
     if (user.status === "pending" && !(c.req.method === "GET" && c.req.path === "/api/me"))
       throw new ApiError(403, "account_pending", PENDING_WORDS);

@@ -7,6 +7,7 @@ import { defaultLimits, effectiveLimits, limitsFor } from "../../core/quota-rule
 import { type Account, accountById, type Change, listAccounts, setRole, setStatus } from "../../d1/accounts";
 import { audit, auditLog } from "../../d1/admin-audit";
 import { createInvite, listInvites, revokeInvite } from "../../d1/invites";
+import { createReset } from "../../d1/password-resets";
 import { writeOverride } from "../../d1/quotas";
 import { sinceDay, topUsers, usageRows } from "../../d1/usage";
 import { tellUserChanged } from "../../durable-objects/user-changes";
@@ -116,6 +117,20 @@ adminRoutes.put("/users/:id/quota", async (c) => {
   // The user's live conversations read the new limits at their next turn.
   await tellUserChanged(c.env, account.id, "settings");
   return c.json({ quota: limitsFor(c.env, override), quota_override: override });
+});
+
+/** A single-use link that sets a new password for someone who forgot theirs; shown to the admin once. */
+adminRoutes.post("/users/:id/reset-link", async (c) => {
+  const account = await target(c);
+  const token = randomToken("or");
+  const me = currentUser(c);
+  const expiresAt = await createReset(c.var.db, {
+    tokenHash: await sha256Hex(token),
+    userId: account.id,
+    createdBy: me.id,
+  });
+  await audit(c.env.DB, { actor: me.username, action: "reset_link", target: account.username, detail: {} });
+  return c.json({ url: `/reset?token=${encodeURIComponent(token)}`, expires_at: expiresAt }, 201);
 });
 
 adminRoutes.get("/invites", async (c) => c.json({ invites: await listInvites(c.env.DB) }));

@@ -2,12 +2,14 @@
 import { eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { deleteCookie, getCookie } from "hono/cookie";
+import { otherSessionsDelete } from "../../d1/account-sessions";
 import { createAccount, noAccountYet } from "../../d1/accounts";
 import { claimInvite, releaseInvite } from "../../d1/invites";
+import { takeReset } from "../../d1/password-resets";
 import { hit } from "../../d1/rate-limits";
 import { users } from "../../d1/schema";
 import { tellUserChanged } from "../../durable-objects/user-changes";
-import { LoginSchema, SignupSchema, type User } from "../../protocol";
+import { LoginSchema, ResetPasswordSchema, SignupSchema } from "../../protocol";
 import { clientAddress } from "../auth/client-address";
 import { DUMMY_PASSWORD_HASH, hashPassword, sha256Hex, verifyPassword } from "../auth/crypto";
 import { DEVICE_COOKIE, trustedDevice } from "../auth/devices";
@@ -124,6 +126,31 @@ authRoutes.post("/logout", async (c) => {
   deleteCookie(c, SESSION_COOKIE, { path: "/" });
   return c.body(null, 204);
 });
+
+/**
+ * An admin's reset link: a new password, every session and socket of the account ended, and a session
+ * for the browser that used it. The link works once.
+ */
+authRoutes.post("/reset", async (c) => {
+  refuseForeignOrigin(c);
+  const { token, new_password } = await readJson(c, ResetPasswordSchema);
+  const passwordHash = await hashPassword(new_password);
+  const userId = await takeReset(c.var.db, await sha256Hex(token));
+  if (!userId) throw new ApiError(403, "confirmation_failed", RESET_GONE);
+  const [[row]] = await c.var.db.batch([
+    c.var.db.update(users).set({ passwordHash }).where(eq(users.id, userId)).returning(),
+    otherSessionsDelete(c.var.db, userId, undefined),
+  ]);
+  if (!row) throw new ApiError(403, "confirmation_failed", RESET_GONE);
+  await tellUserChanged(c.env, userId, "credentials");
+  if (row.status === "disabled")
+    throw new ApiError(403, "account_disabled", "This account has been disabled by an administrator");
+  const user = publicUser(row, isAdmin(row, c.env));
+  await startSession(c, user, { method: "reset" });
+  return c.json({ user });
+});
+
+const RESET_GONE = "This reset link does not work any more: it was used, replaced or has expired. Ask for a new one";
 
 export const meRoutes = new Hono<AppEnv>();
 meRoutes.get("/", requireUser, (c) => c.json({ user: currentUser(c) }));

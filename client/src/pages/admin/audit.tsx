@@ -17,6 +17,7 @@ const VERBS: Record<AuditEntry["action"], string> = {
   set_quota: "set the quota of",
   create_invite: "made an invite link",
   revoke_invite: "revoked an invite link",
+  reset_link: "made a password reset link for",
 };
 
 function detailWords(entry: AuditEntry): string {
