@@ -18,6 +18,8 @@ export type SettingsTab =
 export type Route =
   | { name: "login" }
   | { name: "signup" }
+  /** An admin's password reset link (/reset?token=…): shown signed in or not. */
+  | { name: "reset" }
   | { name: "home" }
   | { name: "conversation"; id: string }
   | { name: "settings"; tab: SettingsTab }
@@ -60,6 +62,7 @@ export function parseRoute(pathname: string): Route {
   if (path === "/") return { name: "home" };
   if (path === "/login") return { name: "login" };
   if (path === "/signup") return { name: "signup" };
+  if (path === "/reset") return { name: "reset" };
   const settings =
     /^\/settings(?:\/(agent|appearance|models|usage|agent-notices|tools|device-notifications|shares|account|help))?$/.exec(
       path,
@@ -96,7 +99,7 @@ export function safeNext(next: string | null | undefined): string | null {
     const url = new URL(next, location.origin);
     if (url.origin !== location.origin) return null;
     const { name } = parseRoute(url.pathname);
-    return name === "login" || name === "signup" ? null : url.pathname + url.search + url.hash;
+    return name === "login" || name === "signup" || name === "reset" ? null : url.pathname + url.search + url.hash;
   } catch {
     return null;
   }

@@ -13,13 +13,15 @@ import style from "./style.module.css";
 
 const SharedPage = lazyPage(() => import("../../pages/shared").then((m) => m.SharedPage));
 const AuthForm = lazyPage(() => import("../../pages/auth").then((m) => m.AuthForm));
+const ResetPage = lazyPage(() => import("../../pages/auth/reset").then((m) => m.ResetPage));
 const PendingPage = lazyPage(() => import("../../pages/auth/pending").then((m) => m.PendingPage));
 
 export function App() {
   const route = useRoute();
   const { session, signedIn, logOut, refresh } = useSession();
   const onAuthPage = route.name === "login" || route.name === "signup";
-  const shared = route.name === "shared";
+  // Pages anyone may see, signed in or not: a share link's, an admin's password reset link's.
+  const shared = route.name === "shared" || route.name === "reset";
 
   useEffect(() => {
     if (session.status === "signed_out" && !onAuthPage && !shared)
@@ -28,6 +30,7 @@ export function App() {
   }, [session.status, onAuthPage, shared]);
 
   useEffect(() => {
+    if (route.name === "reset") document.title = "Set a new password · Oracle";
     if (shared) return; // the shared page names itself
     if (session.status === "signed_out") document.title = `${route.name === "signup" ? "Sign up" : "Log in"} · Oracle`;
     else if (session.status === "pending") document.title = "Waiting for approval · Oracle";
@@ -40,6 +43,15 @@ export function App() {
   };
 
   if (route.name === "shared") return <SharedPage id={route.id} session={session.status} />;
+  if (route.name === "reset")
+    return (
+      <ResetPage
+        onSignedIn={(user) => {
+          signedIn(user);
+          navigate("/", { replace: true });
+        }}
+      />
+    );
 
   switch (session.status) {
     case "loading":

@@ -10,6 +10,7 @@ import { requestJson } from "../../lib/api";
 import hidden from "../../ui/visually-hidden/style.module.css";
 import { day, when } from "./format";
 import { QuotaForm } from "./quota-form";
+import { ResetLinkButton } from "./reset-link";
 import style from "./style.module.css";
 
 const PAGE = 50;
@@ -210,6 +211,7 @@ function UserRow({ user, act }: { user: AdminUser; act: Act }) {
         <button type="button" aria-expanded={editing} onClick={() => setEditing(!editing)} data-testid="admin-quota">
           Set quota…
         </button>
+        <ResetLinkButton user={user} />
       </div>
       {editing && (
         <QuotaForm

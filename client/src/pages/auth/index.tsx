@@ -8,6 +8,7 @@ import { requestJson } from "../../lib/api";
 import { UserResponseSchema } from "../../lib/response-schemas";
 import { nextFromLocation } from "../../lib/router";
 import { Link } from "../../ui/link";
+import { ForgotPassword } from "./forgot-password";
 import { OtherWays } from "./other-ways";
 import { inviteFromLocation, refusalWords, type SignupOffer, signupOffer, useSignupPolicy } from "./signup-policy";
 import style from "./style.module.css";
@@ -135,6 +136,7 @@ export function AuthForm({ mode, onSignedIn }: Props) {
           {signup ? "Sign up" : "Log in"}
         </button>
         <OtherWays mode={mode} />
+        {!signup && <ForgotPassword />}
         {signup || !offer || offer.form ? switchLine : <NoSignup offer={offer} />}
       </form>
     </main>

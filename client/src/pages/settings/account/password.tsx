@@ -1,4 +1,112 @@
-// Settings → Account: placeholder for issue 43's part (Password).
+// Settings → Account → Password: a new password, typed twice, confirmed by the current one (an account
+// without a password sets its first one, confirmed with a passkey). Every other session and its sockets
+// end at once; this one stays (docs/protocol.md "Sessions and password").
+import { useState } from "preact/hooks";
+import { type Confirm, fieldErrors, PasswordSchema } from "../../../../../protocol";
+import { pageStyle } from "../../../components/page-frame";
+import { changePassword, explainAccountError, useAccount } from "../../../lib/account";
+import { passkeyConfirmation } from "../../../lib/passkey-confirmation";
+import style from "./style.module.css";
+
 export function Password() {
-  return null;
+  const { account, reload } = useAccount();
+  const hasPassword = account?.ok ? account.data.ways.password : true;
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const [again, setAgain] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setDone(null);
+    const rules = PasswordSchema.safeParse(next);
+    if (!rules.success) return setProblem(`New password: ${fieldErrors(rules.error)._ ?? "not valid"}`);
+    if (next !== again) return setProblem("The two new passwords are not the same");
+    if (hasPassword && !current) return setProblem("Type your current password to confirm it is you");
+    setBusy(true);
+    setProblem(null);
+    let confirm: Confirm;
+    if (hasPassword) confirm = { password: current };
+    else {
+      const passkey = await passkeyConfirmation();
+      if ("error" in passkey) {
+        setBusy(false);
+        return setProblem(passkey.error);
+      }
+      confirm = passkey;
+    }
+    const result = await changePassword(next, confirm);
+    setBusy(false);
+    if (!result.ok) return setProblem(explainAccountError(result.error, "change the password"));
+    setCurrent("");
+    setNext("");
+    setAgain("");
+    const n = result.data.signed_out;
+    setDone(
+      `Password ${hasPassword ? "changed" : "set"}.${n ? ` ${n === 1 ? "1 other session was" : `${n} other sessions were`} signed out.` : ""}`,
+    );
+    if (!hasPassword) void reload();
+  };
+
+  return (
+    <section class={style.section} aria-labelledby="account-password-title" data-testid="account-password">
+      <h2 id="account-password-title" class={style.heading}>
+        Password
+      </h2>
+      <p class={pageStyle.muted}>
+        {hasPassword
+          ? "A new password signs you out everywhere else; this browser stays signed in."
+          : "Your account has no password: you sign in with a passkey or an identity provider. You can add one, confirmed with a passkey."}
+      </p>
+      <form class={style.stack} onSubmit={(e) => void submit(e)} noValidate data-testid="password-form">
+        {hasPassword && (
+          <label class={style.field}>
+            <span>Current password</span>
+            <input
+              type="password"
+              autoComplete="current-password"
+              value={current}
+              onInput={(e) => setCurrent(e.currentTarget.value)}
+              data-testid="password-current"
+            />
+          </label>
+        )}
+        <label class={style.field}>
+          <span>New password</span>
+          <input
+            type="password"
+            autoComplete="new-password"
+            value={next}
+            onInput={(e) => setNext(e.currentTarget.value)}
+            data-testid="password-new"
+          />
+        </label>
+        <label class={style.field}>
+          <span>New password again</span>
+          <input
+            type="password"
+            autoComplete="new-password"
+            value={again}
+            onInput={(e) => setAgain(e.currentTarget.value)}
+            data-testid="password-again"
+          />
+        </label>
+        <button type="submit" class={pageStyle.primary} disabled={busy} data-testid="password-submit">
+          {busy ? "Saving…" : hasPassword ? "Change password" : "Set password"}
+        </button>
+        {problem && (
+          <p class={style.problem} role="alert" data-testid="password-problem">
+            {problem}
+          </p>
+        )}
+        {done && (
+          <p class={pageStyle.muted} role="status" data-testid="password-done">
+            {done}
+          </p>
+        )}
+      </form>
+    </section>
+  );
 }
