@@ -25,6 +25,14 @@ interface Env {
   USER_PROVIDERS?: string;
   /** Who may create an account: open, invite, approval or closed (worker/auth/signup-policy.ts; unset: approval, open on 127.0.0.1). */
   SIGNUP?: string;
+  /**
+   * Passkeys (worker/auth/passkey-ceremony.ts): the WebAuthn relying party's id (a domain: the app's host
+   * or a parent of it), the origins whose passkey answers count (comma-separated), and the name
+   * authenticators show. Unset: the host and origin each request came to, and "Oracle".
+   */
+  WEBAUTHN_RP_ID?: string;
+  WEBAUTHN_ORIGINS?: string;
+  WEBAUTHN_RP_NAME?: string;
   /** Usernames (comma-separated) that are admins whatever the database says. */
   ADMINS?: string;
   /** Sign-ups per client address (an IPv6 one by its /64) per hour; 0: no limit. Unset: 10. */

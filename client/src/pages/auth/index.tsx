@@ -135,7 +135,7 @@ export function AuthForm({ mode, onSignedIn }: Props) {
         <button type="submit" class={style.submit} disabled={busy} data-testid="auth-submit">
           {signup ? "Sign up" : "Log in"}
         </button>
-        <OtherWays mode={mode} />
+        <OtherWays mode={mode} username={username} invite={invite} onSignedIn={onSignedIn} />
         {!signup && <ForgotPassword />}
         {signup || !offer || offer.form ? switchLine : <NoSignup offer={offer} />}
       </form>

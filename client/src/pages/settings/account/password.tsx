@@ -5,12 +5,13 @@ import { useState } from "preact/hooks";
 import { type Confirm, fieldErrors, PasswordSchema } from "../../../../../protocol";
 import { pageStyle } from "../../../components/page-frame";
 import { changePassword, explainAccountError, useAccount } from "../../../lib/account";
-import { passkeyConfirmation } from "../../../lib/passkey-confirmation";
+import { confirmWithPasskey } from "../../../lib/passkeys";
 import style from "./style.module.css";
 
 export function Password() {
   const { account, reload } = useAccount();
   const hasPassword = account?.ok ? account.data.ways.password : true;
+  const hasPasskey = account?.ok ? account.data.ways.passkeys > 0 : false;
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
   const [again, setAgain] = useState("");
@@ -18,19 +19,20 @@ export function Password() {
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
+  /** With the current password, or (`withPasskey`, or an account without one) a passkey. */
+  const save = async (withPasskey: boolean) => {
     setDone(null);
     const rules = PasswordSchema.safeParse(next);
     if (!rules.success) return setProblem(`New password: ${fieldErrors(rules.error)._ ?? "not valid"}`);
     if (next !== again) return setProblem("The two new passwords are not the same");
-    if (hasPassword && !current) return setProblem("Type your current password to confirm it is you");
+    const byPassword = hasPassword && !withPasskey;
+    if (byPassword && !current) return setProblem("Type your current password to confirm it is you");
     setBusy(true);
     setProblem(null);
     let confirm: Confirm;
-    if (hasPassword) confirm = { password: current };
+    if (byPassword) confirm = { password: current };
     else {
-      const passkey = await passkeyConfirmation();
+      const passkey = await confirmWithPasskey();
       if ("error" in passkey) {
         setBusy(false);
         return setProblem(passkey.error);
@@ -60,7 +62,15 @@ export function Password() {
           ? "A new password signs you out everywhere else; this browser stays signed in."
           : "Your account has no password: you sign in with a passkey or an identity provider. You can add one, confirmed with a passkey."}
       </p>
-      <form class={style.stack} onSubmit={(e) => void submit(e)} noValidate data-testid="password-form">
+      <form
+        class={style.stack}
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save(false);
+        }}
+        noValidate
+        data-testid="password-form"
+      >
         {hasPassword && (
           <label class={style.field}>
             <span>Current password</span>
@@ -94,8 +104,13 @@ export function Password() {
           />
         </label>
         <button type="submit" class={pageStyle.primary} disabled={busy} data-testid="password-submit">
-          {busy ? "Saving…" : hasPassword ? "Change password" : "Set password"}
+          {busy ? "Saving…" : hasPassword ? "Change password" : "Set password with a passkey"}
         </button>
+        {hasPassword && hasPasskey && (
+          <button type="button" disabled={busy} onClick={() => void save(true)} data-testid="password-with-passkey">
+            Confirm with a passkey instead
+          </button>
+        )}
         {problem && (
           <p class={style.problem} role="alert" data-testid="password-problem">
             {problem}
