@@ -57,6 +57,7 @@ const WORKER_LIBRARIES = [
   "croner",
   "@cfworker/json-schema",
   "ipaddr.js",
+  "oauth4webapi",
 ];
 /** What both e2e projects share: the real app and Chromium (test/e2e/harness.ts). */
 const e2eTest = {

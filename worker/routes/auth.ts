@@ -2,19 +2,17 @@
 import { eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { deleteCookie, getCookie } from "hono/cookie";
-import { createAccount, noAccountYet } from "../../d1/accounts";
-import { claimInvite, releaseInvite } from "../../d1/invites";
-import { hit } from "../../d1/rate-limits";
 import { users } from "../../d1/schema";
 import { tellUserChanged } from "../../durable-objects/user-changes";
-import { LoginSchema, SignupSchema, type User } from "../../protocol";
+import { LoginSchema, SignupSchema } from "../../protocol";
 import { clientAddress } from "../auth/client-address";
-import { DUMMY_PASSWORD_HASH, hashPassword, sha256Hex, verifyPassword } from "../auth/crypto";
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "../auth/crypto";
 import { DEVICE_COOKIE, trustedDevice } from "../auth/devices";
 import { clearAttempts, reserveAttempt } from "../auth/rate-limit";
 import { publicUser, revokeSession, SESSION_COOKIE } from "../auth/sessions";
 import { startSession } from "../auth/sign-in";
-import { configuredAdmins, isAdmin, signupPolicy, signupsPerHour } from "../auth/signup-policy";
+import { admitSignup, countSignup, createAdmittedAccount, refusalError } from "../auth/signup-admission";
+import { isAdmin } from "../auth/signup-policy";
 import { ApiError } from "../errors";
 import { type AppEnv, assertSameOrigin, currentUser, requireUser } from "../middleware/identity";
 import { readJson } from "../validate";
@@ -33,61 +31,14 @@ authRoutes.post("/signup", async (c) => {
   refuseForeignOrigin(c);
   const { username, password, invite } = await readJson(c, SignupSchema);
   await countSignup(c);
-  const admission = await admitSignup(c, username, invite);
-  const id = crypto.randomUUID();
-  const claimed = admission.invite ? await claimInvite(c.env.DB, admission.invite, id) : true;
-  if (!claimed) throw new ApiError(403, "signup_closed", INVITE_USED);
+  const admission = await admitSignup(c, { username, invite });
+  if (!admission.admitted) throw refusalError(admission.refusal);
   const passwordHash = await hashPassword(password);
-  const status = admission.pending ? "pending" : "active";
-  const created = await createAccount(c.env.DB, { id, username, passwordHash, status }, configuredAdmins(c.env));
-  if (!created) {
-    if (admission.invite) await releaseInvite(c.env.DB, admission.invite, id);
-    throw new ApiError(409, "conflict", "That username is taken", { username: "already taken" });
-  }
-  // The first account of an empty installation gets in whatever SIGNUP says, as its admin; two at once
-  // both saw it empty, and the one that did not become the admin is held to the policy after all.
-  if (admission.bootstrap && created.role !== "admin" && signupPolicy(c.env, c.req.url) !== "open") {
-    await c.env.DB.prepare("DELETE FROM users WHERE id = ?").bind(id).run();
-    throw new ApiError(403, "signup_closed", CLOSED);
-  }
-  const user = publicUser({ id, username, status }, created.role === "admin");
+  const user = await createAdmittedAccount(c, admission, { username, passwordHash });
+  if (!user) throw new ApiError(409, "conflict", "That username is taken", { username: "already taken" });
   await startSession(c, user, { method: "signup" });
   return c.json({ user }, 201);
 });
-
-const CLOSED = "Sign-ups are closed on this server";
-const INVITE_NEEDED = "Sign-ups on this server need an invite link: ask an administrator for one";
-const INVITE_USED = "This invite link does not work any more: it was used, revoked or has expired. Ask for a new one";
-
-/** The per-address limit on sign-ups, counted before anything else is checked (signup-policy.ts). */
-async function countSignup(c: Context<AppEnv>): Promise<void> {
-  const max = signupsPerHour(c.env);
-  if (!max) return;
-  const address = clientAddress(c.req.header("CF-Connecting-IP") ?? "local");
-  const decision = await hit(c.var.db, `sign-up:${address}`, { max, windowSeconds: 3600 });
-  if (decision.allowed) return;
-  c.header("Retry-After", String(decision.retryAfterSeconds));
-  const minutes = Math.ceil(decision.retryAfterSeconds / 60);
-  throw new ApiError(429, "rate_limited", `Too many sign-ups from this address; try again in ${minutes} min`);
-}
-
-/** Whether SIGNUP lets this sign-up in, and how: pending approval, or with an invite to use up. */
-async function admitSignup(
-  c: Context<AppEnv>,
-  username: string,
-  invite: string | undefined,
-): Promise<{ pending: boolean; invite?: string; bootstrap?: boolean }> {
-  const admins = configuredAdmins(c.env);
-  if (admins.includes(username)) return { pending: false };
-  if (!admins.length && (await noAccountYet(c.env.DB))) return { pending: false, bootstrap: true };
-  const policy = signupPolicy(c.env, c.req.url);
-  if (policy === "closed") throw new ApiError(403, "signup_closed", CLOSED);
-  if (policy === "invite") {
-    if (!invite) throw new ApiError(403, "signup_closed", INVITE_NEEDED);
-    return { pending: false, invite: await sha256Hex(invite) };
-  }
-  return { pending: policy === "approval" };
-}
 
 authRoutes.post("/login", async (c) => {
   refuseForeignOrigin(c);
