@@ -8,6 +8,7 @@ import type { User } from "../../protocol";
 import { ApiError } from "../errors";
 import type { AppEnv } from "../middleware/identity";
 import type { ProviderIdentity } from "./oidc-client";
+import { usernameCandidates } from "./oidc-username";
 import { publicUser } from "./sessions";
 import { admitSignup, countSignup, createAdmittedAccount } from "./signup-admission";
 import { configuredAdmins, isAdmin } from "./signup-policy";
@@ -18,29 +19,6 @@ export class SignInRefused extends Error {
     super(code);
     this.name = "SignInRefused";
   }
-}
-
-const MIN = 3;
-const MAX = 32;
-
-/** `hint` as a username's base: lower case, a–z 0–9 _ -, 3–32 characters ("user" when nothing is left). */
-export function usernameBase(hint: string | undefined): string {
-  const plain = (hint ?? "")
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9_-]+/g, "_")
-    .replace(/^[_-]+|[_-]+$/g, "")
-    .slice(0, MAX)
-    .replace(/[_-]+$/, "");
-  return plain.length >= MIN ? plain : "user";
-}
-
-/** The usernames to try, in order: the base, then numbered, then with random suffixes. */
-export function usernameCandidates(hint: string | undefined, random = () => crypto.randomUUID().slice(0, 6)): string[] {
-  const base = usernameBase(hint);
-  const suffixed = (suffix: string) => `${base.slice(0, MAX - suffix.length - 1)}_${suffix}`;
-  return [base, ...[2, 3, 4].map((n) => suffixed(String(n))), ...[1, 2, 3].map(() => suffixed(random()))];
 }
 
 /** The account the identity signs in (linked), or undefined when none is linked yet. */

@@ -6,6 +6,9 @@
 
 export type ProviderType = "oidc" | "github";
 
+/** The Worker's env as this module reads it: OIDC_PROVIDERS, and each provider's variables by name. */
+export type ProviderVars = { OIDC_PROVIDERS?: string };
+
 export interface ProviderConfig {
   id: string;
   name: string;
@@ -32,8 +35,8 @@ function warnOnce(message: string): void {
 }
 
 /** The variable OIDC_<ID>_<name>, trimmed; undefined when unset or empty. */
-function variable(env: Env, id: string, name: string): string | undefined {
-  const value = (env as unknown as Record<string, unknown>)[`OIDC_${id.toUpperCase()}_${name}`];
+function variable(env: ProviderVars, id: string, name: string): string | undefined {
+  const value = (env as Record<string, unknown>)[`OIDC_${id.toUpperCase()}_${name}`];
   return typeof value === "string" && value.trim() ? value.trim() : undefined;
 }
 
@@ -43,7 +46,7 @@ const nameFromId = (id: string) => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
-function providerFrom(env: Env, id: string): ProviderConfig | undefined {
+function providerFrom(env: ProviderVars, id: string): ProviderConfig | undefined {
   const typeName = (variable(env, id, "TYPE") ?? "oidc").toLowerCase();
   if (typeName !== "oidc" && typeName !== "github") {
     warnOnce(`identity provider ${id}: OIDC_${id.toUpperCase()}_TYPE must be oidc or github; left out`);
@@ -72,7 +75,7 @@ function providerFrom(env: Env, id: string): ProviderConfig | undefined {
 }
 
 /** Every configured provider, in OIDC_PROVIDERS' order (an id listed twice counts once). */
-export function configuredProviders(env: Env): ProviderConfig[] {
+export function configuredProviders(env: ProviderVars): ProviderConfig[] {
   const ids = [
     ...new Set(
       (env.OIDC_PROVIDERS ?? "")
@@ -93,7 +96,7 @@ export function configuredProviders(env: Env): ProviderConfig[] {
   return providers;
 }
 
-export const findProvider = (env: Env, id: string): ProviderConfig | undefined =>
+export const findProvider = (env: ProviderVars, id: string): ProviderConfig | undefined =>
   configuredProviders(env).find((p) => p.id === id);
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
