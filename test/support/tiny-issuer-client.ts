@@ -10,6 +10,19 @@ declare module "vitest" {
 
 export const TINY_CLIENT = { id: "tiny-client", secret: "tiny-secret" };
 
-/** What each issuer gets wrong in its ID token (`good`: nothing). */
-export const TINY_MODES = ["good", "forged", "wrong_aud", "wrong_iss", "expired", "wrong_nonce", "alg_none"] as const;
+/**
+ * What each issuer gets wrong in its ID token (`good`: nothing); `userinfo` keeps the email and username
+ * out of the ID token and serves them at UserInfo, and `userinfo_other` serves another subject's there.
+ */
+export const TINY_MODES = [
+  "good",
+  "forged",
+  "wrong_aud",
+  "wrong_iss",
+  "expired",
+  "wrong_nonce",
+  "alg_none",
+  "userinfo",
+  "userinfo_other",
+] as const;
 export type TinyMode = (typeof TINY_MODES)[number];

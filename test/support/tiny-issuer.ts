@@ -3,7 +3,8 @@
 // once (the subject is the request's `login_hint`, or "alice"), a token endpoint that checks the client's
 // secret, the redirect URI and PKCE (S256) before it answers, and its published keys. A mode decides
 // what its ID token gets wrong: `good` nothing; `forged` is signed with a key not in the JWKS (same kid);
-// `wrong_aud`, `wrong_iss`, `expired`, `wrong_nonce` one claim each; `alg_none` is not signed at all.
+// `wrong_aud`, `wrong_iss`, `expired`, `wrong_nonce` one claim each; `alg_none` is not signed at all;
+// `userinfo` puts the email and username at its UserInfo endpoint only, `userinfo_other` another subject's.
 // The workers global setup starts it (workerd cannot listen); tests reach it by `inject("tinyIssuerUrl")`
 // (tiny-issuer-client.ts).
 import { createHash, randomUUID } from "node:crypto";
@@ -27,16 +28,14 @@ export async function startTinyIssuer(): Promise<{ url: string; close(): Promise
   const other = await generateKeyPair("RS256");
   const publicJwk: JWK = { ...(await exportJWK(good.publicKey)), kid: "k1", alg: "RS256", use: "sig" };
   const grants = new Map<string, Grant>();
+  /** Access tokens → the grant they were issued for (UserInfo). */
+  const accessTokens = new Map<string, Grant>();
   let origin = "";
 
   async function idToken(grant: Grant, issuer: string): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
-    const claims = {
-      sub: grant.sub,
-      email: `${grant.sub.toLowerCase().replace(/[^a-z0-9.]/g, "")}@example.test`,
-      preferred_username: grant.sub,
-      nonce: grant.mode === "wrong_nonce" ? "not-the-nonce" : grant.nonce,
-    };
+    const profile = grant.mode.startsWith("userinfo") ? {} : profileOf(grant.sub);
+    const claims = { sub: grant.sub, ...profile, nonce: grant.mode === "wrong_nonce" ? "not-the-nonce" : grant.nonce };
     const iss = grant.mode === "wrong_iss" ? `${origin}/elsewhere` : issuer;
     const aud = grant.mode === "wrong_aud" ? "another-client" : TINY_CLIENT.id;
     const [iat, exp] = grant.mode === "expired" ? [now - 7200, now - 3600] : [now, now + 300];
@@ -66,6 +65,7 @@ export async function startTinyIssuer(): Promise<{ url: string; close(): Promise
         authorization_endpoint: `${issuer}/authorize`,
         token_endpoint: `${issuer}/token`,
         jwks_uri: `${issuer}/jwks`,
+        userinfo_endpoint: `${issuer}/userinfo`,
         response_types_supported: ["code"],
         subject_types_supported: ["public"],
         id_token_signing_alg_values_supported: ["RS256"],
@@ -73,6 +73,7 @@ export async function startTinyIssuer(): Promise<{ url: string; close(): Promise
         token_endpoint_auth_methods_supported: ["client_secret_basic"],
       });
     if (path === "jwks") return send(res, 200, { keys: [publicJwk] });
+    if (path === "userinfo") return userinfo(req, res);
     if (path === "authorize") return authorize(url, mode as TinyMode, res);
     if (path === "token" && req.method === "POST") return token(req, issuer, res);
     return send(res, 404, { error: "not found" });
@@ -115,7 +116,18 @@ export async function startTinyIssuer(): Promise<{ url: string; close(): Promise
     if (!grant || grant.redirectUri !== form.get("redirect_uri") || grant.challenge !== challenge)
       return send(res, 400, { error: "invalid_grant" });
     const id_token = await idToken(grant, issuer);
-    send(res, 200, { access_token: randomUUID(), token_type: "Bearer", expires_in: 300, id_token });
+    const access_token = randomUUID();
+    accessTokens.set(access_token, grant);
+    send(res, 200, { access_token, token_type: "Bearer", expires_in: 300, id_token });
+  }
+
+  function userinfo(req: IncomingMessage, res: ServerResponse): void {
+    const grant = accessTokens.get(req.headers.authorization?.replace(/^Bearer /, "") ?? "");
+    if (!grant) send(res, 401, { error: "invalid_token" });
+    else {
+      const sub = grant.mode === "userinfo_other" ? `${grant.sub}_other` : grant.sub;
+      send(res, 200, { sub, ...profileOf(sub) });
+    }
   }
 
   const server = createServer((req, res) => {
@@ -125,6 +137,12 @@ export async function startTinyIssuer(): Promise<{ url: string; close(): Promise
   origin = listening.origin;
   return { url: origin, close: listening.close };
 }
+
+/** What the issuer says of a subject beside it: an email and a username. */
+const profileOf = (sub: string) => ({
+  email: `${sub.toLowerCase().replace(/[^a-z0-9.]/g, "")}@example.test`,
+  preferred_username: sub,
+});
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });

@@ -3,7 +3,7 @@
 // every check is seen refusing (the ID token's signature, audience, issuer, expiry, nonce, an unsigned
 // token; the state: replayed, forged, from another browser, for another provider), and the accounts it
 // makes and links (the sign-up policy, usernames, a disabled account, linking and unlinking, the last way
-// in). The browser's side, against a real OpenID provider, is the e2e file of the same name.
+// in). The browser's side, against a real OpenID provider, is test/e2e/oidc.test.ts.
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import { type AccountIdentities, OidcProvidersSchema, type User } from "../../protocol";
@@ -126,6 +126,17 @@ describe("identity providers: signing in", () => {
       const linked = await env.DB.prepare("SELECT 1 FROM linked_identities WHERE subject = ?").bind(subject).first();
       expect(linked, mode).toBeNull();
     }
+  });
+
+  it("reads the email and username at UserInfo when the ID token leaves them out, and refuses another subject's there", async () => {
+    const subject = uniqueName("sub");
+    const { user } = await signIn("userinfo", subject);
+    expect(user?.username).toBe(subject);
+    const row = await env.DB.prepare("SELECT label FROM linked_identities WHERE provider = 'userinfo' AND subject = ?")
+      .bind(subject)
+      .first<{ label: string }>();
+    expect(row?.label).toBe(`${subject.replaceAll("_", "")}@example.test`);
+    refusedWith((await flow("userinfo_other", uniqueName("sub"))).res, "/login", "oidc_failed");
   });
 
   it("a callback is good once, in the browser that started it, for its provider; a forged state does nothing", async () => {

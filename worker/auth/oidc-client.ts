@@ -3,7 +3,8 @@
 // and everything checked — the state, the ID token's signature against the issuer's published keys, its
 // issuer, audience, expiry and nonce. oauth4webapi checks the claims but, for a token fetched from the
 // token endpoint over TLS, not the signature; we check it too (validateApplicationLevelSignature), so a
-// token the issuer did not sign is refused whatever the channel. GitHub speaks OAuth 2 without OpenID
+// token the issuer did not sign is refused whatever the channel. The person's email and name come from
+// the ID token, or from UserInfo when the provider keeps them there. GitHub speaks OAuth 2 without OpenID
 // Connect: its user is read from its API with the access token (subject: the numeric id).
 import * as oauth from "oauth4webapi";
 import { z } from "zod";
@@ -145,7 +146,27 @@ export async function finishAuthorization(
   await failuresAs("signature", () => oauth.validateApplicationLevelSignature(server, response, options));
   const claims = oauth.getValidatedIdTokenClaims(tokens);
   if (!claims) throw new OidcFlowError("oidc_failed", "no ID token");
-  return identityFromClaims(claims);
+  return identityFromClaims({ ...(await profileClaims(provider, server, client, claims, tokens)), ...claims });
+}
+
+/**
+ * What the ID token leaves out of who the person is (email, username, name), from the UserInfo endpoint:
+ * a provider that follows the spec to the letter (oidc-provider, Okta) puts the scopes' claims there, not
+ * in an ID token issued beside an access token. Only for the label and the username: the subject is the
+ * ID token's, and a UserInfo answer about another subject is refused.
+ */
+async function profileClaims(
+  provider: ProviderConfig,
+  server: oauth.AuthorizationServer,
+  client: oauth.Client,
+  claims: oauth.IDToken,
+  tokens: oauth.TokenEndpointResponse,
+): Promise<Record<string, unknown>> {
+  if (claims.email || claims.preferred_username || claims.name || !server.userinfo_endpoint) return {};
+  const response = await failuresAs("userinfo", () =>
+    oauth.userInfoRequest(server, client, tokens.access_token, requestOptions(provider)),
+  );
+  return failuresAs("userinfo", () => oauth.processUserInfoResponse(server, client, claims.sub, response));
 }
 
 const IdTokenClaimsSchema = z.object({
