@@ -1,4 +1,7 @@
-// The sign-in page's ways in besides a password (passkey, identity providers): placeholder for issue 43.
-export function OtherWays(_props: { mode: "login" | "signup" }) {
-  return null;
+// The sign-in page's ways in besides a password (passkey, identity providers): the identity providers'
+// buttons (provider-buttons.tsx); the passkey part joins them here.
+import { ProviderButtons } from "./provider-buttons";
+
+export function OtherWays({ mode }: { mode: "login" | "signup" }) {
+  return <ProviderButtons mode={mode} />;
 }
