@@ -124,7 +124,10 @@ describe("GitHub's OAuth flow", () => {
   const flow = { state: "state-123", nonce: "nonce-123", verifier: "v".repeat(43) };
   const redirectUri = "https://oracle.example/api/auth/oidc/github/callback";
 
-  afterEach(() => vi.unstubAllGlobals());
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
 
   it("sends the browser to GitHub's authorize page with PKCE and the state, and no nonce", async () => {
     const url = await authorizationUrl(github, await authorizationServer(github), redirectUri, flow);
