@@ -35,6 +35,11 @@ interface Env {
   WEBAUTHN_RP_NAME?: string;
   /** Usernames (comma-separated) that are admins whatever the database says. */
   ADMINS?: string;
+  /**
+   * Identity providers to sign in with (worker/auth/oidc-config.ts): their ids, comma-separated; each id's
+   * OIDC_<ID>_ISSUER, _CLIENT_ID, _CLIENT_SECRET, _NAME, _SCOPES, _TYPE are read by name.
+   */
+  OIDC_PROVIDERS?: string;
   /** Sign-ups per client address (an IPv6 one by its /64) per hour; 0: no limit. Unset: 10. */
   SIGNUP_PER_HOUR?: string;
   /** The default quota on the operator's models per user (protocol/quota.ts); unset or empty: no limit. */

@@ -58,6 +58,7 @@ const WORKER_LIBRARIES = [
   "@cfworker/json-schema",
   "ipaddr.js",
   "@simplewebauthn/server",
+  "oauth4webapi",
 ];
 /** What both e2e projects share: the real app and Chromium (test/e2e/harness.ts). */
 const e2eTest = {

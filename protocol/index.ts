@@ -18,6 +18,7 @@ export * from "./message";
 export * from "./message-origin";
 export * from "./models";
 export * from "./notes";
+export * from "./oidc";
 export * from "./passkeys";
 export * from "./quota";
 export * from "./share";

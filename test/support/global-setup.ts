@@ -6,6 +6,7 @@ import { MCP_TEST_TOKEN } from "./mcp-calls.ts";
 import { startElicitServer } from "./mcp-elicit-server.ts";
 import { startMcpServer } from "./mcp-server.ts";
 import { startOAuthFactory } from "./oauth-server.ts";
+import { startTinyIssuer } from "./tiny-issuer.ts";
 
 // `inject("llmUrl")` is typed by the ProvidedContext augmentation in fake-openai-client.ts (which the
 // workers tsconfig includes).
@@ -24,7 +25,10 @@ export default async function setup({ provide }: TestProject) {
   // OAuth authorization servers, each test its own (oauth-factory.ts).
   const oauth = await startOAuthFactory();
   provide("oauthFactoryUrl", oauth.url);
+  // OpenID Connect issuers that get one check of an ID token wrong each (tiny-issuer.ts).
+  const issuers = await startTinyIssuer();
+  provide("tinyIssuerUrl", issuers.url);
   return async () => {
-    await Promise.all([fake.close(), open.close(), guarded.close(), asking.close(), oauth.close()]);
+    await Promise.all([fake.close(), open.close(), guarded.close(), asking.close(), oauth.close(), issuers.close()]);
   };
 }

@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { CredentialsSchema, fieldErrors, type User } from "../../../../protocol";
 import { requestJson } from "../../lib/api";
+import { oidcErrorFromLocation } from "../../lib/identity-providers";
 import { UserResponseSchema } from "../../lib/response-schemas";
 import { nextFromLocation } from "../../lib/router";
 import { Link } from "../../ui/link";
@@ -20,7 +21,8 @@ const FIELDS = ["username", "password"] as const;
 export function AuthForm({ mode, onSignedIn }: Props) {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
-  const [message, setMessage] = useState<string | null>(null);
+  // A sign-in with an identity provider that failed comes back with `?error=` (provider-buttons.tsx).
+  const [message, setMessage] = useState<string | null>(oidcErrorFromLocation);
   const [fields, setFields] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
