@@ -23,6 +23,14 @@ export const passkeysSupported = (): boolean => typeof globalThis.PublicKeyCrede
 
 const browser = () => import("@simplewebauthn/browser");
 
+/** Browsers refuse passkeys on an IP address (a relying party is a domain): where to open the app instead. */
+function byNameWords(): string {
+  const { hostname, port, protocol } = location;
+  if (hostname === "127.0.0.1" || hostname === "[::1]")
+    return `Passkeys do not work on ${hostname}: open the app as ${protocol}//localhost${port ? `:${port}` : ""} instead.`;
+  return "Passkeys do not work on this address: open the app by its name.";
+}
+
 /** What the browser's authenticator threw, in words; a cancel (or a timeout) says only that. */
 function ceremonyFailure(error: unknown, doing: string): { ok: false; cancelled: boolean; message: string } {
   const name = error instanceof Error ? error.name : "";
@@ -34,8 +42,7 @@ function ceremonyFailure(error: unknown, doing: string): { ok: false; cancelled:
     };
   if (name === "InvalidStateError")
     return { ok: false, cancelled: false, message: "This device already holds a passkey for this account." };
-  if (name === "SecurityError")
-    return { ok: false, cancelled: false, message: "Passkeys do not work on this address: open the app by its name." };
+  if (name === "SecurityError") return { ok: false, cancelled: false, message: byNameWords() };
   return {
     ok: false,
     cancelled: false,
