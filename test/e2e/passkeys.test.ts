@@ -144,3 +144,15 @@ describe.each(DESKTOP_AND_PHONE)("passkeys at $width px", (viewport) => {
     });
   });
 });
+
+it("on 127.0.0.1, where browsers refuse passkeys, says to open the app as localhost", async () => {
+  await withPage(live, "passkeys-by-address", viewportOptions(DESKTOP_AND_PHONE[0]), async (page) => {
+    await addDevice(await webAuthn(page));
+    await page.goto("/login");
+    await page.locator("[data-testid=passkey-signin]").click();
+    const port = new URL(live.app.url).port;
+    await expect
+      .poll(() => page.locator("[data-testid=passkey-said]").textContent(), { timeout: 15_000 })
+      .toContain(`open the app as http://localhost:${port}`);
+  });
+});
