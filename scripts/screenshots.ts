@@ -4,13 +4,15 @@
 // sees it; an approval card and an MCP server's question on the phone, and the Schedules page. Writes
 // docs/screenshots/chat-1280.png, chat-1280-light.png, chat-390.png, approval-390.png,
 // elicitation-390.png, schedules-1280.png, shared-1280.png, and (ada is the app's admin) Settings → Usage
-// under a quota, usage-1280.png, and the admin page with a few more accounts, admin-1280.png; rerun
-// after a UI change.
+// under a quota, usage-1280.png, the admin page with a few more accounts, admin-1280.png, Settings →
+// Account with a passkey and two sessions, account-1280.png, and the sign-in page on a phone,
+// login-390.png; rerun after a UI change.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import {
   apiFromPage,
   launchBrowser,
+  logInInBrowser,
   newConversationInBrowser,
   ROOT,
   sendChat,
@@ -30,7 +32,16 @@ const NOTES: Record<string, string> = {
 
 mkdirSync(OUT, { recursive: true });
 const [app, browser, elicit] = await Promise.all([
-  startApp({ env: { ADMINS: "ada" } }),
+  // A provider the sign-in page offers (its button; nothing is fetched from it here).
+  startApp({
+    env: {
+      ADMINS: "ada",
+      OIDC_PROVIDERS: "google",
+      OIDC_GOOGLE_ISSUER: "https://accounts.google.com",
+      OIDC_GOOGLE_CLIENT_ID: "oracle-screenshots",
+      OIDC_GOOGLE_NAME: "Google",
+    },
+  }),
   launchBrowser(),
   startElicitServer(),
 ]);
@@ -177,10 +188,63 @@ try {
   await page.locator("[data-testid=admin-user-row]").nth(3).waitFor();
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(OUT, "admin-1280.png"), fullPage: true });
+  await accountPictures(app.url);
   console.log(
-    `wrote ${path.relative(ROOT, OUT)}/chat-1280.png, chat-1280-light.png, chat-390.png, approval-390.png, elicitation-390.png, schedules-1280.png, shared-1280.png, usage-1280.png and admin-1280.png`,
+    `wrote ${path.relative(ROOT, OUT)}/chat-1280.png, chat-1280-light.png, chat-390.png, approval-390.png, elicitation-390.png, schedules-1280.png, shared-1280.png, usage-1280.png, admin-1280.png, account-1280.png and login-390.png`,
   );
 } finally {
   await Promise.all([browser.close(), elicit.close()]);
   await app.stop();
+}
+
+/**
+ * Settings → Account with a passkey (Chromium's virtual authenticator) and a second session from another
+ * browser, and the sign-in page on a phone. Both by the name localhost: browsers refuse passkeys on an IP.
+ */
+async function accountPictures(url: string) {
+  const byName = url.replace("//127.0.0.1:", "//localhost:");
+  const elsewhere = await browser.newContext({
+    baseURL: byName,
+    userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0",
+  });
+  await logInInBrowser(await elsewhere.newPage(), "ada");
+  const context = await browser.newContext({
+    baseURL: byName,
+    viewport: { width: 1280, height: 800 },
+    colorScheme: "dark",
+  });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  await logInInBrowser(page, "ada");
+  await page.goto("/settings/account");
+  await page.locator("[data-testid=passkey-add]").click();
+  await page.locator("[data-testid=passkey]").waitFor();
+  await page.locator("[data-testid=session]").nth(2).waitFor();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(OUT, "account-1280.png"), fullPage: true });
+  const phone = await browser.newContext({
+    baseURL: byName,
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    colorScheme: "dark",
+  });
+  const login = await phone.newPage();
+  await login.goto("/login");
+  await login.locator("[data-testid=passkey-signin]").waitFor();
+  await login.locator("[data-testid=forgot-password] summary").click();
+  await login.waitForTimeout(300);
+  await login.screenshot({ path: path.join(OUT, "login-390.png") });
+  await Promise.all([elsewhere.close(), context.close(), phone.close()]);
 }
