@@ -8,6 +8,7 @@ import { requestJson } from "../../lib/api";
 import { UserResponseSchema } from "../../lib/response-schemas";
 import { nextFromLocation } from "../../lib/router";
 import { Link } from "../../ui/link";
+import { AccountDeletedNotice } from "./account-deleted";
 import { OtherWays } from "./other-ways";
 import { inviteFromLocation, refusalWords, type SignupOffer, signupOffer, useSignupPolicy } from "./signup-policy";
 import style from "./style.module.css";
@@ -88,6 +89,7 @@ export function AuthForm({ mode, onSignedIn }: Props) {
     <main class={style.page}>
       <form ref={form} class={style.card} onSubmit={submit} noValidate data-testid="auth-form">
         <h1 class={style.title}>{signup ? "Create your Oracle account" : "Log in to Oracle"}</h1>
+        <AccountDeletedNotice />
         {signup && offer?.words && (
           <p class={style.policy} data-testid="signup-policy">
             {offer.words}
