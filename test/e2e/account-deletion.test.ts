@@ -19,10 +19,11 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DELETED_USER } from "../../protocol";
 import { startMcpServer, type TestMcpServer } from "../support/mcp-server";
 import { startOAuthServer, type TestOAuthServer } from "../support/oauth-server";
 import { pushReceiver } from "../support/web-push-receiver";
-import { type Client, clientFor, openSocket, type Socket, signUp, waitIdle } from "./api-client";
+import { asAdmin, type Client, clientFor, openSocket, type Socket, signUp, waitIdle } from "./api-client";
 import { type App, E2E_PASSWORD, sharedBrowser, signUpInBrowser, startApp, uniqueUsername, withPage } from "./harness";
 
 const PASSWORD = "long enough password"; // api-client's signUp
@@ -117,6 +118,15 @@ async function ok(client: Pick<Client, "origin" | "headers">, method: string, ur
   const res = await call(client, method, url, body);
   expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
   return res.body;
+}
+
+/** `promise`, or a failure naming `what` after `ms`. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /** A socket that remembers how it closed. */
@@ -261,8 +271,10 @@ describe("a deleted account", () => {
     const main = await watched(a.client, a.conversation);
     await chat(main.socket, `write a note called log-${a.word}: remember ${a.word}`, turnEnded);
     await chat(main.socket, `delegate searching my notes for ${a.word} to a subagent`, turnEnded);
-    const all = (await ok(a.client, "GET", "/api/conversations")) as unknown as { id: string }[];
-    expect(all.length).toBe(1); // the subagent's conversation is not listed, but it is A's
+    // The subagent's conversation is not listed, but it is A's, with A's words in its task.
+    const child = main.socket.frames.find((f) => f.type === "subagent_frame")?.conversation_id as string;
+    expect(child).toBeTruthy();
+    expect(JSON.stringify(await a.client.messages(child))).toContain(a.word);
     const bTurn = await watched(b.client, b.conversation);
     await chat(bTurn.socket, `write a note called log-${b.word}: remember ${b.word}`, turnEnded);
     // An approval and a question left waiting (each with its alarm), from the second session and the token.
@@ -288,6 +300,9 @@ describe("a deleted account", () => {
       text: `hourly ${a.word}`,
       repeat: "every hour",
     });
+    // An admin's action on A: the audit log names A (afterwards as "deleted user").
+    const admin = await asAdmin(live().url);
+    await ok(admin, "PUT", `/api/admin/users/${a.id}/quota`, { daily_tokens: 123_456 });
     const needles = [a.id, a.username, a.word];
     expect([...occurrences(live().persistDir, needles).values()].every((places) => places.length > 0)).toBe(true);
 
@@ -308,13 +323,19 @@ describe("a deleted account", () => {
     // At once: the share link is gone, every socket of A's closed, no credential of A's works.
     expect((await fetch(`${live().url}/api/shared/${share}`)).status).toBe(404);
     expect((await fetch(`${live().url}/s/${share}`)).status).toBe(404);
-    const codes = await Promise.all([main.closed, bySecond.closed, byToken.closed]);
+    const codes = await within(
+      Promise.all([main.closed, bySecond.closed, byToken.closed]),
+      5_000,
+      "A's sockets closed",
+    );
     expect(codes.every((code) => code === 1000 || code === 4401)).toBe(true);
     for (const client of [a.client, second, { origin: live().url, headers: { authorization: `Bearer ${token}` } }])
       expect((await call(client, "GET", "/api/me")).status).toBe(401);
     // The OAuth grant was revoked at its authorization server: both tokens.
     expect(as.revocations.map((r) => r.hint).sort()).toEqual(["access_token", "refresh_token"]);
     expect(as.liveGrants()).toBe(0);
+    const audit = (await ok(admin, "GET", "/api/admin/audit")) as { entries: { action: string; target: string }[] };
+    expect(audit.entries.find((e) => e.action === "set_quota")?.target).toBe(DELETED_USER);
     // B is untouched.
     expect((await ok(b.client, "GET", `/api/notes/${b.word}.md`)).content).toBe(`The plan is ${b.word}.`);
     await bTurn.socket.ws.close();
