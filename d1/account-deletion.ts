@@ -38,13 +38,23 @@ export async function beginDeletion(d1: D1Database, userId: string, keepSession:
   return !!marked?.results.length;
 }
 
-/** Every conversation of the user, subagents' included (their rows carry the user too). */
-export async function conversationIdsOf(d1: D1Database, userId: string): Promise<string[]> {
+/** Up to `limit` of the user's conversations, subagents' included (their rows carry the user too). */
+export async function conversationIdsOf(d1: D1Database, userId: string, limit: number): Promise<string[]> {
   const { results } = await d1
-    .prepare("SELECT id FROM conversations WHERE user_id = ?")
-    .bind(userId)
+    .prepare("SELECT id FROM conversations WHERE user_id = ? LIMIT ?")
+    .bind(userId, limit)
     .all<{ id: string }>();
   return results.map((row) => row.id);
+}
+
+/** The rows of conversations whose objects were erased (their search rows, legacy messages cascade). */
+export async function deleteConversationRows(d1: D1Database, userId: string, ids: string[]): Promise<void> {
+  await d1
+    .prepare(
+      `DELETE FROM conversations WHERE user_id = ?1 AND id IN (SELECT value FROM json_each(?2)) AND ${WHILE_DELETING}`,
+    )
+    .bind(userId, JSON.stringify(ids))
+    .run();
 }
 
 /** Search rows go first, a slice at a time: each fires the FTS index's trigger, too many for one statement. */

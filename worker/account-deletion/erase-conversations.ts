@@ -1,25 +1,32 @@
-// Erasing every conversation object of an account being deleted: each object stops its turn, closes
-// its sockets, drops its alarm and deletes all of its storage (the log, the turn's record, waiting
-// questions and approvals, queued runs: ConversationObject.erase). Subagents' conversations are the
-// user's rows too, so they are erased with the rest; a turn still running when the listing was read may
-// start a subagent before it is stopped, so the listing is read again until it holds nothing new.
-import { conversationIdsOf } from "../../d1/account-deletion";
+// Erasing every conversation of an account being deleted: each object stops its turn, closes its sockets,
+// drops its alarm and deletes all of its storage (the log, the turn's record, waiting questions and
+// approvals, queued runs: ConversationObject.erase), then its D1 rows go (the index, the search text).
+// Subagents' conversations are the user's rows too, so they go with the rest; a turn still running when
+// a slice was listed may start a subagent before it is stopped, so slices are listed until none is left.
+// A slice's rows go as soon as its objects are erased, so a deletion the runtime cuts short (an account
+// with thousands of conversations can pass a request's limit of calls) goes on where it stopped when it
+// is run again.
+import { conversationIdsOf, deleteConversationRows } from "../../d1/account-deletion";
 
+/** Conversations listed, erased and deleted at a time. */
+const SLICE = 64;
 /** Objects erased at once: enough to be quick, few enough not to flood the runtime with one account. */
 const AT_ONCE = 8;
-/** Listings read at most: each round stops every turn that could start another subagent. */
-const ROUNDS = 5;
+/** Far more slices than an account has: conversations that keep appearing are a fault, not to wait for. */
+const MAX_SLICES = 10_000;
 
+/** Erases every conversation of the user: how many. */
 export async function eraseConversations(env: Env, userId: string): Promise<number> {
-  const erased = new Set<string>();
-  for (let round = 0; round < ROUNDS; round++) {
-    const fresh = (await conversationIdsOf(env.DB, userId)).filter((id) => !erased.has(id));
-    if (!fresh.length) return erased.size;
-    await inParallel(fresh, AT_ONCE, async (id) => {
+  let erased = 0;
+  for (let slice = 0; slice < MAX_SLICES; slice++) {
+    const ids = await conversationIdsOf(env.DB, userId, SLICE);
+    if (!ids.length) return erased;
+    await inParallel(ids, AT_ONCE, async (id) => {
       const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
       await stub.erase({ conversationId: id, userId });
-      erased.add(id);
     });
+    await deleteConversationRows(env.DB, userId, ids);
+    erased += ids.length;
   }
   throw new Error(`conversations of ${userId} kept appearing while they were erased`);
 }
