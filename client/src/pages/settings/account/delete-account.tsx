@@ -76,7 +76,9 @@ function DeleteForm({ username, onCancel }: { username: string; onCancel: () => 
   return (
     <form class={style.form} onSubmit={submit} noValidate data-testid="delete-account-form">
       <label class={style.field}>
-        <span>Type your username, {username}, to confirm</span>
+        <span>
+          Type your username, <strong>{username}</strong>, to confirm
+        </span>
         <input
           name="confirm-username"
           autoComplete="off"
