@@ -21,6 +21,7 @@ const RESTART_FILES = [
   "test/e2e/schedules.test.ts",
   "test/e2e/approvals.test.ts",
   "test/e2e/system-items.test.ts",
+  "test/e2e/account-deletion.test.ts",
 ];
 /**
  * After the rest, with the restart files: the real llama-server's file, which keeps a core busy with its

@@ -136,7 +136,8 @@ export async function listAccounts(
   now = Date.now(),
 ): Promise<{ rows: AccountRow[]; total: number }> {
   const like = query.q ? `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : "%";
-  const where = `u.username LIKE ?1 ESCAPE '\\' AND (?2 IS NULL OR u.status = ?2)`;
+  // An account being deleted (d1/account-deletion.ts) is gone already as far as the list goes.
+  const where = `u.username LIKE ?1 ESCAPE '\\' AND (?2 IS NULL OR u.status = ?2) AND u.status <> 'deleting'`;
   const month = periodsAt(now).month;
   const [rows, count] = await d1.batch([
     d1

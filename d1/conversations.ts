@@ -95,6 +95,18 @@ export async function descendantIds(d1: D1Database, conversationId: string): Pro
   return results.map((r) => r.id);
 }
 
+/**
+ * Whether the conversation's row is gone (deleted, perhaps with its account): an object woken by its
+ * alarm then erases itself rather than run anything. False when D1 cannot say.
+ */
+export async function conversationGone(d1: D1Database, conversationId: string): Promise<boolean> {
+  try {
+    return !(await d1.prepare("SELECT 1 FROM conversations WHERE id = ?").bind(conversationId).first());
+  } catch {
+    return false;
+  }
+}
+
 /** What one flush of a conversation's outbox changes in the index (index-outbox.ts builds it). */
 export interface IndexUpdate {
   conversationId: string;

@@ -267,6 +267,28 @@ export async function disconnectOAuth(deps: OAuthDeps, row: Row): Promise<{ revo
   return { revoked, row: saved ?? row };
 }
 
+/**
+ * Account deletion (worker/account-deletion/): asks the authorization server to revoke the grant's
+ * refresh and access tokens (RFC 7009), giving up at `signal`. Best effort, and nothing is written (the
+ * row goes with the account): how many of the tokens the server said it revoked.
+ */
+export async function revokeGrant(deps: OAuthDeps, row: Row, signal?: AbortSignal): Promise<number> {
+  const tokens = await opened<StoredTokens>(deps.secretsKey, row, "tokens", row.sealedOauthTokens).catch(
+    () => undefined,
+  );
+  const stored = tokens && (await clientOf(deps.secretsKey, row).catch(() => undefined));
+  if (!tokens || !stored) return 0;
+  const oauth = await loadOAuth();
+  const asked = [
+    ...(tokens.refresh_token ? [{ value: tokens.refresh_token, hint: "refresh_token" as const }] : []),
+    { value: tokens.access_token, hint: "access_token" as const },
+  ];
+  const revoked = await Promise.all(
+    asked.map((token) => oauth.revokeToken(stored.server, stored.client, token, deps.policy, signal)),
+  );
+  return revoked.filter(Boolean).length;
+}
+
 /** The columns that hold a grant, cleared. */
 export const FORGOTTEN = {
   sealedOauthTokens: null,

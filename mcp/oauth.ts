@@ -295,6 +295,8 @@ export async function revokeToken(
   client: OAuthClient,
   token: { value: string; hint: "refresh_token" | "access_token" },
   policy: OutboundPolicy,
+  /** Gives up waiting (account deletion: a provider that is down must not hold it up). */
+  signal?: AbortSignal,
 ): Promise<boolean> {
   // OIDC discovery metadata carries it too, though the SDK's type for that shape leaves it out.
   const endpoint = (server.metadata as { revocation_endpoint?: string } | undefined)?.revocation_endpoint;
@@ -305,6 +307,7 @@ export async function revokeToken(
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
     body,
+    ...(signal ? { signal } : {}),
   }).catch(() => undefined);
   await response?.body?.cancel().catch(() => undefined);
   return response?.ok ?? false;

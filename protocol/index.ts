@@ -3,6 +3,7 @@
 import "./zod-config";
 
 export * from "./account";
+export * from "./account-deletion";
 export * from "./admin";
 export * from "./agent-config";
 export * from "./approvals";

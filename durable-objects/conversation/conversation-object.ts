@@ -2,6 +2,7 @@
 // no identity of its own beyond what the Worker hands it (the Worker has already checked ownership);
 // each handler opens the conversation (opened-conversation.ts) and hands the event to it
 // (conversation.ts), which delegates to the log, the turn's host and the triggers.
+import { conversationGone } from "../../d1/conversations";
 import { credentialKey, parseCredentialKey } from "../../d1/credentials";
 import type { Message, Notify } from "../../protocol";
 import type { UserChange } from "../user-changes";
@@ -81,6 +82,11 @@ export class ConversationObject extends OpenedConversation {
     try {
       const meta = await this.ctx.storage.get<SocketMeta>(META_KEY);
       if (!meta) return;
+      // Its conversation deleted while it slept (with its account, say): it erases itself and runs nothing.
+      if (!this.opened && (await conversationGone(this.env.DB, meta.conversationId))) {
+        await this.ctx.storage.deleteAlarm();
+        return await this.ctx.storage.deleteAll();
+      }
       await (await this.open(meta)).alarm();
     } catch (error) {
       console.error("ConversationObject", this.ctx.id.toString(), "alarm", error);

@@ -23,6 +23,7 @@
 //   - compaction.test.ts: OPENAI_CONTEXT_WINDOW=4000 (a window this small would compact other tests' chats);
 //   - token-meter.test.ts: OPENAI_PRICE_* (prices change every meter the other tests read);
 //   - llm-styles.test.ts, "responses" case: OPENAI_API_STYLE=responses (its "chat" case uses the shared app).
+//   - account-deletion.test.ts: stops its app to read every SQLite file of its state, then starts it again on it.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";

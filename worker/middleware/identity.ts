@@ -2,12 +2,14 @@
 // upgrades must come from the app's own Origin (CSRF); bearer calls carry no ambient authority.
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
+import { DELETING } from "../../d1/account-deletion";
 import { touchSession } from "../../d1/account-sessions";
 import { promoteListed, touchActivity } from "../../d1/accounts";
 import { audit } from "../../d1/admin-audit";
 import { type Db, database } from "../../d1/client";
 import type { Credential } from "../../d1/credentials";
 import type { User } from "../../protocol";
+import { finishDeletion } from "../account-deletion/delete-account";
 import { credentialFor, publicUser, SESSION_COOKIE, type SignedIn, userForCredential } from "../auth/sessions";
 import { isAdmin } from "../auth/signup-policy";
 import { ApiError, notFound, unauthorized } from "../errors";
@@ -55,14 +57,28 @@ export const identify: MiddlewareHandler<AppEnv> = async (c, next) => {
     c.set("user", publicUser(user, admin));
     c.set("credential", credential);
     c.set("account", { ...user, admin });
-    background(c, afterSignIn(c.env.DB, user, admin));
-    if (credential.kind === "session") background(c, touchSession(c.var.db, credential.hash, user.sessionUsedAt));
+    if (user.status === DELETING) refuseWhileDeleting(c, user);
+    else {
+      background(c, afterSignIn(c.env.DB, user, admin));
+      if (credential.kind === "session") background(c, touchSession(c.var.db, credential.hash, user.sessionUsedAt));
+    }
     // An account waiting for approval may read who it is, and nothing else.
     if (user.status === "pending" && !(c.req.method === "GET" && c.req.path === "/api/me"))
       throw new ApiError(403, "account_pending", PENDING_WORDS);
   }
   await next();
 };
+
+/**
+ * An account whose deletion began (worker/account-deletion/) signs in only to finish it: the request
+ * sent again goes on to its route; the app's first request after a page load or a sign-in (`/api/me`)
+ * finishes it in the background. Anything else is answered as if signed out.
+ */
+function refuseWhileDeleting(c: Context<AppEnv>, user: SignedIn): void {
+  if (c.req.method === "DELETE" && c.req.path === "/api/account") return;
+  if (c.req.path === "/api/me") background(c, finishDeletion(c.env, user));
+  throw unauthorized();
+}
 
 export const PENDING_WORDS = "Your account is waiting for an administrator's approval";
 

@@ -9,6 +9,7 @@ import { oidcErrorFromLocation } from "../../lib/identity-providers";
 import { UserResponseSchema } from "../../lib/response-schemas";
 import { nextFromLocation } from "../../lib/router";
 import { Link } from "../../ui/link";
+import { AccountDeletedNotice } from "./account-deleted";
 import { ForgotPassword } from "./forgot-password";
 import { OtherWays } from "./other-ways";
 import { inviteFromLocation, refusalWords, type SignupOffer, signupOffer, useSignupPolicy } from "./signup-policy";
@@ -91,6 +92,7 @@ export function AuthForm({ mode, onSignedIn }: Props) {
     <main class={style.page}>
       <form ref={form} class={style.card} onSubmit={submit} noValidate data-testid="auth-form">
         <h1 class={style.title}>{signup ? "Create your Oracle account" : "Log in to Oracle"}</h1>
+        <AccountDeletedNotice />
         {signup && offer?.words && (
           <p class={style.policy} data-testid="signup-policy">
             {offer.words}

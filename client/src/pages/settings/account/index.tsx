@@ -41,7 +41,7 @@ export function Account({ user, onLogOut }: AccountProps) {
       <Sessions />
       <ApiTokens />
       <YourData />
-      <DeleteAccount />
+      <DeleteAccount username={user.username} />
     </div>
   );
 }
