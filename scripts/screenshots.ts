@@ -21,6 +21,7 @@ import {
   waitTurnEnded,
 } from "../test/e2e/harness.ts";
 import { startElicitServer } from "../test/support/mcp-elicit-server.ts";
+import { addDevice, webAuthn } from "../test/support/virtual-authenticator.ts";
 
 const OUT = path.join(ROOT, "docs/screenshots");
 
@@ -214,18 +215,7 @@ async function accountPictures(url: string) {
     colorScheme: "dark",
   });
   const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  await addDevice(await webAuthn(page));
   await logInInBrowser(page, "ada");
   await page.goto("/settings/account");
   await page.locator("[data-testid=passkey-add]").click();

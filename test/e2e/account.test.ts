@@ -47,7 +47,7 @@ describe.each(DESKTOP_AND_PHONE)("Settings → Account at $name", (viewport) => 
         await page.goto("/settings/account");
         await page.locator("[data-testid=password-current]").fill("not my password");
         await page.locator("[data-testid=password-new]").fill("a much better secret");
-        await page.locator("[data-testid=password-again]").fill("a much better secret");
+        await page.locator("[data-testid=password-new-again]").fill("a much better secret");
         await page.locator("[data-testid=password-submit]").click();
         await expect
           .poll(() => page.locator("[data-testid=password-problem]").textContent())
@@ -81,7 +81,8 @@ describe.each(DESKTOP_AND_PHONE)("Settings → Account at $name", (viewport) => 
       await otherBrowser(username, viewport, async (other) => {
         await page.goto("/settings/account");
         const rows = page.locator("[data-testid=session]");
-        await expect.poll(() => rows.count()).toBe(2);
+        await rows.nth(1).waitFor({ timeout: 15_000 });
+        expect(await rows.count()).toBe(2);
         const mine = page.locator("[data-testid=session][data-current=true]");
         expect(await mine.textContent()).toContain("This browser");
         expect(await mine.locator("[data-testid=session-sign-out]").count()).toBe(0);

@@ -8,8 +8,9 @@
 //   user adds a passkey in Settings and signs in with it.
 // The shared app is reached as http://localhost:<port>: a relying party id must be a domain, and
 // Chromium refuses WebAuthn on an IP address such as 127.0.0.1 ("This is an invalid domain").
-import type { CDPSession, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { addDevice, webAuthn } from "../support/virtual-authenticator.ts";
 import {
   type AppAndBrowser,
   DESKTOP_AND_PHONE,
@@ -27,27 +28,6 @@ const byName = (): AppAndBrowser => ({
   browser: live.browser,
   app: { url: live.app.url.replace("//127.0.0.1:", "//localhost:"), output: () => live.app.output() },
 });
-
-/** A new device: a virtual platform authenticator on `cdp`'s page that holds passkeys and verifies its user. */
-async function addDevice(cdp: CDPSession): Promise<string> {
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return authenticatorId;
-}
-
-async function webAuthn(page: Page): Promise<CDPSession> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  return cdp;
-}
 
 const signedIn = (page: Page, username: string) =>
   page.locator(`[data-testid=shell][data-user=${JSON.stringify(username)}]`).waitFor({ timeout: 15_000 });

@@ -44,5 +44,6 @@ export function PageIntro({ children }: { children: ComponentChildren }) {
   return <p class={style.intro}>{children}</p>;
 }
 
+export { ListView } from "./list-view";
 /** Classes the pages' own content shares: status lines, the primary button, an empty state, lists… */
 export { style as pageStyle };

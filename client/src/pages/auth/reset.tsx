@@ -2,7 +2,8 @@
 // password"). The new password is typed twice; using the link signs the account out everywhere and in
 // here. A used, replaced or expired link says so and what to do.
 import { useState } from "preact/hooks";
-import { fieldErrors, PasswordSchema, type User } from "../../../../protocol";
+import type { User } from "../../../../protocol";
+import { NewPasswordFields, newPasswordProblem } from "../../components/new-password";
 import { requestJson } from "../../lib/api";
 import { UserResponseSchema } from "../../lib/response-schemas";
 import { Link } from "../../ui/link";
@@ -17,9 +18,8 @@ export function ResetPage({ onSignedIn }: { onSignedIn: (user: User) => void }) 
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const local = PasswordSchema.safeParse(password);
-    if (!local.success) return setProblem(`Password: ${fieldErrors(local.error)._ ?? "not valid"}`);
-    if (password !== again) return setProblem("The two passwords are not the same");
+    const wrong = newPasswordProblem(password, again);
+    if (wrong) return setProblem(wrong);
     setBusy(true);
     const result = await requestJson("/api/auth/reset", UserResponseSchema, "POST", { token, new_password: password });
     setBusy(false);
@@ -52,26 +52,14 @@ export function ResetPage({ onSignedIn }: { onSignedIn: (user: User) => void }) 
             {problem}
           </p>
         )}
-        <label class={style.field}>
-          New password
-          <input
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-            data-testid="reset-password"
-          />
-        </label>
-        <label class={style.field}>
-          New password again
-          <input
-            type="password"
-            autoComplete="new-password"
-            value={again}
-            onInput={(e) => setAgain(e.currentTarget.value)}
-            data-testid="reset-password-again"
-          />
-        </label>
+        <NewPasswordFields
+          value={password}
+          again={again}
+          onValue={setPassword}
+          onAgain={setAgain}
+          fieldClass={style.field}
+          testid="reset-password"
+        />
         <button type="submit" class={style.submit} disabled={busy} data-testid="reset-submit">
           {busy ? "Saving…" : "Set password and sign in"}
         </button>

@@ -4,7 +4,7 @@
 // where the rest of an account (password, passkeys, sessions) will go.
 import { useState } from "preact/hooks";
 import type { User } from "../../../../../protocol";
-import { pageStyle } from "../../../components/page-frame";
+import { ListView, pageStyle } from "../../../components/page-frame";
 import { type CreatedToken, createToken, deleteToken, type Token, useApiTokens } from "../../../lib/api-tokens";
 import { explainShareError, shareDate } from "../../../lib/shares";
 import { COPY_LABELS, useCopy } from "../../../lib/use-copy";
@@ -66,24 +66,9 @@ function ApiTokens() {
         }}
       />
       {created && <ShownOnce token={created} onDone={() => setCreated(null)} />}
-      {list.status === "loading" && <p class={pageStyle.muted}>Loading…</p>}
-      {list.status === "failed" && (
-        <p class={pageStyle.statusError} role="alert">
-          {list.message}
-        </p>
-      )}
-      {list.status === "ready" &&
-        (list.items.length === 0 ? (
-          <p class={pageStyle.empty} data-testid="api-tokens-empty">
-            No API tokens.
-          </p>
-        ) : (
-          <ul class={pageStyle.list} data-testid="api-token-list">
-            {list.items.map((token) => (
-              <TokenRow key={token.id} token={token} onDeleted={() => remove(token.id)} />
-            ))}
-          </ul>
-        ))}
+      <ListView list={list} empty="No API tokens." emptyTestId="api-tokens-empty" listTestId="api-token-list">
+        {(token) => <TokenRow key={token.id} token={token} onDeleted={() => remove(token.id)} />}
+      </ListView>
     </section>
   );
 }

@@ -3,7 +3,7 @@
 // server, and its words are shown), and "Add a passkey", which asks this browser's authenticator for a
 // new one. A cancelled prompt is said as a status: nothing went wrong, nothing changed.
 import { useState } from "preact/hooks";
-import { pageStyle } from "../../../components/page-frame";
+import { ListView, pageStyle } from "../../../components/page-frame";
 import { addPasskey, listPasskeys, type Passkey, passkeysSupported } from "../../../lib/passkeys";
 import { explainShareError } from "../../../lib/shares";
 import { useList } from "../../../lib/use-list";
@@ -36,35 +36,22 @@ export function Passkeys() {
         A passkey signs you in with your device's screen lock or a security key instead of a password, and cannot be
         phished. Add one on each device you use.
       </p>
-      {list.status === "loading" && <p class={pageStyle.muted}>Loading…</p>}
-      {list.status === "failed" && (
-        <p class={pageStyle.statusError} role="alert">
-          {list.message}
-        </p>
-      )}
-      {list.status === "ready" &&
-        (list.items.length === 0 ? (
-          <p class={pageStyle.empty} data-testid="passkeys-empty">
-            No passkeys yet.
-          </p>
-        ) : (
-          <ul class={pageStyle.list} data-testid="passkey-list">
-            {list.items.map((passkey) => (
-              <PasskeyRow
-                key={passkey.id}
-                passkey={passkey}
-                onRenamed={(renamed: Passkey) => {
-                  setSaid(null); // "Added …" may name it by its old name
-                  update((all) => all.map((p) => (p.id === renamed.id ? renamed : p)));
-                }}
-                onRemoved={() => {
-                  setSaid(null);
-                  update((all) => all.filter((p) => p.id !== passkey.id));
-                }}
-              />
-            ))}
-          </ul>
-        ))}
+      <ListView list={list} empty="No passkeys yet." emptyTestId="passkeys-empty" listTestId="passkey-list">
+        {(passkey) => (
+          <PasskeyRow
+            key={passkey.id}
+            passkey={passkey}
+            onRenamed={(renamed: Passkey) => {
+              setSaid(null); // "Added …" may name it by its old name
+              update((all) => all.map((p) => (p.id === renamed.id ? renamed : p)));
+            }}
+            onRemoved={() => {
+              setSaid(null);
+              update((all) => all.filter((p) => p.id !== passkey.id));
+            }}
+          />
+        )}
+      </ListView>
       {passkeysSupported() ? (
         <div class={style.form}>
           <button

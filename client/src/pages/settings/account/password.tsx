@@ -2,7 +2,8 @@
 // without a password sets its first one, confirmed with a passkey). Every other session and its sockets
 // end at once; this one stays (docs/protocol.md "Sessions and password").
 import { useState } from "preact/hooks";
-import { type Confirm, fieldErrors, PasswordSchema } from "../../../../../protocol";
+import type { Confirm } from "../../../../../protocol";
+import { NewPasswordFields, newPasswordProblem } from "../../../components/new-password";
 import { pageStyle } from "../../../components/page-frame";
 import { changePassword, explainAccountError, useAccount } from "../../../lib/account";
 import { confirmWithPasskey } from "../../../lib/passkeys";
@@ -22,9 +23,8 @@ export function Password() {
   /** With the current password, or (`withPasskey`, or an account without one) a passkey. */
   const save = async (withPasskey: boolean) => {
     setDone(null);
-    const rules = PasswordSchema.safeParse(next);
-    if (!rules.success) return setProblem(`New password: ${fieldErrors(rules.error)._ ?? "not valid"}`);
-    if (next !== again) return setProblem("The two new passwords are not the same");
+    const wrong = newPasswordProblem(next, again);
+    if (wrong) return setProblem(wrong);
     const byPassword = hasPassword && !withPasskey;
     if (byPassword && !current) return setProblem("Type your current password to confirm it is you");
     setBusy(true);
@@ -83,26 +83,14 @@ export function Password() {
             />
           </label>
         )}
-        <label class={style.field}>
-          <span>New password</span>
-          <input
-            type="password"
-            autoComplete="new-password"
-            value={next}
-            onInput={(e) => setNext(e.currentTarget.value)}
-            data-testid="password-new"
-          />
-        </label>
-        <label class={style.field}>
-          <span>New password again</span>
-          <input
-            type="password"
-            autoComplete="new-password"
-            value={again}
-            onInput={(e) => setAgain(e.currentTarget.value)}
-            data-testid="password-again"
-          />
-        </label>
+        <NewPasswordFields
+          value={next}
+          again={again}
+          onValue={setNext}
+          onAgain={setAgain}
+          fieldClass={style.field}
+          testid="password-new"
+        />
         <button type="submit" class={pageStyle.primary} disabled={busy} data-testid="password-submit">
           {busy ? "Saving…" : hasPassword ? "Change password" : "Set password with a passkey"}
         </button>

@@ -2,7 +2,7 @@
 // and when it was last used; Sign out on any but this one, and "Sign out everywhere else". A session
 // signed out here ends at once, its open tabs' sockets included (docs/protocol.md "Sessions and password").
 import { useState } from "preact/hooks";
-import { pageStyle } from "../../../components/page-frame";
+import { ListView, pageStyle } from "../../../components/page-frame";
 import { type AccountSession, explainAccountError, useSessions } from "../../../lib/account";
 import { shareDate } from "../../../lib/shares";
 import style from "./style.module.css";
@@ -36,19 +36,9 @@ export function Sessions() {
         Where you're signed in
       </h2>
       <p class={pageStyle.muted}>Signing a session out ends it at once, in every tab open there.</p>
-      {list.status === "loading" && <p class={pageStyle.muted}>Loading…</p>}
-      {list.status === "failed" && (
-        <p class={pageStyle.statusError} role="alert">
-          {list.message}
-        </p>
-      )}
-      {list.status === "ready" && (
-        <ul class={pageStyle.list} data-testid="session-list">
-          {list.items.map((session) => (
-            <SessionRow key={session.id} session={session} signOut={signOut} />
-          ))}
-        </ul>
-      )}
+      <ListView list={list} empty="No sessions." emptyTestId="sessions-empty" listTestId="session-list">
+        {(session) => <SessionRow key={session.id} session={session} signOut={signOut} />}
+      </ListView>
       {others > 0 && (
         <button
           type="button"

@@ -2,7 +2,7 @@
 // conversation's title, date and what it includes, and Open, Copy and Revoke (share-row/). Links are
 // made from a conversation's ⋯ menu, as the empty state says.
 import { useState } from "preact/hooks";
-import { pageStyle } from "../../../components/page-frame";
+import { ListView, pageStyle } from "../../../components/page-frame";
 import { ShareRow } from "../../../components/share-row";
 import type { Share } from "../../../lib/shares";
 import { useShares } from "../../../lib/use-shares";
@@ -30,24 +30,14 @@ export function SharedLinks() {
       <p class={pageStyle.status} role="status" data-testid="shared-links-status">
         {revoked ? `Revoked the link to “${revoked}”.` : ""}
       </p>
-      {list.status === "loading" && <p class={pageStyle.muted}>Loading…</p>}
-      {list.status === "failed" && (
-        <p class={pageStyle.statusError} role="alert">
-          {list.message}
-        </p>
-      )}
-      {list.status === "ready" &&
-        (list.items.length === 0 ? (
-          <p class={pageStyle.empty} data-testid="shared-links-empty">
-            No shared links. To share a conversation, open it and choose Share… in its ⋯ menu.
-          </p>
-        ) : (
-          <ul class={pageStyle.list} data-testid="shared-links-list">
-            {list.items.map((share) => (
-              <ShareRow key={share.id} share={share} withTitle onRevoke={onRevoke} />
-            ))}
-          </ul>
-        ))}
+      <ListView
+        list={list}
+        empty="No shared links. To share a conversation, open it and choose Share… in its ⋯ menu."
+        emptyTestId="shared-links-empty"
+        listTestId="shared-links-list"
+      >
+        {(share) => <ShareRow key={share.id} share={share} withTitle onRevoke={onRevoke} />}
+      </ListView>
     </section>
   );
 }
