@@ -143,7 +143,12 @@ export class MessageLog {
     }
   }
 
-  private write(draft: MessageDraft): Message {
+  /** A message brought in with the time it was first written (an import: log-import.ts). */
+  appendAt(draft: MessageDraft, createdAt: string): Message {
+    return this.write(draft, createdAt);
+  }
+
+  private write(draft: MessageDraft, createdAt = new Date().toISOString()): Message {
     const seq = this.last + 1;
     const parent = this.leaf;
     // Whatever built a system item, its body reaches the model defused of forged reminder tags.
@@ -153,7 +158,7 @@ export class MessageLog {
       ...safe,
       seq,
       id: crypto.randomUUID(),
-      created_at: new Date().toISOString(),
+      created_at: createdAt,
       parent_seq: parent,
     } as Message;
     const { sql } = this.queries;
