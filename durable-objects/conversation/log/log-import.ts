@@ -6,7 +6,7 @@
 import type { Message, MessageDraft } from "../../../protocol";
 import type { MessageLog } from "./message-log";
 
-export function importTree(log: MessageLog, messages: readonly Message[], leafSeq?: number): number {
+export async function importTree(log: MessageLog, messages: readonly Message[], leafSeq?: number): Promise<number> {
   for (const message of messages) {
     const { seq, id: _id, created_at, parent_seq, ...draft } = message;
     const parent = parent_seq ?? seq - 1;
@@ -14,7 +14,7 @@ export function importTree(log: MessageLog, messages: readonly Message[], leafSe
       throw new Error(`imported message ${seq} (after ${parent}) does not go on from message ${log.lastSeq}`);
     // The log appends after its leaf: a message of another branch is appended after its own parent.
     log.moveLeaf(parent);
-    log.appendAt(draft as MessageDraft, created_at);
+    await log.append(draft as MessageDraft, created_at);
   }
   if (leafSeq !== undefined) log.moveLeaf(leafSeq);
   return log.lastSeq;

@@ -135,17 +135,13 @@ export class MessageLog {
     return (after, through) => this.queries.pathSeqs(leaf, after, through);
   }
 
-  append(draft: MessageDraft): Promise<Message> {
+  /** Appends after the current leaf; `createdAt`: the time a message brought in was first written (log-import.ts). */
+  append(draft: MessageDraft, createdAt?: string): Promise<Message> {
     try {
-      return Promise.resolve(this.write(draft));
+      return Promise.resolve(this.write(draft, createdAt));
     } catch (error) {
       return Promise.reject(error);
     }
-  }
-
-  /** A message brought in with the time it was first written (an import: log-import.ts). */
-  appendAt(draft: MessageDraft, createdAt: string): Message {
-    return this.write(draft, createdAt);
   }
 
   private write(draft: MessageDraft, createdAt = new Date().toISOString()): Message {
