@@ -24,7 +24,7 @@ export function importAnswer(
     .catch((error: unknown) => {
       if (!(error instanceof ApiError)) console.error("account import failed part-way", error);
       const known = error instanceof ApiError;
-      const message = known ? error.message : "The import stopped part-way on our side; what was imported before stays";
+      const message = known ? error.message : "Something went wrong on our side";
       return send({ type: "error", error: { code: known ? error.code : "internal", message } });
     })
     .finally(() => writer.close().catch(() => {}));

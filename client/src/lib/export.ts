@@ -83,7 +83,12 @@ export function exportFileName(title: string, extension: "md" | "json"): string 
 
 /** Saves `text` as a file through a Blob link (no server round trip, nothing left behind). */
 export function downloadText(fileName: string, type: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+  downloadBlob(fileName, new Blob([text], { type }));
+}
+
+/** Saves a Blob as a file through a link (the account export's zip too: lib/account-data.ts). */
+export function downloadBlob(fileName: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = url;
   link.download = fileName;
