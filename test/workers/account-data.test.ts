@@ -325,6 +325,29 @@ describe("import: an export brought back", () => {
     expect(lines[3]).toMatchObject({ type: "done", summary: { conversations: 2 } });
   });
 
+  it("leaves out a schedule whose rule it could not run, and says so", async () => {
+    const session = await signup();
+    const conversation = await createConversation(session, "Scheduled");
+    const files = unzipSync(await exportBytes(session));
+    const schedule = {
+      conversation_id: conversation.id,
+      name: "n",
+      text: "t",
+      at: null,
+      time_zone: "UTC",
+      paused: false,
+    };
+    const schedules = [
+      { ...schedule, kind: "cron", cron: "0 9 * * 1" },
+      { ...schedule, kind: "cron", cron: "* * * * *" },
+      { ...schedule, kind: "cron", cron: "0 9 * * 1", time_zone: "Mars/Olympus" },
+    ];
+    const zip = zipSync({ ...files, "oracle-export/schedules.json": strToU8(JSON.stringify({ schedules })) });
+    const summary = (await (await importZip(session, zip)).json()) as ImportSummary;
+    expect(summary.schedules).toBe(1);
+    expect(summary.left_out).toEqual([expect.stringMatching(/^2 schedules: /)]);
+  });
+
   it("refuses a malformed archive in words and changes nothing", async () => {
     const source = await scenario([{ text: "An answer" }]);
     await chat(source, "Hello");

@@ -5,6 +5,7 @@
 // one, with every branch; then schedules, paused, in the new conversations. The conversations, the slow
 // part, are what the progress counts.
 
+import { checkRepeat } from "../../core/schedule-times";
 import {
   insertLibraryEntries,
   insertNotes,
@@ -15,7 +16,7 @@ import {
 } from "../../d1/account-import";
 import { ensureLibrarySeeded } from "../../d1/library/defaults";
 import { tellUserChanged } from "../../durable-objects/user-changes";
-import type { ExportedLibrary, ImportSummary, ModelRef } from "../../protocol";
+import { type ExportedLibrary, type ImportSummary, isTimeZone, type ModelRef } from "../../protocol";
 import { freeNotePath, freeSlug } from "./free-names";
 import { importConversation } from "./import-conversation";
 import { applySettings, usableModel } from "./import-settings";
@@ -43,9 +44,10 @@ export async function importArchive(
   summary.knowledge = await importEntries(env.DB, "knowledge", userId, archive.knowledge, summary);
   summary.workflows = await importEntries(env.DB, "workflows", userId, archive.workflows, summary);
   const ids = await importConversations(env, userId, archive, summary, progress);
+  const now = new Date();
   const schedules = archive.schedules.flatMap((s) => {
     const conversation_id = ids.get(s.conversation_id);
-    return conversation_id ? [{ ...s, conversation_id }] : [];
+    return conversation_id && runnable(s, now) ? [{ ...s, conversation_id }] : [];
   });
   summary.schedules = await insertPausedSchedules(env.DB, userId, schedules);
   const missed = archive.schedules.length - summary.schedules;
@@ -54,6 +56,13 @@ export async function importArchive(
       `${missed} schedule${missed === 1 ? "" : "s"}: at most 20 per account, each in a conversation of the archive`,
     );
   return summary;
+}
+
+/** A schedule whose rule would run once resumed: a one-off's time, or a cron rule read in a zone this runtime knows. */
+function runnable(schedule: CheckedArchive["schedules"][number], now: Date): boolean {
+  if (!isTimeZone(schedule.time_zone)) return false;
+  if (schedule.kind === "once") return schedule.at !== null;
+  return schedule.cron !== null && "cron" in checkRepeat(schedule.cron, schedule.time_zone, now);
 }
 
 export function emptySummary(): ImportSummary {

@@ -31,7 +31,6 @@ accountDataRoutes.get("/export", async (c) => {
       "Content-Disposition": `attachment; filename="oracle-export-${user.username}-${day}.zip"`,
       "Cache-Control": "no-store",
       [EXPORT_COUNT_HEADER]: String(total),
-      "Access-Control-Expose-Headers": EXPORT_COUNT_HEADER,
     },
   });
 });
