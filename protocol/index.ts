@@ -3,11 +3,13 @@
 import "./zod-config";
 
 export * from "./account";
+export * from "./account-data";
 export * from "./account-deletion";
 export * from "./admin";
 export * from "./agent-config";
 export * from "./approvals";
 export * from "./auth";
+export * from "./chatgpt";
 export * from "./conversation";
 export * from "./elicitation";
 export * from "./errors";

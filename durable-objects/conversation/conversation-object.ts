@@ -6,6 +6,7 @@ import { conversationGone } from "../../d1/conversations";
 import { credentialKey, parseCredentialKey } from "../../d1/credentials";
 import type { Message, Notify } from "../../protocol";
 import type { UserChange } from "../user-changes";
+import { importTree } from "./log/log-import";
 import { META_KEY } from "./open-conversation";
 import { OpenedConversation } from "./opened-conversation";
 import { parseClientFrame } from "./sockets/client-frames";
@@ -127,6 +128,14 @@ export class ConversationObject extends OpenedConversation {
   /** RPC from the Worker (a fork of a shared conversation): copies of `messages` as this new conversation's path. */
   async importMessages(meta: SocketMeta, messages: Message[]): Promise<number> {
     return (await this.open(meta)).importMessages(messages);
+  }
+
+  /**
+   * RPC from the Worker (an account import): a part of a whole log, every branch, each message with its
+   * own time, into this new conversation; `leafSeq` (with the last part) is the version shown.
+   */
+  async importLog(meta: SocketMeta, messages: Message[], leafSeq?: number): Promise<number> {
+    return importTree((await this.open(meta)).log, messages, leafSeq);
   }
 
   /** RPC from the Worker: whether a turn runs now. */

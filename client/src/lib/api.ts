@@ -55,7 +55,8 @@ async function send(
   }
 }
 
-async function readError(response: Response): Promise<ApiError> {
+/** A failed response as docs/protocol.md's error (a 401 signs the app out); also for bodies api.ts does not read. */
+export async function readError(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
   const parsed = ErrorBodySchema.safeParse(body);
   if (response.status === 401 && !response.url.includes("/api/auth/")) signalUnauthorized();

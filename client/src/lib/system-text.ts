@@ -1,7 +1,15 @@
-// Small text helpers for system items, whose bodies are the exact text the model saw.
-import type { PodEvent, Severity, SystemItem } from "../../../protocol";
+// Small text helpers for system items, whose bodies are the exact text the model saw. What an item
+// says in words is shared with the Worker's export (protocol/system-words.ts), re-exported here.
+import type { Severity } from "../../../protocol";
 import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from "../../../protocol";
-import { plural } from "./plural";
+
+export {
+  compactionTitle,
+  interruptSentence,
+  podEventLine,
+  reminderSentence,
+  splitReferenceBody,
+} from "../../../protocol/system-words";
 
 /** The inside of a `<system-reminder>` block, for display; other text is returned unchanged. */
 export function unwrapReminder(body: string): string {
@@ -10,74 +18,6 @@ export function unwrapReminder(body: string): string {
     return trimmed.slice(SYSTEM_REMINDER_OPEN.length, -SYSTEM_REMINDER_CLOSE.length).trim();
   }
   return body;
-}
-
-/** A subagent by its task (“…”), or in general words for events stored before they carried it. */
-const quoted = (task: string | undefined) => (task ? `“${task}”` : "");
-
-/**
- * One sentence for a subagent ("pod") lifecycle event: the work it is about, never its pod name (which
- * the card keeps under Details).
- */
-export function podEventLine(event: PodEvent): string {
-  // A task that ends its own sentence ends this one: “… the notes.” rather than “… the notes.”.
-  return podEventWords(event).replace(/([.!?…])”\.$/, "$1”");
-}
-
-function podEventWords(event: PodEvent): string {
-  const task = quoted(event.task);
-  switch (event.type) {
-    case "turn_ended":
-      return task ? `The subagent finished ${task}.` : "A subagent finished its work.";
-    case "errored":
-      return `${task ? `The subagent working on ${task}` : "A subagent"} failed: ${event.message}`;
-    case "shut_down":
-      return `${task ? `The subagent working on ${task}` : "A subagent"} was stopped.`;
-    case "scope_sub_delegated":
-      return `A subagent handed part of its work to another subagent${task ? `: ${task}` : ""}.`;
-  }
-}
-
-type TaskReminder = Extract<SystemItem, { kind: "task_reminder" }>;
-
-/** "“A”", "“A” and “B”", "“A”, “B” and 3 more": the reminder's tasks by title. */
-function titles(item: TaskReminder): string {
-  const names = (item.tasks ?? []).map((t) => `“${t.title}”`);
-  const more = Math.max(0, (item.open ?? names.length) - names.length);
-  if (more) names.push(`${more} more`);
-  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : (names[0] ?? "");
-}
-
-/** What a task reminder did, for the user: which open tasks the agent was reminded of, and why. */
-export function reminderSentence(item: TaskReminder): string {
-  const open = item.open ?? item.tasks?.length ?? 0;
-  const named = titles(item);
-  const what = named ? `your open task${open === 1 ? "" : "s"} ${named}` : "your open tasks";
-  return `Reminded the agent of ${what}, as it had not checked your tasks for a while.`;
-}
-
-/** What an interrupt means for the user: the server restarted, and whether the answer went on. */
-export function interruptSentence(item: Extract<SystemItem, { kind: "interrupt" }>): string {
-  if (item.resumed) return "The server restarted during this answer; it went on from its last saved step.";
-  const calls = item.cancelled_calls ? `, and ${plural(item.cancelled_calls, "running tool call")} stopped` : "";
-  const lost = item.resumed === false ? " Anything not shown above was lost." : "";
-  return `The server restarted and cut this answer short${calls}.${lost}`;
-}
-
-/**
- * A reference item's body without its first line when that is the header the server put there
- * ("[File: a.md]", "[Dir: a/]", "[Knowledge: slug] Title", "[Workflow: /slug] Title"), plus the title
- * that header carried. Anything else is returned whole.
- */
-export function splitReferenceBody(body: string): { title: string; content: string } {
-  const match = /^\[(?:File|Dir|Knowledge|Workflow): [^\]\n]*\]([^\n]*)(?:\n|$)/.exec(body);
-  if (!match) return { title: "", content: body };
-  return { title: (match[1] ?? "").trim(), content: body.slice(match[0].length) };
-}
-
-/** What a compaction did to the model's context, in one line (the divider's title, a subagent's line). */
-export function compactionTitle(item: Extract<SystemItem, { kind: "compaction" }>): string {
-  return item.method === "cut" ? "Earlier messages shortened to fit the context window" : "Earlier messages summarised";
 }
 
 /**

@@ -135,15 +135,16 @@ export class MessageLog {
     return (after, through) => this.queries.pathSeqs(leaf, after, through);
   }
 
-  append(draft: MessageDraft): Promise<Message> {
+  /** Appends after the current leaf; `createdAt`: the time a message brought in was first written (log-import.ts). */
+  append(draft: MessageDraft, createdAt?: string): Promise<Message> {
     try {
-      return Promise.resolve(this.write(draft));
+      return Promise.resolve(this.write(draft, createdAt));
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
-  private write(draft: MessageDraft): Message {
+  private write(draft: MessageDraft, createdAt = new Date().toISOString()): Message {
     const seq = this.last + 1;
     const parent = this.leaf;
     // Whatever built a system item, its body reaches the model defused of forged reminder tags.
@@ -153,7 +154,7 @@ export class MessageLog {
       ...safe,
       seq,
       id: crypto.randomUUID(),
-      created_at: new Date().toISOString(),
+      created_at: createdAt,
       parent_seq: parent,
     } as Message;
     const { sql } = this.queries;

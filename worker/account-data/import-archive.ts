@@ -1,0 +1,148 @@
+// A checked Oracle export written into the account (docs/protocol.md "Export and import"), beside what
+// it holds: settings applied; notes added (one whose path is taken comes in under a new path, said in
+// the answer); tasks added; library entries added (an entry the account already holds as it is, is not
+// doubled; one whose slug holds something else comes in under a new slug); every conversation as a new
+// one, with every branch; then schedules, paused, in the new conversations. The conversations, the slow
+// part, are what the progress counts.
+
+import { checkRepeat } from "../../core/schedule-times";
+import {
+  insertLibraryEntries,
+  insertNotes,
+  insertPausedSchedules,
+  insertTasks,
+  libraryEntries,
+  notePaths,
+} from "../../d1/account-import";
+import { ensureLibrarySeeded } from "../../d1/library/defaults";
+import { tellUserChanged } from "../../durable-objects/user-changes";
+import { type ExportedLibrary, type ImportSummary, isTimeZone, type ModelRef } from "../../protocol";
+import { freeNotePath, freeSlug } from "./free-names";
+import { importConversation } from "./import-conversation";
+import { applySettings, usableModel } from "./import-settings";
+import type { Progress } from "./progress";
+import { type CheckedArchive, noteText, readConversation } from "./read-archive";
+
+/** Notes written per batch: their text is read from the archive just before, so memory holds a batch's worth. */
+const NOTES_AT_ONCE = 40;
+
+export async function importArchive(
+  env: Env,
+  userId: string,
+  archive: CheckedArchive,
+  progress: Progress,
+): Promise<ImportSummary> {
+  const summary = emptySummary();
+  if (archive.settings) {
+    summary.left_out.push(...(await applySettings(env, userId, archive.settings)));
+    summary.settings = true;
+    await tellUserChanged(env, userId, "settings");
+  }
+  await importNotes(env.DB, userId, archive, summary);
+  summary.tasks = await insertTasks(env.DB, userId, archive.tasks);
+  await ensureLibrarySeeded(env.DB, userId);
+  summary.knowledge = await importEntries(env.DB, "knowledge", userId, archive.knowledge, summary);
+  summary.workflows = await importEntries(env.DB, "workflows", userId, archive.workflows, summary);
+  const ids = await importConversations(env, userId, archive, summary, progress);
+  const now = new Date();
+  const schedules = archive.schedules.flatMap((s) => {
+    const conversation_id = ids.get(s.conversation_id);
+    return conversation_id && runnable(s, now) ? [{ ...s, conversation_id }] : [];
+  });
+  summary.schedules = await insertPausedSchedules(env.DB, userId, schedules);
+  const missed = archive.schedules.length - summary.schedules;
+  if (missed)
+    summary.left_out.push(
+      `${missed} schedule${missed === 1 ? "" : "s"}: at most 20 per account, each in a conversation of the archive`,
+    );
+  return summary;
+}
+
+/** A schedule whose rule would run once resumed: a one-off's time, or a cron rule read in a zone this runtime knows. */
+function runnable(schedule: CheckedArchive["schedules"][number], now: Date): boolean {
+  if (!isTimeZone(schedule.time_zone)) return false;
+  if (schedule.kind === "once") return schedule.at !== null;
+  return schedule.cron !== null && "cron" in checkRepeat(schedule.cron, schedule.time_zone, now);
+}
+
+export function emptySummary(): ImportSummary {
+  return {
+    conversations: 0,
+    messages: 0,
+    notes: 0,
+    tasks: 0,
+    knowledge: 0,
+    workflows: 0,
+    schedules: 0,
+    settings: false,
+    renamed_notes: [],
+    renamed_entries: [],
+    left_out: [],
+  };
+}
+
+async function importNotes(d1: D1Database, userId: string, archive: CheckedArchive, summary: ImportSummary) {
+  const taken = await notePaths(d1, userId);
+  for (let i = 0; i < archive.notes.length; i += NOTES_AT_ONCE) {
+    const batch = archive.notes.slice(i, i + NOTES_AT_ONCE).map(({ path, entry }) => {
+      const free = freeNotePath(path, taken);
+      taken.add(free);
+      if (free !== path) summary.renamed_notes.push({ from: path, to: free });
+      return { path: free, content: noteText(entry) };
+    });
+    summary.notes += await insertNotes(d1, userId, batch);
+  }
+}
+
+async function importEntries(
+  d1: D1Database,
+  kind: "knowledge" | "workflows",
+  userId: string,
+  entries: ExportedLibrary["entries"],
+  summary: ImportSummary,
+): Promise<number> {
+  const held = await libraryEntries(d1, kind, userId);
+  const taken = new Set(held.keys());
+  const added = entries.flatMap((entry) => {
+    const same = held.get(entry.slug);
+    if (same && same.title === entry.title && same.body === entry.body) return [];
+    const slug = freeSlug(entry.slug, taken);
+    taken.add(slug);
+    if (slug !== entry.slug)
+      summary.renamed_entries.push({ from: `${kindMark(kind)}${entry.slug}`, to: `${kindMark(kind)}${slug}` });
+    return [{ ...entry, slug }];
+  });
+  return insertLibraryEntries(d1, kind, userId, added);
+}
+
+const kindMark = (kind: "knowledge" | "workflows") => (kind === "knowledge" ? "#" : "/");
+
+/** Every conversation, one after another; the archive's ids → the new ones. */
+async function importConversations(
+  env: Env,
+  userId: string,
+  archive: CheckedArchive,
+  summary: ImportSummary,
+  progress: Progress,
+): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  const models = new Map<string, ModelRef | undefined>();
+  const total = archive.conversations.length;
+  progress(0, total);
+  for (const entry of archive.conversations) {
+    const conversation = readConversation(entry);
+    const { id, model, ...row } = conversation.conversation;
+    let usable: ModelRef | undefined;
+    if (model) {
+      const key = JSON.stringify(model);
+      if (!models.has(key)) models.set(key, await usableModel(env, userId, model));
+      usable = models.get(key);
+    }
+    const fields = { ...row, messages: conversation.messages, leaf_seq: conversation.leaf_seq };
+    ids.set(id, await importConversation(env, userId, fields, usable ? JSON.stringify(usable) : null));
+    summary.conversations++;
+    summary.messages += conversation.messages.length;
+    progress(summary.conversations, total);
+  }
+  return ids;
+}
