@@ -209,9 +209,10 @@ async function accountPictures(url: string) {
     userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0",
   });
   await logInInBrowser(await elsewhere.newPage(), "ada");
+  // Tall enough for the whole tab: the settings page scrolls inside its own frame, not the window.
   const context = await browser.newContext({
     baseURL: byName,
-    viewport: { width: 1280, height: 800 },
+    viewport: { width: 1280, height: 2900 },
     colorScheme: "dark",
   });
   const page = await context.newPage();
@@ -221,8 +222,15 @@ async function accountPictures(url: string) {
   await page.locator("[data-testid=passkey-add]").click();
   await page.locator("[data-testid=passkey]").waitFor();
   await page.locator("[data-testid=session]").nth(2).waitFor();
+  const bottom = await page.locator("[data-testid=account]").evaluate((panel) => {
+    panel.scrollIntoView({ block: "end" });
+    return panel.getBoundingClientRect().bottom;
+  });
   await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(OUT, "account-1280.png"), fullPage: true });
+  await page.screenshot({
+    path: path.join(OUT, "account-1280.png"),
+    clip: { x: 0, y: 0, width: 1280, height: Math.min(2900, bottom + 40) },
+  });
   const phone = await browser.newContext({
     baseURL: byName,
     viewport: { width: 390, height: 844 },
