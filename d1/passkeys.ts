@@ -1,47 +1,11 @@
-// Passkeys (WebAuthn credentials) and the single-use challenges their ceremonies wait on
-// (auth_challenges). A challenge is taken with one DELETE … RETURNING, so an answer can be used once,
-// even by two requests at once; a passkey is removed only while the account keeps another way in,
-// checked in the removing statement itself (sign-in-ways.ts).
-import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
+// Passkeys (WebAuthn credentials); their ceremonies' challenges are in auth-challenges.ts. A passkey is
+// removed only while the account keeps another way in, checked in the removing statement itself
+// (sign-in-ways.ts).
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Passkey } from "../protocol";
 import { type Db, nowIso } from "./client";
-import { authChallenges, passkeys } from "./schema";
+import { passkeys } from "./schema";
 import { anotherWayIn } from "./sign-in-ways";
-
-/** What a ceremony left to check its answer against: the challenge, and what the purpose carries. */
-export type ChallengeData = { challenge: string } & Record<string, unknown>;
-
-/** Stores a challenge (`id` is the hash of the handle the browser holds); clears expired ones on the way. */
-export async function storeChallenge(
-  db: Db,
-  row: { id: string; purpose: string; userId: string | null; data: ChallengeData; expiresAt: string },
-): Promise<void> {
-  await db.batch([
-    db.delete(authChallenges).where(lt(authChallenges.expiresAt, nowIso())),
-    db.insert(authChallenges).values(row),
-  ]);
-}
-
-/** Takes a live challenge of `purpose` (and of `userId`, or of nobody): once only, whoever asks. */
-export async function takeChallenge(
-  db: Db,
-  id: string,
-  purpose: string,
-  userId: string | null,
-): Promise<ChallengeData | undefined> {
-  const [row] = await db
-    .delete(authChallenges)
-    .where(
-      and(
-        eq(authChallenges.id, id),
-        eq(authChallenges.purpose, purpose),
-        userId === null ? isNull(authChallenges.userId) : eq(authChallenges.userId, userId),
-        gt(authChallenges.expiresAt, nowIso()),
-      ),
-    )
-    .returning({ data: authChallenges.data });
-  return row?.data as ChallengeData | undefined;
-}
 
 export type PasskeyRow = typeof passkeys.$inferSelect;
 

@@ -17,16 +17,8 @@ import {
 } from "@simplewebauthn/server";
 import type { Context } from "hono";
 import { fromBase64Url, toBase64Url } from "../../core/base64";
-import {
-  type ChallengeData,
-  type NewPasskey,
-  type PasskeyRow,
-  parseTransports,
-  passkeyById,
-  recordPasskeyUse,
-  storeChallenge,
-  takeChallenge,
-} from "../../d1/passkeys";
+import { storeChallenge, takeChallenge } from "../../d1/auth-challenges";
+import { type NewPasskey, type PasskeyRow, parseTransports, passkeyById, recordPasskeyUse } from "../../d1/passkeys";
 import type { WebAuthnResponse } from "../../protocol";
 import type { AppEnv } from "../middleware/identity";
 import { randomToken, sha256Hex } from "./crypto";
@@ -58,6 +50,15 @@ export function relyingParty(c: Context<AppEnv>): RelyingParty {
 
 /** The WebAuthn user handle of an account: its id's bytes (what a discoverable passkey gives back). */
 const userHandle = (userId: string) => new Uint8Array(new TextEncoder().encode(userId));
+
+/** What a ceremony left to check its answer against: the challenge, and what the purpose carries. */
+export type ChallengeData = { challenge: string } & Record<string, unknown>;
+
+/** The ceremony's challenge of `purpose` (and `owner`'s), taken once. */
+async function takeCeremony(c: Context<AppEnv>, purpose: PasskeyPurpose, challengeId: string, owner: string | null) {
+  const taken = await takeChallenge(c.var.db, await sha256Hex(challengeId), purpose, owner);
+  return taken?.data as ChallengeData | undefined;
+}
 
 async function issueChallenge(
   c: Context<AppEnv>,
@@ -116,7 +117,7 @@ export async function finishRegistration(
   purpose: PasskeyPurpose,
   { challengeId, response, owner }: { challengeId: string; response: WebAuthnResponse; owner: string | null },
 ): Promise<{ ok: true; data: ChallengeData; passkey: Omit<NewPasskey, "userId" | "name"> } | CeremonyRefusal> {
-  const data = await takeChallenge(c.var.db, await sha256Hex(challengeId), purpose, owner);
+  const data = await takeCeremony(c, purpose, challengeId, owner);
   if (!data) return refused("expired");
   const rp = relyingParty(c);
   const result = await verifyRegistrationResponse({
@@ -165,7 +166,7 @@ export async function finishAssertion(
   { challengeId, response, owner }: { challengeId: string; response: WebAuthnResponse; owner: string | null },
 ): Promise<{ ok: true; passkey: PasskeyRow } | CeremonyRefusal> {
   // Taken first: a refused answer uses its challenge up too, so a replay always finds none.
-  const data = await takeChallenge(c.var.db, await sha256Hex(challengeId), purpose, owner);
+  const data = await takeCeremony(c, purpose, challengeId, owner);
   if (!data) return refused("expired");
   const passkey = await passkeyById(c.var.db, response.id);
   if (!passkey || (owner !== null && passkey.userId !== owner)) return refused("unknown_credential");
