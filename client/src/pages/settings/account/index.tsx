@@ -8,6 +8,7 @@ import { ListView, pageStyle } from "../../../components/page-frame";
 import { type CreatedToken, createToken, deleteToken, type Token, useApiTokens } from "../../../lib/api-tokens";
 import { explainShareError, shareDate } from "../../../lib/shares";
 import { COPY_LABELS, useCopy } from "../../../lib/use-copy";
+import { ConfirmRemove } from "./confirm-remove";
 import { DeleteAccount } from "./delete-account";
 import { LinkedProviders } from "./linked-providers";
 import { Passkeys } from "./passkeys";
@@ -152,7 +153,6 @@ function TokenRow({ token, onDeleted }: { token: Token; onDeleted: () => void })
     setConfirming(false);
     setProblem(explainShareError(result.error, "delete the token"));
   };
-  const questionId = `api-token-delete-${token.id}`;
   return (
     <li class={style.row} data-testid="api-token" data-name={token.name}>
       <div class={style.about}>
@@ -163,24 +163,14 @@ function TokenRow({ token, onDeleted }: { token: Token; onDeleted: () => void })
         </span>
       </div>
       {confirming ? (
-        <div class={style.actions}>
-          <span id={questionId} class={style.meta}>
-            Delete it? Scripts using it stop working at once.
-          </span>
-          <button type="button" onClick={() => setConfirming(false)} disabled={busy}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            class={style.danger}
-            aria-describedby={questionId}
-            disabled={busy}
-            onClick={() => void remove()}
-            data-testid="api-token-delete-confirm"
-          >
-            {busy ? "Deleting…" : "Delete"}
-          </button>
-        </div>
+        <ConfirmRemove
+          question="Delete it? Scripts using it stop working at once."
+          action="Delete"
+          busy={busy}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => void remove()}
+          testid="api-token-delete-confirm"
+        />
       ) : (
         <button type="button" onClick={() => setConfirming(true)} data-testid="api-token-delete">
           Delete

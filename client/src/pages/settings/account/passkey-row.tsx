@@ -4,6 +4,7 @@
 import { useState } from "preact/hooks";
 import { type Passkey, removePasskey, renamePasskey } from "../../../lib/passkeys";
 import { explainShareError, shareDate } from "../../../lib/shares";
+import { ConfirmRemove } from "./confirm-remove";
 import style from "./style.module.css";
 
 type Props = { passkey: Passkey; onRenamed: (passkey: Passkey) => void; onRemoved: () => void };
@@ -24,7 +25,6 @@ export function PasskeyRow({ passkey, onRenamed, onRemoved }: Props) {
     );
   };
 
-  const questionId = `passkey-remove-${passkey.id}`;
   return (
     <li class={style.row} data-testid="passkey" data-name={passkey.name}>
       {mode === "rename" ? (
@@ -65,24 +65,14 @@ export function PasskeyRow({ passkey, onRenamed, onRemoved }: Props) {
         </div>
       )}
       {mode === "remove" && (
-        <div class={style.actions}>
-          <span id={questionId} class={style.meta}>
-            Remove it? You can no longer sign in with it.
-          </span>
-          <button type="button" onClick={() => setMode("view")} disabled={busy}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            class={style.danger}
-            aria-describedby={questionId}
-            disabled={busy}
-            onClick={() => void remove()}
-            data-testid="passkey-remove-confirm"
-          >
-            {busy ? "Removing…" : "Remove"}
-          </button>
-        </div>
+        <ConfirmRemove
+          question="Remove it? You can no longer sign in with it."
+          action="Remove"
+          busy={busy}
+          onCancel={() => setMode("view")}
+          onConfirm={() => void remove()}
+          testid="passkey-remove-confirm"
+        />
       )}
       {problem && (
         <p class={style.problem} role="alert" data-testid="passkey-problem">
