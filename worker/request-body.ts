@@ -1,11 +1,12 @@
-// An import's body, read up to a limit: an archive or a ChatGPT export is far past the 256 KiB every
-// JSON body is held to (worker/validate.ts), so these routes read their bytes here and stop at the
-// limit, before the rest arrives, rather than take in whatever is sent.
+// A request's body, read up to a limit: reading stops at the limit (or before, on a larger
+// Content-Length), so a client cannot make the Worker take in whatever it sends. Every JSON body
+// (validate.ts, 256 KiB) and an import's archive (account-data, 50 MiB) are read so.
 import type { Context } from "hono";
-import { ApiError } from "../errors";
+import { ApiError } from "./errors";
 
-export async function readBody(c: Context, limit: number, what: string): Promise<Uint8Array> {
-  const tooLarge = () => new ApiError(413, "too_large", `${what} is larger than ${limit / 1024 / 1024} MiB`);
+/** The body's bytes; past `limit`, 413 `too_large` with `message`. */
+export async function readBody(c: Context, limit: number, message: string): Promise<Uint8Array> {
+  const tooLarge = () => new ApiError(413, "too_large", message);
   const declared = Number(c.req.header("Content-Length"));
   if (Number.isFinite(declared) && declared > limit) throw tooLarge();
   const body = c.req.raw.body;

@@ -5,14 +5,14 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import { fieldErrors, firstFieldError, illFormedTextField, NOT_UNICODE } from "../protocol";
-import { ApiError, invalid } from "./errors";
+import { invalid } from "./errors";
+import { readBody } from "./request-body";
 
 const MAX_BODY_BYTES = 256 * 1024;
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
-  const bytes = await c.req.arrayBuffer();
-  if (bytes.byteLength > MAX_BODY_BYTES) throw new ApiError(413, "too_large", "Request body is too large");
+  const bytes = await readBody(c, MAX_BODY_BYTES, "Request body is too large");
   const raw = parseJson(decodeUtf8(bytes));
   const badText = illFormedTextField(raw);
   if (badText) throw invalidFields({ [badText]: NOT_UNICODE });
@@ -30,7 +30,7 @@ export function parseWith<S extends z.ZodType>(schema: S, raw: unknown): z.infer
 }
 
 /** Invalid bytes would otherwise be decoded to U+FFFD: altered, not refused. */
-function decodeUtf8(bytes: ArrayBuffer): string {
+function decodeUtf8(bytes: Uint8Array): string {
   try {
     return utf8.decode(bytes);
   } catch {

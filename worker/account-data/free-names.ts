@@ -1,9 +1,8 @@
 // Where an imported note or library entry goes when its own path or slug is taken: beside it, under a
 // name that says it was imported ("plan-imported.md", then "plan-imported-2.md"), so an import never
 // writes over what the account holds. Pure.
+import { MAX_SLUG } from "../../protocol/library";
 import { MAX_NOTE_PATH } from "../../protocol/notes";
-
-const MAX_SLUG = 40;
 
 /** `path` if free, else the first free "<stem>-imported[-n]<extension>" within the path's length limit. */
 export function freeNotePath(path: string, taken: ReadonlySet<string>): string {
@@ -19,7 +18,7 @@ export function freeNotePath(path: string, taken: ReadonlySet<string>): string {
   }
 }
 
-/** `slug` if free, else the first free "<slug>-imported[-n]" of at most 40 characters. */
+/** `slug` if free, else the first free "<slug>-imported[-n]" of at most MAX_SLUG characters. */
 export function freeSlug(slug: string, taken: ReadonlySet<string>): string {
   if (!taken.has(slug)) return slug;
   for (let n = 1; ; n++) {

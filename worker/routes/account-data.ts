@@ -10,8 +10,8 @@ import { importArchive } from "../account-data/import-archive";
 import { checkChatGpt, importChatGpt } from "../account-data/import-chatgpt";
 import { importAnswer } from "../account-data/progress";
 import { checkArchive } from "../account-data/read-archive";
-import { readBody } from "../account-data/request-body";
 import { type AppEnv, currentUser } from "../middleware/identity";
+import { readBody } from "../request-body";
 
 export const accountDataRoutes = new Hono<AppEnv>();
 
@@ -35,14 +35,17 @@ accountDataRoutes.get("/export", async (c) => {
   });
 });
 
+/** What a body over the import limit is told. */
+const tooLarge = (what: string) => `${what} is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB`;
+
 accountDataRoutes.post("/import", async (c) => {
-  const archive = checkArchive(await readBody(c, MAX_IMPORT_BYTES, "The archive"));
+  const archive = checkArchive(await readBody(c, MAX_IMPORT_BYTES, tooLarge("The archive")));
   const userId = currentUser(c).id;
   return importAnswer(c, (progress) => importArchive(c.env, userId, archive, progress));
 });
 
 accountDataRoutes.post("/import/chatgpt", async (c) => {
-  const checked = checkChatGpt(await readBody(c, MAX_IMPORT_BYTES, "The ChatGPT export"));
+  const checked = checkChatGpt(await readBody(c, MAX_IMPORT_BYTES, tooLarge("The ChatGPT export")));
   const userId = currentUser(c).id;
   return importAnswer(c, (progress) => importChatGpt(c.env, userId, checked, progress));
 });
