@@ -18,6 +18,9 @@ export class ApiError extends Error {
 
 export const notFound = (what = "Not found") => new ApiError(404, "not_found", what);
 export const unauthorized = () => new ApiError(401, "unauthorized", "Sign in first");
+/** Any way into an account an admin disabled (a password, a passkey, a reset link) is refused so. */
+export const accountDisabled = () =>
+  new ApiError(403, "account_disabled", "This account has been disabled by an administrator");
 export const invalid = (message: string, fields?: Record<string, string>) =>
   new ApiError(400, "invalid_input", message, fields);
 

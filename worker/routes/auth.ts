@@ -15,7 +15,7 @@ import { publicUser, revokeSession, SESSION_COOKIE } from "../auth/sessions";
 import { startSession } from "../auth/sign-in";
 import { admitSignup, countSignup, hashInvite, openAccount } from "../auth/signup";
 import { isAdmin } from "../auth/signup-policy";
-import { ApiError } from "../errors";
+import { ApiError, accountDisabled } from "../errors";
 import { type AppEnv, assertSameOrigin, currentUser, requireUser } from "../middleware/identity";
 import { readJson } from "../validate";
 
@@ -60,8 +60,7 @@ authRoutes.post("/login", async (c) => {
   const ok = await verifyPassword(password, row?.passwordHash || DUMMY_PASSWORD_HASH);
   if (!row || !ok) throw new ApiError(401, "unauthorized", "Wrong username or password");
   await clearAttempts(c.var.db, key);
-  if (row.status === "disabled")
-    throw new ApiError(403, "account_disabled", "This account has been disabled by an administrator");
+  if (row.status === "disabled") throw accountDisabled();
   const user = publicUser(row, isAdmin(row, c.env));
   await startSession(c, user, { method: "password", knownDevice: device !== undefined });
   return c.json({ user });
@@ -93,8 +92,7 @@ authRoutes.post("/reset", async (c) => {
   ]);
   if (!row) throw new ApiError(403, "confirmation_failed", RESET_GONE);
   await tellUserChanged(c.env, userId, "credentials");
-  if (row.status === "disabled")
-    throw new ApiError(403, "account_disabled", "This account has been disabled by an administrator");
+  if (row.status === "disabled") throw accountDisabled();
   const user = publicUser(row, isAdmin(row, c.env));
   await startSession(c, user, { method: "reset" });
   return c.json({ user });

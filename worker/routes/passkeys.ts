@@ -36,7 +36,7 @@ import { publicUser } from "../auth/sessions";
 import { startSession } from "../auth/sign-in";
 import { admitSignup, countSignup, hashInvite, openAccount, usernameTaken } from "../auth/signup";
 import { isAdmin } from "../auth/signup-policy";
-import { ApiError, notFound } from "../errors";
+import { ApiError, accountDisabled, notFound } from "../errors";
 import { type AppEnv, currentUser } from "../middleware/identity";
 import { readJson } from "../validate";
 import { refuseForeignOrigin } from "./auth";
@@ -74,8 +74,7 @@ passkeyAuthRoutes.post("/signin", async (c) => {
   if (!result.ok) throw new ApiError(401, "unauthorized", SIGNIN_REFUSED[result.reason]);
   const [row] = await c.var.db.select().from(users).where(eq(users.id, result.passkey.userId));
   if (!row) throw new ApiError(401, "unauthorized", SIGNIN_REFUSED.unknown_credential);
-  if (row.status === "disabled")
-    throw new ApiError(403, "account_disabled", "This account has been disabled by an administrator");
+  if (row.status === "disabled") throw accountDisabled();
   // A pending account gets its session, as with a password: it can read that it waits, and nothing else.
   const user = publicUser(row, isAdmin(row, c.env));
   const device = await trustedDevice(c.var.db, getCookie(c, DEVICE_COOKIE), row.id);
