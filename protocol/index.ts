@@ -24,6 +24,7 @@ export * from "./notes";
 export * from "./oidc";
 export * from "./passkeys";
 export * from "./quota";
+export * from "./same-path";
 export * from "./share";
 export * from "./subscriber";
 export * from "./system-item";

@@ -13,7 +13,7 @@ import { identitiesOf, linkIdentity, unlinkIdentity } from "../../d1/linked-iden
 import { type OidcState, saveOidcState, takeOidcState } from "../../d1/oidc-states";
 import { hit } from "../../d1/rate-limits";
 import type { AccountIdentities, OidcErrorCode } from "../../protocol";
-import { OidcStartQuerySchema } from "../../protocol";
+import { OidcStartQuerySchema, samePath } from "../../protocol";
 import { clientAddress } from "../auth/client-address";
 import { sha256Hex } from "../auth/crypto";
 import { DEVICE_COOKIE, trustedDevice } from "../auth/devices";
@@ -144,21 +144,6 @@ const redirectUri = (c: Context<AppEnv>, id: string) =>
 function failed(c: Context<AppEnv>, page: string, code: OidcErrorCode) {
   c.header("Cache-Control", "no-store");
   return c.redirect(`${page}?error=${code}`, 302);
-}
-
-/**
- * `next` when it is a path of this app (one leading "/", not "//", no backslash or control character),
- * so a crafted start link cannot send the user elsewhere after signing in.
- */
-export function samePath(next: string | undefined): string | undefined {
-  if (!next?.startsWith("/") || next.startsWith("//") || next.includes("\\")) return undefined;
-  if ([...next].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)) return undefined;
-  try {
-    const url = new URL(next, "https://app.invalid");
-    return url.origin === "https://app.invalid" ? url.pathname + url.search + url.hash : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 identityAccountRoutes.get("/", async (c) => {

@@ -1,6 +1,7 @@
 // A tiny history.pushState router: the app has a handful of routes, so a library would cost more than it
 // saves. `navigate` changes the URL and tells every `useRoute` subscriber; Back/Forward arrive as popstate.
 import { useEffect, useState } from "preact/hooks";
+import { samePath } from "../../../protocol";
 
 /** Settings' tabs, each at /settings/<tab> (/settings alone is Agent). */
 export type SettingsTab =
@@ -87,22 +88,14 @@ export function parseRoute(pathname: string): Route {
 }
 
 /**
- * A `next` path to return to after signing in, or null when it is not one of ours: only a same-origin
- * path (a single leading "/", not "//", no backslash, scheme or control character) is followed, so a
- * crafted /login?next=//evil.example link cannot send the user elsewhere.
+ * A `next` path to return to after signing in, or null when it is not one of ours (protocol/same-path.ts:
+ * a crafted /login?next=//evil.example link cannot send the user elsewhere), nor a sign-in page itself.
  */
 export function safeNext(next: string | null | undefined): string | null {
-  if (!next || next.length > 2000 || !next.startsWith("/")) return null;
-  if (next.startsWith("//") || next.includes("\\")) return null;
-  for (const char of next) if (char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f) return null;
-  try {
-    const url = new URL(next, location.origin);
-    if (url.origin !== location.origin) return null;
-    const { name } = parseRoute(url.pathname);
-    return name === "login" || name === "signup" || name === "reset" ? null : url.pathname + url.search + url.hash;
-  } catch {
-    return null;
-  }
+  const path = samePath(next);
+  if (!path) return null;
+  const { name } = parseRoute(new URL(path, location.origin).pathname);
+  return name === "login" || name === "signup" || name === "reset" ? null : path;
 }
 
 /** Where a signed-out visit to `path` goes: the login page, remembering the way back. */
