@@ -2,6 +2,7 @@
 // coding of RFC 8188, one record): only the subscribed browser can read it, never the push service
 // that carries it. WebCrypto only, so it runs in the Worker as in Node (test/node/web-push.test.ts
 // checks it byte for byte against the RFC's own example).
+import { concatBytes as concat } from "./bytes";
 
 /** The browser's half of a subscription (PushSubscription.getKey): its P-256 public key and auth secret. */
 export interface PushKeys {
@@ -24,16 +25,6 @@ const RECORD_SIZE = 4096;
 export const MAX_PUSH_PLAINTEXT = RECORD_SIZE - 86 - 16 - 1;
 
 const text = new TextEncoder();
-
-function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
 
 async function hkdf(salt: Uint8Array, ikm: Uint8Array, info: Uint8Array, bytes: number): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey("raw", concat(ikm), "HKDF", false, ["deriveBits"]);

@@ -2,6 +2,7 @@
 // Content-Length), so a client cannot make the Worker take in whatever it sends. Every JSON body
 // (validate.ts, 256 KiB) and an import's archive (account-data, 50 MiB) are read so.
 import type { Context } from "hono";
+import { joinBytes } from "../core/bytes";
 import { ApiError } from "./errors";
 
 /** The body's bytes; past `limit`, 413 `too_large` with `message`. */
@@ -22,11 +23,5 @@ export async function readBody(c: Context, limit: number, message: string): Prom
     }
     chunks.push(part.value);
   }
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
+  return joinBytes(chunks);
 }

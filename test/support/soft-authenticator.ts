@@ -5,6 +5,7 @@
 // COSE key); an assertion signs authenticatorData ‖ SHA-256(clientDataJSON), DER-encoded as WebAuthn
 // wants. Its passkeys are discoverable: `get` without allowCredentials picks this RP's newest one.
 import { fromBase64Url, toBase64Url } from "../../core/base64";
+import { concatBytes as concat } from "../../core/bytes.ts";
 
 interface Credential {
   id: Uint8Array;
@@ -20,15 +21,6 @@ const encoder = new TextEncoder();
 type Bytes = Uint8Array<ArrayBuffer>;
 const sha256 = async (bytes: Uint8Array) =>
   new Uint8Array(await crypto.subtle.digest("SHA-256", new Uint8Array(bytes)));
-const concat = (...parts: Uint8Array[]): Bytes => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-};
 const uint32 = (n: number) => new Uint8Array([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]);
 
 /** CBOR (RFC 8949) for what WebAuthn needs: integers, byte and text strings, maps. */
