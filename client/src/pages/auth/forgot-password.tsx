@@ -1,21 +1,14 @@
 // Under the log-in form: what to do about a forgotten password on this server. A passkey (where the
 // browser has them) or a linked identity provider (those the operator configured) signs the account in
 // without one; otherwise an administrator can send a single-use reset link.
-import { useEffect, useState } from "preact/hooks";
-import { z } from "zod";
-import { requestJson } from "../../lib/api";
+import { useOidcProviders } from "../../lib/identity-providers";
+import { passkeysSupported } from "../../lib/passkeys";
 import style from "./style.module.css";
 
-const ProvidersSchema = z.array(z.object({ id: z.string(), name: z.string() }));
-
 export function ForgotPassword() {
-  const [providers, setProviders] = useState<string[]>([]);
-  const passkeys = typeof window !== "undefined" && "PublicKeyCredential" in window;
-  useEffect(() => {
-    void requestJson("/api/auth/oidc/providers", ProvidersSchema).then((r) => {
-      if (r.ok) setProviders(r.data.map((p) => p.name));
-    });
-  }, []);
+  // The buttons' list, read once for the page (lib/identity-providers.ts).
+  const providers = (useOidcProviders() ?? []).map((p) => p.name);
+  const passkeys = passkeysSupported();
   const ways = [
     ...(passkeys ? ["sign in with a passkey, if you added one"] : []),
     ...(providers.length ? [`continue with ${providers.join(" or ")}, if you linked it`] : []),
