@@ -3,9 +3,8 @@
 // app forgets what this tab kept of the account and signs out to the sign-in page, which says the
 // account was deleted (pages/auth/account-deleted.tsx).
 import { useState } from "preact/hooks";
-import type { Confirm } from "../../../../../protocol";
+import type { Confirm, SignInWays } from "../../../../../protocol";
 import { pageStyle } from "../../../components/page-frame";
-import { useAccount } from "../../../lib/account";
 import { markAccountDeleted } from "../../../lib/account-deleted";
 import { type ApiError, requestEmpty, signalUnauthorized } from "../../../lib/api";
 import { forgetOutboxes } from "../../../lib/outbox";
@@ -14,7 +13,7 @@ import { navigate } from "../../../lib/router";
 import { resetModels } from "../../../lib/use-models";
 import style from "./delete-account.module.css";
 
-export function DeleteAccount({ username }: { username: string }) {
+export function DeleteAccount({ username, ways }: { username: string; ways: SignInWays | undefined }) {
   const [asked, setAsked] = useState(false);
   return (
     <section class={style.section} aria-labelledby="account-delete-title" data-testid="delete-account">
@@ -28,7 +27,7 @@ export function DeleteAccount({ username }: { username: string }) {
         be undone. To keep a copy, download your data first (Your data, above).
       </p>
       {asked ? (
-        <DeleteForm username={username} onCancel={() => setAsked(false)} />
+        <DeleteForm username={username} ways={ways} onCancel={() => setAsked(false)} />
       ) : (
         <button type="button" class={style.danger} onClick={() => setAsked(true)} data-testid="delete-account-start">
           Delete account…
@@ -40,15 +39,22 @@ export function DeleteAccount({ username }: { username: string }) {
 
 type Problems = { username?: string; password?: string; form?: string };
 
-function DeleteForm({ username, onCancel }: { username: string; onCancel: () => void }) {
+function DeleteForm({
+  username,
+  ways,
+  onCancel,
+}: {
+  username: string;
+  ways: SignInWays | undefined;
+  onCancel: () => void;
+}) {
   const [typed, setTyped] = useState("");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const [problems, setProblems] = useState<Problems>({});
-  const { account } = useAccount();
   // An account without a password confirms with a passkey; one with both may use either.
-  const hasPassword = account?.ok ? account.data.ways.password : true;
-  const hasPasskey = account?.ok ? account.data.ways.passkeys > 0 : false;
+  const hasPassword = ways?.password ?? true;
+  const hasPasskey = (ways?.passkeys ?? 0) > 0;
 
   const erase = async (confirm: Confirm) => {
     setBusy(true);

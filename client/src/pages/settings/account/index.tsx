@@ -5,6 +5,7 @@
 import { useState } from "preact/hooks";
 import type { User } from "../../../../../protocol";
 import { ListView, pageStyle } from "../../../components/page-frame";
+import { useAccount } from "../../../lib/account";
 import { type CreatedToken, createToken, deleteToken, type Token, useApiTokens } from "../../../lib/api-tokens";
 import { explainShareError, shareDate } from "../../../lib/shares";
 import { COPY_LABELS, useCopy } from "../../../lib/use-copy";
@@ -20,6 +21,9 @@ import { YourData } from "./your-data";
 export type AccountProps = { user: User; onLogOut: () => void };
 
 export function Account({ user, onLogOut }: AccountProps) {
+  // The ways into the account, read once for the tab and again when one is added or removed here.
+  const { account, reload } = useAccount();
+  const ways = account?.ok ? account.data.ways : undefined;
   return (
     <div data-testid="account">
       <section class={style.section} aria-labelledby="account-user-title">
@@ -36,13 +40,13 @@ export function Account({ user, onLogOut }: AccountProps) {
         </div>
         <p class={pageStyle.muted}>Log out ends this browser's session; your API tokens keep working.</p>
       </section>
-      <Password />
-      <Passkeys />
-      <LinkedProviders />
+      <Password ways={ways} onChanged={reload} />
+      <Passkeys onChanged={reload} />
+      <LinkedProviders onChanged={reload} />
       <Sessions />
       <ApiTokens />
       <YourData />
-      <DeleteAccount username={user.username} />
+      <DeleteAccount username={user.username} ways={ways} />
     </div>
   );
 }

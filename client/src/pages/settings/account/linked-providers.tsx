@@ -26,7 +26,8 @@ function saidByCallback(available: AccountIdentities["available"]): Said | null 
   return linked ? { text: `Linked ${name}: you can sign in with it now.`, problem: false } : null;
 }
 
-export function LinkedProviders() {
+/** `onChanged`: a provider was unlinked (the account's ways in changed). */
+export function LinkedProviders({ onChanged }: { onChanged: () => void }) {
   const [state, setState] = useState<AccountIdentities | { failed: string } | null>(null);
   const [said, setSaid] = useState<Said | null>(null);
   useEffect(() => {
@@ -70,6 +71,7 @@ export function LinkedProviders() {
               onUnlinked={() => {
                 setSaid(null);
                 removed(identity.provider);
+                onChanged();
               }}
             />
           ))}

@@ -12,7 +12,8 @@ import style from "./style.module.css";
 
 const explainLoad = (error: Parameters<typeof explainShareError>[0]) => explainShareError(error, "load your passkeys");
 
-export function Passkeys() {
+/** `onChanged`: a passkey was added or removed (the account's ways in changed). */
+export function Passkeys({ onChanged }: { onChanged: () => void }) {
   const { list, update } = useList(listPasskeys, explainLoad);
   const [busy, setBusy] = useState(false);
   const [said, setSaid] = useState<{ text: string; problem: boolean } | null>(null);
@@ -24,6 +25,7 @@ export function Passkeys() {
     setBusy(false);
     if (!outcome.ok) return setSaid({ text: outcome.message, problem: !outcome.cancelled });
     update((passkeys) => [outcome.data, ...passkeys]);
+    onChanged();
     setSaid({ text: `Added “${outcome.data.name}”: you can sign in with it, no password needed.`, problem: false });
   };
 
@@ -48,6 +50,7 @@ export function Passkeys() {
             onRemoved={() => {
               setSaid(null);
               update((all) => all.filter((p) => p.id !== passkey.id));
+              onChanged();
             }}
           />
         )}

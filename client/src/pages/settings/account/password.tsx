@@ -2,17 +2,17 @@
 // without a password sets its first one, confirmed with a passkey). Every other session and its sockets
 // end at once; this one stays (docs/protocol.md "Sessions and password").
 import { useState } from "preact/hooks";
-import type { Confirm } from "../../../../../protocol";
+import type { Confirm, SignInWays } from "../../../../../protocol";
 import { NewPasswordFields, newPasswordProblem } from "../../../components/new-password";
 import { pageStyle } from "../../../components/page-frame";
-import { changePassword, explainAccountError, useAccount } from "../../../lib/account";
+import { changePassword, explainAccountError } from "../../../lib/account";
 import { confirmWithPasskey } from "../../../lib/passkeys";
 import style from "./style.module.css";
 
-export function Password() {
-  const { account, reload } = useAccount();
-  const hasPassword = account?.ok ? account.data.ways.password : true;
-  const hasPasskey = account?.ok ? account.data.ways.passkeys > 0 : false;
+/** `ways`: the account's ways in (undefined while they load); `onChanged`: after a first password is set. */
+export function Password({ ways, onChanged }: { ways: SignInWays | undefined; onChanged: () => void }) {
+  const hasPassword = ways?.password ?? true;
+  const hasPasskey = (ways?.passkeys ?? 0) > 0;
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
   const [again, setAgain] = useState("");
@@ -49,7 +49,7 @@ export function Password() {
     setDone(
       `Password ${hasPassword ? "changed" : "set"}.${n ? ` ${n === 1 ? "1 other session was" : `${n} other sessions were`} signed out.` : ""}`,
     );
-    if (!hasPassword) void reload();
+    if (!hasPassword) onChanged();
   };
 
   return (
