@@ -1,6 +1,11 @@
 // Bindings of wrangler.toml and the variables `npm start` passes through.
 interface Env {
-  DB: D1Database;
+  /** usernames, passkey ids, provider subjects → user and shard; invites; the audit (d1/shards.ts). */
+  DIRECTORY: D1Database;
+  /** The shards: SHARD_0 … SHARD_<n-1> (d1/shards.ts reads them by name). */
+  SHARD_0: D1Database;
+  /** Shards taking no new accounts, comma-separated ("0,1"). */
+  SHARDS_FULL?: string;
   CONVERSATION: DurableObjectNamespace<import("./durable-objects/conversation/conversation-object").ConversationObject>;
   ASSETS: Fetcher;
   OPENAI_API_KEY?: string;

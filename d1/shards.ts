@@ -1,0 +1,98 @@
+// Where a user's rows live (docs/architecture.md "Scale"): every row that belongs to one user is in that
+// user's shard, one of the D1 databases bound as SHARD_0, SHARD_1, … (wrangler.toml); what must be unique
+// across users (usernames, passkey credential ids, identity-provider subjects) is in the directory, bound
+// as DIRECTORY. Adding a shard is a binding and a deploy: nobody moves, new accounts go to the shards not
+// listed in SHARDS_FULL.
+//
+// A credential, a share link and a reset link carry their shard in the secret itself (`os_s2_<hex>`,
+// `2.<id>`), so authenticating reads one shard and no directory. A value made before shards has no mark
+// and is shard 0's: an upgraded installation's one database became shard 0 (scripts/upgrade-to-shards.ts).
+
+/** The binding name of shard `index`. */
+export const shardBinding = (index: number) => `SHARD_${index}`;
+
+type Bindings = Partial<Record<string, unknown>> & Pick<Env, "DIRECTORY"> & { SHARDS_FULL?: string };
+
+/** How many shards are bound: SHARD_0 … SHARD_{n-1}, counted up to the first gap. */
+export function shardCount(env: Bindings): number {
+  let n = 0;
+  while (env[shardBinding(n)]) n++;
+  return n;
+}
+
+/** Shard `index`'s database; a shard that is not bound (a mark from another installation) is an error. */
+export function shardDb(env: Bindings, index: number): D1Database {
+  const binding = env[shardBinding(index)] as D1Database | undefined;
+  if (!binding) throw new Error(`No D1 database is bound as ${shardBinding(index)}`);
+  return watched(binding, `shard ${index}`);
+}
+
+/** The directory: usernames, passkey credential ids and provider subjects → user id and shard; invites; the audit. */
+export const directoryDb = (env: Bindings): D1Database => watched(env.DIRECTORY, "directory");
+
+/** The shards new accounts may go to: every bound shard not listed in SHARDS_FULL ("0,1"). */
+export function openShards(env: Bindings): number[] {
+  const full = new Set((env.SHARDS_FULL ?? "").split(/[\s,]+/).filter(Boolean).map(Number));
+  const all = Array.from({ length: shardCount(env) }, (_, i) => i);
+  const open = all.filter((i) => !full.has(i));
+  // Every shard marked full is a mistake to say, not a reason to refuse sign-ups: the newest takes them.
+  return open.length ? open : all.slice(-1);
+}
+
+/** A new account's shard: one of the open shards at random, so they fill evenly without a counter to write. */
+export function pickShard(env: Bindings, random = Math.random): number {
+  const open = openShards(env);
+  return open[Math.floor(random() * open.length)] ?? 0;
+}
+
+/** A shard for something no user owns yet (an unknown username's sign-in attempts): stable for the key. */
+export function shardForKey(env: Bindings, key: string): number {
+  let hash = 2166136261;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 16777619);
+  return (hash >>> 0) % Math.max(1, shardCount(env));
+}
+
+// ---- Values that carry their shard ----------------------------------------------------------------
+
+/** A token (`os_s2_<hex>`) → its shard; one without a mark (made before shards) is shard 0's. */
+export function shardOfToken(token: string): number {
+  const mark = token.match(/^[a-z]+_s(\d{1,4})_/);
+  return mark ? Number(mark[1]) : 0;
+}
+
+/** An id (`2.<random>`) → its shard; one without a mark is shard 0's. `.` never occurs in base64url. */
+export function shardOfId(id: string): number {
+  const mark = id.match(/^(\d{1,4})\./);
+  return mark ? Number(mark[1]) : 0;
+}
+
+export const idInShard = (shard: number, id: string) => `${shard}.${id}`;
+
+// ---- Which databases a request touched (test/workers/database-touches.test.ts) --------------------
+
+type Watcher = (database: string) => void;
+let watcher: Watcher | undefined;
+
+/** Calls `watch` with the database's name ("directory", "shard 2") on every statement or batch; tests only. */
+export function watchDatabases(watch: Watcher | undefined): void {
+  watcher = watch;
+}
+
+const wrappers = new WeakMap<D1Database, D1Database>();
+
+/** The binding, reporting to the watcher when one is set (checked per call, so a cached binding reports too). */
+function watched(binding: D1Database, name: string): D1Database {
+  let wrapper = wrappers.get(binding);
+  if (!wrapper) {
+    const report = () => watcher?.(name);
+    wrapper = {
+      prepare: (query: string) => (report(), binding.prepare(query)),
+      batch: (statements: D1PreparedStatement[]) => (report(), binding.batch(statements)),
+      exec: (query: string) => (report(), binding.exec(query)),
+      withSession: (constraint?: string) => (report(), binding.withSession(constraint)),
+      dump: () => binding.dump(),
+    } as D1Database;
+    wrappers.set(binding, wrapper);
+  }
+  return wrapper;
+}
