@@ -77,6 +77,7 @@ const e2eTest = {
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
+  const directoryMigrations = await readD1Migrations("./migrations/directory");
   return {
     test: {
       sequence: { sequencer: SlowFirst },
@@ -87,8 +88,11 @@ export default defineConfig(async () => {
             cloudflareTest(({ inject }) => ({
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
+                // A third shard beside wrangler.toml's two: every test's users land on one of three (d1/shards.ts).
+                d1Databases: { SHARD_2: "oracle-shard-2" },
                 bindings: {
                   TEST_MIGRATIONS: migrations,
+                  TEST_DIRECTORY_MIGRATIONS: directoryMigrations,
                   OPENAI_API_KEY: "test-key",
                   OPENAI_BASE_URL: `${inject<string>("llmUrl")}/v1`,
                   OPENAI_MODEL: "fake-model",

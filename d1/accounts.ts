@@ -1,7 +1,7 @@
-// Accounts as the operator sees them (docs/protocol.md "Administration"): creating one (the first account of
-// an installation is its admin), their role and status, the admins' list with search and this month's
-// use, and the last-activity stamp. The rules that must hold under concurrency (one first admin, never
-// no admin left) are each one statement, which D1 runs atomically.
+// Accounts as the operator sees them (docs/protocol.md "Administration"), in one shard: creating one,
+// their role and status, a shard's part of the admins' list with search and this month's use
+// (across-shards.ts merges the parts), and the last-activity stamp. The rules that span shards (one first
+// admin, never no admin left) are the directory's (d1/directory.ts), each one statement there.
 import { periodsAt } from "../core/quota-rules";
 import type { AccountStatus, QuotaOverride, Role } from "../protocol";
 import { overrideOf } from "./quotas";
@@ -14,31 +14,15 @@ export interface Account {
   lastActiveAt: string | null;
 }
 
-/**
- * Inserts the account; it is an admin when its username is listed in ADMINS, or, with no ADMINS, when it
- * is the installation's first. Undefined when the username is taken.
- */
+/** Inserts the account, its username already claimed in the directory (which decided the role). */
 export async function createAccount(
   d1: D1Database,
-  account: { id: string; username: string; passwordHash: string; status: AccountStatus },
-  admins: readonly string[],
-): Promise<{ role: Role } | undefined> {
-  const listed = admins.includes(account.username) ? 1 : 0;
-  const firstIsAdmin = admins.length ? 0 : 1;
-  const row = await d1
-    .prepare(
-      `INSERT INTO users (id, username, password_hash, status, role)
-       SELECT ?1, ?2, ?3, ?4, CASE WHEN ?5 = 1 OR (?6 = 1 AND NOT EXISTS (SELECT 1 FROM users)) THEN 'admin' ELSE 'user' END
-       WHERE true ON CONFLICT(username) DO NOTHING RETURNING role`,
-    )
-    .bind(account.id, account.username, account.passwordHash, account.status, listed, firstIsAdmin)
-    .first<{ role: Role }>();
-  return row ?? undefined;
-}
-
-/** Whether the installation has no account yet (the next sign-up becomes its admin, whatever SIGNUP says). */
-export async function noAccountYet(d1: D1Database): Promise<boolean> {
-  return !(await d1.prepare("SELECT 1 FROM users LIMIT 1").first());
+  account: { id: string; username: string; passwordHash: string; status: AccountStatus; role: Role },
+): Promise<void> {
+  await d1
+    .prepare("INSERT INTO users (id, username, password_hash, status, role) VALUES (?1, ?2, ?3, ?4, ?5)")
+    .bind(account.id, account.username, account.passwordHash, account.status, account.role)
+    .run();
 }
 
 export async function accountById(d1: D1Database, id: string): Promise<Account | undefined> {
@@ -58,24 +42,21 @@ export async function promoteListed(d1: D1Database, id: string): Promise<boolean
   return !!row;
 }
 
-/** Another active admin besides `id` (the "never no admin" rule, inside each statement below). */
-const OTHER_ADMIN = "EXISTS (SELECT 1 FROM users o WHERE o.role = 'admin' AND o.status = 'active' AND o.id <> ?1)";
-
 export type Change = "done" | "unchanged" | "last_admin" | "not_found";
 
-/** Sets a role; an admin is demoted only while another active admin remains. */
+/** Sets a role (the directory has let a demotion through: removeAdminUnlessLast). */
 export async function setRole(d1: D1Database, id: string, role: Role): Promise<Change> {
-  const guard = role === "user" ? `AND ${OTHER_ADMIN}` : "";
   const row = await d1
-    .prepare(`UPDATE users SET role = ?2 WHERE id = ?1 AND role <> ?2 ${guard} RETURNING id`)
+    .prepare("UPDATE users SET role = ?2 WHERE id = ?1 AND role <> ?2 RETURNING id")
     .bind(id, role)
     .first();
   return row ? "done" : explain(d1, id, (a) => a.role === role);
 }
 
 /**
- * Sets a status (approve: pending → active; disable; enable: disabled → active). An admin is disabled only
- * while another active admin remains. Disabling ends every session and API token in the same transaction.
+ * Sets a status (approve: pending → active; disable; enable: disabled → active); the directory has let an
+ * admin's disabling through (removeAdminUnlessLast). Disabling ends every session and API token in the
+ * same transaction.
  */
 export async function setStatus(
   d1: D1Database,
@@ -83,10 +64,9 @@ export async function setStatus(
   status: AccountStatus,
   from: readonly AccountStatus[],
 ): Promise<Change> {
-  const guard = status === "active" ? "" : `AND (role <> 'admin' OR ${OTHER_ADMIN})`;
   const placeholders = from.map((_, i) => `?${i + 3}`).join(", ");
   const update = d1
-    .prepare(`UPDATE users SET status = ?2 WHERE id = ?1 AND status IN (${placeholders}) ${guard} RETURNING id`)
+    .prepare(`UPDATE users SET status = ?2 WHERE id = ?1 AND status IN (${placeholders}) RETURNING id`)
     .bind(id, status, ...from);
   if (status !== "disabled") {
     const row = await update.first();

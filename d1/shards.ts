@@ -8,24 +8,34 @@
 // `2.<id>`), so authenticating reads one shard and no directory. A value made before shards has no mark
 // and is shard 0's: an upgraded installation's one database became shard 0 (scripts/upgrade-to-shards.ts).
 
+/** Where one user's rows are: their id and shard. */
+export interface Placement {
+  userId: string;
+  shard: number;
+}
+
 /** The binding name of shard `index`. */
 export const shardBinding = (index: number) => `SHARD_${index}`;
 
-type Bindings = Partial<Record<string, unknown>> & Pick<Env, "DIRECTORY"> & { SHARDS_FULL?: string };
+type Bindings = Pick<Env, "DIRECTORY" | "SHARD_0" | "SHARDS_FULL">;
+const binding = (env: Bindings, name: string) => (env as unknown as Record<string, D1Database | undefined>)[name];
 
 /** How many shards are bound: SHARD_0 … SHARD_{n-1}, counted up to the first gap. */
 export function shardCount(env: Bindings): number {
   let n = 0;
-  while (env[shardBinding(n)]) n++;
+  while (binding(env, shardBinding(n))) n++;
   return n;
 }
 
 /** Shard `index`'s database; a shard that is not bound (a mark from another installation) is an error. */
 export function shardDb(env: Bindings, index: number): D1Database {
-  const binding = env[shardBinding(index)] as D1Database | undefined;
-  if (!binding) throw new Error(`No D1 database is bound as ${shardBinding(index)}`);
-  return watched(binding, `shard ${index}`);
+  const d1 = binding(env, shardBinding(index));
+  if (!d1) throw new Error(`No D1 database is bound as ${shardBinding(index)}`);
+  return watched(d1, `shard ${index}`);
 }
+
+/** The shard of `owner` (a conversation's meta before shards has none: shard 0). */
+export const ownerShard = (env: Bindings, owner: { shard?: number }) => shardDb(env, owner.shard ?? 0);
 
 /** The directory: usernames, passkey credential ids and provider subjects → user id and shard; invites; the audit. */
 export const directoryDb = (env: Bindings): D1Database => watched(env.DIRECTORY, "directory");
@@ -67,6 +77,11 @@ export function shardOfId(id: string): number {
 }
 
 export const idInShard = (shard: number, id: string) => `${shard}.${id}`;
+
+/** The shard an id or token names, if this installation has it (else nothing of it exists here). */
+export function boundShard(env: Bindings, shard: number): number | undefined {
+  return shard < shardCount(env) ? shard : undefined;
+}
 
 // ---- Which databases a request touched (test/workers/database-touches.test.ts) --------------------
 

@@ -7,15 +7,17 @@ import type { Share } from "../protocol";
 import type { Db } from "./client";
 import { nowIso } from "./client";
 import { shares } from "./schema";
+import { idInShard } from "./shards";
 
 export type ShareRow = typeof shares.$inferSelect;
 
 /** 18 random bytes: 144 bits, 24 base64url characters. */
 const ID_BYTES = 18;
 
-export function newShareId(): string {
+/** A new link's id: its shard, then the secret (`2.<24 base64url>`), so the public read finds it (d1/shards.ts). */
+export function newShareId(shard: number): string {
   const bytes = crypto.getRandomValues(new Uint8Array(ID_BYTES));
-  return toBase64Url(bytes);
+  return idInShard(shard, toBase64Url(bytes));
 }
 
 export const toShare = (row: ShareRow): Share => ({
@@ -31,9 +33,10 @@ export const toShare = (row: ShareRow): Share => ({
 
 export async function insertShare(
   db: Db,
+  shard: number,
   share: Pick<ShareRow, "userId" | "conversationId" | "title" | "leafSeq" | "includeSystem" | "includeTools">,
 ): Promise<ShareRow> {
-  const row = { ...share, id: newShareId(), createdAt: nowIso() };
+  const row = { ...share, id: newShareId(shard), createdAt: nowIso() };
   await db.insert(shares).values(row);
   return row;
 }

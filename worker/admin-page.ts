@@ -1,5 +1,6 @@
 // The admin page, `/admin` (wrangler.toml sends it to the Worker first): the client's index.html for an
 // admin, and the same page with a 404 for anyone else, so nobody else learns the page exists.
+import { boundShard, shardDb, shardOfToken } from "../d1/shards";
 import { parse as parseCookie } from "hono/utils/cookie";
 import { database } from "../d1/client";
 import { credentialFor, SESSION_COOKIE, userForCredential } from "./auth/sessions";
@@ -16,7 +17,8 @@ export async function adminPage(request: Request, env: Env): Promise<Response> {
 async function signedInAdmin(request: Request, env: Env): Promise<boolean> {
   // Read as identity's getCookie reads it (hono's parser): this page is served outside the Hono app.
   const token = parseCookie(request.headers.get("Cookie") ?? "", SESSION_COOKIE)[SESSION_COOKIE];
-  if (!token) return false;
-  const user = await userForCredential(database(env.DB), await credentialFor("session", token));
+  const shard = token === undefined ? undefined : boundShard(env, shardOfToken(token));
+  if (!token || shard === undefined) return false;
+  const user = await userForCredential(database(shardDb(env, shard)), await credentialFor("session", token));
   return !!user && isAdmin(user, env);
 }

@@ -14,7 +14,6 @@ import {
   requireSession,
   requireUser,
   sessionOnlyWrites,
-  withDb,
 } from "./middleware/identity";
 import { changesUser } from "./middleware/user-changes";
 import { accountRoutes } from "./routes/account";
@@ -53,7 +52,6 @@ app.get("/health", (c) =>
   c.json({ ok: true, model: publicModelInfo(llmSettings(c.env)), signup: signupPolicy(c.env, c.req.url) }),
 );
 
-app.use(withDb);
 app.route("/auth", authRoutes);
 app.route("/auth/passkey", passkeyAuthRoutes);
 app.route("/auth/oidc", oidcAuthRoutes);

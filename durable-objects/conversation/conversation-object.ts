@@ -4,6 +4,7 @@
 // (conversation.ts), which delegates to the log, the turn's host and the triggers.
 import { conversationGone } from "../../d1/conversations";
 import { credentialKey, parseCredentialKey } from "../../d1/credentials";
+import { ownerShard } from "../../d1/shards";
 import type { Message, Notify } from "../../protocol";
 import type { UserChange } from "../user-changes";
 import { importTree } from "./log/log-import";
@@ -21,7 +22,7 @@ export class ConversationObject extends OpenedConversation {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket" || !conversationId || !userId) {
       return new Response("expected a WebSocket upgrade from the Worker", { status: 400 });
     }
-    const meta = { conversationId, userId };
+    const meta = { conversationId, userId, shard: Number(request.headers.get("X-Shard") ?? 0) };
     const conversation = await this.open(meta);
     const credential = parseCredentialKey(request.headers.get("X-Credential"));
     const { client, server } = this.sockets.hub.accept({ ...meta, credential, sentAfter: conversation.log.lastSeq });
@@ -37,7 +38,7 @@ export class ConversationObject extends OpenedConversation {
     try {
       const state = SocketHub.state(ws);
       if (!state) return ws.close(1008, "unknown socket");
-      const meta = { conversationId: state.conversationId, userId: state.userId };
+      const meta = { conversationId: state.conversationId, userId: state.userId, shard: state.shard };
       const conversation = await this.open(meta);
       const parsed = parseClientFrame(data);
       // A Stop from the credential that started the running turn stops it before the check: were that
@@ -84,7 +85,7 @@ export class ConversationObject extends OpenedConversation {
       const meta = await this.ctx.storage.get<SocketMeta>(META_KEY);
       if (!meta) return;
       // Its conversation deleted while it slept (with its account, say): it erases itself and runs nothing.
-      if (!this.opened && (await conversationGone(this.env.DB, meta.conversationId))) {
+      if (!this.opened && (await conversationGone(ownerShard(this.env, meta), meta.conversationId))) {
         await this.ctx.storage.deleteAlarm();
         return await this.ctx.storage.deleteAll();
       }

@@ -4,6 +4,7 @@
 // follow the turn's end), then what a previous instance left: a turn cut short (recovery.ts),
 // triggers accepted but not delivered, index updates not sent.
 import { BusNotifier } from "../../agent/notifications/notifier";
+import { ownerShard } from "../../d1/shards";
 import { findSubscriber, isEnabled } from "../../agent/notifications/subscribers";
 import { SCHEDULE } from "../../agent/tools/schedule";
 import { Conversation } from "./conversation";
@@ -39,7 +40,7 @@ export async function openConversation(
 ): Promise<Conversation> {
   ensureLocalTables(ctx.storage.sql);
   // A conversation from before the log lived here brings its D1 rows along, once (legacy-import.ts).
-  await importLegacyMessages(ctx.storage, env.DB, meta.conversationId);
+  await importLegacyMessages(ctx.storage, ownerShard(env, meta), meta.conversationId);
   const { conversation, frames, opened } = assemble(ctx, env, sockets, meta);
   await ctx.storage.put(META_KEY, meta);
   const { log, turns, notifier, inbox, outbox } = conversation;
@@ -68,9 +69,10 @@ export async function openConversation(
 /** The parts, wired; `opened` marks the end of opening (until then a delivery reads the toggles fresh). */
 function assemble(ctx: DurableObjectState, env: Env, sockets: Sockets, meta: SocketMeta) {
   let open = false;
+  const shard = ownerShard(env, meta);
   const outbox = new IndexOutbox(
     ctx.storage,
-    env.DB,
+    shard,
     meta,
     () => log,
     (work) => ctx.waitUntil(work),
@@ -80,7 +82,7 @@ function assemble(ctx: DurableObjectState, env: Env, sockets: Sockets, meta: Soc
     frames.send({ type: "message", message });
     outbox.appended();
   });
-  const toggles = new ToggleCache(env.DB, meta.userId);
+  const toggles = new ToggleCache(shard, meta.userId);
   const inbox = new NotifyInbox(ctx.storage);
   const notifier = new BusNotifier({
     append: (draft) => log.append(draft),
@@ -100,7 +102,7 @@ function assemble(ctx: DurableObjectState, env: Env, sockets: Sockets, meta: Soc
     index: outbox,
     user: sockets.user,
   });
-  const schedules = new ScheduleRunner(ctx, env.DB, meta, turns.starts, log.queries);
+  const schedules = new ScheduleRunner(ctx, shard, meta, turns.starts, log.queries);
   turns.lifecycle.whenIdle(schedules);
   // A turn that used the schedule tool changed this conversation's schedules: re-read at its end.
   frames.watch((frame) => {

@@ -3,6 +3,7 @@
 // (open-conversation.ts) and kept until it is erased. Everything else reaches the conversation
 // through `open`, never a part that may not exist yet.
 import { DurableObject } from "cloudflare:workers";
+import { ownerShard } from "../../d1/shards";
 import type { Conversation } from "./conversation";
 import { openConversation, type Sockets } from "./open-conversation";
 import { SocketGuard } from "./sockets/socket-guard";
@@ -12,12 +13,15 @@ import { UserCache } from "./user-cache";
 export abstract class OpenedConversation extends DurableObject<Env> {
   protected readonly sockets: Sockets;
   private conversation: Conversation | undefined;
+  private owner: SocketMeta | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     const hub = new SocketHub(ctx);
-    const user = new UserCache(env.DB);
-    const guard = new SocketGuard(hub, env.DB, user, (revoked) =>
+    // The owner's shard is known once the conversation is opened (its meta), before any socket is read.
+    const shard = () => ownerShard(env, this.owner ?? {});
+    const user = new UserCache(shard);
+    const guard = new SocketGuard(hub, shard, user, (revoked) =>
       this.conversation?.turns.lifecycle.stopIfStartedBy(revoked),
     );
     this.sockets = { hub, guard, user };
@@ -27,6 +31,7 @@ export abstract class OpenedConversation extends DurableObject<Env> {
 
   /** The conversation, opened the first time this instance learns who it is. */
   protected async open(meta: SocketMeta): Promise<Conversation> {
+    this.owner ??= meta;
     // No other event may run while a fresh instance loads its log and recovers a dead turn.
     if (!this.conversation) {
       await this.ctx.blockConcurrencyWhile(async () => {

@@ -38,7 +38,8 @@ export class UserCache {
   /** When the last read of the credentials from D1 began (socket-guard.ts times its backstop from it). */
   checkedAt = 0;
 
-  constructor(private readonly db: D1Database) {}
+  /** `db`: the owner's shard, known once the conversation is opened. */
+  constructor(private readonly db: () => D1Database) {}
 
   /** The settings and the live keys of `credentials`: from the copy if it holds them, else one D1 round trip. */
   read(meta: SocketMeta, credentials: readonly Credential[]): UserRead {
@@ -57,7 +58,7 @@ export class UserCache {
     const generation = this.generation;
     const asked = new Set(credentials.map(credentialKey));
     const epoch = crypto.randomUUID();
-    const loaded = loadTurnStart(this.db, meta.userId, meta.conversationId, credentials, epoch).then((r) => {
+    const loaded = loadTurnStart(this.db(), meta.userId, meta.conversationId, credentials, epoch).then((r) => {
       // A change told while this read was under way may have come after it: not kept.
       if (generation === this.generation) {
         const expires = r.expires ? Date.parse(r.expires) : Number.POSITIVE_INFINITY;
@@ -94,6 +95,6 @@ export class UserCache {
   async release(): Promise<void> {
     const copy = this.copy;
     this.changed();
-    if (copy) await forgetLive(this.db, copy.meta.userId, copy.meta.conversationId, copy.epoch);
+    if (copy) await forgetLive(this.db(), copy.meta.userId, copy.meta.conversationId, copy.epoch);
   }
 }

@@ -3,6 +3,7 @@
 // (every message of every version, read from its object a page at a time) and the Markdown of the
 // version that was shown. Conversations come last, one after another, so the browser can count them
 // as they arrive against the total it was told at the start.
+import { shardDb } from "../../d1/shards";
 import {
   conversationsToExport,
   libraryToExport,
@@ -12,6 +13,9 @@ import {
   tasksToExport,
 } from "../../d1/account-export";
 import type { ConversationRow } from "../../d1/conversations";
+
+/** A conversation row with its owner's shard, for its object's meta. */
+type ShardedRow = ConversationRow & { shard: number };
 import {
   ARCHIVE_FILES,
   conversationFileName,
@@ -36,8 +40,12 @@ export interface ExportStream {
   done: Promise<void>;
 }
 
-export async function exportArchive(env: Env, user: { id: string; username: string }): Promise<ExportStream> {
-  const rows = await conversationsToExport(env.DB, user.id);
+export async function exportArchive(
+  env: Env,
+  user: { id: string; username: string; shard: number },
+): Promise<ExportStream> {
+  const shard = shardDb(env, user.shard);
+  const rows = await conversationsToExport(shard, user.id);
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const out = new ArchiveWriter(writable);
   const exportedAt = new Date().toISOString();
@@ -50,8 +58,8 @@ export async function exportArchive(env: Env, user: { id: string; username: stri
       conversations: rows.length,
     };
     await out.json(ARCHIVE_FILES.manifest, manifest);
-    await writeAccount(env.DB, user.id, out);
-    for (const row of rows) await writeConversation(env, row, exportedAt, out);
+    await writeAccount(shard, user.id, out);
+    for (const row of rows) await writeConversation(env, { ...row, shard: user.shard }, exportedAt, out);
     await out.end();
   };
   const done = run().catch(async (error: unknown) => {
@@ -72,7 +80,7 @@ async function writeAccount(d1: D1Database, userId: string, out: ArchiveWriter):
     await out.text(`${ARCHIVE_FILES.notes}${note.path}`, note.content);
 }
 
-async function writeConversation(env: Env, row: ConversationRow, exportedAt: string, out: ArchiveWriter) {
+async function writeConversation(env: Env, row: ShardedRow, exportedAt: string, out: ArchiveWriter) {
   const { messages, leaf_seq } = await wholeLog(env, row);
   const exported: ExportedConversation = {
     conversation: {
@@ -103,9 +111,9 @@ async function writeConversation(env: Env, row: ConversationRow, exportedAt: str
 }
 
 /** Every message of the conversation's log, every branch, from its object a page at a time. */
-async function wholeLog(env: Env, row: ConversationRow): Promise<{ messages: Message[]; leaf_seq: number }> {
+async function wholeLog(env: Env, row: ShardedRow): Promise<{ messages: Message[]; leaf_seq: number }> {
   const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(row.id));
-  const meta = { conversationId: row.id, userId: row.userId };
+  const meta = { conversationId: row.id, userId: row.userId, shard: row.shard };
   const messages: Message[] = [];
   let leaf = 0;
   for (;;) {

@@ -5,6 +5,7 @@
 // one, with every branch; then schedules, paused, in the new conversations. The conversations, the slow
 // part, are what the progress counts.
 
+import { type Placement, shardDb } from "../../d1/shards";
 import { checkRepeat } from "../../core/schedule-times";
 import {
   insertLibraryEntries,
@@ -28,28 +29,30 @@ const NOTES_AT_ONCE = 40;
 
 export async function importArchive(
   env: Env,
-  userId: string,
+  owner: Placement,
   archive: CheckedArchive,
   progress: Progress,
 ): Promise<ImportSummary> {
+  const { userId } = owner;
+  const shard = shardDb(env, owner.shard);
   const summary = emptySummary();
   if (archive.settings) {
-    summary.left_out.push(...(await applySettings(env, userId, archive.settings)));
+    summary.left_out.push(...(await applySettings(env, owner, archive.settings)));
     summary.settings = true;
-    await tellUserChanged(env, userId, "settings");
+    await tellUserChanged(env, owner, "settings");
   }
-  await importNotes(env.DB, userId, archive, summary);
-  summary.tasks = await insertTasks(env.DB, userId, archive.tasks);
-  await ensureLibrarySeeded(env.DB, userId);
-  summary.knowledge = await importEntries(env.DB, "knowledge", userId, archive.knowledge, summary);
-  summary.workflows = await importEntries(env.DB, "workflows", userId, archive.workflows, summary);
-  const ids = await importConversations(env, userId, archive, summary, progress);
+  await importNotes(shard, userId, archive, summary);
+  summary.tasks = await insertTasks(shard, userId, archive.tasks);
+  await ensureLibrarySeeded(shard, userId);
+  summary.knowledge = await importEntries(shard, "knowledge", userId, archive.knowledge, summary);
+  summary.workflows = await importEntries(shard, "workflows", userId, archive.workflows, summary);
+  const ids = await importConversations(env, owner, archive, summary, progress);
   const now = new Date();
   const schedules = archive.schedules.flatMap((s) => {
     const conversation_id = ids.get(s.conversation_id);
     return conversation_id && runnable(s, now) ? [{ ...s, conversation_id }] : [];
   });
-  summary.schedules = await insertPausedSchedules(env.DB, userId, schedules);
+  summary.schedules = await insertPausedSchedules(shard, userId, schedules);
   const missed = archive.schedules.length - summary.schedules;
   if (missed)
     summary.left_out.push(
@@ -120,11 +123,13 @@ const kindMark = (kind: "knowledge" | "workflows") => (kind === "knowledge" ? "#
 /** Every conversation, one after another; the archive's ids → the new ones. */
 async function importConversations(
   env: Env,
-  userId: string,
+  owner: Placement,
   archive: CheckedArchive,
   summary: ImportSummary,
   progress: Progress,
 ): Promise<Map<string, string>> {
+  const { userId } = owner;
+  const shard = shardDb(env, owner.shard);
   const ids = new Map<string, string>();
   const models = new Map<string, ModelRef | undefined>();
   const total = archive.conversations.length;
@@ -135,11 +140,11 @@ async function importConversations(
     let usable: ModelRef | undefined;
     if (model) {
       const key = JSON.stringify(model);
-      if (!models.has(key)) models.set(key, await usableModel(env, userId, model));
+      if (!models.has(key)) models.set(key, await usableModel(env, owner, model));
       usable = models.get(key);
     }
     const fields = { ...row, messages: conversation.messages, leaf_seq: conversation.leaf_seq };
-    ids.set(id, await importConversation(env, userId, fields, usable ? JSON.stringify(usable) : null));
+    ids.set(id, await importConversation(env, owner, fields, usable ? JSON.stringify(usable) : null));
     summary.conversations++;
     summary.messages += conversation.messages.length;
     progress(summary.conversations, total);

@@ -3,6 +3,7 @@
 // (json-array.ts), twice: first each is checked (a file that is not a JSON array of conversations is a
 // 400 and nothing changes; a conversation that cannot be read, or holds nothing to show, is left out
 // and named in the answer), then each is imported as a new conversation with its branches (chatgpt.ts).
+import { type Placement, shardDb } from "../../d1/shards";
 import { ChatGptConversationSchema, fieldErrors, firstFieldError, type ImportSummary } from "../../protocol";
 import { ApiError, invalid } from "../errors";
 import { chatGptConversation } from "./chatgpt";
@@ -58,15 +59,17 @@ export function checkChatGpt(body: Uint8Array, now = new Date()): CheckedChatGpt
 
 export async function importChatGpt(
   env: Env,
-  userId: string,
+  owner: Placement,
   checked: CheckedChatGpt,
   progress: Progress,
 ): Promise<ImportSummary> {
+  const { userId } = owner;
+  const shard = shardDb(env, owner.shard);
   const summary = { ...emptySummary(), left_out: checked.leftOut };
   progress(0, checked.total);
   for (const read of conversations(checked.source, checked.now)) {
     if (!("conversation" in read)) continue;
-    await importConversation(env, userId, read.conversation, null);
+    await importConversation(env, owner, read.conversation, null);
     summary.conversations++;
     summary.messages += read.conversation.messages.length;
     progress(summary.conversations, checked.total);

@@ -3,6 +3,7 @@
 // for one call each (durable-objects/conversation/log/log-import.ts). The index row comes first: the
 // object's index outbox writes the conversation's search text and preview only where the row exists.
 // A conversation whose log could not be written is taken out again, so none is left half there.
+import { type Placement, shardDb } from "../../d1/shards";
 import { deleteImportedConversation, insertImportedConversation } from "../../d1/account-import";
 import type { Message } from "../../protocol";
 import type { ImportedConversation } from "./conversation-tree";
@@ -13,12 +14,14 @@ const PART_CHARS = 4 * 1024 * 1024;
 /** Imports the conversation; its new id. `model` is the conversation's model when the user has it. */
 export async function importConversation(
   env: Env,
-  userId: string,
+  owner: Placement,
   conversation: ImportedConversation,
   model: string | null,
 ): Promise<string> {
+  const { userId } = owner;
+  const shard = shardDb(env, owner.shard);
   const { title, title_source, created_at, updated_at, pinned } = conversation;
-  const id = await insertImportedConversation(env.DB, userId, {
+  const id = await insertImportedConversation(shard, userId, {
     title,
     title_source,
     created_at,
@@ -27,14 +30,14 @@ export async function importConversation(
     model,
   });
   const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
-  const meta = { conversationId: id, userId };
+  const meta = { conversationId: id, userId, shard: owner.shard };
   try {
     const parts = inParts(conversation.messages);
     for (const [index, part] of parts.entries())
       await stub.importLog(meta, part, index === parts.length - 1 ? conversation.leaf_seq : undefined);
   } catch (error) {
     await stub.erase(meta).catch(() => {});
-    await deleteImportedConversation(env.DB, userId, id);
+    await deleteImportedConversation(shard, userId, id);
     throw error;
   }
   return id;

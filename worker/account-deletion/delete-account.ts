@@ -13,6 +13,8 @@
 // again, or by the account's next page load or sign-in (identity runs finishDeletion), so the account is
 // never left half deleted for good.
 import { beginDeletion, deleteAccountRows } from "../../d1/account-deletion";
+import { releaseUser } from "../../d1/directory";
+import { directoryDb, shardDb } from "../../d1/shards";
 import { tellUserChanged } from "../../durable-objects/user-changes";
 import { eraseConversations } from "./erase-conversations";
 import { revokeMcpGrants } from "./revoke-grants";
@@ -20,6 +22,8 @@ import { revokeMcpGrants } from "./revoke-grants";
 export interface AccountToDelete {
   id: string;
   username: string;
+  /** Where its rows are (d1/shards.ts). */
+  shard: number;
 }
 
 /**
@@ -28,15 +32,18 @@ export interface AccountToDelete {
  * not active: waiting for approval, or disabled).
  */
 export async function deleteAccount(env: Env, account: AccountToDelete, keepSession: string): Promise<boolean> {
-  if (!(await beginDeletion(env.DB, account.id, keepSession))) return false;
+  if (!(await beginDeletion(shardDb(env, account.shard), account.id, keepSession))) return false;
   await finishDeletion(env, account);
   return true;
 }
 
 /** Steps 2 to 4, for an account already marked; safe to run twice at once (each step is idempotent). */
 export async function finishDeletion(env: Env, account: AccountToDelete): Promise<void> {
-  await tellUserChanged(env, account.id, "credentials");
-  await eraseConversations(env, account.id);
-  await revokeMcpGrants(env, account.id);
-  await deleteAccountRows(env.DB, account);
+  const owner = { userId: account.id, shard: account.shard };
+  await tellUserChanged(env, owner, "credentials");
+  await eraseConversations(env, owner);
+  await revokeMcpGrants(env, owner);
+  await deleteAccountRows(shardDb(env, account.shard), account);
+  // Last: the username is free again only once nothing of the account is left.
+  await releaseUser(directoryDb(env), account.id);
 }

@@ -6,6 +6,7 @@
 // A slice's rows go as soon as its objects are erased, so a deletion the runtime cuts short (an account
 // with thousands of conversations can pass a request's limit of calls) goes on where it stopped when it
 // is run again.
+import { type Placement, shardDb } from "../../d1/shards";
 import { conversationIdsOf, deleteConversationRows } from "../../d1/account-deletion";
 
 /** Conversations listed, erased and deleted at a time. */
@@ -16,16 +17,18 @@ const AT_ONCE = 8;
 const MAX_SLICES = 10_000;
 
 /** Erases every conversation of the user: how many. */
-export async function eraseConversations(env: Env, userId: string): Promise<number> {
+export async function eraseConversations(env: Env, owner: Placement): Promise<number> {
+  const { userId } = owner;
+  const shard = shardDb(env, owner.shard);
   let erased = 0;
   for (let slice = 0; slice < MAX_SLICES; slice++) {
-    const ids = await conversationIdsOf(env.DB, userId, SLICE);
+    const ids = await conversationIdsOf(shard, userId, SLICE);
     if (!ids.length) return erased;
     await inParallel(ids, AT_ONCE, async (id) => {
       const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
-      await stub.erase({ conversationId: id, userId });
+      await stub.erase({ conversationId: id, userId, shard: owner.shard });
     });
-    await deleteConversationRows(env.DB, userId, ids);
+    await deleteConversationRows(shard, userId, ids);
     erased += ids.length;
   }
   throw new Error(`conversations of ${userId} kept appearing while they were erased`);

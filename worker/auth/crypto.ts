@@ -32,8 +32,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
 export const DUMMY_PASSWORD_HASH =
   "pbkdf2-sha256$100000$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
 
-export function randomToken(prefix: string): string {
-  return `${prefix}_${toHex(crypto.getRandomValues(new Uint8Array(32)))}`;
+/** A secret: `<prefix>_<64 hex>`, or with `shard` the shard it is kept in, `<prefix>_s<shard>_<64 hex>` (d1/shards.ts). */
+export function randomToken(prefix: string, shard?: number): string {
+  const mark = shard === undefined ? "" : `s${shard}_`;
+  return `${prefix}_${mark}${toHex(crypto.getRandomValues(new Uint8Array(32)))}`;
 }
 
 export async function sha256Hex(text: string): Promise<string> {

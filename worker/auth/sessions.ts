@@ -3,6 +3,7 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../d1/client";
 import { nowIso } from "../../d1/client";
 import type { Credential } from "../../d1/credentials";
+import type { Placement } from "../../d1/shards";
 import { apiTokens, sessions, users } from "../../d1/schema";
 import type { User } from "../../protocol";
 import { randomToken, sha256Hex } from "./crypto";
@@ -23,10 +24,11 @@ export interface SessionOrigin {
 
 export async function createSession(
   db: Db,
-  userId: string,
+  { userId, shard }: Placement,
   origin: SessionOrigin,
 ): Promise<{ token: string; id: string }> {
-  const token = randomToken("os");
+  // The cookie names its shard, so every later request finds the session without the directory.
+  const token = randomToken("os", shard);
   const id = crypto.randomUUID();
   const expiresAt = new Date(Date.now() + SESSION_TTL_SECONDS * 1000).toISOString();
   await db

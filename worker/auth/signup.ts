@@ -2,12 +2,15 @@
 // policy (signup-policy.ts), invite links, the per-address limit and the first account's admin rule are
 // applied, so every way to sign up is held to the same rules.
 import type { Context } from "hono";
-import { createAccount, noAccountYet } from "../../d1/accounts";
+import { createAccount } from "../../d1/accounts";
+import { database } from "../../d1/client";
+import { claimUsername, noAccountYet, releaseUser } from "../../d1/directory";
 import { claimInvite, releaseInvite } from "../../d1/invites";
+import { pickShard } from "../../d1/shards";
 import { hit } from "../../d1/rate-limits";
 import type { User } from "../../protocol";
 import { ApiError } from "../errors";
-import type { AppEnv } from "../middleware/identity";
+import { type AppEnv, directory, enterShard } from "../middleware/identity";
 import { clientAddress } from "./client-address";
 import { sha256Hex } from "./crypto";
 import { publicUser } from "./sessions";
@@ -25,12 +28,15 @@ export interface Admission {
   bootstrap?: boolean;
 }
 
-/** The per-address limit on sign-ups, counted before anything else is checked (signup-policy.ts). */
+/**
+ * The per-address limit on sign-ups, counted before anything else is checked (signup-policy.ts). In the
+ * directory: a sign-up writes there anyway (its username), and sign-ups are few beside requests.
+ */
 export async function countSignup(c: Context<AppEnv>): Promise<void> {
   const max = signupsPerHour(c.env);
   if (!max) return;
   const address = clientAddress(c.req.header("CF-Connecting-IP") ?? "local");
-  const decision = await hit(c.var.db, `sign-up:${address}`, { max, windowSeconds: 3600 });
+  const decision = await hit(database(directory(c)), `sign-up:${address}`, { max, windowSeconds: 3600 });
   if (decision.allowed) return;
   c.header("Retry-After", String(decision.retryAfterSeconds));
   const minutes = Math.ceil(decision.retryAfterSeconds / 60);
@@ -48,7 +54,7 @@ export async function admitSignup(
 ): Promise<Admission> {
   const admins = configuredAdmins(c.env);
   if (admins.includes(username)) return { pending: false };
-  if (!admins.length && (await noAccountYet(c.env.DB))) return { pending: false, bootstrap: true };
+  if (!admins.length && (await noAccountYet(directory(c)))) return { pending: false, bootstrap: true };
   const policy = signupPolicy(c.env, c.req.url);
   if (policy === "closed") throw new ApiError(403, "signup_closed", CLOSED);
   if (policy === "invite") {
@@ -73,21 +79,38 @@ export async function openAccount(
   withAccount?: (userId: string) => Promise<void>,
 ): Promise<User> {
   const { id, username } = account;
-  const claimed = admission.invite ? await claimInvite(c.env.DB, admission.invite, id) : true;
+  const dir = directory(c);
+  const claimed = admission.invite ? await claimInvite(dir, admission.invite, id) : true;
   if (!claimed) throw new ApiError(403, "signup_closed", INVITE_USED);
   const status = admission.pending ? "pending" : "active";
-  const created = await createAccount(c.env.DB, { ...account, status }, configuredAdmins(c.env));
+  // The username is claimed in the directory first (unique across shards, and where the first account
+  // becomes the admin); the account's rows then go to a shard with room (d1/shards.ts).
+  const shard = pickShard(c.env);
+  const admins = configuredAdmins(c.env);
+  const created = await claimUsername(
+    dir,
+    { username, userId: id, shard },
+    { firstIsAdmin: !admins.length, listedAdmin: admins.includes(username) },
+  );
   if (!created) {
-    if (admission.invite) await releaseInvite(c.env.DB, admission.invite, id);
+    if (admission.invite) await releaseInvite(dir, admission.invite, id);
     throw usernameTaken();
   }
+  enterShard(c, shard);
   const takeBack = async () => {
-    await c.env.DB.prepare("DELETE FROM users WHERE id = ?").bind(id).run();
-    if (admission.invite) await releaseInvite(c.env.DB, admission.invite, id);
+    await c.var.shard.prepare("DELETE FROM users WHERE id = ?").bind(id).run();
+    await releaseUser(dir, id);
+    if (admission.invite) await releaseInvite(dir, admission.invite, id);
   };
+  try {
+    await createAccount(c.var.shard, { ...account, status, role: created.admin ? "admin" : "user" });
+  } catch (error) {
+    await takeBack();
+    throw error;
+  }
   // The first account of an empty installation gets in whatever SIGNUP says, as its admin; two at once
   // both saw it empty, and the one that did not become the admin is held to the policy after all.
-  if (admission.bootstrap && created.role !== "admin" && signupPolicy(c.env, c.req.url) !== "open") {
+  if (admission.bootstrap && !created.admin && signupPolicy(c.env, c.req.url) !== "open") {
     await takeBack();
     throw new ApiError(403, "signup_closed", CLOSED);
   }
@@ -99,5 +122,5 @@ export async function openAccount(
       throw error;
     }
   }
-  return publicUser({ id, username, status }, created.role === "admin");
+  return publicUser({ id, username, status }, created.admin);
 }

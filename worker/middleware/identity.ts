@@ -6,7 +6,9 @@ import { DELETING } from "../../d1/account-deletion";
 import { touchSession } from "../../d1/account-sessions";
 import { promoteListed, touchActivity } from "../../d1/accounts";
 import { audit } from "../../d1/admin-audit";
+import { addAdmin } from "../../d1/directory";
 import { type Db, database } from "../../d1/client";
+import { directoryDb, type Placement, shardCount, shardDb, shardOfToken } from "../../d1/shards";
 import type { Credential } from "../../d1/credentials";
 import type { User } from "../../protocol";
 import { finishDeletion } from "../account-deletion/delete-account";
@@ -17,16 +19,30 @@ import { ApiError, notFound, unauthorized } from "../errors";
 export type AppEnv = {
   Bindings: Env;
   /** `account`: the signed-in account's role and status as identity read them (`admin`: effective, ADMINS included). */
-  Variables: { db: Db; user?: User; credential?: Credential; account?: SignedIn & { admin: boolean } };
+  /** `shard`, `db`, `shardIndex`: the shard this request reads and writes (enterShard), the user's once signed in. */
+  Variables: {
+    db: Db;
+    shard: D1Database;
+    shardIndex: number;
+    user?: User;
+    credential?: Credential;
+    account?: SignedIn & { admin: boolean };
+  };
 };
 
 /** Methods that change nothing: no Origin check, and no live conversation told of a change (user-changes.ts). */
 export const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-export const withDb: MiddlewareHandler<AppEnv> = async (c, next) => {
-  c.set("db", database(c.env.DB));
-  await next();
-};
+/** From here on the request reads and writes shard `index` (c.var.shard, c.var.db): one shard a request. */
+export function enterShard(c: Context<AppEnv>, index: number): void {
+  const d1 = shardDb(c.env, index);
+  c.set("shard", d1);
+  c.set("shardIndex", index);
+  c.set("db", database(d1));
+}
+
+/** The directory, for what spans users (a username, an invite, the audit): d1/directory.ts. */
+export const directory = (c: Context<AppEnv>) => directoryDb(c.env);
 
 export const isWebSocketUpgrade = (c: Context) => c.req.header("Upgrade")?.toLowerCase() === "websocket";
 
@@ -43,11 +59,16 @@ export function assertSameOrigin(c: Context<AppEnv>): void {
 export const identify: MiddlewareHandler<AppEnv> = async (c, next) => {
   const bearer = c.req.header("Authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
   const cookie = getCookie(c, SESSION_COOKIE);
-  const credential = bearer
-    ? await credentialFor("token", bearer)
-    : cookie
-      ? await credentialFor("session", cookie)
-      : undefined;
+  const secret = bearer ?? cookie;
+  // The credential says which shard holds it (d1/shards.ts): no directory read to authenticate. One that
+  // names a shard this installation does not have signs nobody in.
+  const shard = secret === undefined ? -1 : shardOfToken(secret);
+  const credential =
+    secret === undefined || shard >= shardCount(c.env)
+      ? undefined
+      : await credentialFor(bearer ? "token" : "session", secret);
+  if (credential) enterShard(c, shard);
+  if (bearer && !credential) throw unauthorized();
   const user = credential && (await userForCredential(c.var.db, credential));
   // A bad bearer token is an error; a stale cookie just means "not signed in".
   if (credential?.kind === "token" && !user) throw unauthorized();
@@ -59,7 +80,7 @@ export const identify: MiddlewareHandler<AppEnv> = async (c, next) => {
     c.set("account", { ...user, admin });
     if (user.status === DELETING) refuseWhileDeleting(c, user);
     else {
-      background(c, afterSignIn(c.env.DB, user, admin));
+      background(c, afterSignIn(c, user, admin));
       if (credential.kind === "session") background(c, touchSession(c.var.db, credential.hash, user.sessionUsedAt));
     }
     // An account waiting for approval may read who it is, and nothing else.
@@ -76,17 +97,24 @@ export const identify: MiddlewareHandler<AppEnv> = async (c, next) => {
  */
 function refuseWhileDeleting(c: Context<AppEnv>, user: SignedIn): void {
   if (c.req.method === "DELETE" && c.req.path === "/api/account") return;
-  if (c.req.path === "/api/me") background(c, finishDeletion(c.env, user));
+  if (c.req.path === "/api/me") background(c, finishDeletion(c.env, { ...user, shard: c.var.shardIndex }));
   throw unauthorized();
 }
 
 export const PENDING_WORDS = "Your account is waiting for an administrator's approval";
 
 /** What a request does beside its answer: the hourly activity stamp; an ADMINS listing made an admin for good. */
-async function afterSignIn(d1: D1Database, user: SignedIn, admin: boolean): Promise<void> {
-  await touchActivity(d1, user.id, user.lastActiveAt);
-  if (admin && user.role !== "admin" && (await promoteListed(d1, user.id)))
-    await audit(d1, { actor: "ADMINS", action: "promote", target: user.username, detail: { by: "ADMINS variable" } });
+async function afterSignIn(c: Context<AppEnv>, user: SignedIn, admin: boolean): Promise<void> {
+  await touchActivity(c.var.shard, user.id, user.lastActiveAt);
+  if (admin && user.role !== "admin" && (await promoteListed(c.var.shard, user.id))) {
+    await addAdmin(directory(c), { userId: user.id, shard: c.var.shardIndex });
+    await audit(directory(c), {
+      actor: "ADMINS",
+      action: "promote",
+      target: user.username,
+      detail: { by: "ADMINS variable" },
+    });
+  }
 }
 
 /** Runs `work` after the answer where the runtime allows it (never failing the request). */
@@ -130,6 +158,9 @@ export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
 /** requireSession for the writes only: a token may still read what holds no secret (a list of servers, the rules). */
 export const sessionOnlyWrites: MiddlewareHandler<AppEnv> = async (c, next) =>
   SAFE_METHODS.has(c.req.method) ? next() : requireSession(c, next);
+
+/** The signed-in user and their shard, as what is told of a change to them needs it (user-changes.ts). */
+export const ownerOf = (c: Context<AppEnv>): Placement => ({ userId: currentUser(c).id, shard: c.var.shardIndex });
 
 export function currentUser(c: Context<AppEnv>): User {
   const user = c.var.user;

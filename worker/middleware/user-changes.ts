@@ -12,5 +12,5 @@ export const changesUser =
     await next();
     const user = c.var.user;
     if (!user || SAFE_METHODS.has(c.req.method) || c.res.status >= 400) return;
-    await tellUserChanged(c.env, user.id, change);
+    await tellUserChanged(c.env, { userId: user.id, shard: c.var.shardIndex }, change);
   };

@@ -10,14 +10,14 @@ import { importArchive } from "../account-data/import-archive";
 import { checkChatGpt, importChatGpt } from "../account-data/import-chatgpt";
 import { importAnswer } from "../account-data/progress";
 import { checkArchive } from "../account-data/read-archive";
-import { type AppEnv, currentUser } from "../middleware/identity";
+import { type AppEnv, currentUser, ownerOf } from "../middleware/identity";
 import { readBody } from "../request-body";
 
 export const accountDataRoutes = new Hono<AppEnv>();
 
 accountDataRoutes.get("/export", async (c) => {
   const user = currentUser(c);
-  const { total, body, done } = await exportArchive(c.env, user);
+  const { total, body, done } = await exportArchive(c.env, { ...user, shard: c.var.shardIndex });
   try {
     c.executionCtx.waitUntil(done);
   } catch {
@@ -40,12 +40,12 @@ const tooLarge = (what: string) => `${what} is larger than ${MAX_IMPORT_BYTES / 
 
 accountDataRoutes.post("/import", async (c) => {
   const archive = checkArchive(await readBody(c, MAX_IMPORT_BYTES, tooLarge("The archive")));
-  const userId = currentUser(c).id;
-  return importAnswer(c, (progress) => importArchive(c.env, userId, archive, progress));
+  const owner = ownerOf(c);
+  return importAnswer(c, (progress) => importArchive(c.env, owner, archive, progress));
 });
 
 accountDataRoutes.post("/import/chatgpt", async (c) => {
   const checked = checkChatGpt(await readBody(c, MAX_IMPORT_BYTES, tooLarge("The ChatGPT export")));
-  const userId = currentUser(c).id;
-  return importAnswer(c, (progress) => importChatGpt(c.env, userId, checked, progress));
+  const owner = ownerOf(c);
+  return importAnswer(c, (progress) => importChatGpt(c.env, owner, checked, progress));
 });

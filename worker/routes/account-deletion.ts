@@ -24,7 +24,7 @@ accountDeletionRoutes.delete("/", async (c) => {
   // A slip is refused before the password is checked, so it costs no attempt.
   if (username !== user.username) throw invalid(`username: ${NOT_YOUR_USERNAME}`, { username: NOT_YOUR_USERNAME });
   await confirmIdentity(c, user.id, confirm);
-  const deleting = deleteAccount(c.env, user, credential.hash);
+  const deleting = deleteAccount(c.env, { ...user, shard: c.var.shardIndex }, credential.hash);
   // Carried on if the browser goes away before the answer; a failure is the answer's (then sent again).
   background(c, deleting);
   if (!(await deleting))

@@ -14,7 +14,7 @@ import { confirmIdentity } from "../auth/confirm";
 import { hashPassword } from "../auth/crypto";
 import { SESSION_COOKIE } from "../auth/sessions";
 import { notFound } from "../errors";
-import { type AppEnv, currentUser } from "../middleware/identity";
+import { type AppEnv, currentUser, ownerOf } from "../middleware/identity";
 import { readJson } from "../validate";
 
 export const accountRoutes = new Hono<AppEnv>();
@@ -55,7 +55,7 @@ accountRoutes.delete("/sessions/:id", async (c) => {
   const user = currentUser(c);
   const hash = await endSession(c.var.db, user.id, c.req.param("id"));
   if (!hash) throw notFound("No such session");
-  await tellUserChanged(c.env, user.id, "credentials");
+  await tellUserChanged(c.env, ownerOf(c), "credentials");
   if (hash === currentSessionHash(c)) deleteCookie(c, SESSION_COOKIE, { path: "/" });
   return c.body(null, 204);
 });
@@ -63,7 +63,7 @@ accountRoutes.delete("/sessions/:id", async (c) => {
 accountRoutes.post("/sessions/sign-out-others", async (c) => {
   const user = currentUser(c);
   const ended = await endOtherSessions(c.var.db, user.id, currentSessionHash(c));
-  if (ended) await tellUserChanged(c.env, user.id, "credentials");
+  if (ended) await tellUserChanged(c.env, ownerOf(c), "credentials");
   return c.json({ signed_out: ended });
 });
 
@@ -77,6 +77,6 @@ accountRoutes.post("/password", async (c) => {
     c.var.db.update(users).set({ passwordHash }).where(eq(users.id, user.id)),
     otherSessionsDelete(c.var.db, user.id, currentSessionHash(c)),
   ]);
-  if (ended.length) await tellUserChanged(c.env, user.id, "credentials");
+  if (ended.length) await tellUserChanged(c.env, ownerOf(c), "credentials");
   return c.json({ signed_out: ended.length });
 });

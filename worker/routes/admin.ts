@@ -4,12 +4,16 @@
 import { type Context, Hono } from "hono";
 import { pricesConfigured } from "../../agent/llm/config";
 import { defaultLimits, effectiveLimits, limitsFor } from "../../core/quota-rules";
-import { type Account, accountById, type Change, listAccounts, setRole, setStatus } from "../../d1/accounts";
+import { type Account, accountById, type Change, setRole, setStatus } from "../../d1/accounts";
+import { listAccountsEverywhere, topUsersEverywhere, usageEverywhere } from "../../d1/across-shards";
+import { database } from "../../d1/client";
+import { addAdmin, placementOfUser, removeAdminUnlessLast } from "../../d1/directory";
+import { shardDb } from "../../d1/shards";
 import { audit, auditLog } from "../../d1/admin-audit";
 import { createInvite, listInvites, revokeInvite } from "../../d1/invites";
 import { createReset } from "../../d1/password-resets";
 import { writeOverride } from "../../d1/quotas";
-import { sinceDay, topUsers, usageRows } from "../../d1/usage";
+import { sinceDay } from "../../d1/usage";
 import { tellUserChanged } from "../../durable-objects/user-changes";
 import {
   type AccountStatus,
@@ -24,14 +28,15 @@ import {
 import { randomToken, sha256Hex } from "../auth/crypto";
 import { configuredAdmins } from "../auth/signup-policy";
 import { ApiError, notFound } from "../errors";
-import { type AppEnv, currentUser } from "../middleware/identity";
+import { type AppEnv, currentUser, directory } from "../middleware/identity";
 import { readJson, readQuery } from "../validate";
 
 export const adminRoutes = new Hono<AppEnv>();
 
 adminRoutes.get("/users", async (c) => {
   const query = readQuery(c, AdminUsersQuerySchema);
-  const { rows, total } = await listAccounts(c.env.DB, query);
+  // Every shard at once, merged (d1/across-shards.ts).
+  const { rows, total } = await listAccountsEverywhere(c.env, query);
   const defaults = defaultLimits(c.env);
   const admins = configuredAdmins(c.env);
   const users: AdminUser[] = rows.map((row) => ({
@@ -49,12 +54,16 @@ adminRoutes.get("/users", async (c) => {
   return c.json({ users, total });
 });
 
-/** The account acted on: 404 when there is none. */
-async function target(c: Context<AppEnv>): Promise<Account> {
-  const account = await accountById(c.env.DB, c.req.param("id") ?? "");
+/** The account acted on, found through the directory, with its shard's database: 404 when there is none. */
+async function target(c: Context<AppEnv>): Promise<Account & { shard: number; d1: D1Database }> {
+  const placement = await placementOfUser(directory(c), c.req.param("id") ?? "");
+  const d1 = placement && shardDb(c.env, placement.shard);
+  const account = d1 && (await accountById(d1, placement.userId));
   if (!account) throw notFound("No such user");
-  return account;
+  return { ...account, shard: placement.shard, d1 };
 }
+
+const placementOf = (account: { id: string; shard: number }) => ({ userId: account.id, shard: account.shard });
 
 /** A refused change in words; "unchanged" is not an error (the request is idempotent). */
 function refuseChange(change: Change, action: string): void {
@@ -72,14 +81,20 @@ function statusRoute(action: "approve" | "disable" | "enable", status: AccountSt
       throw new ApiError(409, "conflict", `Cannot ${action} an account that is ${account.status}`);
     if (action === "disable" && account.id === currentUser(c).id)
       throw new ApiError(409, "conflict", "You cannot disable your own account");
-    const change = await setStatus(c.env.DB, account.id, status, from);
+    // The last active admin stays: the directory's rule, checked in its own statement (d1/directory.ts).
+    const admin = account.role === "admin";
+    if (admin && status !== "active" && !(await removeAdminUnlessLast(directory(c), account.id)))
+      refuseChange("last_admin", action);
+    const change = await setStatus(account.d1, account.id, status, from);
+    if (admin && status !== "active" && change !== "done") await addAdmin(directory(c), placementOf(account));
     refuseChange(change, action);
     if (change === "unchanged") return c.json({ status });
-    await audit(c.env.DB, { actor: currentUser(c).username, action, target: account.username });
+    if (admin && status === "active") await addAdmin(directory(c), placementOf(account));
+    await audit(directory(c), { actor: currentUser(c).username, action, target: account.username });
     // Sessions and tokens were deleted with the status: every open socket closes and the turns it
     // started stop before this answers; turns started otherwise stop at their next model call.
-    if (status === "disabled") await tellUserChanged(c.env, account.id, "credentials");
-    else await tellUserChanged(c.env, account.id, "settings");
+    if (status === "disabled") await tellUserChanged(c.env, placementOf(account), "credentials");
+    else await tellUserChanged(c.env, placementOf(account), "settings");
     return c.json({ status });
   };
 }
@@ -93,10 +108,13 @@ adminRoutes.put("/users/:id/role", async (c) => {
   const account = await target(c);
   if (role === "user" && configuredAdmins(c.env).includes(account.username))
     throw new ApiError(409, "conflict", "This admin is listed in ADMINS: remove them there to demote them");
-  const change = await setRole(c.env.DB, account.id, role);
+  const demoting = role === "user" && account.role === "admin";
+  if (demoting && !(await removeAdminUnlessLast(directory(c), account.id))) refuseChange("last_admin", "demote");
+  const change = await setRole(account.d1, account.id, role);
   refuseChange(change, "demote");
+  if (role === "admin" && account.status === "active") await addAdmin(directory(c), placementOf(account));
   if (change === "done")
-    await audit(c.env.DB, {
+    await audit(directory(c), {
       actor: currentUser(c).username,
       action: role === "admin" ? "promote" : "demote",
       target: account.username,
@@ -107,54 +125,55 @@ adminRoutes.put("/users/:id/role", async (c) => {
 adminRoutes.put("/users/:id/quota", async (c) => {
   const override = await readJson(c, QuotaOverrideSchema);
   const account = await target(c);
-  await writeOverride(c.env.DB, account.id, override);
-  await audit(c.env.DB, {
+  await writeOverride(account.d1, account.id, override);
+  await audit(directory(c), {
     actor: currentUser(c).username,
     action: "set_quota",
     target: account.username,
     detail: override,
   });
   // The user's live conversations read the new limits at their next turn.
-  await tellUserChanged(c.env, account.id, "settings");
+  await tellUserChanged(c.env, placementOf(account), "settings");
   return c.json({ quota: limitsFor(c.env, override), quota_override: override });
 });
 
 /** A single-use link that sets a new password for someone who forgot theirs; shown to the admin once. */
 adminRoutes.post("/users/:id/reset-link", async (c) => {
   const account = await target(c);
-  const token = randomToken("or");
+  // The link names the account's shard, where it is kept (d1/shards.ts).
+  const token = randomToken("or", account.shard);
   const me = currentUser(c);
-  const expiresAt = await createReset(c.var.db, {
+  const expiresAt = await createReset(database(account.d1), {
     tokenHash: await sha256Hex(token),
     userId: account.id,
     createdBy: me.id,
   });
-  await audit(c.env.DB, { actor: me.username, action: "reset_link", target: account.username, detail: {} });
+  await audit(directory(c), { actor: me.username, action: "reset_link", target: account.username, detail: {} });
   return c.json({ url: `/reset?token=${encodeURIComponent(token)}`, expires_at: expiresAt }, 201);
 });
 
-adminRoutes.get("/invites", async (c) => c.json({ invites: await listInvites(c.env.DB) }));
+adminRoutes.get("/invites", async (c) => c.json({ invites: await listInvites(directory(c)) }));
 
 adminRoutes.post("/invites", async (c) => {
   const { expires_in_hours, note } = await readJson(c, CreateInviteSchema);
   const token = randomToken("oi");
   const me = currentUser(c);
-  const invite = await createInvite(c.env.DB, {
+  const invite = await createInvite(directory(c), {
     id: crypto.randomUUID(),
     tokenHash: await sha256Hex(token),
     note,
     createdBy: me.id,
     expiresAt: new Date(Date.now() + expires_in_hours * 3_600_000).toISOString(),
   });
-  await audit(c.env.DB, { actor: me.username, action: "create_invite", detail: { id: invite.id, note } });
+  await audit(directory(c), { actor: me.username, action: "create_invite", detail: { id: invite.id, note } });
   const url = `/signup?invite=${encodeURIComponent(token)}`;
   return c.json({ ...invite, created_by: me.username, token, url }, 201);
 });
 
 adminRoutes.delete("/invites/:id", async (c) => {
-  const revoked = await revokeInvite(c.env.DB, c.req.param("id"));
+  const revoked = await revokeInvite(directory(c), c.req.param("id"));
   if (!revoked) throw notFound("No unused invite with that id");
-  await audit(c.env.DB, {
+  await audit(directory(c), {
     actor: currentUser(c).username,
     action: "revoke_invite",
     detail: { id: revoked.id, note: revoked.note },
@@ -164,11 +183,12 @@ adminRoutes.delete("/invites/:id", async (c) => {
 
 adminRoutes.get("/usage", async (c) => {
   const { days } = readQuery(c, UsageQuerySchema);
-  const [rows, top] = await Promise.all([usageRows(c.env.DB, sinceDay(days)), topUsers(c.env.DB)]);
+  // Every shard at once, summed (d1/across-shards.ts).
+  const [rows, top] = await Promise.all([usageEverywhere(c.env, sinceDay(days)), topUsersEverywhere(c.env)]);
   return c.json({ priced: pricesConfigured(c.env), rows, top_users: top });
 });
 
 adminRoutes.get("/audit", async (c) => {
   const { limit, before } = readQuery(c, AuditQuerySchema);
-  return c.json({ entries: await auditLog(c.env.DB, limit, before) });
+  return c.json({ entries: await auditLog(directory(c), limit, before) });
 });

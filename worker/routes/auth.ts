@@ -3,8 +3,10 @@ import { eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { deleteCookie, getCookie } from "hono/cookie";
 import { otherSessionsDelete } from "../../d1/account-sessions";
+import { placementOfUsername } from "../../d1/directory";
 import { takeReset } from "../../d1/password-resets";
 import { users } from "../../d1/schema";
+import { boundShard, shardForKey, shardOfToken } from "../../d1/shards";
 import { tellUserChanged } from "../../durable-objects/user-changes";
 import { LoginSchema, ResetPasswordSchema, SignupSchema } from "../../protocol";
 import { clientAddress } from "../auth/client-address";
@@ -16,7 +18,7 @@ import { startSession } from "../auth/sign-in";
 import { admitSignup, countSignup, hashInvite, openAccount } from "../auth/signup";
 import { isAdmin } from "../auth/signup-policy";
 import { ApiError, accountDisabled } from "../errors";
-import { type AppEnv, assertSameOrigin, currentUser, requireUser } from "../middleware/identity";
+import { type AppEnv, assertSameOrigin, currentUser, directory, enterShard, requireUser } from "../middleware/identity";
 import { readJson } from "../validate";
 
 export const authRoutes = new Hono<AppEnv>();
@@ -43,7 +45,13 @@ authRoutes.post("/signup", async (c) => {
 authRoutes.post("/login", async (c) => {
   refuseForeignOrigin(c);
   const { username, password } = await readJson(c, LoginSchema);
-  const row = (await c.var.db.select().from(users).where(eq(users.username, username)).limit(1))[0];
+  // The directory says where the account is; an unknown name's attempts are counted in the shard the
+  // name falls to, so they are throttled alike and no shard holds every name's counters.
+  const placement = await placementOfUsername(directory(c), username);
+  enterShard(c, placement?.shard ?? shardForKey(c.env, username.toLowerCase()));
+  const row = placement
+    ? (await c.var.db.select().from(users).where(eq(users.id, placement.userId)).limit(1))[0]
+    : undefined;
   // Throttled per device where the browser has signed in as this user before, else per address
   // (worker/auth/rate-limit.ts has the policy). Reserved before the password is checked.
   const device = await trustedDevice(c.var.db, getCookie(c, DEVICE_COOKIE), row?.id);
@@ -69,9 +77,11 @@ authRoutes.post("/login", async (c) => {
 authRoutes.post("/logout", async (c) => {
   refuseForeignOrigin(c);
   const token = getCookie(c, SESSION_COOKIE);
-  const userId = token ? await revokeSession(c.var.db, token) : undefined;
+  const shard = token === undefined ? undefined : boundShard(c.env, shardOfToken(token));
+  if (shard !== undefined) enterShard(c, shard);
+  const userId = token && shard !== undefined ? await revokeSession(c.var.db, token) : undefined;
   // The session's open sockets are closed before the answer (durable-objects/user-changes.ts).
-  if (userId) await tellUserChanged(c.env, userId, "credentials");
+  if (userId && shard !== undefined) await tellUserChanged(c.env, { userId, shard }, "credentials");
   deleteCookie(c, SESSION_COOKIE, { path: "/" });
   return c.body(null, 204);
 });
@@ -84,6 +94,10 @@ authRoutes.post("/reset", async (c) => {
   refuseForeignOrigin(c);
   const { token, new_password } = await readJson(c, ResetPasswordSchema);
   const passwordHash = await hashPassword(new_password);
+  // The link names the shard it is kept in (worker/routes/admin.ts).
+  const shard = boundShard(c.env, shardOfToken(token));
+  if (shard === undefined) throw new ApiError(403, "confirmation_failed", RESET_GONE);
+  enterShard(c, shard);
   const userId = await takeReset(c.var.db, await sha256Hex(token));
   if (!userId) throw new ApiError(403, "confirmation_failed", RESET_GONE);
   const [[row]] = await c.var.db.batch([
@@ -91,7 +105,7 @@ authRoutes.post("/reset", async (c) => {
     otherSessionsDelete(c.var.db, userId, undefined),
   ]);
   if (!row) throw new ApiError(403, "confirmation_failed", RESET_GONE);
-  await tellUserChanged(c.env, userId, "credentials");
+  await tellUserChanged(c.env, { userId, shard }, "credentials");
   if (row.status === "disabled") throw accountDisabled();
   const user = publicUser(row, isAdmin(row, c.env));
   await startSession(c, user, { method: "reset" });

@@ -1,7 +1,7 @@
 // Conversation routes (docs/protocol.md "Conversations"). Ownership is checked here, in the Worker, before
 // anything reaches the conversation's Durable Object.
 import { and, eq } from "drizzle-orm";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { type Db, nowIso } from "../../d1/client";
 import {
   type ConversationRow,
@@ -18,7 +18,7 @@ import { setConversationModel } from "../../d1/providers";
 import { conversations } from "../../d1/schema";
 import { CreateConversationSchema, MessagesQuerySchema, NotifySchema, UpdateConversationSchema } from "../../protocol";
 import { ApiError, notFound, unauthorized } from "../errors";
-import { type AppEnv, currentUser, isWebSocketUpgrade } from "../middleware/identity";
+import { type AppEnv, currentUser, isWebSocketUpgrade, ownerOf } from "../middleware/identity";
 import { readJson, readQuery } from "../validate";
 import { ownModel } from "./providers";
 
@@ -32,6 +32,13 @@ async function ownConversation(db: Db, userId: string, id: string): Promise<Conv
 
 const stubFor = (env: Env, id: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
 
+/** What the conversation's object is told of itself: whose it is and where the owner's rows are. */
+const metaOf = (c: Context<AppEnv>, row: ConversationRow) => ({
+  conversationId: row.id,
+  userId: row.userId,
+  shard: c.var.shardIndex,
+});
+
 conversationRoutes.get("/", async (c) => c.json(await listConversations(c.var.db, currentUser(c).id)));
 
 conversationRoutes.post("/", async (c) => {
@@ -42,7 +49,7 @@ conversationRoutes.post("/", async (c) => {
 
 conversationRoutes.get("/:id", async (c) => {
   const row = await ownConversation(c.var.db, currentUser(c).id, c.req.param("id"));
-  const { running } = await stubFor(c.env, row.id).status({ conversationId: row.id, userId: row.userId });
+  const { running } = await stubFor(c.env, row.id).status(metaOf(c, row));
   return c.json({ ...toConversation(row), running });
 });
 
@@ -50,11 +57,11 @@ conversationRoutes.patch("/:id", async (c) => {
   const row = await ownConversation(c.var.db, currentUser(c).id, c.req.param("id"));
   const { title, pinned, model } = await readJson(c, UpdateConversationSchema);
   // Checked before anything changes: a model the user does not have refuses the whole PATCH.
-  const ref = model ? await ownModel(c.env, row.userId, model, "model") : model;
+  const ref = model ? await ownModel(c.env, ownerOf(c), model, "model") : model;
   let updated = row;
   if (ref !== undefined) {
     // The next turn's model (durable-objects/conversation/turn/turn-model.ts); null: the user's default again.
-    await setConversationModel(c.env.DB, row.userId, row.id, ref);
+    await setConversationModel(c.var.shard, row.userId, row.id, ref);
     updated = { ...updated, model: ref ? JSON.stringify(ref) : null };
   }
   if (pinned !== undefined) {
@@ -75,8 +82,8 @@ conversationRoutes.delete("/:id", async (c) => {
   const user = currentUser(c);
   const row = await ownConversation(c.var.db, user.id, c.req.param("id"));
   // Stop the turns and close the sockets first (subagents' too), so nothing writes into a deleted conversation.
-  const ids = [row.id, ...(await descendantIds(c.env.DB, row.id))];
-  await Promise.all(ids.map((id) => stubFor(c.env, id).erase({ conversationId: id, userId: row.userId })));
+  const ids = [row.id, ...(await descendantIds(c.var.shard, row.id))];
+  await Promise.all(ids.map((id) => stubFor(c.env, id).erase({ ...metaOf(c, row), conversationId: id })));
   for (const id of ids.reverse()) {
     await c.var.db.delete(conversations).where(and(eq(conversations.id, id), eq(conversations.userId, user.id)));
   }
@@ -87,7 +94,7 @@ conversationRoutes.get("/:id/messages", async (c) => {
   const row = await ownConversation(c.var.db, currentUser(c).id, c.req.param("id"));
   const query = readQuery(c, MessagesQuerySchema);
   // The log lives in the conversation's object (its own SQLite); ownership was checked above.
-  const page = await stubFor(c.env, row.id).messages({ conversationId: row.id, userId: row.userId }, query);
+  const page = await stubFor(c.env, row.id).messages(metaOf(c, row), query);
   if (!page) throw notFound(`No message ${query.leaf} in this conversation`);
   return c.json(page);
 });
@@ -95,7 +102,7 @@ conversationRoutes.get("/:id/messages", async (c) => {
 conversationRoutes.post("/:id/notify", async (c) => {
   const row = await ownConversation(c.var.db, currentUser(c).id, c.req.param("id"));
   const notify = await readJson(c, NotifySchema);
-  await stubFor(c.env, row.id).notify({ conversationId: row.id, userId: row.userId }, notify);
+  await stubFor(c.env, row.id).notify(metaOf(c, row), notify);
   return c.json({ accepted: true }, 202);
 });
 
@@ -109,6 +116,7 @@ conversationRoutes.get("/:id/ws", async (c) => {
   const headers = new Headers(c.req.raw.headers);
   headers.set("X-Conversation-Id", row.id);
   headers.set("X-User-Id", row.userId);
+  headers.set("X-Shard", String(c.var.shardIndex));
   // The object checks this on every frame, so signing out or deleting the token closes the socket.
   headers.set("X-Credential", credentialKey(credential));
   return stubFor(c.env, row.id).fetch(new Request(c.req.url, { headers }));

@@ -25,21 +25,21 @@ const slugParam = (raw: string) => parseWith(SlugParamSchema, { slug: raw }).slu
 
 function libraryRoutes(store: EntryStore) {
   const routes = new Hono<AppEnv>();
-  routes.get("/", async (c) => c.json({ entries: await store.list(c.env.DB, currentUser(c).id) }));
+  routes.get("/", async (c) => c.json({ entries: await store.list(c.var.shard, currentUser(c).id) }));
   routes.get("/:slug", async (c) => {
     const slug = slugParam(c.req.param("slug"));
-    const entry = await store.get(c.env.DB, currentUser(c).id, slug);
+    const entry = await store.get(c.var.shard, currentUser(c).id, slug);
     if (!entry) throw notFound(`No ${store.name(slug)}`);
     return c.json(entry);
   });
   routes.put("/:slug", async (c) => {
     const slug = slugParam(c.req.param("slug"));
     const input = await readJson(c, EntryInputSchema);
-    return c.json(await store.put(c.env.DB, currentUser(c).id, slug, input));
+    return c.json(await store.put(c.var.shard, currentUser(c).id, slug, input));
   });
   routes.delete("/:slug", async (c) => {
     const slug = slugParam(c.req.param("slug"));
-    if (!(await store.remove(c.env.DB, currentUser(c).id, slug))) throw notFound(`No ${store.name(slug)}`);
+    if (!(await store.remove(c.var.shard, currentUser(c).id, slug))) throw notFound(`No ${store.name(slug)}`);
     return c.body(null, 204);
   });
   return routes;

@@ -32,7 +32,7 @@ import {
   type McpTestResult,
 } from "../../protocol";
 import { ApiError, invalid, notFound } from "../errors";
-import { type AppEnv, currentUser } from "../middleware/identity";
+import { type AppEnv, currentUser, ownerOf } from "../middleware/identity";
 import { readJson, readQuery } from "../validate";
 import { oauthClientIdUrl, oauthRedirectUri } from "./oauth-client";
 
@@ -62,17 +62,17 @@ async function sealing<T>(run: () => Promise<T>): Promise<T> {
 }
 
 async function ownRow(c: Ctx): Promise<McpServerRow> {
-  const row = await getMcpServerRow(c.env.DB, currentUser(c).id, c.req.param("id") ?? "");
+  const row = await getMcpServerRow(c.var.shard, currentUser(c).id, c.req.param("id") ?? "");
   if (!row) throw notFound("No such MCP server");
   return row;
 }
 
-mcpServerRoutes.get("/", async (c) => c.json({ servers: await listMcpServers(c.env.DB, currentUser(c).id) }));
+mcpServerRoutes.get("/", async (c) => c.json({ servers: await listMcpServers(c.var.shard, currentUser(c).id) }));
 
 mcpServerRoutes.post("/", async (c) => {
   const input = await readJson(c, McpServerCreateSchema);
   refuseUrl(c, input.url);
-  const saved = await sealing(() => createMcpServer(c.env.DB, currentUser(c).id, input, c.env.SECRETS_KEY));
+  const saved = await sealing(() => createMcpServer(c.var.shard, currentUser(c).id, input, c.env.SECRETS_KEY));
   if ("refused" in saved) throw refusal(saved.refused, input.name);
   return c.json(saved.server, 201);
 });
@@ -88,13 +88,13 @@ mcpServerRoutes.patch("/:id", async (c) => {
     const problem = "give the authentication again when the URL moves to another host";
     throw invalid(`auth: ${problem}`, { auth: problem });
   }
-  const saved = await sealing(() => updateMcpServer(c.env.DB, row, patch, c.env.SECRETS_KEY));
+  const saved = await sealing(() => updateMcpServer(c.var.shard, row, patch, c.env.SECRETS_KEY));
   if ("refused" in saved) throw refusal(saved.refused, patch.name);
   return c.json(saved.server);
 });
 
 mcpServerRoutes.delete("/:id", async (c) => {
-  if (!(await deleteMcpServer(c.env.DB, currentUser(c).id, c.req.param("id")))) throw notFound("No such MCP server");
+  if (!(await deleteMcpServer(c.var.shard, currentUser(c).id, c.req.param("id")))) throw notFound("No such MCP server");
   return c.body(null, 204);
 });
 
@@ -114,7 +114,7 @@ async function testServer(c: Ctx, row: McpServerRow): Promise<McpTestResult> {
     }
     outcome = { error: describeMcpError(error) };
   }
-  const server = await recordMcpTest(c.env.DB, row, outcome);
+  const server = await recordMcpTest(c.var.shard, row, outcome);
   return { ok: "tools" in outcome, error: "error" in outcome ? outcome.error : null, server };
 }
 
@@ -123,16 +123,16 @@ const OAUTH_NEEDED = "the server requires OAuth authorization; connect it";
 async function switchToOAuth(c: Ctx, row: McpServerRow) {
   const { probeOAuth } = await import("../../mcp/oauth");
   if (!(await probeOAuth(row.url, outboundPolicy(c.env)))) return undefined;
-  const saved = await updateMcpServer(c.env.DB, row, { auth: { type: "oauth" } }, c.env.SECRETS_KEY);
+  const saved = await updateMcpServer(c.var.shard, row, { auth: { type: "oauth" } }, c.env.SECRETS_KEY);
   if ("refused" in saved) return undefined;
-  const updated = await getMcpServerRow(c.env.DB, row.userId, row.id);
-  return updated ? recordMcpTest(c.env.DB, updated, { error: OAUTH_NEEDED }) : undefined;
+  const updated = await getMcpServerRow(c.var.shard, row.userId, row.id);
+  return updated ? recordMcpTest(c.var.shard, updated, { error: OAUTH_NEEDED }) : undefined;
 }
 
 mcpServerRoutes.post("/:id/test", async (c) => c.json(await testServer(c, await ownRow(c))));
 
 const oauthDeps = (c: Ctx): OAuthDeps => ({
-  db: c.env.DB,
+  db: c.var.shard,
   secretsKey: c.env.SECRETS_KEY,
   policy: outboundPolicy(c.env),
 });
@@ -173,11 +173,11 @@ mcpServerRoutes.get("/oauth/callback", async (c) => {
   let outcome: McpOAuthOutcome = done.outcome;
   // The state is spent: the row says why in words, and Connect starts a new authorization.
   if (outcome === "failed")
-    await recordMcpTest(c.env.DB, done.row, { error: `connecting failed: ${done.error}; connect it again to retry` });
+    await recordMcpTest(c.var.shard, done.row, { error: `connecting failed: ${done.error}; connect it again to retry` });
   // Connected: list its tools now, so Settings shows them as the popup closes.
   if (outcome === "connected" && !(await testServer(c, done.row)).ok) outcome = "failed";
   // A GET that stored tokens: the user's live conversations read them afresh (user-changes.ts).
-  await tellUserChanged(c.env, currentUser(c).id, "settings");
+  await tellUserChanged(c.env, ownerOf(c), "settings");
   const back = new URLSearchParams({ [MCP_OAUTH_OUTCOME_PARAM]: outcome, server: done.row.id });
   return c.redirect(`/settings/tools?${back}`, 302);
 });

@@ -27,12 +27,12 @@ const notePath = (raw: string) => parseWith(PathParamSchema, { path: raw }).path
 
 noteRoutes.get("/", async (c) => {
   const { prefix } = readQuery(c, ListQuerySchema);
-  return c.json({ notes: await listNotes(c.env.DB, currentUser(c).id, prefix) });
+  return c.json({ notes: await listNotes(c.var.shard, currentUser(c).id, prefix) });
 });
 
 noteRoutes.get("/:path{.+}", async (c) => {
   const path = notePath(c.req.param("path"));
-  const note = await readNote(c.env.DB, currentUser(c).id, path);
+  const note = await readNote(c.var.shard, currentUser(c).id, path);
   if (!note) throw notFound(`No note at ${path}`);
   return c.json(note);
 });
@@ -43,16 +43,16 @@ noteRoutes.put("/:path{.+}", async (c) => {
   const path = notePath(c.req.param("path"));
   const { content } = await readJson(c, WriteNoteSchema);
   if (c.req.header("If-None-Match")?.trim() === "*") {
-    const created = await createNote(c.env.DB, currentUser(c).id, path, content);
+    const created = await createNote(c.var.shard, currentUser(c).id, path, content);
     if (!created) throw new ApiError(409, "conflict", `A note already exists at ${path}`);
     return c.json(created, 201);
   }
-  const { note } = await writeNote(c.env.DB, currentUser(c).id, path, content);
+  const { note } = await writeNote(c.var.shard, currentUser(c).id, path, content);
   return c.json(note);
 });
 
 noteRoutes.delete("/:path{.+}", async (c) => {
   const path = notePath(c.req.param("path"));
-  if (!(await deleteNote(c.env.DB, currentUser(c).id, path))) throw notFound(`No note at ${path}`);
+  if (!(await deleteNote(c.var.shard, currentUser(c).id, path))) throw notFound(`No note at ${path}`);
   return c.body(null, 204);
 });

@@ -2,6 +2,7 @@
 // they can pick (GET /api/models, their default). The key goes in and never comes out; a URL the Worker
 // may not fetch (outbound/policy.ts) is refused when it is saved, and again on every request made to it.
 // Adding a provider without its style or models asks the server once (agent/llm/probe.ts).
+import { type Placement, shardDb } from "../../d1/shards";
 import { type Context, Hono } from "hono";
 import { availableModels, findModel, operatorRef } from "../../agent/llm/catalog";
 import { llmSettings, userProvidersAllowed } from "../../agent/llm/config";
@@ -39,7 +40,7 @@ import {
   prefilledWindow,
 } from "../../protocol";
 import { ApiError, invalid, notFound } from "../errors";
-import { type AppEnv, currentUser } from "../middleware/identity";
+import { type AppEnv, currentUser, ownerOf } from "../middleware/identity";
 import { readJson } from "../validate";
 
 export const providerRoutes = new Hono<AppEnv>();
@@ -70,7 +71,7 @@ async function sealing<T>(run: () => Promise<T>): Promise<T> {
 }
 
 async function ownRow(c: Ctx): Promise<ProviderRow> {
-  const row = await getProviderRow(c.env.DB, currentUser(c).id, c.req.param("id") ?? "");
+  const row = await getProviderRow(c.var.shard, currentUser(c).id, c.req.param("id") ?? "");
   if (!row) throw notFound("No such provider");
   return row;
 }
@@ -86,14 +87,14 @@ const prefilled = (found: DiscoveredModel[]): ProviderModel[] =>
 
 const probeFetch = (c: Ctx) => guardedFetch(outboundPolicy(c.env));
 
-providerRoutes.get("/", async (c) => c.json(await listProviders(c.env.DB, currentUser(c).id)));
+providerRoutes.get("/", async (c) => c.json(await listProviders(c.var.shard, currentUser(c).id)));
 
 providerRoutes.post("/", async (c) => {
   const input = await readJson(c, ProviderCreateSchema);
   refuseUrl(c, input.base_url);
   const userId = currentUser(c).id;
   // Checked before the probe too, so an 11th provider costs no call to its server.
-  if ((await countProviders(c.env.DB, userId)) >= MAX_PROVIDERS) throw tooMany();
+  if ((await countProviders(c.var.shard, userId)) >= MAX_PROVIDERS) throw tooMany();
   let style = input.style ?? "chat";
   let models = input.models ?? [];
   let checked: { checkedAt: string; lastError: string | null } | undefined;
@@ -116,7 +117,7 @@ providerRoutes.post("/", async (c) => {
   }
   const provider = await sealing(() =>
     createProvider(
-      c.env.DB,
+      c.var.shard,
       userId,
       { name: input.name, baseUrl: input.base_url, apiKey: input.api_key, style, models, ...checked },
       c.env.SECRETS_KEY,
@@ -140,7 +141,7 @@ providerRoutes.patch("/:id", async (c) => {
   }
   const provider = await sealing(() =>
     updateProvider(
-      c.env.DB,
+      c.var.shard,
       row,
       {
         name: patch.name,
@@ -158,7 +159,7 @@ providerRoutes.patch("/:id", async (c) => {
 });
 
 providerRoutes.delete("/:id", async (c) => {
-  if (!(await deleteProvider(c.env.DB, currentUser(c).id, c.req.param("id")))) throw notFound("No such provider");
+  if (!(await deleteProvider(c.var.shard, currentUser(c).id, c.req.param("id")))) throw notFound("No such provider");
   return c.body(null, 204);
 });
 
@@ -170,7 +171,7 @@ providerRoutes.post("/:id/test", async (c) => {
     apiKey = await openProviderKey(row, c.env.SECRETS_KEY);
   } catch {
     const error = "The stored API key cannot be opened (the server's secrets key changed): enter it again.";
-    const saved = await updateProvider(c.env.DB, row, { checkedAt: nowIso(), lastError: error });
+    const saved = await updateProvider(c.var.shard, row, { checkedAt: nowIso(), lastError: error });
     return c.json({ ok: false, models: [], error, provider: saved } satisfies ProviderTest);
   }
   const found = await probeProvider(
@@ -178,7 +179,7 @@ providerRoutes.post("/:id/test", async (c) => {
     probeFetch(c),
     { signal: c.req.raw.signal },
   );
-  const saved = await updateProvider(c.env.DB, row, {
+  const saved = await updateProvider(c.var.shard, row, {
     checkedAt: nowIso(),
     lastError: found.ok ? null : (found.error ?? "The test failed"),
     // The server answered in the other style: that is the one that works.
@@ -203,19 +204,20 @@ function originOf(url: string | undefined): string | undefined {
 }
 
 /** The user's providers (none while the operator has them off) and saved default, in one round trip. */
-export async function modelChoices(env: Env, userId: string): Promise<{ providers: Provider[]; saved?: ModelRef }> {
+export async function modelChoices(
+  env: Env,
+  { userId, shard: index }: Placement,
+): Promise<{ providers: Provider[]; saved?: ModelRef }> {
   if (!userProvidersAllowed(env)) return { providers: [] };
-  const [rows, settings] = await database(env.DB).batch([
-    providersQuery(env.DB, userId),
-    defaultModelQuery(env.DB, userId),
-  ]);
+  const shard = shardDb(env, index);
+  const [rows, settings] = await database(shard).batch([providersQuery(shard, userId), defaultModelQuery(shard, userId)]);
   const saved = parseModelRef(settings[0]?.defaultModel);
   return { providers: rows.map(toProvider), ...(saved ? { saved } : {}) };
 }
 
 /** Whether the user has the model a ref names: else 400 naming `field`. */
-export async function ownModel(env: Env, userId: string, ref: ModelRef, field: string): Promise<ModelRef> {
-  const { providers } = await modelChoices(env, userId);
+export async function ownModel(env: Env, owner: Placement, ref: ModelRef, field: string): Promise<ModelRef> {
+  const { providers } = await modelChoices(env, owner);
   const found = findModel(llmSettings(env), providers, ref);
   if (!found) {
     const problem = "not one of your models (GET /api/models lists them)";
@@ -224,9 +226,9 @@ export async function ownModel(env: Env, userId: string, ref: ModelRef, field: s
   return found.ref;
 }
 
-async function modelList(env: Env, userId: string): Promise<ModelListResponse> {
+async function modelList(env: Env, owner: Placement): Promise<ModelListResponse> {
   const operator = llmSettings(env);
-  const { providers, saved } = await modelChoices(env, userId);
+  const { providers, saved } = await modelChoices(env, owner);
   const chosen = findModel(operator, providers, saved);
   return {
     models: availableModels(operator, providers),
@@ -235,11 +237,11 @@ async function modelList(env: Env, userId: string): Promise<ModelListResponse> {
   };
 }
 
-modelRoutes.get("/", async (c) => c.json(await modelList(c.env, currentUser(c).id)));
+modelRoutes.get("/", async (c) => c.json(await modelList(c.env, ownerOf(c))));
 
 modelRoutes.put("/default", async (c) => {
   const { model } = await readJson(c, DefaultModelSchema);
   const userId = currentUser(c).id;
-  await saveDefaultModel(c.env.DB, userId, await ownModel(c.env, userId, model, "model"));
-  return c.json(await modelList(c.env, userId));
+  await saveDefaultModel(c.var.shard, userId, await ownModel(c.env, ownerOf(c), model, "model"));
+  return c.json(await modelList(c.env, ownerOf(c)));
 });

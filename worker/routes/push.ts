@@ -27,7 +27,7 @@ pushRoutes.get("/", async (c) => {
   const keys = await vapidKeys(c.env);
   return c.json({
     public_key: keys?.publicKey ?? null,
-    subscriptions: await listPushSubscriptions(c.env.DB, currentUser(c).id),
+    subscriptions: await listPushSubscriptions(c.var.shard, currentUser(c).id),
   });
 });
 
@@ -37,19 +37,19 @@ pushRoutes.post("/subscriptions", async (c) => {
   const refused = refusedUrl(input.endpoint, outboundPolicy(c.env));
   if (refused) throw invalid(`endpoint: ${refused}`, { endpoint: refused });
   const session = c.var.credential?.hash ?? "";
-  const saved = await savePushSubscription(c.env.DB, currentUser(c).id, session, input);
+  const saved = await savePushSubscription(c.var.shard, currentUser(c).id, session, input);
   if (!saved) throw new ApiError(409, "conflict", `At most ${MAX_PUSH_SUBSCRIPTIONS} devices can get notifications`);
   return c.json(saved.subscription, saved.created ? 201 : 200);
 });
 
 pushRoutes.patch("/subscriptions/:id", async (c) => {
   const { show_content } = await readJson(c, PushSubscriptionPatchSchema);
-  const saved = await setPushShowContent(c.env.DB, currentUser(c).id, c.req.param("id"), show_content);
+  const saved = await setPushShowContent(c.var.shard, currentUser(c).id, c.req.param("id"), show_content);
   if (!saved) throw noSuchSubscription();
   return c.json(saved);
 });
 
 pushRoutes.delete("/subscriptions/:id", async (c) => {
-  if (!(await deletePushSubscription(c.env.DB, currentUser(c).id, c.req.param("id")))) throw noSuchSubscription();
+  if (!(await deletePushSubscription(c.var.shard, currentUser(c).id, c.req.param("id")))) throw noSuchSubscription();
   return c.body(null, 204);
 });

@@ -9,5 +9,5 @@ export const searchRoutes = new Hono<AppEnv>();
 
 searchRoutes.get("/", async (c) => {
   const { q } = readQuery(c, SearchQuerySchema);
-  return c.json({ results: await searchConversations(c.env.DB, currentUser(c).id, q) });
+  return c.json({ results: await searchConversations(c.var.shard, currentUser(c).id, q) });
 });

@@ -9,14 +9,14 @@ import { readJson } from "../validate";
 
 export const settingsRoutes = new Hono<AppEnv>();
 
-settingsRoutes.get("/agent", async (c) => c.json(withKnownTree(await loadAgentConfig(c.env.DB, currentUser(c).id))));
+settingsRoutes.get("/agent", async (c) => c.json(withKnownTree(await loadAgentConfig(c.var.shard, currentUser(c).id))));
 
 settingsRoutes.put("/agent", async (c) => {
   const patch = await readJson(c, AgentConfigPatchSchema);
   const problems = patchProblems(patch);
   if (problems) throw invalid(`decisionTree: ${problems.decisionTree}`, problems);
   const userId = currentUser(c).id;
-  const config = { ...withKnownTree(await loadAgentConfig(c.env.DB, userId)), ...patch };
-  await saveAgentConfig(c.env.DB, userId, config);
+  const config = { ...withKnownTree(await loadAgentConfig(c.var.shard, userId)), ...patch };
+  await saveAgentConfig(c.var.shard, userId, config);
   return c.json(config);
 });

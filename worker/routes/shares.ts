@@ -3,12 +3,14 @@
 // (worker/app.ts), so no cookie or token, stale or bad, can refuse it; forking takes a signed-in caller.
 import type { Context } from "hono";
 import { Hono } from "hono";
+import { database } from "../../d1/client";
 import { createConversation, findOwnConversation } from "../../d1/conversations";
+import { boundShard, shardDb, shardOfId } from "../../d1/shards";
 import { deleteShare, findShare, insertShare, listShares, toShare } from "../../d1/shares";
 import { CreateShareSchema, SHARE_CREATE_LIMIT, SHARE_FORK_LIMIT, SHARE_READ_LIMIT } from "../../protocol";
 import { clientAddress } from "../auth/client-address";
 import { notFound } from "../errors";
-import { type AppEnv, currentUser, identify, requireUser } from "../middleware/identity";
+import { type AppEnv, currentUser, enterShard, identify, requireUser } from "../middleware/identity";
 import { enforce } from "../shares/rate";
 import { sharedView } from "../shares/view";
 import { readJson } from "../validate";
@@ -26,8 +28,8 @@ conversationShareRoutes.post("/:id/shares", async (c) => {
   const body = await readJson(c, CreateShareSchema);
   await enforce(c, `share_create:${user.id}`, SHARE_CREATE_LIMIT, "share links made");
   // The snapshot is the current leaf now: what is added later is past leaf_seq and never shown.
-  const { leaf_seq } = await stubFor(c.env, row.id).snapshot({ conversationId: row.id, userId: row.userId });
-  const share = await insertShare(c.var.db, {
+  const { leaf_seq } = await stubFor(c.env, row.id).snapshot({ conversationId: row.id, userId: row.userId, shard: c.var.shardIndex });
+  const share = await insertShare(c.var.db, c.var.shardIndex, {
     userId: user.id,
     conversationId: row.id,
     title: row.title,
@@ -63,25 +65,31 @@ function privatePage(c: Context<AppEnv>): void {
 
 sharedRoutes.get("/:id", async (c) => {
   privatePage(c);
+  // The link's id names its shard: the read, its limit and the owner's conversation are all there.
+  const shard = boundShard(c.env, shardOfId(c.req.param("id")));
+  if (shard === undefined) throw noSuchLink();
+  enterShard(c, shard);
   const address = clientAddress(c.req.header("CF-Connecting-IP") ?? "local");
   await enforce(c, `share_read:${address}`, SHARE_READ_LIMIT, "shared pages opened");
   const row = await findShare(c.var.db, c.req.param("id"));
   if (!row) throw noSuchLink();
-  return c.json(await sharedView(c.env, row));
+  return c.json(await sharedView(c.env, row, shard));
 });
 
 // identify checks the Origin of a cookie-signed write, as on every other route.
 sharedRoutes.post("/:id/fork", identify, requireUser, async (c) => {
   const user = currentUser(c);
-  const row = await findShare(c.var.db, c.req.param("id"));
-  if (!row) throw noSuchLink();
+  // The one request that reads two shards: the link's (its owner's) and the caller's, who gets the copy.
+  const linkShard = boundShard(c.env, shardOfId(c.req.param("id")));
+  const row = linkShard === undefined ? undefined : await findShare(database(shardDb(c.env, linkShard)), c.req.param("id"));
+  if (!row || linkShard === undefined) throw noSuchLink();
   await enforce(c, `share_fork:${user.id}`, SHARE_FORK_LIMIT, "conversations copied");
-  const view = await sharedView(c.env, row);
+  const view = await sharedView(c.env, row, linkShard);
   // A new conversation of the caller's with a copy of what the link shows: nothing points back to it.
   const conversation = await createConversation(c.var.db, user.id, view.share.title);
   if (view.messages.length > 0) {
     await stubFor(c.env, conversation.id).importMessages(
-      { conversationId: conversation.id, userId: user.id },
+      { conversationId: conversation.id, userId: user.id, shard: c.var.shardIndex },
       view.messages,
     );
   }

@@ -12,7 +12,7 @@ import { readJson } from "../validate";
 export const subscriberRoutes = new Hono<AppEnv>();
 
 subscriberRoutes.get("/", async (c) => {
-  const toggles = await loadSubscriberToggles(c.env.DB, currentUser(c).id);
+  const toggles = await loadSubscriberToggles(c.var.shard, currentUser(c).id);
   return c.json(subscribers.map((s) => subscriberInfo(s, toggles)));
 });
 
@@ -28,6 +28,6 @@ subscriberRoutes.put("/:id", async (c) => {
     );
   }
   const userId = currentUser(c).id;
-  await saveToggle(c.env.DB, userId, subscriber.config.id, enabled);
-  return c.json(subscriberInfo(subscriber, await loadSubscriberToggles(c.env.DB, userId)));
+  await saveToggle(c.var.shard, userId, subscriber.config.id, enabled);
+  return c.json(subscriberInfo(subscriber, await loadSubscriberToggles(c.var.shard, userId)));
 });

@@ -20,23 +20,23 @@ const ListQuerySchema = z.object({ status: TaskStatusSchema.optional() });
 
 taskRoutes.get("/", async (c) => {
   const { status } = readQuery(c, ListQuerySchema);
-  return c.json({ tasks: await listTasks(c.env.DB, currentUser(c).id, status) });
+  return c.json({ tasks: await listTasks(c.var.shard, currentUser(c).id, status) });
 });
 
 taskRoutes.post("/", async (c) => {
   const input = await readJson(c, CreateTaskSchema);
-  const { task } = await createTask(c.env.DB, currentUser(c).id, input);
+  const { task } = await createTask(c.var.shard, currentUser(c).id, input);
   return c.json(task, 201);
 });
 
 taskRoutes.patch("/:id", async (c) => {
   const changes = await readJson(c, UpdateTaskSchema);
-  const written = await updateTask(c.env.DB, currentUser(c).id, c.req.param("id"), changes);
+  const written = await updateTask(c.var.shard, currentUser(c).id, c.req.param("id"), changes);
   if (!written) throw notFound("No such task");
   return c.json(written.task);
 });
 
 taskRoutes.delete("/:id", async (c) => {
-  if (!(await deleteTask(c.env.DB, currentUser(c).id, c.req.param("id")))) throw notFound("No such task");
+  if (!(await deleteTask(c.var.shard, currentUser(c).id, c.req.param("id")))) throw notFound("No such task");
   return c.body(null, 204);
 });

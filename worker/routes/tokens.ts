@@ -12,7 +12,8 @@ export const tokenRoutes = new Hono<AppEnv>();
 
 tokenRoutes.post("/", async (c) => {
   const { name } = await readJson(c, CreateTokenSchema);
-  const token = randomToken("ot");
+  // The token names its shard: a request with it reads that shard and no directory (d1/shards.ts).
+  const token = randomToken("ot", c.var.shardIndex);
   const row = { id: crypto.randomUUID(), userId: currentUser(c).id, name, tokenHash: await sha256Hex(token) };
   await c.var.db.insert(apiTokens).values(row);
   return c.json({ id: row.id, name, token }, 201);

@@ -19,7 +19,7 @@ export const toolApprovalRoutes = new Hono<AppEnv>();
 const APPROVABLE = [...BUILTIN_TOOLS, delegateTool].filter((t) => t.name !== REQUEST_INPUT);
 
 async function approvals(c: Context<AppEnv>): Promise<ToolApprovals> {
-  const rules = await listApprovalRules(c.env.DB, currentUser(c).id);
+  const rules = await listApprovalRules(c.var.shard, currentUser(c).id);
   const set = new Map(rules.map((r) => [r.tool, r.mode]));
   return {
     builtin: APPROVABLE.map((tool) => ({
@@ -40,13 +40,13 @@ toolApprovalRoutes.put("/", async (c) => {
   const userId = currentUser(c).id;
   const mcp = splitApprovalKey(tool);
   const known = mcp
-    ? (await getMcpServerRow(c.env.DB, userId, mcp.serverId)) !== undefined
+    ? (await getMcpServerRow(c.var.shard, userId, mcp.serverId)) !== undefined
     : APPROVABLE.some((t) => t.name === tool);
   if (!known) {
     const problem = mcp ? "no such MCP server" : "no such built-in tool";
     throw invalid(`tool: ${problem}`, { tool: problem });
   }
-  if (mode === "default") await forgetApprovalRule(c.env.DB, userId, tool);
-  else await saveApprovalRule(c.env.DB, userId, tool, mode);
+  if (mode === "default") await forgetApprovalRule(c.var.shard, userId, tool);
+  else await saveApprovalRule(c.var.shard, userId, tool, mode);
   return c.json(await approvals(c));
 });

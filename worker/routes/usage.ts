@@ -16,9 +16,9 @@ usageRoutes.get("/", async (c) => {
   const user = currentUser(c);
   const now = Date.now();
   const [totals, override, rows] = await Promise.all([
-    readTotals(c.env.DB, user.id, now),
-    readOverride(c.env.DB, user.id),
-    usageRows(c.env.DB, sinceDay(days, now), user.id),
+    readTotals(c.var.shard, user.id, now),
+    readOverride(c.var.shard, user.id),
+    usageRows(c.var.shard, sinceDay(days, now), user.id),
   ]);
   const limits = limitsFor(c.env, override);
   const report: UsageReport = {

@@ -3,6 +3,7 @@
 // what the owner left out, with their MCP servers' addresses replaced by the servers' names (and secrets hidden).
 
 import { serverAddresses } from "../../d1/mcp-servers";
+import { shardDb } from "../../d1/shards";
 import type { ShareRow } from "../../d1/shares";
 import type { Message, SharedConversation } from "../../protocol";
 import { addressScrubber, scrubStrings } from "./scrub";
@@ -14,12 +15,12 @@ export function shownMessages(messages: Message[], row: Pick<ShareRow, "includeS
   return messages.filter((m) => (m.role !== "tool" || row.includeTools) && (m.role !== "system" || row.includeSystem));
 }
 
-export async function sharedView(env: Env, row: ShareRow): Promise<SharedConversation> {
-  const meta = { conversationId: row.conversationId, userId: row.userId };
+export async function sharedView(env: Env, row: ShareRow, shard: number): Promise<SharedConversation> {
+  const meta = { conversationId: row.conversationId, userId: row.userId, shard };
   // leaf_seq 0 is a link to an empty conversation: there is no path to read (and 0 is not "the current leaf").
   const [path, servers] = await Promise.all([
     row.leafSeq > 0 ? stubFor(env, row.conversationId).snapshot(meta, row.leafSeq) : { messages: [], leaf_seq: 0 },
-    serverAddresses(env.DB, row.userId, env.SECRETS_KEY),
+    serverAddresses(shardDb(env, shard), row.userId, env.SECRETS_KEY),
   ]);
   const view: SharedConversation = {
     share: {

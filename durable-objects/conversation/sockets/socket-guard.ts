@@ -22,7 +22,7 @@ export class SocketGuard {
 
   constructor(
     private readonly hub: SocketHub,
-    private readonly db: D1Database,
+    private readonly db: () => D1Database,
     /** Its reads check the credentials too: the backstop counts from the last of either. */
     private readonly user: Pick<UserCache, "checkedAt">,
     /** Told the keys (credentialKey) of credentials found revoked. */
@@ -65,7 +65,7 @@ export class SocketGuard {
     // Live keys from the user's copy (checked) are timed by the copy's read (user.checkedAt).
     if (!checked) this.lastSweep = Date.now();
     const sockets = this.hub.sockets.map((ws) => ({ ws, credential: SocketHub.state(ws)?.credential }));
-    const live = await (checked ?? liveCredentials(database(this.db), this.credentials()));
+    const live = await (checked ?? liveCredentials(database(this.db()), this.credentials()));
     const revoked = new Set<string>();
     for (const { ws, credential } of sockets) {
       if (credential && live.has(credentialKey(credential))) continue;

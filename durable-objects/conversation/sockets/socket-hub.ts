@@ -7,6 +7,8 @@ import type { ServerFrame } from "../../../protocol";
 export interface SocketMeta {
   conversationId: string;
   userId: string;
+  /** The owner's shard (d1/shards.ts), where the object writes the index; absent before shards: 0. */
+  shard?: number;
 }
 
 /** What a socket's attachment holds. */

@@ -12,6 +12,7 @@ import type { Message } from "../../../protocol";
 import { readState, writeState } from "../log/local-tables";
 import type { ConversationFrames } from "../sockets/frame-port";
 import type { SocketMeta } from "../sockets/socket-hub";
+import { ownerShard } from "../../../d1/shards";
 
 /** Set once the title was asked for: it is asked for once per conversation. */
 const TITLE_ASKED = "title_asked";
@@ -40,7 +41,7 @@ export class ConversationTitles {
 
   private async write(question: string, answer: string, llm: LlmSettings): Promise<void> {
     const { conversationId, userId } = this.meta;
-    const source = await titleSourceOf(this.env.DB, conversationId, userId);
+    const source = await titleSourceOf(ownerShard(this.env, this.meta), conversationId, userId);
     // Renamed by the user (or gone): no request at all.
     if (source !== "default" && source !== "first_message") return;
     // The conversation's own model (the demo model answers with a summary of the first message).
@@ -54,7 +55,7 @@ export class ConversationTitles {
       void llm.meter?.flush();
     });
     if (!title) return;
-    if (await writeModelTitle(this.env.DB, conversationId, userId, title))
+    if (await writeModelTitle(ownerShard(this.env, this.meta), conversationId, userId, title))
       this.io.frames.send({ type: "conversation_title", conversation_id: conversationId, title });
   }
 }

@@ -13,6 +13,7 @@ import { sendWebPush } from "../../../outbound/web-push";
 import type { Message, TerminationReason } from "../../../protocol";
 import { answerText, finishNotice, noticeWorthy } from "../../../protocol/push";
 import type { SocketMeta } from "../sockets/socket-hub";
+import { ownerShard } from "../../../d1/shards";
 
 export class FinishPush {
   constructor(
@@ -38,10 +39,10 @@ export class FinishPush {
     const keys = await vapidKeys(this.env);
     if (!keys) return;
     const { userId, conversationId } = this.meta;
-    const targets = await livePushSubscriptions(this.env.DB, userId);
+    const targets = await livePushSubscriptions(ownerShard(this.env, this.meta), userId);
     if (!targets.length) return;
     const title = targets.some((t) => t.showContent)
-      ? (await findOwnConversation(database(this.env.DB), userId, conversationId))?.title
+      ? (await findOwnConversation(database(ownerShard(this.env, this.meta)), userId, conversationId))?.title
       : undefined;
     const fetcher = guardedFetch(outboundPolicy(this.env));
     const turn = { conversation_id: conversationId, reason, title, answer };
@@ -50,7 +51,7 @@ export class FinishPush {
       targets.map(async (target) => {
         const message = JSON.stringify(finishNotice(turn, target.showContent));
         if ((await sendWebPush(fetcher, target, message, keys, topic)) === "gone")
-          await forgetPushEndpoint(this.env.DB, userId, target.endpoint);
+          await forgetPushEndpoint(ownerShard(this.env, this.meta), userId, target.endpoint);
       }),
     );
   }

@@ -20,6 +20,7 @@ import type { HostIO } from "./turn-io";
 import type { TurnMarkerStore, TurnRecord } from "./turn-marker";
 import { modelRef, turnModel } from "./turn-model";
 import { D1UsageMeter } from "./usage-meter";
+import { ownerShard } from "../../../d1/shards";
 
 /** What a turn starts from (user-settings.ts loadTurnSettings), possibly read with the frame's check (user-cache.ts). */
 export type TurnSettings = Awaited<ReturnType<typeof loadTurnSettings>>;
@@ -40,7 +41,7 @@ export class TurnPlans {
 
   /** The settings a turn will start from, read from D1 now: a turn without a frame's (a chat frame's come from user-cache.ts). */
   load(): Promise<TurnSettings> {
-    return loadTurnSettings(this.env.DB, this.meta.userId, this.meta.conversationId);
+    return loadTurnSettings(ownerShard(this.env, this.meta), this.meta.userId, this.meta.conversationId);
   }
 
   /** `resumed`: the record of a turn cut short by a restart, whose model and limits it keeps. */
@@ -104,7 +105,7 @@ export class TurnPlans {
         ? {
             ...chosen,
             meter: new D1UsageMeter(
-              this.env.DB,
+              ownerShard(this.env, this.meta),
               this.meta.userId,
               limitsFor(this.env, loaded.account.quotaOverride),
               chosen,

@@ -13,6 +13,7 @@ import type { ModelRef, PodEvent, ServerFrame, TerminationReason, Usage } from "
 import type { ConversationObject } from "../conversation-object";
 import type { SocketMeta } from "../sockets/socket-hub";
 import type { ChildRef } from "./turn-marker";
+import { ownerShard } from "../../../d1/shards";
 
 /** Root conversations are depth 0; a subagent at MAX_DEPTH cannot delegate further. */
 export const MAX_DEPTH = 2;
@@ -94,7 +95,7 @@ export class ConversationSubagents implements SubagentHost {
   async delegate(request: SubagentRequest, ctx: ToolContext): Promise<SubagentResult> {
     const limits = childLimits(request, ctx);
     const title = `Subagent: ${request.task.slice(0, 60)}${request.task.length > 60 ? "…" : ""}`;
-    const child = await createConversation(database(this.env.DB), this.meta.userId, title, this.meta.conversationId);
+    const child = await createConversation(database(ownerShard(this.env, this.meta)), this.meta.userId, title, this.meta.conversationId);
     const podName = `subagent-${child.id.slice(0, 8)}`;
     // Recorded before the child is called: a restart of this object re-attaches to it (reattach).
     this.children?.started(ctx.callId, { conversation_id: child.id, pod_name: podName });
@@ -110,7 +111,7 @@ export class ConversationSubagents implements SubagentHost {
     }
     return this.follow(child.id, podName, request.task, ctx, (stub, link) =>
       stub.runSubagent(
-        { conversationId: child.id, userId: this.meta.userId },
+        { conversationId: child.id, userId: this.meta.userId, shard: this.meta.shard },
         {
           task: request.task,
           tools: request.tools,
@@ -135,7 +136,10 @@ export class ConversationSubagents implements SubagentHost {
         "The subagent had not started when the conversation's server restarted; delegate the task again if it is still needed.",
       );
     return this.follow(child.conversation_id, child.pod_name, task, ctx, (stub, link) =>
-      stub.reattachSubagent({ conversationId: child.conversation_id, userId: this.meta.userId }, link),
+      stub.reattachSubagent(
+        { conversationId: child.conversation_id, userId: this.meta.userId, shard: this.meta.shard },
+        link,
+      ),
     );
   }
 

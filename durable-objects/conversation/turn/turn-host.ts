@@ -6,9 +6,10 @@
 //   subagents   this conversation as a subagent's host (subagent-host.ts)
 // with the plan (plans.ts, agent/turn/plan.ts), the TurnIO (turn-io.ts), the live step (live-step.ts)
 // and the running-turn record (turn-marker.ts) beside them.
+import { ownerShard } from "../../../d1/shards";
 import { saveApprovalRule } from "../../../d1/tool-approvals";
 import type { ServerFrame } from "../../../protocol";
-import { tellUserChanged } from "../../user-changes";
+import { owner, tellUserChanged } from "../../user-changes";
 import type { SocketMeta } from "../sockets/socket-hub";
 import { ConversationTitles } from "./conversation-titles";
 import { FinishPush } from "./finish-push";
@@ -58,14 +59,14 @@ export function openTurnHost(ctx: DurableObjectState, env: Env, meta: SocketMeta
     approvals: new PendingApprovals(ctx.storage, {
       frames: io.frames,
       saveRule: async (key) => {
-        await saveApprovalRule(env.DB, meta.userId, key, "allow");
+        await saveApprovalRule(ownerShard(env, meta), meta.userId, key, "allow");
         // The user's other live conversations, and this one's next turn, follow the new rule.
         io.user.changed();
-        await tellUserChanged(env, meta.userId, "settings", meta.conversationId);
+        await tellUserChanged(env, owner(meta), "settings", meta.conversationId);
       },
     }),
     elicitations: new PendingElicitations(ctx.storage, io.frames),
-    reminders: new TaskReminders(ctx.storage, env.DB, meta.userId),
+    reminders: new TaskReminders(ctx.storage, ownerShard(env, meta), meta.userId),
     meter: storedMeter(ctx.storage.sql),
   };
   const waits = [parts.questions, parts.approvals, parts.elicitations];

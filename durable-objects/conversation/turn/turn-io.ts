@@ -1,6 +1,7 @@
 // The one place a turn is wired to its host: the TurnIO the loop talks through (agent/turn/io.ts) and
 // the TurnSetup it runs with (the model, the context meter, the tools, the signal). Questions and
 // approvals go straight to their waits (waits/); the rest is the object's log, frame port and bus.
+import { ownerShard } from "../../../d1/shards";
 import { contextBudget } from "../../../agent/context/window";
 import type { DecisionTree } from "../../../agent/decision-trees";
 import { errorContextOf, publicModelInfo } from "../../../agent/llm/config";
@@ -105,7 +106,7 @@ export function turnSetup(
     tree: run.tree,
     tools: run.tools,
     toolContext: {
-      db: parts.env.DB,
+      db: ownerShard(parts.env, parts.meta),
       userId: parts.meta.userId,
       conversationId: parts.meta.conversationId,
       subagents: plan.subagents,

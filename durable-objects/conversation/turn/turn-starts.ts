@@ -16,6 +16,7 @@ import type { HostIO } from "./turn-io";
 import type { TurnOptions, TurnOrigin, TurnRecord } from "./turn-marker";
 import { turnRefusal } from "./usage-meter";
 import type { PendingInput } from "./waits/pending-input";
+import { ownerShard } from "../../../d1/shards";
 
 /** A turn started by a message: the frame, who sent it, its settings if read ahead, and where it came from. */
 export interface StartOptions {
@@ -75,7 +76,7 @@ export class TurnStarts {
           ...(origin ? { origin } : {}),
           ...(client_id ? { client_id } : {}),
         });
-        for (const draft of await resolveReferences(this.env.DB, this.meta.userId, frame.content))
+        for (const draft of await resolveReferences(ownerShard(this.env, this.meta), this.meta.userId, frame.content))
           await this.io.append(draft);
       },
       origin: userOrigin(frame, credential),
@@ -119,7 +120,7 @@ export class TurnStarts {
    */
   private async account(ahead?: Promise<TurnSettings>) {
     const prefetched = ahead ?? this.parts.plans.load();
-    const refusal = await turnRefusal(this.env, this.meta.userId, await prefetched);
+    const refusal = await turnRefusal(this.env, this.meta, await prefetched);
     return { prefetched, refusal };
   }
 

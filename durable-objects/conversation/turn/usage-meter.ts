@@ -3,6 +3,7 @@
 // records what it used in the background, and puts a warning on the conversation's bus when this call
 // is the one that crossed 80% or 95% of a limit (`quota.warning`: the agent reads it at its next step,
 // the user sees it as a System message). A user's own providers never get a meter (plans.ts).
+import { ownerShard } from "../../../d1/shards";
 import type { LlmSettings } from "../../../agent/llm/config";
 import { QuotaExceeded, type UsageMeter } from "../../../agent/llm/metered-model";
 import type { Notifier } from "../../../agent/notifications/notifier";
@@ -134,7 +135,11 @@ export class D1UsageMeter implements UsageMeter {
  * reached. The settings may be a copy up to a minute old (user-cache.ts), so a user with a limit has the
  * totals read afresh: other conversations spend from them too.
  */
-export async function turnRefusal(env: Env, userId: string, loaded: TurnSettingsRead): Promise<Refusal | undefined> {
+export async function turnRefusal(
+  env: Env,
+  { userId, shard }: { userId: string; shard?: number },
+  loaded: TurnSettingsRead,
+): Promise<Refusal | undefined> {
   if (loaded.account.status !== "active")
     return {
       code: "account_disabled",
@@ -144,6 +149,6 @@ export async function turnRefusal(env: Env, userId: string, loaded: TurnSettings
   const limits = limitsFor(env, loaded.account.quotaOverride);
   if (!hasLimits(limits)) return undefined;
   const now = Date.now();
-  const reached = periodLimitReached(await readTotals(env.DB, userId, now), limits);
+  const reached = periodLimitReached(await readTotals(ownerShard(env, { shard }), userId, now), limits);
   return reached && { code: "quota_exceeded", message: quotaReachedWords(reached.period, reached, now) };
 }
