@@ -2,9 +2,10 @@
 // and merged here (docs/architecture.md "Scale"). Each shard answers what would be its part of the whole
 // page, so a page reads at most (offset + limit) rows of each shard; the admin pages go no deeper than a
 // few hundred rows, and every shard is read at once, so a page takes one shard's time, not their sum.
+
+import type { UsageRow } from "../protocol";
 import { type AccountRow, listAccounts } from "./accounts";
 import { shardCount, shardDb } from "./shards";
-import type { UsageRow } from "../protocol";
 import { topUsers, usageRows } from "./usage";
 
 type Bindings = Parameters<typeof shardDb>[0];
@@ -22,7 +23,9 @@ export async function listAccountsEverywhere(
   const parts = await everyShard(env, (d1) => listAccounts(d1, deep));
   const rows = parts
     .flatMap((part) => part.rows)
-    .sort((a, b) => (a.created_at === b.created_at ? a.id.localeCompare(b.id) : b.created_at.localeCompare(a.created_at)))
+    .sort((a, b) =>
+      a.created_at === b.created_at ? a.id.localeCompare(b.id) : b.created_at.localeCompare(a.created_at),
+    )
     .slice(query.offset, query.offset + query.limit);
   return { rows, total: parts.reduce((sum, part) => sum + part.total, 0) };
 }

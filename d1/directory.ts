@@ -127,10 +127,11 @@ export async function claimIdentity(
   return row?.user_id;
 }
 
-export async function releaseIdentity(dir: D1Database, provider: string, subject: string, userId: string) {
+/** Frees a subject claimed for `userId`; without `subject`, the user's one link at `provider` (an unlink). */
+export async function releaseIdentity(dir: D1Database, provider: string, userId: string, subject?: string) {
   await dir
-    .prepare("DELETE FROM directory_identities WHERE provider = ? AND subject = ? AND user_id = ?")
-    .bind(provider, subject, userId)
+    .prepare("DELETE FROM directory_identities WHERE provider = ?1 AND user_id = ?2 AND (?3 IS NULL OR subject = ?3)")
+    .bind(provider, userId, subject ?? null)
     .run();
 }
 

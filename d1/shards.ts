@@ -42,7 +42,12 @@ export const directoryDb = (env: Bindings): D1Database => watched(env.DIRECTORY,
 
 /** The shards new accounts may go to: every bound shard not listed in SHARDS_FULL ("0,1"). */
 export function openShards(env: Bindings): number[] {
-  const full = new Set((env.SHARDS_FULL ?? "").split(/[\s,]+/).filter(Boolean).map(Number));
+  const full = new Set(
+    (env.SHARDS_FULL ?? "")
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map(Number),
+  );
   const all = Array.from({ length: shardCount(env) }, (_, i) => i);
   const open = all.filter((i) => !full.has(i));
   // Every shard marked full is a mistake to say, not a reason to refuse sign-ups: the newest takes them.

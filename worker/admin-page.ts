@@ -1,8 +1,9 @@
 // The admin page, `/admin` (wrangler.toml sends it to the Worker first): the client's index.html for an
 // admin, and the same page with a 404 for anyone else, so nobody else learns the page exists.
-import { boundShard, shardDb, shardOfToken } from "../d1/shards";
+
 import { parse as parseCookie } from "hono/utils/cookie";
 import { database } from "../d1/client";
+import { boundShard, shardDb, shardOfToken } from "../d1/shards";
 import { credentialFor, SESSION_COOKIE, userForCredential } from "./auth/sessions";
 import { isAdmin } from "./auth/signup-policy";
 import { indexPage } from "./index-page";

@@ -4,9 +4,9 @@
 // follow the turn's end), then what a previous instance left: a turn cut short (recovery.ts),
 // triggers accepted but not delivered, index updates not sent.
 import { BusNotifier } from "../../agent/notifications/notifier";
-import { ownerShard } from "../../d1/shards";
 import { findSubscriber, isEnabled } from "../../agent/notifications/subscribers";
 import { SCHEDULE } from "../../agent/tools/schedule";
+import { ownerShard } from "../../d1/shards";
 import { Conversation } from "./conversation";
 import { ConversationBranches } from "./log/branches";
 import { IndexOutbox } from "./log/index-outbox";

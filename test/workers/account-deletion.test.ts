@@ -55,7 +55,7 @@ describe("a deletion cut short", () => {
     const { s, conversation } = await used();
     const other = await signup();
     // The Worker died after the first step: the account is marked, the log still there.
-    expect(await beginDeletion(env.DB, s.user.id, await sessionHash(s))).toBe(true);
+    expect(await beginDeletion(s.db, s.user.id, await sessionHash(s))).toBe(true);
     expect((await objectKeys(conversation)).length).toBeGreaterThan(0);
     expect((await api("/api/notes", { headers: s.headers })).status).toBe(401);
     expect(
@@ -77,7 +77,7 @@ describe("a deletion cut short", () => {
 
   it("is finished by the account's next /api/me", async () => {
     const { s, conversation } = await used();
-    expect(await beginDeletion(env.DB, s.user.id, await sessionHash(s))).toBe(true);
+    expect(await beginDeletion(s.db, s.user.id, await sessionHash(s))).toBe(true);
     expect((await api("/api/me", { headers: s.headers })).status).toBe(401);
     await eventually(
       () => row("SELECT 1 FROM users WHERE id = ?", s.user.id),

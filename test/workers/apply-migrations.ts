@@ -24,7 +24,9 @@ await Promise.all([
 await env.DIRECTORY.prepare(
   "INSERT OR IGNORE INTO directory_users (username, user_id, shard) VALUES ('first_account', 'first-account', 0)",
 ).run();
-await env.DIRECTORY.prepare("INSERT OR IGNORE INTO directory_admins (user_id, shard) VALUES ('first-account', 0)").run();
+await env.DIRECTORY.prepare(
+  "INSERT OR IGNORE INTO directory_admins (user_id, shard) VALUES ('first-account', 0)",
+).run();
 await env.SHARD_0.prepare(
   "INSERT OR IGNORE INTO users (id, username, password_hash, role) VALUES ('first-account', 'first_account', '-', 'admin')",
 ).run();

@@ -1,5 +1,6 @@
 // Test helpers inside workerd: call the real Worker through its default export, as a browser would.
 import { env, exports } from "cloudflare:workers";
+import { shardDb, shardOfToken } from "../../d1/shards";
 import { type ServerFrame, ServerFrameSchema } from "../../protocol";
 
 export const ORIGIN = "http://oracle.test";
@@ -12,6 +13,9 @@ export interface Session {
   cookie: string;
   /** Headers a same-origin browser request carries. */
   headers: Record<string, string>;
+  /** The account's shard and its database (d1/shards.ts): where a test reads the account's rows. */
+  shard: number;
+  db: D1Database;
 }
 
 // Test files run at once, each in its own isolate with its own counter, and share the fake model server,
@@ -43,7 +47,17 @@ export async function signup(username = uniqueName(), password = "correct horse 
   if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${await res.text()}`);
   const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0] ?? "";
   const { user } = (await res.json()) as Session["user"] extends infer U ? { user: U } : never;
-  return { user, cookie, headers: { Cookie: cookie, Origin: ORIGIN } };
+  // The session's cookie names the shard the account's rows are in (d1/shards.ts).
+  const shard = shardOfToken(cookie.slice(cookie.indexOf("=") + 1));
+  return { user, cookie, headers: { Cookie: cookie, Origin: ORIGIN }, shard, db: shardDb(env, shard) };
+}
+
+/** The D1 database (shard) that holds `userId`'s rows, as the directory says. */
+export async function userDb(userId: string): Promise<D1Database> {
+  const row = await env.DIRECTORY.prepare("SELECT shard FROM directory_users WHERE user_id = ?")
+    .bind(userId)
+    .first<{ shard: number }>();
+  return shardDb(env, row?.shard ?? 0);
 }
 
 export async function createConversation(session: Session, title?: string): Promise<{ id: string; title: string }> {

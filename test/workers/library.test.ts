@@ -49,7 +49,7 @@ describe("library defaults", () => {
     });
     // Concurrent first reads of a fresh user still seed once.
     const fresh = await signup();
-    await Promise.all([listKnowledge(env.DB, fresh.user.id), listWorkflows(env.DB, fresh.user.id)]);
+    await Promise.all([listKnowledge(fresh.db, fresh.user.id), listWorkflows(fresh.db, fresh.user.id)]);
     for (let i = 0; i < 3; i++) {
       expect(await slugs(session, "knowledge")).toEqual(DEFAULT_KNOWLEDGE_SLUGS);
       expect(await slugs(session, "workflows")).toEqual(DEFAULT_WORKFLOW_SLUGS);
@@ -59,7 +59,7 @@ describe("library defaults", () => {
 
   it("are there on the first lookup, before any list", async () => {
     const session = await signup();
-    const plan = await getWorkflow(env.DB, session.user.id, "plan");
+    const plan = await getWorkflow(session.db, session.user.id, "plan");
     expect(plan).toMatchObject({ slug: "plan", body: expect.stringContaining("task_create") });
     const review = await call(session, "/api/workflows/review-notes");
     expect(review.status).toBe(200);
@@ -74,20 +74,20 @@ describe("library defaults", () => {
     );
     expect((await call(session, "/api/knowledge/oracle")).status).toBe(404);
     expect(await slugs(session, "knowledge")).toEqual(["writing-style"]);
-    expect(await getKnowledge(env.DB, session.user.id, "oracle")).toBeUndefined();
-    expect(await getWorkflow(env.DB, session.user.id, "summarize")).toMatchObject({ title: "Mine", body: "My way" });
+    expect(await getKnowledge(session.db, session.user.id, "oracle")).toBeUndefined();
+    expect(await getWorkflow(session.db, session.user.id, "summarize")).toMatchObject({ title: "Mine", body: "My way" });
   });
 
   it("seed before a delete, so deleting a default that was never listed sticks", async () => {
     const session = await signup();
-    expect(await deleteWorkflow(env.DB, session.user.id, "plan")).toBe(true);
+    expect(await deleteWorkflow(session.db, session.user.id, "plan")).toBe(true);
     expect(await slugs(session, "workflows")).toEqual(["review-notes", "summarize"]);
   });
 
   it("keep an entry the user wrote under a default's slug before the first read", async () => {
     const session = await signup();
-    await putKnowledge(env.DB, session.user.id, "writing-style", { title: "Mine", body: "Terse." });
-    expect(await getKnowledge(env.DB, session.user.id, "writing-style")).toMatchObject({ body: "Terse." });
+    await putKnowledge(session.db, session.user.id, "writing-style", { title: "Mine", body: "Terse." });
+    expect(await getKnowledge(session.db, session.user.id, "writing-style")).toMatchObject({ body: "Terse." });
     expect(await slugs(session, "knowledge")).toEqual(DEFAULT_KNOWLEDGE_SLUGS);
   });
 });
@@ -96,7 +96,7 @@ describe("library stores", () => {
   it("put, get, list and delete, scoped by user", async () => {
     const alice = await signup();
     const bob = await signup();
-    const put = await putKnowledge(env.DB, alice.user.id, "stack", { title: "Stack", body: "Workers + D1" });
+    const put = await putKnowledge(alice.db, alice.user.id, "stack", { title: "Stack", body: "Workers + D1" });
     expect(put).toEqual({
       slug: "stack",
       title: "Stack",
@@ -104,26 +104,26 @@ describe("library stores", () => {
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
-    const again = await putKnowledge(env.DB, alice.user.id, "stack", { title: "Stack", body: "Workers, D1, DOs" });
+    const again = await putKnowledge(alice.db, alice.user.id, "stack", { title: "Stack", body: "Workers, D1, DOs" });
     expect(again.created_at).toBe(put.created_at);
     expect(again.updated_at >= put.updated_at).toBe(true);
-    expect(await getKnowledge(env.DB, alice.user.id, "stack")).toMatchObject({ body: "Workers, D1, DOs" });
-    expect(await getKnowledge(env.DB, bob.user.id, "stack")).toBeUndefined();
-    expect(await getKnowledge(env.DB, alice.user.id, "missing")).toBeUndefined();
-    expect((await listKnowledge(env.DB, alice.user.id)).map((e) => e.slug)).toEqual([
+    expect(await getKnowledge(alice.db, alice.user.id, "stack")).toMatchObject({ body: "Workers, D1, DOs" });
+    expect(await getKnowledge(bob.db, bob.user.id, "stack")).toBeUndefined();
+    expect(await getKnowledge(alice.db, alice.user.id, "missing")).toBeUndefined();
+    expect((await listKnowledge(alice.db, alice.user.id)).map((e) => e.slug)).toEqual([
       "oracle",
       "stack",
       "writing-style",
     ]);
-    expect(await deleteKnowledge(env.DB, bob.user.id, "stack")).toBe(false);
-    expect(await deleteKnowledge(env.DB, alice.user.id, "stack")).toBe(true);
-    expect(await deleteKnowledge(env.DB, alice.user.id, "stack")).toBe(false);
+    expect(await deleteKnowledge(bob.db, bob.user.id, "stack")).toBe(false);
+    expect(await deleteKnowledge(alice.db, alice.user.id, "stack")).toBe(true);
+    expect(await deleteKnowledge(alice.db, alice.user.id, "stack")).toBe(false);
 
-    await putWorkflow(env.DB, alice.user.id, "standup", { title: "Standup", body: "List yesterday's tasks." });
-    expect(await getWorkflow(env.DB, alice.user.id, "standup")).toMatchObject({ body: "List yesterday's tasks." });
-    expect(await getWorkflow(env.DB, bob.user.id, "standup")).toBeUndefined();
+    await putWorkflow(alice.db, alice.user.id, "standup", { title: "Standup", body: "List yesterday's tasks." });
+    expect(await getWorkflow(alice.db, alice.user.id, "standup")).toMatchObject({ body: "List yesterday's tasks." });
+    expect(await getWorkflow(bob.db, bob.user.id, "standup")).toBeUndefined();
     // Knowledge and workflows are separate namespaces.
-    expect(await getKnowledge(env.DB, alice.user.id, "standup")).toBeUndefined();
+    expect(await getKnowledge(alice.db, alice.user.id, "standup")).toBeUndefined();
   });
 });
 

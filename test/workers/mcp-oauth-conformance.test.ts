@@ -109,7 +109,7 @@ describe("MCP OAuth conformance", () => {
     const s = await signup();
     const server: McpServer = await addServer(s, { name: "stubborn", url: as.mcpUrl, auth: { type: "oauth" } });
     expect((await connect(s, server.id)).outcome).toBe("connected");
-    const row = await getMcpServerRow(env.DB, s.user.id, server.id);
+    const row = await getMcpServerRow(s.db, s.user.id, server.id);
     if (!row) throw new Error("row missing");
     const error = await scopeChallenge(env.DB, row, "tools");
     expect(error).toBeInstanceOf(OAuthScopeRefused);

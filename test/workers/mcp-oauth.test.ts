@@ -41,7 +41,7 @@ describe("MCP OAuth: the API", () => {
     const listed = await api("/api/mcp-servers", { headers: s.headers });
     expect(await listed.text()).not.toContain(secret);
     // A connection needs the user first: in words, never a crash.
-    const row = await getMcpServerRow(env.DB, s.user.id, server.id);
+    const row = await getMcpServerRow(s.db, s.user.id, server.id);
     if (!row) throw new Error("row missing");
     await expect(endpointOf(row, env.SECRETS_KEY)).rejects.toBeInstanceOf(OAuthAuthorizationNeeded);
   });
@@ -82,7 +82,7 @@ describe("MCP OAuth: the API", () => {
   it("refuses a callback whose state is not the user's pending one, changing nothing", async () => {
     const s = await signup();
     const server = await added(s, { name: "guarded", url: mcpUrl, auth: { type: "oauth" } });
-    const before = await getMcpServerRow(env.DB, s.user.id, server.id);
+    const before = await getMcpServerRow(s.db, s.user.id, server.id);
     for (const state of ["nonsense", `${server.id}.${"A".repeat(43)}`, `${crypto.randomUUID()}.${"B".repeat(43)}`]) {
       const res = await api(`/api/mcp-servers/oauth/callback?code=c&state=${encodeURIComponent(state)}`, {
         headers: s.headers,
@@ -90,7 +90,7 @@ describe("MCP OAuth: the API", () => {
       expect(res.status).toBe(400);
       expect(((await res.json()) as ErrorBody).error.fields).toEqual({ state: expect.any(String) });
     }
-    expect(await getMcpServerRow(env.DB, s.user.id, server.id)).toEqual(before);
+    expect(await getMcpServerRow(s.db, s.user.id, server.id)).toEqual(before);
     const missing = await api("/api/mcp-servers/oauth/callback?code=c", { headers: s.headers });
     expect(missing.status).toBe(400);
   });
@@ -171,7 +171,7 @@ describe("MCP OAuth: a hostile authorization server", () => {
       expect(text).not.toContain(endpoint);
       expect((JSON.parse(text) as ErrorBody).error.message).toMatch(/sign-in page is not an https address/);
       // Nothing is pending: no callback could complete it.
-      const row = await getMcpServerRow(env.DB, s.user.id, server.id);
+      const row = await getMcpServerRow(s.db, s.user.id, server.id);
       expect(row?.sealedOauthPending).toBeNull();
     },
   );

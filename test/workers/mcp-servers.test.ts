@@ -52,7 +52,7 @@ describe("MCP servers: saving and reading", () => {
     const one = await (await api(`/api/mcp-servers/${server.id}`, { headers: s.headers })).text();
     for (const text of [JSON.stringify(server), JSON.stringify(tested), list, one])
       expect(text).not.toContain(MCP_TEST_TOKEN);
-    const row = await getMcpServerRow(env.DB, s.user.id, server.id);
+    const row = await getMcpServerRow(s.db, s.user.id, server.id);
     expect(row?.sealedSecret).toMatch(/^v1\./);
     expect(row?.sealedSecret).not.toContain(MCP_TEST_TOKEN);
     expect(atob(row?.sealedSecret?.split(".")[2] ?? "")).not.toContain(MCP_TEST_TOKEN);
@@ -90,7 +90,7 @@ describe("MCP servers: saving and reading", () => {
     expect(res.status).toBe(200);
     const patched = (await res.json()) as McpServer;
     expect(patched.tools.filter((t) => !t.enabled).map((t) => t.name)).toEqual(["big", "hang"]);
-    const row = await getMcpServerRow(env.DB, s.user.id, server.id);
+    const row = await getMcpServerRow(s.db, s.user.id, server.id);
     if (!row) throw new Error("the server's row is gone");
     const endpoint = await endpointOf(row, env.SECRETS_KEY);
     expect(endpoint.headers).toEqual({ "X-Api-Key": "key-123" });

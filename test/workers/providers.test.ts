@@ -89,7 +89,7 @@ describe("providers: saving, reading, testing", () => {
 
     // Neither an answer nor the row holds the key; the row holds it sealed.
     for (const text of answers) expect(text).not.toContain(KEY);
-    const row = await getProviderRow(env.DB, s.user.id, provider.id);
+    const row = await getProviderRow(s.db, s.user.id, provider.id);
     expect(row?.sealedKey).toMatch(/^v1\./);
     const raw = await env.DB.prepare("SELECT * FROM providers WHERE id = ?").bind(provider.id).all();
     expect(JSON.stringify(raw.results)).not.toContain(KEY);
@@ -155,7 +155,7 @@ describe("providers: what is refused", () => {
     expect(patch.status).toBe(400);
     expect(Object.keys(((await patch.json()) as { error: { fields: object } }).error.fields)).toEqual(["model"]);
     // Untouched by any of it.
-    expect((await getProviderRow(env.DB, owner.user.id, provider.id))?.name).toBe("Mine");
+    expect((await getProviderRow(owner.db, owner.user.id, provider.id))?.name).toBe("Mine");
   });
 
   it("refuses private addresses always, and loopback where the Worker is deployed", async () => {
@@ -317,7 +317,7 @@ describe("turnModel: which model answers a turn", () => {
       json: { model: { provider_id: provider.id, model: "m2" } },
     });
     const picked = async (conversationId: string, overrides: Partial<Env> = {}) =>
-      turnModel({ ...env, ...overrides }, await loadTurnSettings(env.DB, s.user.id, conversationId));
+      turnModel({ ...env, ...overrides }, await loadTurnSettings(s.db, s.user.id, conversationId));
 
     // No default yet: the operator's model for the plain conversation.
     expect(await picked(plain.id)).toMatchObject({ providerId: "default", model: "fake-model" });

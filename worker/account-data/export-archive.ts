@@ -3,7 +3,7 @@
 // (every message of every version, read from its object a page at a time) and the Markdown of the
 // version that was shown. Conversations come last, one after another, so the browser can count them
 // as they arrive against the total it was told at the start.
-import { shardDb } from "../../d1/shards";
+
 import {
   conversationsToExport,
   libraryToExport,
@@ -13,9 +13,11 @@ import {
   tasksToExport,
 } from "../../d1/account-export";
 import type { ConversationRow } from "../../d1/conversations";
+import { shardDb } from "../../d1/shards";
 
 /** A conversation row with its owner's shard, for its object's meta. */
 type ShardedRow = ConversationRow & { shard: number };
+
 import {
   ARCHIVE_FILES,
   conversationFileName,

@@ -5,7 +5,6 @@
 // one, with every branch; then schedules, paused, in the new conversations. The conversations, the slow
 // part, are what the progress counts.
 
-import { type Placement, shardDb } from "../../d1/shards";
 import { checkRepeat } from "../../core/schedule-times";
 import {
   insertLibraryEntries,
@@ -16,6 +15,7 @@ import {
   notePaths,
 } from "../../d1/account-import";
 import { ensureLibrarySeeded } from "../../d1/library/defaults";
+import { type Placement, shardDb } from "../../d1/shards";
 import { tellUserChanged } from "../../durable-objects/user-changes";
 import { type ExportedLibrary, type ImportSummary, isTimeZone, type ModelRef } from "../../protocol";
 import { freeNotePath, freeSlug } from "./free-names";

@@ -3,8 +3,9 @@
 // for one call each (durable-objects/conversation/log/log-import.ts). The index row comes first: the
 // object's index outbox writes the conversation's search text and preview only where the row exists.
 // A conversation whose log could not be written is taken out again, so none is left half there.
-import { type Placement, shardDb } from "../../d1/shards";
+
 import { deleteImportedConversation, insertImportedConversation } from "../../d1/account-import";
+import { type Placement, shardDb } from "../../d1/shards";
 import type { Message } from "../../protocol";
 import type { ImportedConversation } from "./conversation-tree";
 

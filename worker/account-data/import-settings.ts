@@ -3,7 +3,7 @@
 // of the user's models. An archive can make a built-in tool ask first, never let one run without
 // asking: what widens what runs unasked is set in Settings by the user alone. What is not applied is
 // said, in words, in the import's answer.
-import { type Placement, shardDb } from "../../d1/shards";
+
 import { findModel } from "../../agent/llm/catalog";
 import { llmSettings } from "../../agent/llm/config";
 import { findSubscriber } from "../../agent/notifications/subscribers";
@@ -12,6 +12,7 @@ import { delegateTool } from "../../agent/tools/delegate";
 import { REQUEST_INPUT } from "../../agent/tools/request-input";
 import { saveDefaultModel } from "../../d1/providers";
 import { saveTimeZone } from "../../d1/schedules";
+import { type Placement, shardDb } from "../../d1/shards";
 import { saveApprovalRule } from "../../d1/tool-approvals";
 import { loadAgentConfig, saveAgentConfig, saveToggle } from "../../d1/user-settings";
 import { type ExportedSettings, isTimeZone, type ModelRef } from "../../protocol";

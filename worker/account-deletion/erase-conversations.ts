@@ -6,8 +6,9 @@
 // A slice's rows go as soon as its objects are erased, so a deletion the runtime cuts short (an account
 // with thousands of conversations can pass a request's limit of calls) goes on where it stopped when it
 // is run again.
-import { type Placement, shardDb } from "../../d1/shards";
+
 import { conversationIdsOf, deleteConversationRows } from "../../d1/account-deletion";
+import { type Placement, shardDb } from "../../d1/shards";
 
 /** Conversations listed, erased and deleted at a time. */
 const SLICE = 64;

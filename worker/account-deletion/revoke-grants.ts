@@ -2,11 +2,12 @@
 // (RFC 7009: the refresh token, which ends the grant, and the access token) through the outbound guarded
 // fetch. Best effort: a server without a revocation endpoint, one that refuses, or one that does not
 // answer within REVOKE_TIMEOUT_MS never holds the deletion up; the tokens are deleted with the account.
-import { type Placement, shardDb } from "../../d1/shards";
+
 import { and, eq, isNotNull } from "drizzle-orm";
 import { database } from "../../d1/client";
 import { revokeGrant } from "../../d1/mcp-oauth";
 import { mcpServers } from "../../d1/schema";
+import { type Placement, shardDb } from "../../d1/shards";
 import { outboundPolicy } from "../../outbound/policy";
 
 export const REVOKE_TIMEOUT_MS = 3_000;

@@ -2,11 +2,12 @@
 // the operator's sign-up policy (signup.ts), with no password (d1/sign-in-ways.ts NO_PASSWORD)
 // and a username made from what the provider calls the person, free and never one of ADMINS.
 import type { Context } from "hono";
-import { accountForIdentity, linkIdentity } from "../../d1/linked-identities";
+import { claimIdentity, placementOfIdentity, releaseIdentity } from "../../d1/directory";
+import { accountForIdentity, type IdentityRef, type LinkOutcome, linkIdentity } from "../../d1/linked-identities";
 import { NO_PASSWORD } from "../../d1/sign-in-ways";
 import type { User } from "../../protocol";
 import { ApiError } from "../errors";
-import type { AppEnv } from "../middleware/identity";
+import { type AppEnv, directory, enterShard } from "../middleware/identity";
 import type { ProviderIdentity } from "./oidc-client";
 import { usernameCandidates } from "./oidc-username";
 import { publicUser } from "./sessions";
@@ -23,6 +24,10 @@ export class SignInRefused extends Error {
 
 /** The account the identity signs in (linked), or undefined when none is linked yet. */
 export async function linkedAccount(c: Context<AppEnv>, provider: string, identity: ProviderIdentity) {
+  // The directory says whose the subject is and where that account's rows are.
+  const placement = await placementOfIdentity(directory(c), provider, identity.subject);
+  if (!placement) return undefined;
+  enterShard(c, placement.shard);
   const account = await accountForIdentity(c.var.db, { provider, subject: identity.subject });
   if (!account) return undefined;
   if (account.status === "disabled") throw new SignInRefused("account_disabled");
@@ -49,7 +54,7 @@ export async function signUpWithIdentity(
     const account = { id: crypto.randomUUID(), username, passwordHash: NO_PASSWORD };
     const link = async (userId: string) => {
       const ref = { provider, subject: identity.subject, userId, label: identity.label };
-      if ((await linkIdentity(c.var.db, ref, true)) !== "linked") throw new LinkedMeanwhile();
+      if ((await linkEverywhere(c, ref, true)) !== "linked") throw new LinkedMeanwhile();
     };
     try {
       return await refusedAs(c, () => openAccount(c, account, admission, link));
@@ -65,6 +70,26 @@ export async function signUpWithIdentity(
 }
 
 class LinkedMeanwhile extends Error {}
+
+/**
+ * Links the subject to the user (in the user's shard, c.var.db): claimed in the directory first, where a
+ * subject is unique across every shard, then linked in the shard; a link the shard refuses gives the
+ * directory's claim back.
+ */
+export async function linkEverywhere(
+  c: Context<AppEnv>,
+  ref: IdentityRef & { userId: string; label: string },
+  lastUsed = false,
+): Promise<LinkOutcome> {
+  const owner = await claimIdentity(directory(c), ref.provider, ref.subject, {
+    userId: ref.userId,
+    shard: c.var.shardIndex,
+  });
+  if (owner !== ref.userId) return "linked_elsewhere";
+  const outcome = await linkIdentity(c.var.db, ref, lastUsed);
+  if (outcome === "provider_taken") await releaseIdentity(directory(c), ref.provider, ref.userId, ref.subject);
+  return outcome;
+}
 
 /** The sign-up rules' refusals (signup.ts throws them for the form) as the sign-in page's codes. */
 async function refusedAs<T>(c: Context<AppEnv>, run: () => Promise<T>): Promise<T> {

@@ -18,9 +18,11 @@ import {
 import type { Context } from "hono";
 import { fromBase64Url, toBase64Url } from "../../core/base64";
 import { storeChallenge, takeChallenge } from "../../d1/auth-challenges";
+import { database } from "../../d1/client";
+import { placementOfPasskey } from "../../d1/directory";
 import { type NewPasskey, type PasskeyRow, parseTransports, passkeyById, recordPasskeyUse } from "../../d1/passkeys";
 import type { WebAuthnResponse } from "../../protocol";
-import type { AppEnv } from "../middleware/identity";
+import { type AppEnv, directory, enterShard } from "../middleware/identity";
 import { randomToken, sha256Hex } from "./crypto";
 
 export type PasskeyPurpose = "passkey-register" | "passkey-signin" | "passkey-signup" | "passkey-confirm";
@@ -54,9 +56,12 @@ const userHandle = (userId: string) => new Uint8Array(new TextEncoder().encode(u
 /** What a ceremony left to check its answer against: the challenge, and what the purpose carries. */
 export type ChallengeData = { challenge: string } & Record<string, unknown>;
 
+/** Where a ceremony's challenge is kept: a signed-in user's in their shard, one naming nobody yet in the directory. */
+const challenges = (c: Context<AppEnv>, owner: string | null) => (owner === null ? database(directory(c)) : c.var.db);
+
 /** The ceremony's challenge of `purpose` (and `owner`'s), taken once. */
 async function takeCeremony(c: Context<AppEnv>, purpose: PasskeyPurpose, challengeId: string, owner: string | null) {
-  const taken = await takeChallenge(c.var.db, await sha256Hex(challengeId), purpose, owner);
+  const taken = await takeChallenge(challenges(c, owner), await sha256Hex(challengeId), purpose, owner);
   return taken?.data as ChallengeData | undefined;
 }
 
@@ -68,7 +73,7 @@ async function issueChallenge(
 ): Promise<string> {
   const handle = randomToken("pkc");
   const expiresAt = new Date(Date.now() + CHALLENGE_SECONDS * 1000).toISOString();
-  await storeChallenge(c.var.db, { id: await sha256Hex(handle), purpose, userId: owner, data, expiresAt });
+  await storeChallenge(challenges(c, owner), { id: await sha256Hex(handle), purpose, userId: owner, data, expiresAt });
   return handle;
 }
 
@@ -168,6 +173,12 @@ export async function finishAssertion(
   // Taken first: a refused answer uses its challenge up too, so a replay always finds none.
   const data = await takeCeremony(c, purpose, challengeId, owner);
   if (!data) return refused("expired");
+  // A sign-in names only the credential: the directory says whose it is and in which shard.
+  if (owner === null) {
+    const placement = await placementOfPasskey(directory(c), response.id);
+    if (!placement) return refused("unknown_credential");
+    enterShard(c, placement.shard);
+  }
   const passkey = await passkeyById(c.var.db, response.id);
   if (!passkey || (owner !== null && passkey.userId !== owner)) return refused("unknown_credential");
   const handle = response.response.userHandle;

@@ -3,8 +3,8 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../d1/client";
 import { nowIso } from "../../d1/client";
 import type { Credential } from "../../d1/credentials";
-import type { Placement } from "../../d1/shards";
 import { apiTokens, sessions, users } from "../../d1/schema";
+import type { Placement } from "../../d1/shards";
 import type { User } from "../../protocol";
 import { randomToken, sha256Hex } from "./crypto";
 

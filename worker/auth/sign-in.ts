@@ -24,12 +24,16 @@ export async function startSession(
   user: Pick<User, "id">,
   { method, knownDevice = false }: { method: SignInMethod; knownDevice?: boolean },
 ): Promise<string> {
-  const session = await createSession(c.var.db, { userId: user.id, shard: c.var.shardIndex }, {
-    method,
-    userAgent: c.req.header("User-Agent")?.slice(0, 300) ?? null,
-    address: c.req.header("CF-Connecting-IP") ?? null,
-    place: placeOf(c),
-  });
+  const session = await createSession(
+    c.var.db,
+    { userId: user.id, shard: c.var.shardIndex },
+    {
+      method,
+      userAgent: c.req.header("User-Agent")?.slice(0, 300) ?? null,
+      address: c.req.header("CF-Connecting-IP") ?? null,
+      place: placeOf(c),
+    },
+  );
   setCookie(c, SESSION_COOKIE, session.token, cookieOptions(c, SESSION_TTL_SECONDS));
   if (!knownDevice) {
     const device = await issueDevice(c.var.db, user.id);

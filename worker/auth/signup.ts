@@ -6,8 +6,8 @@ import { createAccount } from "../../d1/accounts";
 import { database } from "../../d1/client";
 import { claimUsername, noAccountYet, releaseUser } from "../../d1/directory";
 import { claimInvite, releaseInvite } from "../../d1/invites";
-import { pickShard } from "../../d1/shards";
 import { hit } from "../../d1/rate-limits";
+import { pickShard } from "../../d1/shards";
 import type { User } from "../../protocol";
 import { ApiError } from "../errors";
 import { type AppEnv, directory, enterShard } from "../middleware/identity";
@@ -76,7 +76,7 @@ export async function openAccount(
   c: Context<AppEnv>,
   account: { id: string; username: string; passwordHash: string },
   admission: Admission,
-  withAccount?: (userId: string) => Promise<void>,
+  withAccount?: (userId: string) => Promise<unknown>,
 ): Promise<User> {
   const { id, username } = account;
   const dir = directory(c);

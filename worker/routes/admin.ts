@@ -6,13 +6,13 @@ import { pricesConfigured } from "../../agent/llm/config";
 import { defaultLimits, effectiveLimits, limitsFor } from "../../core/quota-rules";
 import { type Account, accountById, type Change, setRole, setStatus } from "../../d1/accounts";
 import { listAccountsEverywhere, topUsersEverywhere, usageEverywhere } from "../../d1/across-shards";
+import { audit, auditLog } from "../../d1/admin-audit";
 import { database } from "../../d1/client";
 import { addAdmin, placementOfUser, removeAdminUnlessLast } from "../../d1/directory";
-import { shardDb } from "../../d1/shards";
-import { audit, auditLog } from "../../d1/admin-audit";
 import { createInvite, listInvites, revokeInvite } from "../../d1/invites";
 import { createReset } from "../../d1/password-resets";
 import { writeOverride } from "../../d1/quotas";
+import { shardDb } from "../../d1/shards";
 import { sinceDay } from "../../d1/usage";
 import { tellUserChanged } from "../../durable-objects/user-changes";
 import {

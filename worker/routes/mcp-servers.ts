@@ -173,7 +173,9 @@ mcpServerRoutes.get("/oauth/callback", async (c) => {
   let outcome: McpOAuthOutcome = done.outcome;
   // The state is spent: the row says why in words, and Connect starts a new authorization.
   if (outcome === "failed")
-    await recordMcpTest(c.var.shard, done.row, { error: `connecting failed: ${done.error}; connect it again to retry` });
+    await recordMcpTest(c.var.shard, done.row, {
+      error: `connecting failed: ${done.error}; connect it again to retry`,
+    });
   // Connected: list its tools now, so Settings shows them as the popup closes.
   if (outcome === "connected" && !(await testServer(c, done.row)).ok) outcome = "failed";
   // A GET that stored tokens: the user's live conversations read them afresh (user-changes.ts).

@@ -9,15 +9,18 @@
 // never with the provider's text.
 import { type Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { identitiesOf, linkIdentity, unlinkIdentity } from "../../d1/linked-identities";
+import { database } from "../../d1/client";
+import { releaseIdentity } from "../../d1/directory";
+import { identitiesOf, unlinkIdentity } from "../../d1/linked-identities";
 import { type OidcState, saveOidcState, takeOidcState } from "../../d1/oidc-states";
 import { hit } from "../../d1/rate-limits";
+import { boundShard, shardOfToken } from "../../d1/shards";
 import type { AccountIdentities, OidcErrorCode } from "../../protocol";
 import { OidcStartQuerySchema, samePath } from "../../protocol";
 import { clientAddress } from "../auth/client-address";
 import { sha256Hex } from "../auth/crypto";
 import { DEVICE_COOKIE, trustedDevice } from "../auth/devices";
-import { linkedAccount, SignInRefused, signUpWithIdentity } from "../auth/oidc-account";
+import { linkEverywhere, linkedAccount, SignInRefused, signUpWithIdentity } from "../auth/oidc-account";
 import {
   authorizationServer,
   authorizationUrl,
@@ -30,7 +33,7 @@ import { configuredProviders, findProvider } from "../auth/oidc-config";
 import { credentialFor, SESSION_COOKIE, userForCredential } from "../auth/sessions";
 import { cookieOptions, startSession } from "../auth/sign-in";
 import { ApiError, notFound } from "../errors";
-import { type AppEnv, currentUser } from "../middleware/identity";
+import { type AppEnv, currentUser, directory, enterShard } from "../middleware/identity";
 import { readQuery } from "../validate";
 
 export const oidcAuthRoutes = new Hono<AppEnv>();
@@ -57,7 +60,11 @@ oidcAuthRoutes.get("/:id/start", async (c) => {
     if (!linking) return failed(c, "/login", "oidc_link_session");
   }
   const address = clientAddress(c.req.header("CF-Connecting-IP") ?? "local");
-  const allowed = await hit(c.var.db, `oidc-start:${address}`, { max: STARTS_PER_WINDOW, windowSeconds: 600 });
+  // In the directory, with the flow's state: a start names no account yet, and starts are few.
+  const allowed = await hit(database(directory(c)), `oidc-start:${address}`, {
+    max: STARTS_PER_WINDOW,
+    windowSeconds: 600,
+  });
   if (!allowed.allowed) return failed(c, link ? SETTINGS : "/login", "oidc_busy");
   try {
     const server = await authorizationServer(provider);
@@ -69,7 +76,7 @@ oidcAuthRoutes.get("/:id/start", async (c) => {
       next: samePath(next) ?? (linking ? SETTINGS : "/"),
       ...(linking ? { session: linking.session } : {}),
     };
-    await saveOidcState(c.var.db, await sha256Hex(flow.state), state, linking?.userId);
+    await saveOidcState(database(directory(c)), await sha256Hex(flow.state), state, linking?.userId);
     setCookie(c, FLOW_COOKIE, flow.state, cookieOptions(c, FLOW_SECONDS, FLOW_COOKIE_PATH));
     c.header("Cache-Control", "no-store");
     return c.redirect((await authorizationUrl(provider, server, redirectUri(c, id), flow)).toString(), 302);
@@ -85,7 +92,7 @@ oidcAuthRoutes.get("/:id/callback", async (c) => {
   const bound = getCookie(c, FLOW_COOKIE);
   deleteCookie(c, FLOW_COOKIE, { path: FLOW_COOKIE_PATH });
   // Taken (deleted) first, whatever follows: a callback is good once.
-  const taken = state ? await takeOidcState(c.var.db, await sha256Hex(state)) : undefined;
+  const taken = state ? await takeOidcState(database(directory(c)), await sha256Hex(state)) : undefined;
   const from = taken?.userId ? SETTINGS : "/login";
   if (!state || !taken || taken.data.provider !== id || bound !== state) return failed(c, from, "oidc_state");
   const provider = findProvider(c.env, id);
@@ -122,7 +129,7 @@ async function finishLink(
   if (!current || current.userId !== userId || current.session !== session)
     return failed(c, SETTINGS, "oidc_link_session");
   const ref = { provider, subject: identity.subject, userId, label: identity.label };
-  const outcome = await linkIdentity(c.var.db, ref);
+  const outcome = await linkEverywhere(c, ref);
   if (outcome === "linked_elsewhere") return failed(c, SETTINGS, "oidc_linked_elsewhere");
   if (outcome === "provider_taken") return failed(c, SETTINGS, "oidc_already_linked");
   return c.redirect(`${SETTINGS}?linked=${encodeURIComponent(provider)}`, 302);
@@ -131,7 +138,9 @@ async function finishLink(
 /** The session cookie's user and the session's hash, when it is a live session. */
 async function signedInSession(c: Context<AppEnv>): Promise<{ userId: string; session: string } | undefined> {
   const token = getCookie(c, SESSION_COOKIE);
-  if (!token) return undefined;
+  const shard = token === undefined ? undefined : boundShard(c.env, shardOfToken(token));
+  if (!token || shard === undefined) return undefined;
+  enterShard(c, shard);
   const credential = await credentialFor("session", token);
   const account = await userForCredential(c.var.db, credential);
   return account && { userId: account.id, session: credential.hash };
@@ -166,6 +175,7 @@ identityAccountRoutes.get("/", async (c) => {
 identityAccountRoutes.delete("/:provider", async (c) => {
   const outcome = await unlinkIdentity(c.var.db, currentUser(c).id, c.req.param("provider"));
   if (outcome === "none") throw notFound("No such linked provider");
+  if (outcome === "done") await releaseIdentity(directory(c), c.req.param("provider"), currentUser(c).id);
   if (outcome === "last")
     throw new ApiError(
       409,

@@ -3,10 +3,11 @@
 // Each ceremony is options then answer (worker/auth/passkey-ceremony.ts); a refused answer says why in
 // words, and its challenge is used up either way.
 import { eq } from "drizzle-orm";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import { z } from "zod";
 import { describeUserAgent } from "../../core/user-agent";
+import { claimPasskey, placementOfUsername, releasePasskey } from "../../d1/directory";
 import {
   addPasskey,
   credentialsOf,
@@ -17,6 +18,7 @@ import {
 } from "../../d1/passkeys";
 import { users } from "../../d1/schema";
 import { NO_PASSWORD } from "../../d1/sign-in-ways";
+import type { Passkey } from "../../protocol";
 import {
   NoOptionsSchema,
   PasskeyRegisterSchema,
@@ -37,7 +39,7 @@ import { startSession } from "../auth/sign-in";
 import { admitSignup, countSignup, hashInvite, openAccount, usernameTaken } from "../auth/signup";
 import { isAdmin } from "../auth/signup-policy";
 import { ApiError, accountDisabled, notFound } from "../errors";
-import { type AppEnv, currentUser } from "../middleware/identity";
+import { type AppEnv, currentUser, directory } from "../middleware/identity";
 import { readJson } from "../validate";
 import { refuseForeignOrigin } from "./auth";
 
@@ -89,8 +91,7 @@ passkeyAuthRoutes.post("/signup-options", async (c) => {
   await countSignup(c);
   const inviteHash = await hashInvite(invite);
   await admitSignup(c, username, inviteHash);
-  const [taken] = await c.var.db.select({ id: users.id }).from(users).where(eq(users.username, username));
-  if (taken) throw usernameTaken();
+  if (await placementOfUsername(directory(c), username)) throw usernameTaken();
   const userId = crypto.randomUUID();
   const extra = { user_id: userId, username, ...(inviteHash ? { invite: inviteHash } : {}) };
   const user = { id: userId, name: username };
@@ -105,12 +106,30 @@ passkeyAuthRoutes.post("/signup", async (c) => {
   const { user_id: id, username, invite } = SignupChallengeSchema.parse(result.data);
   const admission = await admitSignup(c, username, invite);
   const passkey = newPasskey(c.req.header("User-Agent"), result.passkey, name);
-  const user = await openAccount(c, { id, username, passwordHash: NO_PASSWORD }, admission, async (userId) => {
-    if (!(await addPasskey(c.var.db, { ...passkey, userId }))) throw new ApiError(409, "conflict", ALREADY_REGISTERED);
-  });
+  const user = await openAccount(c, { id, username, passwordHash: NO_PASSWORD }, admission, (userId) =>
+    storePasskey(c, { ...passkey, userId }),
+  );
   await startSession(c, user, { method: "signup" });
   return c.json({ user }, 201);
 });
+
+/**
+ * Keeps a verified passkey: its credential id claimed in the directory first (unique across every shard,
+ * and what a sign-in finds its account by), then the key in the user's shard. 409 if it is anyone's already.
+ */
+async function storePasskey(c: Context<AppEnv>, passkey: NewPasskey): Promise<Passkey> {
+  const owner = { userId: passkey.userId, shard: c.var.shardIndex };
+  if (!(await claimPasskey(directory(c), passkey.id, owner))) throw new ApiError(409, "conflict", ALREADY_REGISTERED);
+  const stored = await addPasskey(c.var.db, passkey).catch(async (error: unknown) => {
+    await releasePasskey(directory(c), passkey.id, passkey.userId);
+    throw error;
+  });
+  if (!stored) {
+    await releasePasskey(directory(c), passkey.id, passkey.userId);
+    throw new ApiError(409, "conflict", ALREADY_REGISTERED);
+  }
+  return stored;
+}
 
 /** A verified credential as stored: named by the user, else by the browser it was made in. */
 const newPasskey = (userAgent: string | undefined, passkey: Omit<NewPasskey, "userId" | "name">, name?: string) => ({
@@ -137,11 +156,7 @@ passkeyAccountRoutes.post("/", async (c) => {
     owner: userId,
   });
   if (!result.ok) throw new ApiError(400, "invalid_input", REGISTER_REFUSED[result.reason]);
-  const stored = await addPasskey(c.var.db, {
-    ...newPasskey(c.req.header("User-Agent"), result.passkey, name),
-    userId,
-  });
-  if (!stored) throw new ApiError(409, "conflict", ALREADY_REGISTERED);
+  const stored = await storePasskey(c, { ...newPasskey(c.req.header("User-Agent"), result.passkey, name), userId });
   return c.json(stored, 201);
 });
 
@@ -164,6 +179,7 @@ passkeyAccountRoutes.patch("/:id", async (c) => {
 passkeyAccountRoutes.delete("/:id", async (c) => {
   const outcome = await removePasskey(c.var.db, currentUser(c).id, c.req.param("id"));
   if (outcome === "not_found") throw notFound("No such passkey");
+  if (outcome === "removed") await releasePasskey(directory(c), c.req.param("id"), currentUser(c).id);
   if (outcome === "last")
     throw new ApiError(
       409,

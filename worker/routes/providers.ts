@@ -2,7 +2,7 @@
 // they can pick (GET /api/models, their default). The key goes in and never comes out; a URL the Worker
 // may not fetch (outbound/policy.ts) is refused when it is saved, and again on every request made to it.
 // Adding a provider without its style or models asks the server once (agent/llm/probe.ts).
-import { type Placement, shardDb } from "../../d1/shards";
+
 import { type Context, Hono } from "hono";
 import { availableModels, findModel, operatorRef } from "../../agent/llm/catalog";
 import { llmSettings, userProvidersAllowed } from "../../agent/llm/config";
@@ -24,6 +24,7 @@ import {
   toProvider,
   updateProvider,
 } from "../../d1/providers";
+import { type Placement, shardDb } from "../../d1/shards";
 import { guardedFetch, outboundPolicy, refusedUrl } from "../../outbound/policy";
 import {
   DefaultModelSchema,
@@ -210,7 +211,10 @@ export async function modelChoices(
 ): Promise<{ providers: Provider[]; saved?: ModelRef }> {
   if (!userProvidersAllowed(env)) return { providers: [] };
   const shard = shardDb(env, index);
-  const [rows, settings] = await database(shard).batch([providersQuery(shard, userId), defaultModelQuery(shard, userId)]);
+  const [rows, settings] = await database(shard).batch([
+    providersQuery(shard, userId),
+    defaultModelQuery(shard, userId),
+  ]);
   const saved = parseModelRef(settings[0]?.defaultModel);
   return { providers: rows.map(toProvider), ...(saved ? { saved } : {}) };
 }

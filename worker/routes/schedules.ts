@@ -1,7 +1,7 @@
 // Scheduled runs over HTTP (docs/protocol.md "Schedules"): the same store and rules as the agent's
 // `schedule` tool (d1/schedules.ts). After any change the conversation's object is told, so it re-arms
 // its alarm for the earliest due run (durable-objects/conversation/triggers/scheduled-runs.ts).
-import type { Placement } from "../../d1/shards";
+
 import { Hono } from "hono";
 import { z } from "zod";
 import {
@@ -14,6 +14,7 @@ import {
   saveTimeZone,
   updateSchedule,
 } from "../../d1/schedules";
+import type { Placement } from "../../d1/shards";
 import { TimeZoneSettingSchema } from "../../protocol";
 import { ScheduleCreateSchema, SchedulePatchSchema } from "../../protocol/schedules";
 import { ApiError, notFound } from "../errors";
@@ -73,7 +74,9 @@ scheduleRoutes.delete("/:id", async (c) => {
   return c.body(null, 204);
 });
 
-timeZoneRoutes.get("/time-zone", async (c) => c.json({ time_zone: await loadTimeZone(c.var.shard, currentUser(c).id) }));
+timeZoneRoutes.get("/time-zone", async (c) =>
+  c.json({ time_zone: await loadTimeZone(c.var.shard, currentUser(c).id) }),
+);
 
 timeZoneRoutes.put("/time-zone", async (c) => {
   const { time_zone } = await readJson(c, TimeZoneSettingSchema);

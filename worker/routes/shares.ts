@@ -28,7 +28,11 @@ conversationShareRoutes.post("/:id/shares", async (c) => {
   const body = await readJson(c, CreateShareSchema);
   await enforce(c, `share_create:${user.id}`, SHARE_CREATE_LIMIT, "share links made");
   // The snapshot is the current leaf now: what is added later is past leaf_seq and never shown.
-  const { leaf_seq } = await stubFor(c.env, row.id).snapshot({ conversationId: row.id, userId: row.userId, shard: c.var.shardIndex });
+  const { leaf_seq } = await stubFor(c.env, row.id).snapshot({
+    conversationId: row.id,
+    userId: row.userId,
+    shard: c.var.shardIndex,
+  });
   const share = await insertShare(c.var.db, c.var.shardIndex, {
     userId: user.id,
     conversationId: row.id,
@@ -81,7 +85,8 @@ sharedRoutes.post("/:id/fork", identify, requireUser, async (c) => {
   const user = currentUser(c);
   // The one request that reads two shards: the link's (its owner's) and the caller's, who gets the copy.
   const linkShard = boundShard(c.env, shardOfId(c.req.param("id")));
-  const row = linkShard === undefined ? undefined : await findShare(database(shardDb(c.env, linkShard)), c.req.param("id"));
+  const row =
+    linkShard === undefined ? undefined : await findShare(database(shardDb(c.env, linkShard)), c.req.param("id"));
   if (!row || linkShard === undefined) throw noSuchLink();
   await enforce(c, `share_fork:${user.id}`, SHARE_FORK_LIMIT, "conversations copied");
   const view = await sharedView(c.env, row, linkShard);

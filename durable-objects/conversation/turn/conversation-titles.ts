@@ -7,12 +7,12 @@
 import { firstExchange, generateTitle, TITLE_TIMEOUT_MS } from "../../../agent/conversation-title";
 import { type LlmSettings, llmSettings } from "../../../agent/llm/config";
 import { languageModel } from "../../../agent/llm/model";
+import { ownerShard } from "../../../d1/shards";
 import { titleSourceOf, writeModelTitle } from "../../../d1/titles";
 import type { Message } from "../../../protocol";
 import { readState, writeState } from "../log/local-tables";
 import type { ConversationFrames } from "../sockets/frame-port";
 import type { SocketMeta } from "../sockets/socket-hub";
-import { ownerShard } from "../../../d1/shards";
 
 /** Set once the title was asked for: it is asked for once per conversation. */
 const TITLE_ASKED = "title_asked";

@@ -8,12 +8,12 @@ import { vapidKeys } from "../../../core/vapid";
 import { database } from "../../../d1/client";
 import { findOwnConversation } from "../../../d1/conversations";
 import { forgetPushEndpoint, livePushSubscriptions } from "../../../d1/push-subscriptions";
+import { ownerShard } from "../../../d1/shards";
 import { guardedFetch, outboundPolicy } from "../../../outbound/policy";
 import { sendWebPush } from "../../../outbound/web-push";
 import type { Message, TerminationReason } from "../../../protocol";
 import { answerText, finishNotice, noticeWorthy } from "../../../protocol/push";
 import type { SocketMeta } from "../sockets/socket-hub";
-import { ownerShard } from "../../../d1/shards";
 
 export class FinishPush {
   constructor(

@@ -10,6 +10,7 @@ import { type McpToolbox, openMcpToolbox } from "../../../agent/tools/mcp";
 import { subagentConfig, subagentServers, subagentTools, type TurnChoices, userConfig } from "../../../agent/turn/plan";
 import { limitsFor } from "../../../core/quota-rules";
 import type { McpServerRow } from "../../../d1/mcp-servers";
+import { ownerShard } from "../../../d1/shards";
 import { loadTurnSettings } from "../../../d1/user-settings";
 import { type AgentConfig, type ApprovalRule, DEFAULT_PROVIDER_ID, type ModelRef } from "../../../protocol";
 import type { SocketMeta } from "../sockets/socket-hub";
@@ -20,7 +21,6 @@ import type { HostIO } from "./turn-io";
 import type { TurnMarkerStore, TurnRecord } from "./turn-marker";
 import { modelRef, turnModel } from "./turn-model";
 import { D1UsageMeter } from "./usage-meter";
-import { ownerShard } from "../../../d1/shards";
 
 /** What a turn starts from (user-settings.ts loadTurnSettings), possibly read with the frame's check (user-cache.ts). */
 export type TurnSettings = Awaited<ReturnType<typeof loadTurnSettings>>;
@@ -120,7 +120,8 @@ export class TurnPlans {
   private async openMcp(rows: McpServerRow[], signal: AbortSignal): Promise<McpToolbox> {
     // A server's OAuth tokens may be refreshed during this turn: the next one reads them afresh.
     if (rows.some((row) => row.authType === "oauth")) this.io.user.changed();
-    const mcp = await openMcpToolbox(rows, this.env, signal);
+    // The MCP servers' OAuth tokens are refreshed in the owner's shard (d1/mcp-oauth.ts).
+    const mcp = await openMcpToolbox(rows, { ...this.env, DB: ownerShard(this.env, this.meta) }, signal);
     // A Stop while connecting is not the servers' fault.
     if (signal.aborted) return mcp;
     for (const { server, error, partial } of mcp.unavailable)

@@ -9,11 +9,11 @@ import type { SubagentHost, SubagentRequest, SubagentResult, ToolContext } from 
 import { ToolError } from "../../../agent/tools/tool";
 import { database } from "../../../d1/client";
 import { createConversation } from "../../../d1/conversations";
+import { ownerShard } from "../../../d1/shards";
 import type { ModelRef, PodEvent, ServerFrame, TerminationReason, Usage } from "../../../protocol";
 import type { ConversationObject } from "../conversation-object";
 import type { SocketMeta } from "../sockets/socket-hub";
 import type { ChildRef } from "./turn-marker";
-import { ownerShard } from "../../../d1/shards";
 
 /** Root conversations are depth 0; a subagent at MAX_DEPTH cannot delegate further. */
 export const MAX_DEPTH = 2;
@@ -95,7 +95,12 @@ export class ConversationSubagents implements SubagentHost {
   async delegate(request: SubagentRequest, ctx: ToolContext): Promise<SubagentResult> {
     const limits = childLimits(request, ctx);
     const title = `Subagent: ${request.task.slice(0, 60)}${request.task.length > 60 ? "…" : ""}`;
-    const child = await createConversation(database(ownerShard(this.env, this.meta)), this.meta.userId, title, this.meta.conversationId);
+    const child = await createConversation(
+      database(ownerShard(this.env, this.meta)),
+      this.meta.userId,
+      title,
+      this.meta.conversationId,
+    );
     const podName = `subagent-${child.id.slice(0, 8)}`;
     // Recorded before the child is called: a restart of this object re-attaches to it (reattach).
     this.children?.started(ctx.callId, { conversation_id: child.id, pod_name: podName });

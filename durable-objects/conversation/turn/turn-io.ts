@@ -1,7 +1,7 @@
 // The one place a turn is wired to its host: the TurnIO the loop talks through (agent/turn/io.ts) and
 // the TurnSetup it runs with (the model, the context meter, the tools, the signal). Questions and
 // approvals go straight to their waits (waits/); the rest is the object's log, frame port and bus.
-import { ownerShard } from "../../../d1/shards";
+
 import { contextBudget } from "../../../agent/context/window";
 import type { DecisionTree } from "../../../agent/decision-trees";
 import { errorContextOf, publicModelInfo } from "../../../agent/llm/config";
@@ -10,6 +10,7 @@ import type { Notifier } from "../../../agent/notifications/notifier";
 import { ApprovalPolicy } from "../../../agent/tools/approval";
 import type { AgentTool } from "../../../agent/tools/tool";
 import type { TurnIO, TurnSetup } from "../../../agent/turn/run-turn";
+import { ownerShard } from "../../../d1/shards";
 import type { Message, MessageDraft } from "../../../protocol";
 import type { ConversationBranches } from "../log/branches";
 import type { IndexOutbox } from "../log/index-outbox";

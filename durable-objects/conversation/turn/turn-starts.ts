@@ -6,6 +6,7 @@ import { resolveReferences } from "../../../agent/references/resolve";
 import { REQUEST_INPUT } from "../../../agent/tools/request-input";
 import type { ResumePoint } from "../../../agent/turn/resume";
 import { type Credential, credentialKey } from "../../../d1/credentials";
+import { ownerShard } from "../../../d1/shards";
 import type { ChatFrame, MessageOrigin, RegenerateFrame } from "../../../protocol";
 import type { SocketMeta } from "../sockets/socket-hub";
 import type { TurnLifecycle } from "./lifecycle";
@@ -16,7 +17,6 @@ import type { HostIO } from "./turn-io";
 import type { TurnOptions, TurnOrigin, TurnRecord } from "./turn-marker";
 import { turnRefusal } from "./usage-meter";
 import type { PendingInput } from "./waits/pending-input";
-import { ownerShard } from "../../../d1/shards";
 
 /** A turn started by a message: the frame, who sent it, its settings if read ahead, and where it came from. */
 export interface StartOptions {

@@ -3,7 +3,7 @@
 // records what it used in the background, and puts a warning on the conversation's bus when this call
 // is the one that crossed 80% or 95% of a limit (`quota.warning`: the agent reads it at its next step,
 // the user sees it as a System message). A user's own providers never get a meter (plans.ts).
-import { ownerShard } from "../../../d1/shards";
+
 import type { LlmSettings } from "../../../agent/llm/config";
 import { QuotaExceeded, type UsageMeter } from "../../../agent/llm/metered-model";
 import type { Notifier } from "../../../agent/notifications/notifier";
@@ -15,6 +15,7 @@ import {
   quotaWarningWords,
   resetsAt,
 } from "../../../core/quota-rules";
+import { ownerShard } from "../../../d1/shards";
 import { admit, type Crossing, type Reservation, readTotals, record, type UsageCall } from "../../../d1/usage";
 import type { TurnSettingsRead } from "../../../d1/user-settings";
 import { type QuotaLimits, usageCost } from "../../../protocol";
