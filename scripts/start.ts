@@ -1,5 +1,5 @@
 // `npm start`: build the client (unless client/dist is a build of the sources as they are), migrate the
-// local D1 database (local-migrations.ts), then run the Worker with `wrangler dev` on 127.0.0.1:$PORT
+// local D1 databases, two shards and the directory (local-migrations.ts), then run the Worker with `wrangler dev` on 127.0.0.1:$PORT
 // (8787), passing the OPENAI_*, VAPID_* (web push), ADMINS, SIGNUP* and QUOTA_* variables of this shell to the Worker, a local
 // SECRETS_KEY, and MCP_ALLOW_LOOPBACK=true (MCP servers on this machine). PORT is the only knob: the DevTools inspector
 // gets a free port of its own, so two `npm start` with different PORTs run side by side.
@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { clientBuildIsCurrent } from "./client-build-inputs.ts";
 import { withFileLock } from "./file-lock.ts";
-import { localMigration } from "./local-migrations.ts";
+import { localMigrations } from "./local-migrations.ts";
 
 const LLM_VARS = [
   "OPENAI_API_KEY",
@@ -60,9 +60,10 @@ await withFileLock(".wrangler/setup.lock", () => {
     console.log(`building the client (${client.why})`);
     run("npm", ["run", "build"]);
   }
-  const migration = localMigration(process.cwd());
-  if (migration.allAtOnce) console.log("migrating the new local database: every migration in one go");
-  run("wrangler", migration.args);
+  for (const migration of localMigrations(process.cwd())) {
+    if (migration.allAtOnce) console.log(`migrating the new local ${migration.binding}: every migration in one go`);
+    run("wrangler", migration.args);
+  }
 });
 
 /**

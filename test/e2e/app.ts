@@ -10,7 +10,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { LaunchOptions } from "playwright-core";
-import { allMigrationsSql, localMigration } from "../../scripts/local-migrations.ts";
+import { allMigrationsSql, localMigrations } from "../../scripts/local-migrations.ts";
 import { findChromium } from "../support/chromium.ts";
 import type { FakeOpenAI } from "../support/fake-openai.ts";
 import { runCommand } from "../support/run-command.ts";
@@ -185,15 +185,17 @@ async function migratedState(env: NodeJS.ProcessEnv): Promise<string> {
   hash.update(readFileSync(path.join(ROOT, "node_modules/wrangler/package.json")));
   // Every migration's name and text, as the one-file form holds them.
   hash.update(allMigrationsSql(path.join(ROOT, "migrations")));
+  hash.update(allMigrationsSql(path.join(ROOT, "migrations/directory")));
   const template = path.join(tmpdir(), `oracle-e2e-migrated-${hash.digest("hex").slice(0, 16)}`);
   if (existsSync(template)) return template;
   const work = await mkdtemp(path.join(tmpdir(), "oracle-e2e-migrating-"));
   // CI=true skips the confirmation prompt. Not spawnSync: the e2e warm-up runs this in Vitest's own process.
-  const mig = await runCommand(process.execPath, [...WRANGLER, ...localMigration(ROOT, work).args], {
-    cwd: ROOT,
-    env: { ...env, CI: "true" },
-  });
-  if (mig.status !== 0) {
+  let mig: Awaited<ReturnType<typeof runCommand>> | undefined;
+  for (const migration of localMigrations(ROOT, work)) {
+    mig = await runCommand(process.execPath, [...WRANGLER, ...migration.args], { cwd: ROOT, env: { ...env, CI: "true" } });
+    if (mig.status !== 0) break;
+  }
+  if (mig && mig.status !== 0) {
     await rm(work, { recursive: true, force: true });
     throw new Error(`wrangler could not migrate the local state (${mig.error ?? mig.status}):\n${mig.output}`);
   }

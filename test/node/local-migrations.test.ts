@@ -5,18 +5,30 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { allMigrationsSql, localMigration } from "../../scripts/local-migrations.ts";
+import { allMigrationsSql, localMigrations } from "../../scripts/local-migrations.ts";
 
 const made: string[] = [];
 afterAll(() => {
   for (const root of made) rmSync(root, { recursive: true, force: true });
 });
 
+/** A project with these shard migrations, and wrangler.toml's D1 bindings: the directory and two shards. */
 function project(migrations: Record<string, string>): string {
   const root = mkdtempSync(path.join(tmpdir(), "oracle-migrations-"));
   made.push(root);
-  mkdirSync(path.join(root, "migrations"));
+  mkdirSync(path.join(root, "migrations/directory"), { recursive: true });
   for (const [name, sql] of Object.entries(migrations)) writeFileSync(path.join(root, "migrations", name), sql);
+  writeFileSync(path.join(root, "migrations/directory/0000_dir.sql"), "CREATE TABLE directory_users (username TEXT);");
+  writeFileSync(
+    path.join(root, "wrangler.toml"),
+    [
+      ["DIRECTORY", "migrations/directory"],
+      ["SHARD_0", "migrations"],
+      ["SHARD_1", "migrations"],
+    ]
+      .map(([binding, dir]) => `[[d1_databases]]\nbinding = "${binding}"\ndatabase_id = "x"\nmigrations_dir = "${dir}"\n`)
+      .join("\n"),
+  );
   return root;
 }
 
@@ -41,22 +53,29 @@ describe("local migrations", () => {
     expect(allMigrationsSql(path.join(root, "migrations"))).toContain("values ('0001_it''s.sql');");
   });
 
-  it("runs the one file on a new state, and wrangler's apply once a D1 state exists", () => {
+  it("migrates every database wrangler.toml binds: the one file each on a new state, wrangler's apply once one exists", () => {
     const root = project({ "0001_a.sql": "CREATE TABLE a (id TEXT);" });
     const persist = path.join(root, "state");
-    const fresh = localMigration(root, persist);
-    expect(fresh.allAtOnce).toBe(true);
-    expect(fresh.args.slice(0, 5)).toEqual(["d1", "execute", "DB", "--local", "--file"]);
-    expect(fresh.args.slice(-2)).toEqual(["--persist-to", persist]);
-    expect(readFileSync(fresh.args[5] ?? "", "utf8")).toBe(allMigrationsSql(path.join(root, "migrations")));
+    const fresh = localMigrations(root, persist);
+    expect(fresh.map((m) => m.binding)).toEqual(["DIRECTORY", "SHARD_0", "SHARD_1"]);
+    for (const migration of fresh) {
+      expect(migration.allAtOnce).toBe(true);
+      expect(migration.args.slice(0, 5)).toEqual(["d1", "execute", migration.binding, "--local", "--file"]);
+      expect(migration.args.slice(-2)).toEqual(["--persist-to", persist]);
+    }
+    // Each database gets its own folder's migrations: the directory's, and the shards' alike.
+    const [directory, shard0] = fresh.map((m) => readFileSync(m.args[5] ?? "", "utf8"));
+    expect(directory).toBe(allMigrationsSql(path.join(root, "migrations/directory")));
+    expect(shard0).toBe(allMigrationsSql(path.join(root, "migrations")));
 
     mkdirSync(path.join(persist, "v3", "d1"), { recursive: true });
-    expect(localMigration(root, persist)).toEqual({
-      args: ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persist],
+    expect(localMigrations(root, persist)[1]).toEqual({
+      binding: "SHARD_0",
+      args: ["d1", "migrations", "apply", "SHARD_0", "--local", "--persist-to", persist],
       allAtOnce: false,
     });
     // Without --persist-to: wrangler's own .wrangler/state under the project.
     mkdirSync(path.join(root, ".wrangler/state/v3/d1"), { recursive: true });
-    expect(localMigration(root).args).toEqual(["d1", "migrations", "apply", "DB", "--local"]);
+    expect(localMigrations(root)[0]?.args).toEqual(["d1", "migrations", "apply", "DIRECTORY", "--local"]);
   });
 });
