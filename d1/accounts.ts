@@ -5,6 +5,7 @@
 import { periodsAt } from "../core/quota-rules";
 import type { AccountStatus, QuotaOverride, Role } from "../protocol";
 import { overrideOf } from "./quotas";
+import type { Reader } from "./shards";
 
 export interface Account {
   id: string;
@@ -111,7 +112,7 @@ export interface AccountRow {
 
 /** The admin page's list: newest first, by part of a username and by status. */
 export async function listAccounts(
-  d1: D1Database,
+  d1: Reader,
   query: { q?: string; status?: AccountStatus; limit: number; offset: number },
   now = Date.now(),
 ): Promise<{ rows: AccountRow[]; total: number }> {

@@ -5,14 +5,14 @@
 
 import type { UsageRow } from "../protocol";
 import { type AccountRow, listAccounts } from "./accounts";
-import { shardCount, shardDb } from "./shards";
+import { type Reader, replica, shardCount, shardDb } from "./shards";
 import { topUsers, usageRows } from "./usage";
 
 type Bindings = Parameters<typeof shardDb>[0];
 
-/** Every shard's database, each read at once. */
-const everyShard = <T>(env: Bindings, read: (d1: D1Database) => Promise<T>): Promise<T[]> =>
-  Promise.all(Array.from({ length: shardCount(env) }, (_, i) => read(shardDb(env, i))));
+/** Every shard's database, each read at once, through its nearest read replica (an admin's list may lag). */
+const everyShard = <T>(env: Bindings, read: (d1: Reader) => Promise<T>): Promise<T[]> =>
+  Promise.all(Array.from({ length: shardCount(env) }, (_, i) => read(replica(shardDb(env, i)))));
 
 /** The admin's list across every shard: newest first (then by id), as one database would page it. */
 export async function listAccountsEverywhere(

@@ -1,6 +1,7 @@
 // The admins' audit log: every admin action, who did it to whom and when. Usernames are kept as text so an
 // entry still reads after an account is gone.
 import type { AuditEntry } from "../protocol";
+import type { Reader } from "./shards";
 
 export async function audit(
   d1: D1Database,
@@ -13,7 +14,7 @@ export async function audit(
 }
 
 /** Newest first; `before`: entries older than this id. */
-export async function auditLog(d1: D1Database, limit: number, before?: number): Promise<AuditEntry[]> {
+export async function auditLog(d1: Reader, limit: number, before?: number): Promise<AuditEntry[]> {
   const { results } = await d1
     .prepare(
       "SELECT id, at, actor, action, target, detail FROM admin_audit WHERE (?1 IS NULL OR id < ?1) ORDER BY id DESC LIMIT ?2",

@@ -7,7 +7,7 @@
 // name is never given out twice; a row left by a crash between the two names an account that does not
 // exist, which signs nobody in and is cleaned by the next sign-up attempt with that name (claimUsername).
 
-import type { Placement } from "./shards";
+import type { Placement, Reader } from "./shards";
 
 /**
  * Claims `username` for a new account in `shard`. With `firstIsAdmin`, the installation's first account is
@@ -52,7 +52,7 @@ export async function noAccountYet(dir: D1Database): Promise<boolean> {
   return !(await dir.prepare("SELECT 1 FROM directory_users LIMIT 1").first());
 }
 
-export async function placementOfUsername(dir: D1Database, username: string): Promise<Placement | undefined> {
+export async function placementOfUsername(dir: Reader, username: string): Promise<Placement | undefined> {
   const row = await dir
     .prepare("SELECT user_id, shard FROM directory_users WHERE username = ?")
     .bind(username)

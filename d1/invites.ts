@@ -1,6 +1,7 @@
 // Invite links (SIGNUP=invite): made by an admin, single-use, expiring, stored by the SHA-256 of their
 // token. Using one is a single conditional update, so two sign-ups with the same link make one account.
 import type { Invite } from "../protocol";
+import type { Reader } from "./shards";
 
 interface InviteRow {
   id: string;
@@ -28,7 +29,7 @@ export async function createInvite(
 }
 
 /** Newest first, with the usernames of who made and who used each. */
-export async function listInvites(d1: D1Database, limit = 100): Promise<Invite[]> {
+export async function listInvites(d1: Reader, limit = 100): Promise<Invite[]> {
   const { results } = await d1
     .prepare(
       `SELECT i.id, i.note, i.created_at, i.expires_at, coalesce(c.username, i.created_by) AS created_by,

@@ -67,6 +67,19 @@ export function shardForKey(env: Bindings, key: string): number {
   return (hash >>> 0) % Math.max(1, shardCount(env));
 }
 
+// ---- Reads that may be a little stale ---------------------------------------------------------------
+
+/** A database's statements, on its primary or through a read replica (replica). */
+export type Reader = Pick<D1Database, "prepare" | "batch">;
+
+/**
+ * Reads through D1's read replicas (the Sessions API, nearest copy, possibly seconds behind): for what a
+ * stale answer cannot harm, the admin's lists and charts and a username's placement (never renamed; a
+ * deleted account's row is gone from its shard first). Never for a credential or a share link (a revocation
+ * must hold at once), a quota's admission, a rate limit or any write: those read the primary.
+ */
+export const replica = (d1: D1Database): Reader => d1.withSession("first-unconstrained");
+
 // ---- Values that carry their shard ----------------------------------------------------------------
 
 /** A token (`os_s2_<hex>`) → its shard; one without a mark (made before shards) is shard 0's. */

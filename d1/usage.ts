@@ -9,6 +9,7 @@
 // admitted just under it (what it writes beyond its estimate).
 import { newWarning, type Periods, percentUsed, periodLimitReached, periodsAt, type Spent } from "../core/quota-rules";
 import type { QuotaLimits, QuotaPeriod, UsageRow } from "../protocol";
+import type { Reader } from "./shards";
 
 /** A limit no total reaches: what an unset limit is compared with. */
 const NONE = 9e15;
@@ -179,7 +180,7 @@ export async function record(
 }
 
 /** Usage rows (day × model) of one user, or of everyone, from `since` (a UTC day) on, oldest first. */
-export async function usageRows(d1: D1Database, since: string, userId?: string): Promise<UsageRow[]> {
+export async function usageRows(d1: Reader, since: string, userId?: string): Promise<UsageRow[]> {
   const where = userId ? "WHERE user_id = ?2 AND day >= ?1" : "WHERE day >= ?1";
   const { results } = await d1
     .prepare(
@@ -193,7 +194,7 @@ export async function usageRows(d1: D1Database, since: string, userId?: string):
 }
 
 /** This month's heaviest users of the operator's models. */
-export async function topUsers(d1: D1Database, now = Date.now(), limit = 10) {
+export async function topUsers(d1: Reader, now = Date.now(), limit = 10) {
   const { results } = await d1
     .prepare(
       `SELECT t.user_id AS id, u.username, t.month_tokens AS tokens, t.month_cost AS cost

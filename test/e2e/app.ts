@@ -192,7 +192,10 @@ async function migratedState(env: NodeJS.ProcessEnv): Promise<string> {
   // CI=true skips the confirmation prompt. Not spawnSync: the e2e warm-up runs this in Vitest's own process.
   let mig: Awaited<ReturnType<typeof runCommand>> | undefined;
   for (const migration of localMigrations(ROOT, work)) {
-    mig = await runCommand(process.execPath, [...WRANGLER, ...migration.args], { cwd: ROOT, env: { ...env, CI: "true" } });
+    mig = await runCommand(process.execPath, [...WRANGLER, ...migration.args], {
+      cwd: ROOT,
+      env: { ...env, CI: "true" },
+    });
     if (mig.status !== 0) break;
   }
   if (mig && mig.status !== 0) {

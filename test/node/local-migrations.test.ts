@@ -26,7 +26,9 @@ function project(migrations: Record<string, string>): string {
       ["SHARD_0", "migrations"],
       ["SHARD_1", "migrations"],
     ]
-      .map(([binding, dir]) => `[[d1_databases]]\nbinding = "${binding}"\ndatabase_id = "x"\nmigrations_dir = "${dir}"\n`)
+      .map(
+        ([binding, dir]) => `[[d1_databases]]\nbinding = "${binding}"\ndatabase_id = "x"\nmigrations_dir = "${dir}"\n`,
+      )
       .join("\n"),
   );
   return root;

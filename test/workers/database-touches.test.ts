@@ -55,13 +55,14 @@ describe("the databases a request touches", () => {
       const path = pattern.replace(/:(\w+)(\{[^}]*\})?/g, (_, name: string) =>
         name === "path" ? "missing.md" : "unknown-id",
       );
-      const seen = await touchedBy(() =>
-        api(path, {
+      const seen = await touchedBy(async () => {
+        const res = await api(path, {
           method,
           headers: carol.headers,
           ...(method === "GET" || method === "DELETE" ? {} : { json: {} }),
-        }),
-      );
+        });
+        await res.arrayBuffer();
+      });
       // Routes that need no account (signing in, a share link's page) read the one shard their name or id
       // says; every other request reads the caller's.
       const anonymous = /^\w+ \/api\/(auth|shared|oauth)\//.test(route);

@@ -12,7 +12,7 @@ import { addAdmin, placementOfUser, removeAdminUnlessLast } from "../../d1/direc
 import { createInvite, listInvites, revokeInvite } from "../../d1/invites";
 import { createReset } from "../../d1/password-resets";
 import { writeOverride } from "../../d1/quotas";
-import { shardDb } from "../../d1/shards";
+import { replica, shardDb } from "../../d1/shards";
 import { sinceDay } from "../../d1/usage";
 import { tellUserChanged } from "../../durable-objects/user-changes";
 import {
@@ -152,7 +152,7 @@ adminRoutes.post("/users/:id/reset-link", async (c) => {
   return c.json({ url: `/reset?token=${encodeURIComponent(token)}`, expires_at: expiresAt }, 201);
 });
 
-adminRoutes.get("/invites", async (c) => c.json({ invites: await listInvites(directory(c)) }));
+adminRoutes.get("/invites", async (c) => c.json({ invites: await listInvites(replica(directory(c))) }));
 
 adminRoutes.post("/invites", async (c) => {
   const { expires_in_hours, note } = await readJson(c, CreateInviteSchema);
@@ -190,5 +190,5 @@ adminRoutes.get("/usage", async (c) => {
 
 adminRoutes.get("/audit", async (c) => {
   const { limit, before } = readQuery(c, AuditQuerySchema);
-  return c.json({ entries: await auditLog(directory(c), limit, before) });
+  return c.json({ entries: await auditLog(replica(directory(c)), limit, before) });
 });

@@ -6,7 +6,7 @@ import { otherSessionsDelete } from "../../d1/account-sessions";
 import { placementOfUsername } from "../../d1/directory";
 import { takeReset } from "../../d1/password-resets";
 import { users } from "../../d1/schema";
-import { boundShard, shardForKey, shardOfToken } from "../../d1/shards";
+import { boundShard, replica, shardForKey, shardOfToken } from "../../d1/shards";
 import { tellUserChanged } from "../../durable-objects/user-changes";
 import { LoginSchema, ResetPasswordSchema, SignupSchema } from "../../protocol";
 import { clientAddress } from "../auth/client-address";
@@ -47,7 +47,7 @@ authRoutes.post("/login", async (c) => {
   const { username, password } = await readJson(c, LoginSchema);
   // The directory says where the account is; an unknown name's attempts are counted in the shard the
   // name falls to, so they are throttled alike and no shard holds every name's counters.
-  const placement = await placementOfUsername(directory(c), username);
+  const placement = await placementOfUsername(replica(directory(c)), username);
   enterShard(c, placement?.shard ?? shardForKey(c.env, username.toLowerCase()));
   const row = placement
     ? (await c.var.db.select().from(users).where(eq(users.id, placement.userId)).limit(1))[0]
