@@ -92,7 +92,7 @@ for (const viewport of DESKTOP_AND_PHONE) {
       const withSystem = await createLink(owner, true);
       expect(await owner.locator("[data-testid=share-note]").textContent()).toContain("later messages are not shown");
       const withoutSystem = await createLink(owner, false);
-      expect(withSystem).toMatch(new RegExp(`^${live.app.url}/s/[A-Za-z0-9_-]{24}$`));
+      expect(withSystem).toMatch(new RegExp(`^${live.app.url}/s/\\d+\\.[A-Za-z0-9_-]{24}$`));
       expect(withoutSystem).not.toBe(withSystem);
       expect(await owner.locator("[data-testid=share-dialog] [data-testid=share-row]").count()).toBe(2);
       expect(await fits(owner)).toBe(true);
