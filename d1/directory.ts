@@ -4,8 +4,8 @@
 // removed. Never read to authenticate a request: a credential carries its shard.
 //
 // The directory is written before the shard, and a failed shard write takes the directory row back, so a
-// name is never given out twice; a row left by a crash between the two names an account that does not
-// exist, which signs nobody in and is cleaned by the next sign-up attempt with that name (claimUsername).
+// name is never given out twice. A row a crash left between the two names an account that does not exist:
+// it signs nobody in (the shard has no such user) and keeps the name taken until an operator deletes it.
 
 import type { Placement, Reader } from "./shards";
 
