@@ -149,4 +149,38 @@ describe("the databases a request touches", () => {
     );
     expect(rows.map((r, i) => (i === alice.shard ? (r?.n ?? 0) > 0 : r?.n === 0))).toEqual([true, true, true]);
   });
+
+  it("an admin on one shard finds, limits and disables a user on another: the directory, and the two accounts' shards", async () => {
+    const [admin, user] = await usersOnTwoShards();
+    await admin.db.prepare("UPDATE users SET role = 'admin' WHERE id = ?").bind(admin.user.id).run();
+    // The list is every shard's, merged (d1/across-shards.ts): both users are in it.
+    const listed = (await (
+      await api(`/api/admin/users?q=${encodeURIComponent(user.user.username)}`, { headers: admin.headers })
+    ).json()) as { users: { id: string }[] };
+    expect(listed.users.map((u) => u.id)).toEqual([user.user.id]);
+    const seen = await touchedBy(async () => {
+      const res = await api(`/api/admin/users/${user.user.id}/disable`, { method: "POST", headers: admin.headers });
+      expect(res.status).toBe(200);
+    });
+    expect(seen).toEqual(new Set(["directory", `shard ${admin.shard}`, `shard ${user.shard}`]));
+    // Revocation crossed shards at once: the user's session is gone.
+    expect((await api("/api/me", { headers: user.headers })).status).toBe(401);
+  });
+
+  it("a share link copied by a user on another shard: the copy is the caller's, the original stays the owner's", async () => {
+    const conversation = await createConversation(alice);
+    const { id } = (await (
+      await api(`/api/conversations/${conversation.id}/shares`, { method: "POST", headers: alice.headers, json: {} })
+    ).json()) as { id: string };
+    const fork = await api(`/api/shared/${id}/fork`, { method: "POST", headers: bob.headers });
+    expect(fork.status).toBe(201);
+    const copy = (await fork.json()) as { id: string };
+    const listOf = async (user: Session) =>
+      ((await (await api("/api/conversations", { headers: user.headers })).json()) as { id: string }[]).map(
+        (c) => c.id,
+      );
+    expect(await listOf(bob)).toContain(copy.id);
+    expect(await listOf(alice)).not.toContain(copy.id);
+    expect(await listOf(bob)).not.toContain(conversation.id);
+  });
 });
