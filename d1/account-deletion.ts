@@ -1,8 +1,9 @@
 // The D1 side of deleting an account (worker/account-deletion/). The first step marks the account as
 // being deleted and takes away whatever could still act for it or reach its data (its other sessions,
 // API tokens, share links, schedules, push subscriptions, reset links, pending sign-in flows); the last
-// deletes every row of the account and rewrites what names it in rows that are not its own (the
-// admins' audit log, invites, rate-limit keys). Each is one batch, which D1 runs as a transaction, and
+// deletes every row of the account in its shard and rewrites what names it in rows that are not its own
+// (password reset links it made, rate-limit keys); the directory's part (its names, the admins' audit log,
+// invites) is d1/directory.ts forgetAccount. Each is one batch, which D1 runs as a transaction, and
 // each can run again: a deletion cut short is finished by running the steps again.
 import { DELETED_USER } from "../protocol";
 
@@ -61,10 +62,9 @@ export async function deleteConversationRows(d1: D1Database, userId: string, ids
 const SEARCH_SLICE = 500;
 
 /**
- * Deletes every row of the account: the users row last, in the same transaction as what names the
- * account elsewhere. Rows that are others' records keep what they record, naming the account as
- * `DELETED_USER`: the audit log (actor, target, and the account in its details) and invites (who made
- * or used one). Rate-limit windows keyed by the account's id, its username or its browsers go.
+ * Deletes every row of the account in its shard: the users row last, in the same transaction as what
+ * names the account in others' rows there (reset links it made as an admin, as `DELETED_USER`).
+ * Rate-limit windows keyed by the account's id, its username or its browsers go.
  */
 export async function deleteAccountRows(d1: D1Database, account: { id: string; username: string }): Promise<void> {
   const { id, username } = account;
@@ -84,15 +84,6 @@ export async function deleteAccountRows(d1: D1Database, account: { id: string; u
       `DELETE FROM rate_limits WHERE (instr(key, ?1) > 0 OR substr(key, 1, length(?2)) = ?2
          OR key IN (SELECT 'sign-in:device:' || token_hash FROM login_devices WHERE user_id = ?1))`,
     ).bind(id, signInKey),
-    guarded(
-      `UPDATE admin_audit SET
-         actor = CASE WHEN actor = ?2 THEN ?3 ELSE actor END,
-         target = CASE WHEN target = ?2 THEN ?3 ELSE target END,
-         detail = replace(replace(detail, json_quote(?2), json_quote(?3)), ?1, ?3)
-       WHERE (actor = ?2 OR target = ?2 OR instr(detail, json_quote(?2)) > 0 OR instr(detail, ?1) > 0)`,
-    ).bind(id, username, DELETED_USER),
-    guarded("UPDATE invites SET used_by = ?2 WHERE used_by = ?1").bind(id, DELETED_USER),
-    guarded("UPDATE invites SET created_by = ?2 WHERE created_by = ?1").bind(id, DELETED_USER),
     guarded("UPDATE password_resets SET created_by = ?3 WHERE created_by IN (?1, ?2)").bind(id, username, DELETED_USER),
     // The users row last: every table of the account's cascades from it (conversations, and through
     // them the legacy messages, search rows, shares and schedules; notes, tasks, the library, settings,

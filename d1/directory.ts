@@ -7,6 +7,7 @@
 // name is never given out twice. A row a crash left between the two names an account that does not exist:
 // it signs nobody in (the shard has no such user) and keeps the name taken until an operator deletes it.
 
+import { DELETED_USER } from "../protocol";
 import type { Placement, Reader } from "./shards";
 
 /**
@@ -39,11 +40,33 @@ export async function claimUsername(
 
 /** Takes a claim back (a sign-up refused after the claim, a deleted account): the name is free again. */
 export async function releaseUser(dir: D1Database, userId: string): Promise<void> {
+  await dir.batch(releaseStatements(dir, userId));
+}
+
+const releaseStatements = (dir: D1Database, userId: string) =>
+  ["directory_users", "directory_admins", "directory_passkeys", "directory_identities"].map((table) =>
+    dir.prepare(`DELETE FROM ${table} WHERE user_id = ?`).bind(userId),
+  );
+
+/**
+ * The directory's part of deleting an account, once its shard holds nothing of it: its names go, and the
+ * rows that are others' records keep what they record, naming it as `DELETED_USER`: the admins' audit log
+ * (actor, target, the account in its details) and invites (who made or used one). One batch.
+ */
+export async function forgetAccount(dir: D1Database, { id, username }: { id: string; username: string }) {
   await dir.batch([
-    dir.prepare("DELETE FROM directory_users WHERE user_id = ?").bind(userId),
-    dir.prepare("DELETE FROM directory_admins WHERE user_id = ?").bind(userId),
-    dir.prepare("DELETE FROM directory_passkeys WHERE user_id = ?").bind(userId),
-    dir.prepare("DELETE FROM directory_identities WHERE user_id = ?").bind(userId),
+    dir
+      .prepare(
+        `UPDATE admin_audit SET
+           actor = CASE WHEN actor = ?2 THEN ?3 ELSE actor END,
+           target = CASE WHEN target = ?2 THEN ?3 ELSE target END,
+           detail = replace(replace(detail, json_quote(?2), json_quote(?3)), ?1, ?3)
+         WHERE actor = ?2 OR target = ?2 OR instr(detail, json_quote(?2)) > 0 OR instr(detail, ?1) > 0`,
+      )
+      .bind(id, username, DELETED_USER),
+    dir.prepare("UPDATE invites SET used_by = ?2 WHERE used_by = ?1").bind(id, DELETED_USER),
+    dir.prepare("UPDATE invites SET created_by = ?2 WHERE created_by = ?1").bind(id, DELETED_USER),
+    ...releaseStatements(dir, id),
   ]);
 }
 

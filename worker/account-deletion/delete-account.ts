@@ -8,12 +8,13 @@
 //   2. every conversation object is erased, subagents' included (erase-conversations.ts): turns stopped,
 //      sockets closed, storage and alarms deleted;
 //   3. the MCP servers' OAuth grants are revoked at their providers (revoke-grants.ts), best effort;
-//   4. every D1 row of the account is deleted, the users row last (d1/account-deletion.ts).
+//   4. its names leave the directory (the audit log and invites then name it "deleted user"), then every
+//      row of it in its shard is deleted, the users row last (d1/directory.ts, d1/account-deletion.ts).
 // Every step can run again. A deletion cut short (the Worker died) is finished by the same request sent
 // again, or by the account's next page load or sign-in (identity runs finishDeletion), so the account is
 // never left half deleted for good.
 import { beginDeletion, deleteAccountRows } from "../../d1/account-deletion";
-import { releaseUser } from "../../d1/directory";
+import { forgetAccount } from "../../d1/directory";
 import { directoryDb, shardDb } from "../../d1/shards";
 import { tellUserChanged } from "../../durable-objects/user-changes";
 import { eraseConversations } from "./erase-conversations";
@@ -43,7 +44,8 @@ export async function finishDeletion(env: Env, account: AccountToDelete): Promis
   await tellUserChanged(env, owner, "credentials");
   await eraseConversations(env, owner);
   await revokeMcpGrants(env, owner);
+  // The directory's part before the shard's: were the deletion cut short between the two, the session it
+  // keeps still finds the account in its shard (no directory needed) and finishes it.
+  await forgetAccount(directoryDb(env), account);
   await deleteAccountRows(shardDb(env, account.shard), account);
-  // Last: the username is free again only once nothing of the account is left.
-  await releaseUser(directoryDb(env), account.id);
 }
