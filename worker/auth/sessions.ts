@@ -1,5 +1,6 @@
 // Server-side sessions and API tokens: the secret goes to the client once; D1 keeps only its SHA-256.
 import { and, eq, gt, sql } from "drizzle-orm";
+import { SESSION_TOUCH_MS } from "../../d1/account-sessions";
 import type { Db } from "../../d1/client";
 import { nowIso } from "../../d1/client";
 import type { Credential } from "../../d1/credentials";
@@ -96,12 +97,16 @@ async function accountForCredential(db: Db, { kind, hash }: Credential): Promise
       .limit(1);
     return rows[0];
   }
-  const rows = await db
-    .select({ ...user, sessionUsedAt: sql<null>`NULL` })
+  const [row] = await db
+    .select({ ...user, sessionUsedAt: sql<null>`NULL`, tokenUsedAt: apiTokens.lastUsedAt })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
     .where(eq(apiTokens.tokenHash, hash))
     .limit(1);
-  if (rows[0]) await db.update(apiTokens).set({ lastUsedAt: nowIso() }).where(eq(apiTokens.tokenHash, hash));
-  return rows[0];
+  if (!row) return undefined;
+  const { tokenUsedAt, ...account } = row;
+  // The last use is written at most every 5 minutes, as a session's: a script's calls are not a write each.
+  if (!tokenUsedAt || Date.now() - Date.parse(tokenUsedAt) >= SESSION_TOUCH_MS)
+    await db.update(apiTokens).set({ lastUsedAt: nowIso() }).where(eq(apiTokens.tokenHash, hash));
+  return account;
 }

@@ -47,7 +47,10 @@ authRoutes.post("/login", async (c) => {
   const { username, password } = await readJson(c, LoginSchema);
   // The directory says where the account is; an unknown name's attempts are counted in the shard the
   // name falls to, so they are throttled alike and no shard holds every name's counters.
-  const placement = await placementOfUsername(replica(directory(c)), username);
+  // A replica's copy is right when it finds the name (a user never moves); a miss may be an account made
+  // seconds ago, so it is asked again of the primary.
+  const placement =
+    (await placementOfUsername(replica(directory(c)), username)) ?? (await placementOfUsername(directory(c), username));
   enterShard(c, placement?.shard ?? shardForKey(c.env, username.toLowerCase()));
   const row = placement
     ? (await c.var.db.select().from(users).where(eq(users.id, placement.userId)).limit(1))[0]
