@@ -8,6 +8,8 @@
 // `2.<id>`), so authenticating reads one shard and no directory. A value made before shards has no mark
 // and is shard 0's: an upgraded installation's one database became shard 0 (scripts/upgrade-to-shards.ts).
 
+import { openShardsOf, pickOne, shardOfKey } from "../core/shard-rules";
+
 /** Where one user's rows are: their id and shard. */
 export interface Placement {
   userId: string;
@@ -41,31 +43,13 @@ export const ownerShard = (env: Bindings, owner: { shard?: number }) => shardDb(
 export const directoryDb = (env: Bindings): D1Database => watched(env.DIRECTORY, "directory");
 
 /** The shards new accounts may go to: every bound shard not listed in SHARDS_FULL ("0,1"). */
-export function openShards(env: Bindings): number[] {
-  const full = new Set(
-    (env.SHARDS_FULL ?? "")
-      .split(/[\s,]+/)
-      .filter(Boolean)
-      .map(Number),
-  );
-  const all = Array.from({ length: shardCount(env) }, (_, i) => i);
-  const open = all.filter((i) => !full.has(i));
-  // Every shard marked full is a mistake to say, not a reason to refuse sign-ups: the newest takes them.
-  return open.length ? open : all.slice(-1);
-}
+export const openShards = (env: Bindings): number[] => openShardsOf(shardCount(env), env.SHARDS_FULL);
 
-/** A new account's shard: one of the open shards at random, so they fill evenly without a counter to write. */
-export function pickShard(env: Bindings, random = Math.random): number {
-  const open = openShards(env);
-  return open[Math.floor(random() * open.length)] ?? 0;
-}
+/** A new account's shard: one of the open shards at random. */
+export const pickShard = (env: Bindings, random = Math.random): number => pickOne(openShards(env), random);
 
 /** A shard for something no user owns yet (an unknown username's sign-in attempts): stable for the key. */
-export function shardForKey(env: Bindings, key: string): number {
-  let hash = 2166136261;
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 16777619);
-  return (hash >>> 0) % Math.max(1, shardCount(env));
-}
+export const shardForKey = (env: Bindings, key: string): number => shardOfKey(key, shardCount(env));
 
 // ---- Reads that may be a little stale ---------------------------------------------------------------
 
@@ -80,21 +64,9 @@ export type Reader = Pick<D1Database, "prepare" | "batch">;
  */
 export const replica = (d1: D1Database): Reader => d1.withSession("first-unconstrained");
 
-// ---- Values that carry their shard ----------------------------------------------------------------
+// ---- Values that carry their shard (core/shard-rules.ts) -------------------------------------------
 
-/** A token (`os_s2_<hex>`) → its shard; one without a mark (made before shards) is shard 0's. */
-export function shardOfToken(token: string): number {
-  const mark = token.match(/^[a-z]+_s(\d{1,4})_/);
-  return mark ? Number(mark[1]) : 0;
-}
-
-/** An id (`2.<random>`) → its shard; one without a mark is shard 0's. `.` never occurs in base64url. */
-export function shardOfId(id: string): number {
-  const mark = id.match(/^(\d{1,4})\./);
-  return mark ? Number(mark[1]) : 0;
-}
-
-export const idInShard = (shard: number, id: string) => `${shard}.${id}`;
+export { idInShard, shardOfId, shardOfToken } from "../core/shard-rules";
 
 /** The shard an id or token names, if this installation has it (else nothing of it exists here). */
 export function boundShard(env: Bindings, shard: number): number | undefined {

@@ -1,27 +1,16 @@
-// d1/shards.ts: which shard a new account goes to, and the shard a token or an id names.
+// core/shard-rules.ts: which shard a new account goes to, and the shard a token or an id names.
 import { describe, expect, it } from "vitest";
-import { openShards, pickShard, shardCount, shardForKey, shardOfId, shardOfToken } from "../../d1/shards";
-
-const db = {} as D1Database;
-const bound = (n: number, full?: string) =>
-  ({
-    DIRECTORY: db,
-    ...Object.fromEntries(Array.from({ length: n }, (_, i) => [`SHARD_${i}`, db])),
-    ...(full === undefined ? {} : { SHARDS_FULL: full }),
-  }) as unknown as Env;
+import { openShardsOf, pickOne, shardOfId, shardOfKey, shardOfToken } from "../../core/shard-rules";
 
 describe("shards", () => {
-  it("counts SHARD_0 … up to the first gap", () => {
-    expect(shardCount(bound(3))).toBe(3);
-    expect(shardCount({ ...bound(2), SHARD_3: db } as unknown as Env)).toBe(2);
-  });
-
   it("sends new accounts only to shards not marked full, and never to none", () => {
-    expect(openShards(bound(3, "0, 1"))).toEqual([2]);
-    expect(openShards(bound(3, ""))).toEqual([0, 1, 2]);
+    expect(openShardsOf(3, "0, 1")).toEqual([2]);
+    expect(openShardsOf(3, "")).toEqual([0, 1, 2]);
+    expect(openShardsOf(3, undefined)).toEqual([0, 1, 2]);
     // Every shard marked full: the newest still takes sign-ups (a mistake is not an outage).
-    expect(openShards(bound(2, "0,1"))).toEqual([1]);
-    const picks = new Set(Array.from({ length: 200 }, (_, i) => pickShard(bound(4, "1"), () => (i % 97) / 97)));
+    expect(openShardsOf(2, "0,1")).toEqual([1]);
+    const open = openShardsOf(4, "1");
+    const picks = new Set(Array.from({ length: 200 }, (_, i) => pickOne(open, () => (i % 97) / 97)));
     expect([...picks].sort()).toEqual([0, 2, 3]);
   });
 
@@ -37,9 +26,8 @@ describe("shards", () => {
   });
 
   it("puts a key nobody owns in the same shard every time, spread over all of them", () => {
-    const env = bound(3);
-    expect(shardForKey(env, "alice")).toBe(shardForKey(env, "alice"));
-    const used = new Set(Array.from({ length: 60 }, (_, i) => shardForKey(env, `name-${i}`)));
+    expect(shardOfKey("alice", 3)).toBe(shardOfKey("alice", 3));
+    const used = new Set(Array.from({ length: 60 }, (_, i) => shardOfKey(`name-${i}`, 3)));
     expect(used).toEqual(new Set([0, 1, 2]));
   });
 });
