@@ -2,8 +2,8 @@
 interface Env {
   /** usernames, passkey ids, provider subjects → user and shard; invites; the audit (d1/shards.ts). */
   DIRECTORY: D1Database;
-  /** The shards: SHARD_0 … SHARD_<n-1> (d1/shards.ts reads them by name). */
-  SHARD_0: D1Database;
+  /** Shard 0, named as the one database was before shards; then SHARD_1 … SHARD_<n-1> (d1/shards.ts reads them by name). */
+  DB: D1Database;
   /** Shards taking no new accounts, comma-separated ("0,1"). */
   SHARDS_FULL?: string;
   CONVERSATION: DurableObjectNamespace<import("./durable-objects/conversation/conversation-object").ConversationObject>;

@@ -1,5 +1,5 @@
 // Where a user's rows live (docs/architecture.md "Scale"): every row that belongs to one user is in that
-// user's shard, one of the D1 databases bound as SHARD_0, SHARD_1, … (wrangler.toml); what must be unique
+// user's shard, one of the D1 databases bound as DB (shard 0), SHARD_1, SHARD_2, … (wrangler.toml); what must be unique
 // across users (usernames, passkey credential ids, identity-provider subjects) is in the directory, bound
 // as DIRECTORY. Adding a shard is a binding and a deploy: nobody moves, new accounts go to the shards not
 // listed in SHARDS_FULL.
@@ -16,13 +16,16 @@ export interface Placement {
   shard: number;
 }
 
-/** The binding name of shard `index`. */
-export const shardBinding = (index: number) => `SHARD_${index}`;
+/**
+ * The binding name of shard `index`: shard 0 keeps the name the one database had before shards (DB), so an
+ * installation, a script or a tool that migrates or reads `DB` goes on working; the others are SHARD_<n>.
+ */
+export const shardBinding = (index: number) => (index === 0 ? "DB" : `SHARD_${index}`);
 
-type Bindings = Pick<Env, "DIRECTORY" | "SHARD_0" | "SHARDS_FULL">;
+type Bindings = Pick<Env, "DIRECTORY" | "DB" | "SHARDS_FULL">;
 const binding = (env: Bindings, name: string) => (env as unknown as Record<string, D1Database | undefined>)[name];
 
-/** How many shards are bound: SHARD_0 … SHARD_{n-1}, counted up to the first gap. */
+/** How many shards are bound: DB, SHARD_1 … SHARD_{n-1}, counted up to the first gap. */
 export function shardCount(env: Bindings): number {
   let n = 0;
   while (binding(env, shardBinding(n))) n++;

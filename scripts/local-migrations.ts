@@ -19,7 +19,7 @@ export interface LocalMigration {
   allAtOnce: boolean;
 }
 
-/** The D1 databases wrangler.toml binds (the directory, SHARD_0 …), each with its migrations folder. */
+/** The D1 databases wrangler.toml binds (the directory, DB, SHARD_1 …), each with its migrations folder. */
 export function d1Bindings(root: string): { binding: string; migrationsDir: string }[] {
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
   return toml

@@ -58,7 +58,8 @@ await withFileLock(".wrangler/setup.lock", () => {
     console.log("client/dist is up to date with the sources: not rebuilt");
   } else {
     console.log(`building the client (${client.why})`);
-    run("npm", ["run", "build"]);
+    // Without postbuild's migration (scripts/migrate.ts): this start migrates right after.
+    run("npm", ["run", "build", "--ignore-scripts"]);
   }
   for (const migration of localMigrations(process.cwd())) {
     if (migration.allAtOnce) console.log(`migrating the new local ${migration.binding}: every migration in one go`);

@@ -23,7 +23,7 @@ function project(migrations: Record<string, string>): string {
     path.join(root, "wrangler.toml"),
     [
       ["DIRECTORY", "migrations/directory"],
-      ["SHARD_0", "migrations"],
+      ["DB", "migrations"],
       ["SHARD_1", "migrations"],
     ]
       .map(
@@ -59,7 +59,7 @@ describe("local migrations", () => {
     const root = project({ "0001_a.sql": "CREATE TABLE a (id TEXT);" });
     const persist = path.join(root, "state");
     const fresh = localMigrations(root, persist);
-    expect(fresh.map((m) => m.binding)).toEqual(["DIRECTORY", "SHARD_0", "SHARD_1"]);
+    expect(fresh.map((m) => m.binding)).toEqual(["DIRECTORY", "DB", "SHARD_1"]);
     for (const migration of fresh) {
       expect(migration.allAtOnce).toBe(true);
       expect(migration.args.slice(0, 5)).toEqual(["d1", "execute", migration.binding, "--local", "--file"]);
@@ -72,8 +72,8 @@ describe("local migrations", () => {
 
     mkdirSync(path.join(persist, "v3", "d1"), { recursive: true });
     expect(localMigrations(root, persist)[1]).toEqual({
-      binding: "SHARD_0",
-      args: ["d1", "migrations", "apply", "SHARD_0", "--local", "--persist-to", persist],
+      binding: "DB",
+      args: ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persist],
       allAtOnce: false,
     });
     // Without --persist-to: wrangler's own .wrangler/state under the project.

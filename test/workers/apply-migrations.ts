@@ -12,7 +12,7 @@ declare global {
   }
 }
 
-export const SHARDS = [env.SHARD_0, env.SHARD_1, env.SHARD_2];
+export const SHARDS = [env.DB, env.SHARD_1, env.SHARD_2];
 
 await Promise.all([
   applyD1Migrations(env.DIRECTORY, env.TEST_DIRECTORY_MIGRATIONS),
@@ -27,6 +27,6 @@ await env.DIRECTORY.prepare(
 await env.DIRECTORY.prepare(
   "INSERT OR IGNORE INTO directory_admins (user_id, shard) VALUES ('first-account', 0)",
 ).run();
-await env.SHARD_0.prepare(
+await env.DB.prepare(
   "INSERT OR IGNORE INTO users (id, username, password_hash, role) VALUES ('first-account', 'first_account', '-', 'admin')",
 ).run();

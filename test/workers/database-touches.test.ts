@@ -143,7 +143,7 @@ describe("the databases a request touches", () => {
     expect(notes.notes.map((n) => n.path)).not.toContain("private.md");
     // Alice's rows are in her shard and nowhere else.
     const rows = await Promise.all(
-      [env.SHARD_0, env.SHARD_1, env.SHARD_2].map((d1) =>
+      [env.DB, env.SHARD_1, env.SHARD_2].map((d1) =>
         d1.prepare("SELECT count(*) AS n FROM notes WHERE user_id = ?").bind(alice.user.id).first<{ n: number }>(),
       ),
     );
