@@ -1,6 +1,5 @@
 // Knowledge entries and workflows (seed 002 `#slug` / `/slug`): the stores the reference resolver
 // calls, the default entries, and the /api/knowledge and /api/workflows routes of the real Worker.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { parseReferences } from "../../agent/references/parse";
 import { applyCandidate, findTrigger, noteCandidates, rankCandidates } from "../../client/src/lib/completion";
@@ -75,7 +74,10 @@ describe("library defaults", () => {
     expect((await call(session, "/api/knowledge/oracle")).status).toBe(404);
     expect(await slugs(session, "knowledge")).toEqual(["writing-style"]);
     expect(await getKnowledge(session.db, session.user.id, "oracle")).toBeUndefined();
-    expect(await getWorkflow(session.db, session.user.id, "summarize")).toMatchObject({ title: "Mine", body: "My way" });
+    expect(await getWorkflow(session.db, session.user.id, "summarize")).toMatchObject({
+      title: "Mine",
+      body: "My way",
+    });
   });
 
   it("seed before a delete, so deleting a default that was never listed sticks", async () => {

@@ -5,7 +5,6 @@
 // instead of a registration; a call refused for want of a scope (403 insufficient_scope) that asks the
 // user to reconnect, after which the new authorization asks for the union of scopes and the call works;
 // and a 403 naming only granted scopes, which never asks again.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { scopeChallenge } from "../../d1/mcp-oauth";
 import { getMcpServerRow } from "../../d1/mcp-servers";
@@ -111,7 +110,7 @@ describe("MCP OAuth conformance", () => {
     expect((await connect(s, server.id)).outcome).toBe("connected");
     const row = await getMcpServerRow(s.db, s.user.id, server.id);
     if (!row) throw new Error("row missing");
-    const error = await scopeChallenge(env.DB, row, "tools");
+    const error = await scopeChallenge(s.db, row, "tools");
     expect(error).toBeInstanceOf(OAuthScopeRefused);
     expect(error.message).toBe(
       "stubborn refused access although the authorization holds the scopes it asks for (tools)",

@@ -1,5 +1,4 @@
 // The /api/notes and /api/tasks routes of the real Worker.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { vaultTools } from "../../agent/tools/vault";
 import { api, type Session, signup } from "./helpers";
@@ -64,7 +63,7 @@ describe("notes routes", () => {
     const session = await signup();
     await call(session, "/api/notes/shared.md", "PUT", { content: "written over HTTP about penguins" });
     const ctx = {
-      db: env.DB,
+      db: session.db,
       userId: session.user.id,
       conversationId: "c",
       signal: new AbortController().signal,

@@ -9,7 +9,8 @@ import { describe, expect, inject, it } from "vitest";
 import { type AccountIdentities, OidcProvidersSchema, type User } from "../../protocol";
 import { app } from "../../worker/app";
 import { TINY_CLIENT, TINY_MODES, type TinyMode } from "../support/tiny-issuer-client";
-import { ORIGIN, signup, uniqueName } from "./helpers";
+import { SHARDS } from "./apply-migrations";
+import { ORIGIN, signup, uniqueName, userDb } from "./helpers";
 
 const issuers = inject("tinyIssuerUrl");
 
@@ -108,13 +109,22 @@ describe("identity providers: signing in", () => {
     const first = await signIn("good", subject);
     expect(location(first.res).pathname).toBe("/");
     expect(first.user?.username).toBe(subject);
-    const row = await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?")
+    const db = await userDb(first.user?.id ?? "");
+    const row = await db
+      .prepare("SELECT password_hash FROM users WHERE id = ?")
       .bind(first.user?.id)
       .first<{ password_hash: string }>();
     expect(row?.password_hash).toBe("");
+    // The subject is the account's in the directory, whichever shard the account is in.
+    const listed = await env.DIRECTORY.prepare(
+      "SELECT user_id FROM directory_identities WHERE provider = 'good' AND subject = ?",
+    )
+      .bind(subject)
+      .first<{ user_id: string }>();
+    expect(listed?.user_id).toBe(first.user?.id);
     const again = await signIn("good", subject);
     expect(again.user?.id).toBe(first.user?.id);
-    const methods = await env.DB.prepare("SELECT method FROM sessions WHERE user_id = ?").bind(first.user?.id).all();
+    const methods = await db.prepare("SELECT method FROM sessions WHERE user_id = ?").bind(first.user?.id).all();
     expect(methods.results).toEqual([{ method: "oidc:good" }, { method: "oidc:good" }]);
   });
 
@@ -123,8 +133,15 @@ describe("identity providers: signing in", () => {
       const subject = uniqueName(`sub_${mode}`);
       const { res } = await flow(mode, subject);
       refusedWith(res, "/login", "oidc_failed");
-      const linked = await env.DB.prepare("SELECT 1 FROM linked_identities WHERE subject = ?").bind(subject).first();
-      expect(linked, mode).toBeNull();
+      // Linked nowhere: in no shard, nor in the directory.
+      for (const shard of SHARDS) {
+        const linked = await shard.prepare("SELECT 1 FROM linked_identities WHERE subject = ?").bind(subject).first();
+        expect(linked, mode).toBeNull();
+      }
+      const listed = await env.DIRECTORY.prepare("SELECT 1 FROM directory_identities WHERE subject = ?")
+        .bind(subject)
+        .first();
+      expect(listed, mode).toBeNull();
     }
   });
 
@@ -132,7 +149,9 @@ describe("identity providers: signing in", () => {
     const subject = uniqueName("sub");
     const { user } = await signIn("userinfo", subject);
     expect(user?.username).toBe(subject);
-    const row = await env.DB.prepare("SELECT label FROM linked_identities WHERE provider = 'userinfo' AND subject = ?")
+    const db = await userDb(user?.id ?? "");
+    const row = await db
+      .prepare("SELECT label FROM linked_identities WHERE provider = 'userinfo' AND subject = ?")
       .bind(subject)
       .first<{ label: string }>();
     expect(row?.label).toBe(`${subject.replaceAll("_", "")}@example.test`);
@@ -215,7 +234,8 @@ describe("identity providers: accounts", () => {
   it("refuses a disabled account", async () => {
     const subject = uniqueName("sub");
     const { user } = await signIn("good", subject);
-    await env.DB.prepare("UPDATE users SET status = 'disabled' WHERE id = ?").bind(user?.id).run();
+    const db = await userDb(user?.id ?? "");
+    await db.prepare("UPDATE users SET status = 'disabled' WHERE id = ?").bind(user?.id).run();
     refusedWith((await flow("good", subject)).res, "/login", "account_disabled");
   });
 });

@@ -7,12 +7,14 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
+import { shardDb, shardOfToken } from "../../d1/shards";
 import { confirmIdentity } from "../../worker/auth/confirm";
 import { sha256Hex } from "../../worker/auth/crypto";
 import { handleError } from "../../worker/errors";
 import worker from "../../worker/index";
-import { type AppEnv, withDb } from "../../worker/middleware/identity";
+import { type AppEnv, enterShard } from "../../worker/middleware/identity";
 import { SoftAuthenticator } from "../support/soft-authenticator";
+import { SHARDS } from "./apply-migrations";
 import { api, ORIGIN, type Session, signup, uniqueName } from "./helpers";
 
 type Json = Record<string, unknown>;
@@ -31,7 +33,9 @@ function sessionOf(res: Response, user: Session["user"]): Session {
       .getSetCookie()
       .find((c) => c.startsWith("oracle_session="))
       ?.split(";")[0] ?? "";
-  return { user, cookie, headers: { Cookie: cookie, Origin: ORIGIN } };
+  // The session's token names the account's shard (d1/shards.ts).
+  const shard = shardOfToken(cookie.slice(cookie.indexOf("=") + 1));
+  return { user, cookie, headers: { Cookie: cookie, Origin: ORIGIN }, shard, db: shardDb(env, shard) };
 }
 
 async function options(path: string, body: Json = {}, headers: Record<string, string> = {}): Promise<Options> {
@@ -80,7 +84,8 @@ describe("signing up and in with a passkey", () => {
     const session = await passkeySignup(authenticator);
     const me = await api("/api/me", { headers: session.headers });
     expect(await me.json()).toEqual({ user: session.user });
-    const row = await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?")
+    const row = await session.db
+      .prepare("SELECT password_hash FROM users WHERE id = ?")
       .bind(session.user.id)
       .first<{ password_hash: string }>();
     expect(row?.password_hash).toBe("");
@@ -97,11 +102,13 @@ describe("signing up and in with a passkey", () => {
     expect(await res.json()).toEqual({ user: session.user });
     const signedIn = sessionOf(res, session.user);
     expect((await api("/api/me", { headers: signedIn.headers })).status).toBe(200);
-    const stored = await env.DB.prepare("SELECT counter, last_used_at FROM passkeys WHERE user_id = ?")
+    const stored = await session.db
+      .prepare("SELECT counter, last_used_at FROM passkeys WHERE user_id = ?")
       .bind(session.user.id)
       .first<{ counter: number; last_used_at: string | null }>();
     expect(stored).toMatchObject({ counter: 1, last_used_at: expect.any(String) });
-    const method = await env.DB.prepare("SELECT method FROM sessions WHERE user_id = ? ORDER BY created_at DESC")
+    const method = await session.db
+      .prepare("SELECT method FROM sessions WHERE user_id = ? ORDER BY created_at DESC")
       .bind(session.user.id)
       .first<{ method: string }>();
     expect(method?.method).toBe("passkey");
@@ -137,7 +144,8 @@ describe("signing up and in with a passkey", () => {
     const authenticator = new SoftAuthenticator();
     await passkeySignup(authenticator);
     const begun = await options("/api/auth/passkey/signin-options");
-    await env.DB.prepare("UPDATE auth_challenges SET expires_at = ? WHERE id = ?")
+    // A sign-in's challenge names no account yet: it is in the directory.
+    await env.DIRECTORY.prepare("UPDATE auth_challenges SET expires_at = ? WHERE id = ?")
       .bind(new Date(Date.now() - 1000).toISOString(), await sha256Hex(begun.challenge_id))
       .run();
     const response = await authenticator.get(begun.options, ORIGIN);
@@ -174,11 +182,11 @@ describe("signing up and in with a passkey", () => {
   it("refuses a disabled account's passkey with 403, and gives a pending account its session", async () => {
     const authenticator = new SoftAuthenticator();
     const session = await passkeySignup(authenticator);
-    await env.DB.prepare("UPDATE users SET status = 'pending' WHERE id = ?").bind(session.user.id).run();
+    await session.db.prepare("UPDATE users SET status = 'pending' WHERE id = ?").bind(session.user.id).run();
     const pending = await passkeySignin(authenticator);
     expect(pending.res.status).toBe(200);
     expect(await pending.res.json()).toMatchObject({ user: { status: "pending" } });
-    await env.DB.prepare("UPDATE users SET status = 'disabled' WHERE id = ?").bind(session.user.id).run();
+    await session.db.prepare("UPDATE users SET status = 'disabled' WHERE id = ?").bind(session.user.id).run();
     const disabled = await passkeySignin(authenticator);
     expect(disabled.res.status).toBe(403);
     expect(await disabled.res.json()).toMatchObject({ error: { code: "account_disabled" } });
@@ -317,13 +325,17 @@ describe("the sign-up policy holds for a passkey's sign-up", () => {
       response,
     });
     expect(res.status).toBe(403);
-    const row = await env.DB.prepare("SELECT 1 FROM users WHERE username = ?").bind(username).first();
-    expect(row).toBeNull();
+    // No account in any shard, and the username is not held in the directory.
+    for (const shard of SHARDS) {
+      expect(await shard.prepare("SELECT 1 FROM users WHERE username = ?").bind(username).first()).toBeNull();
+    }
+    const held = await env.DIRECTORY.prepare("SELECT 1 FROM directory_users WHERE username = ?").bind(username).first();
+    expect(held).toBeNull();
   });
 
   it("uses up an invite link, and makes a pending account under approval", async () => {
     const boss = await signup();
-    await env.DB.prepare("UPDATE users SET role = 'admin' WHERE id = ?").bind(boss.user.id).run();
+    await boss.db.prepare("UPDATE users SET role = 'admin' WHERE id = ?").bind(boss.user.id).run();
     const made = await api("/api/admin/invites", { method: "POST", json: {}, headers: boss.headers });
     const { token } = (await made.json()) as { token: string };
     const invited = withVars({ SIGNUP: "invite" });
@@ -352,14 +364,19 @@ describe("the sign-up policy holds for a passkey's sign-up", () => {
 describe("a passkey as a confirmation", () => {
   /** A route that asks for `confirm`, as changing the password or deleting the account do. */
   const confirming = new Hono<AppEnv>()
-    .use(withDb)
-    .post("/confirm/:user", async (c) => {
+    .post("/confirm/:shard/:user", async (c) => {
+      // As identity does once it knows the user: the request reads and writes the user's shard.
+      enterShard(c, Number(c.req.param("shard")));
       await confirmIdentity(c, c.req.param("user"), await c.req.json());
       return c.body(null, 204);
     })
     .onError(handleError);
-  const confirm = (userId: string, body: unknown) =>
-    confirming.request(`${ORIGIN}/confirm/${userId}`, { method: "POST", body: JSON.stringify(body) }, env);
+  const confirm = (session: Session, body: unknown) =>
+    confirming.request(
+      `${ORIGIN}/confirm/${session.shard}/${session.user.id}`,
+      { method: "POST", body: JSON.stringify(body) },
+      env,
+    );
 
   it("confirms with the user's own passkey, once", async () => {
     const authenticator = new SoftAuthenticator();
@@ -367,8 +384,8 @@ describe("a passkey as a confirmation", () => {
     const begun = await options("/api/account/passkeys/confirm-options", {}, session.headers);
     expect(begun.options.allowCredentials).toHaveLength(1);
     const passkey = { challenge_id: begun.challenge_id, response: await authenticator.get(begun.options, ORIGIN) };
-    expect((await confirm(session.user.id, { passkey })).status).toBe(204);
-    const replay = await confirm(session.user.id, { passkey });
+    expect((await confirm(session, { passkey })).status).toBe(204);
+    const replay = await confirm(session, { passkey });
     expect(replay.status).toBe(403);
     expect(await replay.json()).toMatchObject({ error: { code: "confirmation_failed" } });
   });
@@ -381,11 +398,11 @@ describe("a passkey as a confirmation", () => {
     // Their challenge, my passkey: the challenge is not mine to use.
     const begun = await options("/api/account/passkeys/confirm-options", {}, them.headers);
     const response = await mine.get({ ...begun.options, allowCredentials: [] }, ORIGIN);
-    expect((await confirm(me.user.id, { passkey: { challenge_id: begun.challenge_id, response } })).status).toBe(403);
+    expect((await confirm(me, { passkey: { challenge_id: begun.challenge_id, response } })).status).toBe(403);
     // My challenge, their passkey.
     const mineBegun = await options("/api/account/passkeys/confirm-options", {}, me.headers);
     const theirAnswer = await theirs.get({ ...mineBegun.options, allowCredentials: [] }, ORIGIN);
-    const res = await confirm(me.user.id, { passkey: { challenge_id: mineBegun.challenge_id, response: theirAnswer } });
+    const res = await confirm(me, { passkey: { challenge_id: mineBegun.challenge_id, response: theirAnswer } });
     expect(res.status).toBe(403);
     expect(await res.json()).toMatchObject({ error: { message: /not one of this account's/ } });
   });

@@ -91,7 +91,7 @@ describe("providers: saving, reading, testing", () => {
     for (const text of answers) expect(text).not.toContain(KEY);
     const row = await getProviderRow(s.db, s.user.id, provider.id);
     expect(row?.sealedKey).toMatch(/^v1\./);
-    const raw = await env.DB.prepare("SELECT * FROM providers WHERE id = ?").bind(provider.id).all();
+    const raw = await s.db.prepare("SELECT * FROM providers WHERE id = ?").bind(provider.id).all();
     expect(JSON.stringify(raw.results)).not.toContain(KEY);
     expect(atob(row?.sealedKey?.split(".")[2] ?? "")).not.toContain(KEY);
 

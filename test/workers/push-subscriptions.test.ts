@@ -96,7 +96,8 @@ describe("push subscriptions", () => {
     expect((await save(s, "https://push.example.net/out")).status).toBe(201);
     const out = await app.request(`${ORIGIN}/api/auth/logout`, { method: "POST", headers: s.headers }, env);
     expect(out.status).toBe(204);
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM push_subscriptions WHERE user_id = ?")
+    const rows = await s.db
+      .prepare("SELECT count(*) AS n FROM push_subscriptions WHERE user_id = ?")
       .bind(s.user.id)
       .first<{ n: number }>();
     expect(rows?.n).toBe(0);

@@ -1,6 +1,5 @@
 // The built-in write tools take effect at most once per idempotency key (d1/tool-effects.ts): a call
 // re-run after a restart (same conversation, turn, step and call id) is recognised, not repeated.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { taskTools } from "../../agent/tools/tasks";
 import type { AgentTool, ToolContext } from "../../agent/tools/tool";
@@ -14,9 +13,9 @@ const tools: AgentTool[] = [...taskTools, ...vaultTools];
 
 /** A user and one call's context: `run` under the same `call` is the same call run again. */
 async function setup(session?: Session) {
-  const user = session?.user ?? (await signup()).user;
+  const { user, db } = session ?? (await signup());
   const base: ToolContext = {
-    db: env.DB,
+    db,
     userId: user.id,
     conversationId: "conversation",
     turnId: "turn",
@@ -29,11 +28,12 @@ async function setup(session?: Session) {
     const tool = findTool(tools, name);
     return tool.execute(tool.args.parse(args), { ...base, ...call });
   };
-  return { user, run };
+  return { user, db, run };
 }
 
-const count = async (table: "tasks" | "notes" | "tool_effects", userId: string) =>
-  (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`).bind(userId).first<{ n: number }>())?.n;
+/** How many rows of `table` the user has, in their shard. */
+const count = async (table: "tasks" | "notes" | "tool_effects", { user, db }: Pick<Session, "user" | "db">) =>
+  (await db.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`).bind(user.id).first<{ n: number }>())?.n;
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
@@ -44,12 +44,13 @@ describe("built-in writes under an idempotency key", () => {
   });
 
   it("creates a task once per call, answering the repeat with the task and already_done", async () => {
-    const { user, run } = await setup();
+    const owner = await setup();
+    const { run } = owner;
     const first = await run("task_create", { title: "Write the report" });
     expect(first).not.toHaveProperty("already_done");
     const again = await run("task_create", { title: "Write the report" });
     expect(again).toEqual({ ...first, already_done: ALREADY_DONE });
-    expect(await count("tasks", user.id)).toBe(1);
+    expect(await count("tasks", owner)).toBe(1);
 
     // Another call, step or turn is another write.
     const other = await run("task_create", { title: "Write the report" }, { callId: "call-2" });
@@ -57,7 +58,7 @@ describe("built-in writes under an idempotency key", () => {
     expect(other).not.toHaveProperty("already_done");
     await run("task_create", { title: "Write the report" }, { step: 2 });
     await run("task_create", { title: "Write the report" }, { turnId: "turn-2" });
-    expect(await count("tasks", user.id)).toBe(4);
+    expect(await count("tasks", owner)).toBe(4);
   });
 
   it("makes two writes of two calls the model gave one id in one step: each call has a key of its own", async () => {
@@ -70,14 +71,16 @@ describe("built-in writes under an idempotency key", () => {
     expect(results).toHaveLength(2);
     expect(new Set(results.map((m) => m.call_id)).size).toBe(2);
     for (const m of results) expect(m.result).not.toHaveProperty("already_done");
-    const titles = await env.DB.prepare("SELECT title FROM tasks WHERE user_id = ? ORDER BY title")
+    const titles = await s.session.db
+      .prepare("SELECT title FROM tasks WHERE user_id = ? ORDER BY title")
       .bind(s.session.user.id)
       .all<{ title: string }>();
     expect(titles.results.map((t) => t.title)).toEqual(["First", "Second"]);
   });
 
   it("writes a note once per call: a changed content under the same key is not written", async () => {
-    const { user, run } = await setup();
+    const owner = await setup();
+    const { run } = owner;
     expect(await run("vault_write", { path: "plan.md", content: "first" })).toEqual({
       path: "plan.md",
       bytes: 5,
@@ -93,7 +96,7 @@ describe("built-in writes under an idempotency key", () => {
       path: "plan.md",
       content: "first",
     });
-    expect(await count("notes", user.id)).toBe(1);
+    expect(await count("notes", owner)).toBe(1);
     // The next call writes.
     expect(await run("vault_write", { path: "plan.md", content: "second draft" }, { callId: "call-2" })).toEqual({
       path: "plan.md",
@@ -140,8 +143,8 @@ describe("built-in writes under an idempotency key", () => {
     const put = await call("/api/notes/a.md", "PUT", { content: "two" });
     expect(put).toMatchObject({ status: 200, body: { path: "a.md", content: "two" } });
     expect(put.body).not.toHaveProperty("repeated");
-    expect(await count("tasks", session.user.id)).toBe(2);
-    expect(await count("tool_effects", session.user.id)).toBe(0);
+    expect(await count("tasks", session)).toBe(2);
+    expect(await count("tool_effects", session)).toBe(0);
 
     // A tool call and a route write to the same note do not get in each other's way.
     const { run } = await setup(session);
@@ -174,8 +177,8 @@ describe("built-in writes under an idempotency key", () => {
       bytes: 5,
       created: true,
     });
-    expect(await count("tasks", alice.user.id)).toBe(1);
-    expect(await count("tasks", bob.user.id)).toBe(1);
+    expect(await count("tasks", alice)).toBe(1);
+    expect(await count("tasks", bob)).toBe(1);
     // Alice's update, then Bob's call with the same key: his is not a repeat of hers, and finds no task.
     const update = { callId: "update" };
     await alice.run("task_update", { id: hers.id, title: "Renamed" }, update);
@@ -186,17 +189,17 @@ describe("built-in writes under an idempotency key", () => {
   });
 
   it("rolls the key back with a write that fails, and rethrows the write's own constraint failure", async () => {
-    const { user } = await setup();
-    const taken = (await signup()).user.username;
-    const failing = env.DB.prepare("INSERT INTO users (id, username, password_hash) VALUES (?, ?, 'x')").bind(
-      crypto.randomUUID(),
-      taken,
-    );
-    await expect(writeOnce(env.DB, user.id, "k", "t", [failing])).rejects.toThrow(/UNIQUE constraint failed: users/);
-    expect(await count("tool_effects", user.id)).toBe(0);
-    const ok = env.DB.prepare("SELECT 1 AS one");
-    expect(await writeOnce(env.DB, user.id, "k", "t", [ok])).toMatchObject({ repeated: false });
-    expect(await writeOnce(env.DB, user.id, "k", "other", [ok])).toEqual({ repeated: true, target: "t" });
+    const owner = await setup();
+    const { user, db } = owner;
+    // A username taken in the same shard (the user's own): the insert fails on the shard's unique index.
+    const failing = db
+      .prepare("INSERT INTO users (id, username, password_hash) VALUES (?, ?, 'x')")
+      .bind(crypto.randomUUID(), user.username);
+    await expect(writeOnce(db, user.id, "k", "t", [failing])).rejects.toThrow(/UNIQUE constraint failed: users/);
+    expect(await count("tool_effects", owner)).toBe(0);
+    const ok = db.prepare("SELECT 1 AS one");
+    expect(await writeOnce(db, user.id, "k", "t", [ok])).toMatchObject({ repeated: false });
+    expect(await writeOnce(db, user.id, "k", "other", [ok])).toEqual({ repeated: true, target: "t" });
   });
 
   it("prunes the user's keys older than a week in the same batch", async () => {
@@ -204,18 +207,25 @@ describe("built-in writes under an idempotency key", () => {
     const bob = await setup();
     const old = new Date(Date.now() - 8 * 24 * 3600 * 1000).toISOString();
     const recent = new Date(Date.now() - 6 * 24 * 3600 * 1000).toISOString();
-    const insert = (userId: string, key: string, at: string) =>
-      env.DB.prepare("INSERT INTO tool_effects (user_id, key, target, created_at) VALUES (?, ?, 'x', ?)")
-        .bind(userId, key, at)
+    const insert = ({ user, db }: typeof alice, key: string, at: string) =>
+      db
+        .prepare("INSERT INTO tool_effects (user_id, key, target, created_at) VALUES (?, ?, 'x', ?)")
+        .bind(user.id, key, at)
         .run();
-    await insert(alice.user.id, "old", old);
-    await insert(alice.user.id, "recent", recent);
-    await insert(bob.user.id, "old", old);
+    await insert(alice, "old", old);
+    await insert(alice, "recent", recent);
+    await insert(bob, "old", old);
     await alice.run("task_create", { title: "Prunes" });
-    const keys = await env.DB.prepare("SELECT user_id, key FROM tool_effects WHERE user_id IN (?, ?) ORDER BY key")
-      .bind(alice.user.id, bob.user.id)
-      .all<{ user_id: string; key: string }>();
-    expect(keys.results).toEqual([
+    // Each user's keys are in their own shard (the two may share one).
+    const keysOf = async ({ user, db }: typeof alice) =>
+      (
+        await db
+          .prepare("SELECT user_id, key FROM tool_effects WHERE user_id = ?")
+          .bind(user.id)
+          .all<{ user_id: string; key: string }>()
+      ).results;
+    const keys = [...(await keysOf(alice)), ...(await keysOf(bob))].sort((a, b) => a.key.localeCompare(b.key));
+    expect(keys).toEqual([
       { user_id: alice.user.id, key: "conversation/turn/1/call" },
       { user_id: bob.user.id, key: "old" },
       { user_id: alice.user.id, key: "recent" },

@@ -1,6 +1,5 @@
 // Runs built-in tools as the loop does (arguments through the tool's schema, then execute) for a
 // freshly signed-up user, so tool tests read as calls.
-import { env } from "cloudflare:workers";
 import type { AgentTool, ToolContext } from "../../agent/tools/tool";
 import { signup } from "./helpers";
 
@@ -11,9 +10,9 @@ export function findTool(tools: readonly AgentTool[], name: string): AgentTool {
 }
 
 export async function toolsFor(tools: readonly AgentTool[]) {
-  const { user } = await signup();
+  const { user, db } = await signup();
   const ctx: ToolContext = {
-    db: env.DB,
+    db,
     userId: user.id,
     conversationId: "conversation",
     signal: new AbortController().signal,
@@ -26,5 +25,5 @@ export async function toolsFor(tools: readonly AgentTool[]) {
   // biome-ignore lint/suspicious/noExplicitAny: test results are inspected loosely
   const run = (name: string, args: unknown, as: Partial<ToolContext> = {}): Promise<any> =>
     tool(name).execute(tool(name).args.parse(args), { ...ctx, callId: `call_${calls++}`, ...as });
-  return { user, run, tool };
+  return { user, db, run, tool };
 }

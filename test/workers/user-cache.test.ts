@@ -2,7 +2,6 @@
 // every write to what that copy holds reaches it before the write is answered (user-changes.ts): the
 // next turn, on a warm object, starts from what was just saved.
 import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { UserCache } from "../../durable-objects/conversation/user-cache";
 import { api, connect, createConversation, eventually, type Session, signup, stubOf } from "./helpers";
@@ -15,8 +14,10 @@ const holds = (id: string) =>
     async (instance) => (instance as unknown as { sockets: { user: UserCache } }).sockets.user.holding,
   );
 
-async function registered(conversationId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM live_conversations WHERE conversation_id = ?")
+/** How many sockets of the conversation are registered in its owner's shard (live_conversations). */
+async function registered(session: Session, conversationId: string): Promise<number> {
+  const row = await session.db
+    .prepare("SELECT count(*) AS n FROM live_conversations WHERE conversation_id = ?")
     .bind(conversationId)
     .first<{ n: number }>();
   return row?.n ?? 0;
@@ -55,7 +56,7 @@ describe("the object's copy of its user's settings", () => {
     const { id } = await createConversation(session);
     const socket = await connect(session, id);
     await eventually(() => holds(id), Boolean, "copy read as the socket opened");
-    expect(await registered(id)).toBe(1);
+    expect(await registered(session, id)).toBe(1);
     const subscriber = await optionalSubscriber(session);
     const writes: [string, RequestInit & { json?: unknown }][] = [
       ["/api/settings/agent", { method: "PUT", json: { tokenBudget: 40_000 } }],
@@ -86,7 +87,7 @@ describe("the object's copy of its user's settings", () => {
     // The last socket closing drops the copy and its registration.
     socket.close();
     await eventually(
-      () => registered(id),
+      () => registered(session, id),
       (n) => n === 0,
       "registration removed",
     );
