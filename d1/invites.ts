@@ -28,13 +28,14 @@ export async function createInvite(
   return row;
 }
 
-/** Newest first, with the usernames of who made and who used each. */
+/** Newest first, with the usernames of who made and who used each (the directory has every account's). */
 export async function listInvites(d1: Reader, limit = 100): Promise<Invite[]> {
   const { results } = await d1
     .prepare(
       `SELECT i.id, i.note, i.created_at, i.expires_at, coalesce(c.username, i.created_by) AS created_by,
          i.used_at, coalesce(u.username, i.used_by) AS used_by
-       FROM invites i LEFT JOIN users c ON c.id = i.created_by LEFT JOIN users u ON u.id = i.used_by
+       FROM invites i LEFT JOIN directory_users c ON c.user_id = i.created_by
+         LEFT JOIN directory_users u ON u.user_id = i.used_by
        ORDER BY i.created_at DESC LIMIT ?`,
     )
     .bind(limit)

@@ -5,7 +5,6 @@
 // file of the zip; imported into a new account it gives back the same messages (every version, same
 // tree, same times), notes, tasks, entries, a paused schedule and the settings. A malformed archive
 // changes nothing; text can never come back as a System item.
-import { env } from "cloudflare:workers";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import {
@@ -124,10 +123,11 @@ async function fullAccount() {
     json: { model: { provider_id: provider.id, model: "m" } },
   });
   const { token } = await json<{ token: string }>(session, "/api/tokens", { method: "POST", json: { name: "backup" } });
-  const stored = await env.DB.prepare(
-    `SELECT u.password_hash, p.sealed_key, m.sealed_secret FROM users u, providers p, mcp_servers m
+  const stored = await session.db
+    .prepare(
+      `SELECT u.password_hash, p.sealed_key, m.sealed_secret FROM users u, providers p, mcp_servers m
      WHERE u.id = ?1 AND p.user_id = ?1 AND m.user_id = ?1`,
-  )
+    )
     .bind(session.user.id)
     .first<{ password_hash: string; sealed_key: string; sealed_secret: string }>();
   const sessionToken = session.cookie.split("=")[1] ?? "";

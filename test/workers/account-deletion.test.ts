@@ -14,8 +14,10 @@ import { api, createConversation, eventually, type Session, signup, stubOf } fro
 
 const PASSWORD = "correct horse battery";
 
-const row = (sql: string, ...params: unknown[]) =>
-  env.DB.prepare(sql)
+/** A row of `db`: the account's shard (session.db) or the directory. */
+const row = (db: D1Database, sql: string, ...params: unknown[]) =>
+  db
+    .prepare(sql)
     .bind(...params)
     .first();
 
@@ -69,8 +71,9 @@ describe("a deletion cut short", () => {
       403,
     );
     expect((await deleteAccount(s)).status).toBe(204);
-    expect(await row("SELECT 1 FROM users WHERE id = ?", s.user.id)).toBeNull();
-    expect(await row("SELECT 1 FROM conversations WHERE id = ?", conversation)).toBeNull();
+    expect(await row(s.db, "SELECT 1 FROM users WHERE id = ?", s.user.id)).toBeNull();
+    expect(await row(s.db, "SELECT 1 FROM conversations WHERE id = ?", conversation)).toBeNull();
+    expect(await row(env.DIRECTORY, "SELECT 1 FROM directory_users WHERE user_id = ?", s.user.id)).toBeNull();
     expect(await objectKeys(conversation)).toEqual([]);
     expect((await api("/api/notes", { headers: other.headers })).status).toBe(200);
   });
@@ -80,7 +83,7 @@ describe("a deletion cut short", () => {
     expect(await beginDeletion(s.db, s.user.id, await sessionHash(s))).toBe(true);
     expect((await api("/api/me", { headers: s.headers })).status).toBe(401);
     await eventually(
-      () => row("SELECT 1 FROM users WHERE id = ?", s.user.id),
+      () => row(s.db, "SELECT 1 FROM users WHERE id = ?", s.user.id),
       (found) => found === null,
       "the account deleted",
     );
@@ -93,24 +96,23 @@ describe("rows naming a deleted account", () => {
     const s = await signup();
     const name = s.user.username;
     const near = `${name}x`;
-    await env.DB.batch([
-      env.DB.prepare("INSERT INTO admin_audit (actor, action, target, detail) VALUES (?, 'set_quota', ?, ?)").bind(
-        name,
-        name,
-        JSON.stringify({ who: name, id: s.user.id }),
-      ),
-      env.DB.prepare(
+    // The audit log and invites are the directory's; rate-limit keys naming a user are in their shard.
+    await env.DIRECTORY.batch([
+      env.DIRECTORY.prepare(
+        "INSERT INTO admin_audit (actor, action, target, detail) VALUES (?, 'set_quota', ?, ?)",
+      ).bind(name, name, JSON.stringify({ who: name, id: s.user.id })),
+      env.DIRECTORY.prepare(
         "INSERT INTO invites (id, token_hash, created_by, expires_at, used_by, used_at) VALUES (?, ?, ?, '2999-01-01', ?, '2000-01-01')",
       ).bind(crypto.randomUUID(), crypto.randomUUID(), s.user.id, s.user.id),
-      ...[`share_create:${s.user.id}`, `sign-in:user:${name}|10.0.0.1`, `sign-in:user:${near}|10.0.0.1`].map((key) =>
-        env.DB.prepare("INSERT INTO rate_limits (key, count, reset_at) VALUES (?, 1, ?)").bind(
-          key,
-          Date.now() + 60_000,
-        ),
-      ),
     ]);
+    await s.db.batch(
+      [`share_create:${s.user.id}`, `sign-in:user:${name}|10.0.0.1`, `sign-in:user:${near}|10.0.0.1`].map((key) =>
+        s.db.prepare("INSERT INTO rate_limits (key, count, reset_at) VALUES (?, 1, ?)").bind(key, Date.now() + 60_000),
+      ),
+    );
     expect((await deleteAccount(s)).status).toBe(204);
     const audit = await row(
+      env.DIRECTORY,
       "SELECT actor, target, detail FROM admin_audit WHERE actor = ? ORDER BY id DESC",
       DELETED_USER,
     );
@@ -119,19 +121,21 @@ describe("rows naming a deleted account", () => {
       target: DELETED_USER,
       detail: JSON.stringify({ who: DELETED_USER, id: DELETED_USER }),
     });
-    expect(await row("SELECT 1 FROM invites WHERE used_by = ? OR created_by = ?", s.user.id, s.user.id)).toBeNull();
-    const keys = await env.DB.prepare("SELECT key FROM rate_limits WHERE key LIKE ?").bind(`%${name}%`).all();
+    expect(
+      await row(env.DIRECTORY, "SELECT 1 FROM invites WHERE used_by = ? OR created_by = ?", s.user.id, s.user.id),
+    ).toBeNull();
+    const keys = await s.db.prepare("SELECT key FROM rate_limits WHERE key LIKE ?").bind(`%${name}%`).all();
     expect(keys.results).toEqual([{ key: `sign-in:user:${near}|10.0.0.1` }]);
-    expect(await row("SELECT 1 FROM rate_limits WHERE key = ?", `share_create:${s.user.id}`)).toBeNull();
+    expect(await row(s.db, "SELECT 1 FROM rate_limits WHERE key = ?", `share_create:${s.user.id}`)).toBeNull();
   });
 });
 
 describe("an object whose conversation is gone", () => {
   it("erases itself when its alarm fires, and runs nothing", async () => {
-    const { conversation } = await used();
+    const { s, conversation } = await used();
     expect(await objectKeys(conversation)).toContain("table messages");
     await runInDurableObject(stubOf(conversation), (_instance, state) => state.storage.setAlarm(Date.now() + 60_000));
-    await env.DB.prepare("DELETE FROM conversations WHERE id = ?").bind(conversation).run();
+    await s.db.prepare("DELETE FROM conversations WHERE id = ?").bind(conversation).run();
     // A fresh instance, as one woken by its alarm after an eviction: the copy in memory is what an erase drops.
     await runInDurableObject(stubOf(conversation), (instance) => {
       (instance as unknown as { forget(): void }).forget();

@@ -1,7 +1,6 @@
 // Settings → Account (docs/protocol.md "Account"): the sessions a user can see and end, a new password
 // that ends every other session and its sockets at once, an admin's single-use reset link, and none of
 // it open to an API token.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { AccountSession } from "../../protocol";
 import { api, connect, createConversation, ORIGIN, type Session, signup, type TestSocket, uniqueName } from "./helpers";
@@ -51,7 +50,7 @@ describe("sessions", () => {
     expect(list.find((s) => s.current)?.method).toBe("signup");
     const cookieSecret = other.headers.Cookie.split("=")[1] ?? "";
     expect(JSON.stringify(list)).not.toContain(cookieSecret);
-    const hashes = await env.DB.prepare("SELECT token_hash FROM sessions WHERE user_id = ?").bind(me.user.id).all();
+    const hashes = await me.db.prepare("SELECT token_hash FROM sessions WHERE user_id = ?").bind(me.user.id).all();
     for (const row of hashes.results) expect(JSON.stringify(list)).not.toContain(String(row.token_hash));
   });
 
@@ -156,7 +155,7 @@ describe("what an API token cannot do", () => {
 describe("an admin's reset link", () => {
   async function admin(): Promise<Session> {
     const session = await signup();
-    await env.DB.prepare("UPDATE users SET role = 'admin' WHERE id = ?").bind(session.user.id).run();
+    await session.db.prepare("UPDATE users SET role = 'admin' WHERE id = ?").bind(session.user.id).run();
     return session;
   }
 

@@ -18,11 +18,19 @@ import {
 } from "./helpers";
 import { llmUrl } from "./turn-helpers";
 
+/** An account made an admin as a promotion makes one: its role in its shard, and among the directory's active admins. */
 async function admin(): Promise<Session> {
   const session = await signup();
-  await env.DB.prepare("UPDATE users SET role = 'admin' WHERE id = ?").bind(session.user.id).run();
+  await session.db.prepare("UPDATE users SET role = 'admin' WHERE id = ?").bind(session.user.id).run();
+  await env.DIRECTORY.prepare("INSERT INTO directory_admins (user_id, shard) VALUES (?, ?)")
+    .bind(session.user.id, session.shard)
+    .run();
   return session;
 }
+
+/** Whether the directory counts `userId` among the active admins (the "never no admin" rule's table). */
+const activeAdmin = async (userId: string) =>
+  !!(await env.DIRECTORY.prepare("SELECT 1 FROM directory_admins WHERE user_id = ?").bind(userId).first());
 
 const ADMIN_ROUTES: [string, string, unknown?][] = [
   ["GET", "/api/admin/users"],
@@ -168,11 +176,13 @@ describe("the admin surface", () => {
     });
     const schedule = (await made.json()) as { id: string };
     await api(`/api/admin/users/${user.user.id}/disable`, { method: "POST", headers: boss.headers });
-    await env.DB.prepare("UPDATE schedules SET next_run_at = ? WHERE id = ?")
+    await user.db
+      .prepare("UPDATE schedules SET next_run_at = ? WHERE id = ?")
       .bind(new Date(Date.now() - 1000).toISOString(), schedule.id)
       .run();
     await runDurableObjectAlarm(stubOf(id));
-    const row = await env.DB.prepare("SELECT last_status, last_error FROM schedules WHERE id = ?")
+    const row = await user.db
+      .prepare("SELECT last_status, last_error FROM schedules WHERE id = ?")
       .bind(schedule.id)
       .first<{ last_status: string; last_error: string }>();
     expect(row).toMatchObject({ last_status: "failed", last_error: expect.stringMatching(/disabled/) });
@@ -195,6 +205,7 @@ describe("the admin surface", () => {
     });
     expect(promote.status).toBe(200);
     expect(await (await api("/api/me", { headers: other.headers })).json()).toMatchObject({ user: { admin: true } });
+    expect(await activeAdmin(other.user.id)).toBe(true);
     const demote = await api(`/api/admin/users/${other.user.id}/role`, {
       method: "PUT",
       json: { role: "user" },
@@ -202,5 +213,28 @@ describe("the admin surface", () => {
     });
     expect(demote.status).toBe(200);
     expect((await api("/api/admin/users", { headers: other.headers })).status).toBe(404);
+    expect(await activeAdmin(other.user.id)).toBe(false);
+    // With the boss the directory's only active admin (the others set aside for the moment), demoting them
+    // is refused, and they stay an admin.
+    const others = await env.DIRECTORY.prepare("SELECT user_id, shard FROM directory_admins WHERE user_id <> ?")
+      .bind(boss.user.id)
+      .all<{ user_id: string; shard: number }>();
+    await env.DIRECTORY.prepare("DELETE FROM directory_admins WHERE user_id <> ?").bind(boss.user.id).run();
+    try {
+      const last = await api(`/api/admin/users/${boss.user.id}/role`, {
+        method: "PUT",
+        json: { role: "user" },
+        headers: boss.headers,
+      });
+      expect(last.status).toBe(409);
+      expect(await last.json()).toMatchObject({
+        error: { code: "conflict", message: expect.stringMatching(/last admin/) },
+      });
+      expect(await activeAdmin(boss.user.id)).toBe(true);
+      expect((await api("/api/admin/users", { headers: boss.headers })).status).toBe(200);
+    } finally {
+      const restore = env.DIRECTORY.prepare("INSERT OR IGNORE INTO directory_admins (user_id, shard) VALUES (?, ?)");
+      if (others.results.length) await env.DIRECTORY.batch(others.results.map((r) => restore.bind(r.user_id, r.shard)));
+    }
   });
 });

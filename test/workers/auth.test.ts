@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { shardDb, shardForKey, shardOfToken } from "../../d1/shards";
+import { SHARDS } from "./apply-migrations";
 import { api, ORIGIN, signup, uniqueName } from "./helpers";
 
 /** Signs in as `username` from the client address `ip` (as Cloudflare reports it). */
@@ -28,9 +30,13 @@ describe("accounts", () => {
     expect(cookie).toMatch(/SameSite=Lax/);
     expect(cookie).toMatch(/Path=\//);
     const token = cookie.split(";")[0]?.split("=")[1] ?? "";
-    const rows = await env.DB.prepare("SELECT token_hash FROM sessions").all<{ token_hash: string }>();
-    expect(rows.results.some((r) => r.token_hash.includes(token))).toBe(false);
-    const user = await env.DB.prepare("SELECT password_hash FROM users WHERE username = ?")
+    // No shard holds the token itself; the account's own shard (the token names it) holds its hash.
+    for (const shard of SHARDS) {
+      const rows = await shard.prepare("SELECT token_hash FROM sessions").all<{ token_hash: string }>();
+      expect(rows.results.some((r) => r.token_hash.includes(token))).toBe(false);
+    }
+    const user = await shardDb(env, shardOfToken(token))
+      .prepare("SELECT password_hash FROM users WHERE username = ?")
       .bind(username)
       .first<{ password_hash: string }>();
     expect(user?.password_hash).toMatch(/^pbkdf2-sha256\$100000\$/);
@@ -161,12 +167,18 @@ describe("accounts", () => {
 
   it("prunes the records of windows that have passed", async () => {
     const old = Date.now() - 16 * 60 * 1000;
-    await env.DB.prepare("INSERT INTO rate_limits (key, count, reset_at) VALUES (?, 3, ?)")
+    // An unknown name's attempts are counted (and the passed windows pruned) in the shard the name falls to.
+    const username = uniqueName();
+    const shard = shardDb(env, shardForKey(env, username));
+    await shard
+      .prepare("INSERT INTO rate_limits (key, count, reset_at) VALUES (?, 3, ?)")
       .bind(`sign-in:user:${uniqueName()}|old`, old + 15 * 60 * 1000)
       .run();
-    await api("/api/auth/login", { method: "POST", json: { username: uniqueName(), password: "whatever-123" } });
-    const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM rate_limits WHERE reset_at <= ?")
-      .bind(Date.now())
+    const before = Date.now();
+    await api("/api/auth/login", { method: "POST", json: { username, password: "whatever-123" } });
+    const left = await shard
+      .prepare("SELECT COUNT(*) AS n FROM rate_limits WHERE reset_at <= ?")
+      .bind(before)
       .first<{ n: number }>();
     expect(left?.n).toBe(0);
   });
@@ -204,7 +216,10 @@ describe("API tokens", () => {
     const created = await api("/api/tokens", { method: "POST", json: { name: "script" }, headers: session.headers });
     expect(created.status).toBe(201);
     const { id, token } = (await created.json()) as { id: string; token: string };
-    const stored = await env.DB.prepare("SELECT token_hash FROM api_tokens WHERE id = ?")
+    // The token names the account's shard, where it is kept (as its hash only).
+    expect(shardOfToken(token)).toBe(session.shard);
+    const stored = await session.db
+      .prepare("SELECT token_hash FROM api_tokens WHERE id = ?")
       .bind(id)
       .first<{ token_hash: string }>();
     expect(stored?.token_hash).not.toContain(token);

@@ -3,7 +3,6 @@
 // it was reached; the warning comes once per threshold, before the limit; a turn at the limit ends with
 // its own termination reason and says when the quota resets; a new turn is refused before any model call;
 // the user's own provider is never counted.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Message, UsageReport } from "../../protocol";
 import { marker, modelRequests, type Step, scriptModel } from "../support/fake-openai-client";
@@ -22,18 +21,20 @@ const longTurn = (steps: number, tag: string): Step[] => [
   { text: "done", usage: STEP_USAGE },
 ];
 
-async function setQuota(userId: string, limits: Record<string, number | null>) {
-  await env.DB.prepare(
-    "INSERT INTO user_quotas (user_id, limits) VALUES (?1, ?2) ON CONFLICT(user_id) DO UPDATE SET limits = ?2",
-  )
-    .bind(userId, JSON.stringify(limits))
+async function setQuota(session: Session, limits: Record<string, number | null>) {
+  await session.db
+    .prepare("INSERT INTO user_quotas (user_id, limits) VALUES (?1, ?2) ON CONFLICT(user_id) DO UPDATE SET limits = ?2")
+    .bind(session.user.id, JSON.stringify(limits))
     .run();
 }
 
-async function dayTokens(userId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT day_tokens FROM usage_totals WHERE user_id = ?").bind(userId).first<{
-    day_tokens: number;
-  }>();
+async function dayTokens(session: Session): Promise<number> {
+  const row = await session.db
+    .prepare("SELECT day_tokens FROM usage_totals WHERE user_id = ?")
+    .bind(session.user.id)
+    .first<{
+      day_tokens: number;
+    }>();
   return row?.day_tokens ?? 0;
 }
 
@@ -51,7 +52,7 @@ describe("quota on the operator's models", () => {
   it("holds under five concurrent turns of one user, warns once before the limit, then refuses a new turn before any model call", async () => {
     const session = await signup();
     const limit = 6000;
-    await setQuota(session.user.id, { daily_tokens: limit });
+    await setQuota(session, { daily_tokens: limit });
     const turns = await Promise.all(
       Array.from({ length: 5 }, async (_, i) => {
         const { id } = await createConversation(session);
@@ -67,7 +68,7 @@ describe("quota on the operator's models", () => {
     expect(ends.map((e) => e.termination_reason)).toContain("quota_exceeded");
     // Every call was admitted under the limit; what was in flight when it was reached may finish.
     const calls = (await Promise.all(turns.map((t) => modelRequests(llmUrl, t.key)))).flat();
-    const used = await dayTokens(session.user.id);
+    const used = await dayTokens(session);
     expect(used).toBeGreaterThanOrEqual(limit);
     expect(used).toBeLessThanOrEqual(limit + turns.length * 1050);
     expect(calls.length).toBeLessThan(5 * 9);
@@ -100,7 +101,7 @@ describe("quota on the operator's models", () => {
   it("warns the agent and the user before the limit ends a turn", async () => {
     const session = await signup();
     // Steps of 1,050 tokens: the 4th passes 80% of 5,000, the 5th reaches the limit.
-    await setQuota(session.user.id, { daily_tokens: 5000 });
+    await setQuota(session, { daily_tokens: 5000 });
     const { id } = await createConversation(session);
     const key = uniqueName("warn");
     await scriptModel(llmUrl, key, longTurn(8, "w"));
@@ -122,7 +123,7 @@ describe("quota on the operator's models", () => {
 
   it("never counts the user's own provider, and counts a title like any call", async () => {
     const session = await signup();
-    await setQuota(session.user.id, { daily_tokens: 0 });
+    await setQuota(session, { daily_tokens: 0 });
     await ownModel(session, "chat");
     const { id } = await createConversation(session);
     const key = uniqueName("own");
@@ -131,7 +132,7 @@ describe("quota on the operator's models", () => {
     socket.send({ type: "chat", content: `hello ${marker(key)}` });
     const end = await socket.next("response_complete");
     expect(end.termination_reason).toBe("completed");
-    expect(await dayTokens(session.user.id)).toBe(0);
+    expect(await dayTokens(session)).toBe(0);
     socket.close();
     // The operator's model: its answer and the title written after it are both recorded.
     const other = await signup();
@@ -143,19 +144,20 @@ describe("quota on the operator's models", () => {
     await socket2.next("response_complete");
     const calls = async () =>
       (
-        await env.DB.prepare("SELECT sum(calls) AS n FROM usage_daily WHERE user_id = ?")
+        await other.db
+          .prepare("SELECT sum(calls) AS n FROM usage_daily WHERE user_id = ?")
           .bind(other.user.id)
           .first<{ n: number | null }>()
       )?.n ?? 0;
     const until = Date.now() + 15_000;
     while ((await calls()) < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     expect(await calls()).toBe(2);
-    expect(await dayTokens(other.user.id)).toBeGreaterThanOrEqual(1050);
+    expect(await dayTokens(other)).toBeGreaterThanOrEqual(1050);
     // The user's own report: today against no limit, and the day's row for the model.
-    await setQuota(other.user.id, { monthly_tokens: 1_000_000 });
+    await setQuota(other, { monthly_tokens: 1_000_000 });
     const report = (await (await api("/api/usage?days=7", { headers: other.headers })).json()) as UsageReport;
     expect(report.day).toMatchObject({
-      tokens: await dayTokens(other.user.id),
+      tokens: await dayTokens(other),
       resets_at: expect.stringMatching(/T00:00:00/),
     });
     expect(report.day.token_limit).toBeUndefined();
@@ -167,7 +169,7 @@ describe("quota on the operator's models", () => {
 
   it("counts a subagent's calls against its parent's user, and stops it at the limit too", async () => {
     const session = await signup();
-    await setQuota(session.user.id, { daily_tokens: 3000 });
+    await setQuota(session, { daily_tokens: 3000 });
     const child = uniqueName("child");
     // The child would make 6 calls of 1,050 tokens; the user's quota holds for it as for the parent.
     await scriptModel(llmUrl, child, longTurn(5, "child"));
@@ -185,7 +187,7 @@ describe("quota on the operator's models", () => {
     expect(childCalls).toBeGreaterThan(0);
     expect(childCalls).toBeLessThan(6);
     // Every call made (the parent's first, the child's) is in the user's total; none past the limit.
-    expect(await dayTokens(session.user.id)).toBe((1 + childCalls) * 1050);
+    expect(await dayTokens(session)).toBe((1 + childCalls) * 1050);
     socket.close();
   });
 });

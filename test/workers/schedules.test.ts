@@ -2,7 +2,6 @@
 // object's alarm that posts a due schedule's message (labelled with its origin) and starts its turn,
 // once per due run however many were missed, after a running turn, and never after a delete or a pause.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../protocol";
 import { MAX_SCHEDULES, type Schedule, wallTime } from "../../protocol/schedules";
@@ -28,8 +27,10 @@ async function read(session: Session, id: string): Promise<Schedule> {
 }
 
 /** Drives the clock: the schedule's next run moved into the past, as if its time had come. */
-async function makeDue(id: string, at = new Date(Date.now() - 1000).toISOString()): Promise<void> {
-  await env.DB.prepare("UPDATE schedules SET next_run_at = ? WHERE id = ?").bind(at, id).run();
+async function makeDue(session: Session, id: string, at = new Date(Date.now() - 1000).toISOString()): Promise<void> {
+  // In the owner's shard; a schedule not found there would leave the test checking nothing.
+  const { meta } = await session.db.prepare("UPDATE schedules SET next_run_at = ? WHERE id = ?").bind(at, id).run();
+  if (meta.changes !== 1) throw new Error(`makeDue: no schedule ${id} in the owner's shard`);
 }
 
 const scheduledMessages = (messages: Message[]) =>
@@ -53,7 +54,7 @@ describe("a schedule's run", () => {
     expect(await alarmAt(s.conversationId)).toBe(Date.parse(schedule.at ?? ""));
 
     const dueAt = new Date(Date.now() - 1000).toISOString();
-    await makeDue(schedule.id, dueAt);
+    await makeDue(s.session, schedule.id, dueAt);
     const from = s.socket.frames.length;
     expect(await runDurableObjectAlarm(stubOf(s.conversationId))).toBe(true);
     const posted = await s.socket.next("message", (f) => f.message.role === "user", { from });
@@ -82,7 +83,7 @@ describe("a schedule's run", () => {
     });
     expect(schedule).toMatchObject({ kind: "cron", cron: "0 8 * * *", time_zone: "Europe/Paris" });
     // Three days of runs missed (the object was not awake).
-    await makeDue(schedule.id, new Date(Date.now() - 3 * 86_400_000).toISOString());
+    await makeDue(s.session, schedule.id, new Date(Date.now() - 3 * 86_400_000).toISOString());
     const from = s.socket.frames.length;
     expect(await runDurableObjectAlarm(stubOf(s.conversationId))).toBe(true);
     await s.socket.next("response_complete", () => true, { from, timeoutMs: 15_000 });
@@ -108,7 +109,7 @@ describe("a schedule's run", () => {
       headers: s.session.headers,
     });
     expect(await res.json()).toMatchObject({ paused: true, next_run_at: null });
-    await makeDue(deleted.id);
+    await makeDue(s.session, deleted.id);
     expect((await api(`/api/schedules/${deleted.id}`, { method: "DELETE", headers: s.session.headers })).status).toBe(
       204,
     );
@@ -135,7 +136,7 @@ describe("a schedule's run", () => {
     const from = s.socket.frames.length;
     s.socket.send({ type: "chat", content: `start ${marker(s.key)}` });
     await s.socket.next("agent_update", (f) => f.update_type === "agent_request_input", { from });
-    await makeDue(schedule.id);
+    await makeDue(s.session, schedule.id);
     expect(await runDurableObjectAlarm(stubOf(s.conversationId))).toBe(true);
     // Queued, not started: still one user message, and the schedule says so.
     expect((await history(s)).filter((m) => m.role === "user")).toHaveLength(1);

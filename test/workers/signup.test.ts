@@ -4,6 +4,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
+import { SHARDS } from "./apply-migrations";
 import { api, ORIGIN, signup, uniqueName } from "./helpers";
 
 type Vars = Partial<Pick<Env, "SIGNUP" | "SIGNUP_PER_HOUR" | "ADMINS">>;
@@ -33,13 +34,19 @@ const credentials = (invite?: string) => ({
   ...(invite ? { invite } : {}),
 });
 
+/** The accounts in every shard. */
 async function userCount(): Promise<number> {
-  return ((await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>())?.n ?? 0) as number;
+  const counts = await Promise.all(
+    SHARDS.map(
+      async (shard) => (await shard.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>())?.n ?? 0,
+    ),
+  );
+  return counts.reduce((sum, n) => sum + n, 0);
 }
 
 async function admin() {
   const session = await signup();
-  await env.DB.prepare("UPDATE users SET role = 'admin' WHERE id = ?").bind(session.user.id).run();
+  await session.db.prepare("UPDATE users SET role = 'admin' WHERE id = ?").bind(session.user.id).run();
   return session;
 }
 
@@ -106,7 +113,9 @@ describe("SIGNUP policies", () => {
     const old = (await (
       await api("/api/admin/invites", { method: "POST", json: { expires_in_hours: 1 }, headers: boss.headers })
     ).json()) as { id: string; token: string };
-    await env.DB.prepare("UPDATE invites SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(old.id).run();
+    await env.DIRECTORY.prepare("UPDATE invites SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?")
+      .bind(old.id)
+      .run();
     expect((await signUp(vars, credentials(old.token))).status).toBe(403);
   });
 
