@@ -9,7 +9,7 @@ import { audit } from "../../d1/admin-audit";
 import { type Db, database } from "../../d1/client";
 import type { Credential } from "../../d1/credentials";
 import { addAdmin } from "../../d1/directory";
-import { directoryDb, type Placement, shardCount, shardDb, shardOfToken } from "../../d1/shards";
+import { boundShard, directoryDb, type Placement, shardDb, shardOfToken } from "../../d1/shards";
 import type { User } from "../../protocol";
 import { finishDeletion } from "../account-deletion/delete-account";
 import { credentialFor, publicUser, SESSION_COOKIE, type SignedIn, userForCredential } from "../auth/sessions";
@@ -18,8 +18,11 @@ import { ApiError, notFound, unauthorized } from "../errors";
 
 export type AppEnv = {
   Bindings: Env;
-  /** `account`: the signed-in account's role and status as identity read them (`admin`: effective, ADMINS included). */
-  /** `shard`, `db`, `shardIndex`: the shard this request reads and writes (enterShard), the user's once signed in. */
+  /**
+   * `shard`, `db`, `shardIndex`: the shard this request reads and writes (enterShard), the user's once signed
+   * in. `account`: the signed-in account's role and status as identity read them (`admin`: effective, ADMINS
+   * included).
+   */
   Variables: {
     db: Db;
     shard: D1Database;
@@ -62,12 +65,10 @@ export const identify: MiddlewareHandler<AppEnv> = async (c, next) => {
   const secret = bearer ?? cookie;
   // The credential says which shard holds it (d1/shards.ts): no directory read to authenticate. One that
   // names a shard this installation does not have signs nobody in.
-  const shard = secret === undefined ? -1 : shardOfToken(secret);
+  const shard = secret === undefined ? undefined : boundShard(c.env, shardOfToken(secret));
   const credential =
-    secret === undefined || shard >= shardCount(c.env)
-      ? undefined
-      : await credentialFor(bearer ? "token" : "session", secret);
-  if (credential) enterShard(c, shard);
+    secret === undefined || shard === undefined ? undefined : await credentialFor(bearer ? "token" : "session", secret);
+  if (credential && shard !== undefined) enterShard(c, shard);
   if (bearer && !credential) throw unauthorized();
   const user = credential && (await userForCredential(c.var.db, credential));
   // A bad bearer token is an error; a stale cookie just means "not signed in".
