@@ -183,4 +183,13 @@ describe("the databases a request touches", () => {
     expect(await listOf(alice)).not.toContain(copy.id);
     expect(await listOf(bob)).not.toContain(conversation.id);
   });
+
+  it("a credential naming a shard this installation does not have signs nobody in, and reads no database", async () => {
+    const hex = "ab".repeat(32);
+    const seen = await touchedBy(async () => {
+      expect((await api("/api/me", { headers: { Authorization: `Bearer ot_s9_${hex}` } })).status).toBe(401);
+      expect((await api("/api/me", { headers: { Cookie: `oracle_session=os_s9_${hex}` } })).status).toBe(401);
+    });
+    expect(seen).toEqual(new Set());
+  });
 });
