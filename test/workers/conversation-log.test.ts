@@ -3,7 +3,6 @@
 // outbox that survives a crash and retries a failed flush, a 10,000-message conversation wakes without
 // reading its log, and a conversation whose messages are still in D1 moves into its object once.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ensureLocalTables, insertMessage, writeState } from "../../durable-objects/conversation/log/local-tables";
 import type { Conversation, Message } from "../../protocol";
@@ -16,9 +15,11 @@ async function getJson<T>(session: Session, path: string): Promise<T> {
   return res.json() as Promise<T>;
 }
 
-const d1Rows = async (conversationId: string) =>
+/** The conversation's messages still in D1: in its owner's shard, where the index and a legacy log are. */
+const d1Rows = async (db: D1Database, conversationId: string) =>
   (
-    await env.DB.prepare("SELECT count(*) AS n FROM messages WHERE conversation_id = ?")
+    await db
+      .prepare("SELECT count(*) AS n FROM messages WHERE conversation_id = ?")
       .bind(conversationId)
       .first<{ n: number }>()
   )?.n;
@@ -39,7 +40,7 @@ describe("the log in the conversation's object", () => {
     const log = await history(s);
     expect(log.map((m) => m.seq)).toEqual(log.map((_, i) => i + 1));
     expect(await localRows(s.conversationId)).toBe(log.length);
-    expect(await d1Rows(s.conversationId)).toBe(0);
+    expect(await d1Rows(s.session.db, s.conversationId)).toBe(0);
     const page = await getJson<{ messages: Message[] }>(
       s.session,
       `/api/conversations/${s.conversationId}/messages?after=1&limit=1`,
@@ -188,11 +189,13 @@ describe("conversations from before the move", () => {
       { seq: 1, role: "user", payload: { content: "What do echidnas eat?" } },
       { seq: 2, role: "agent", payload: { content: "Mostly ants and termites.", step: 1, phase: "final" } },
     ];
-    await env.DB.batch(
+    await session.db.batch(
       legacy.map((m) =>
-        env.DB.prepare(
-          "INSERT INTO messages (conversation_id, seq, id, role, created_at, payload) VALUES (?, ?, ?, ?, ?, ?)",
-        ).bind(id, m.seq, crypto.randomUUID(), m.role, at, JSON.stringify(m.payload)),
+        session.db
+          .prepare(
+            "INSERT INTO messages (conversation_id, seq, id, role, created_at, payload) VALUES (?, ?, ?, ?, ?, ?)",
+          )
+          .bind(id, m.seq, crypto.randomUUID(), m.role, at, JSON.stringify(m.payload)),
       ),
     );
     const page = await getJson<{ messages: Message[] }>(session, `/api/conversations/${id}/messages`);
@@ -202,7 +205,7 @@ describe("conversations from before the move", () => {
     ]);
     expect(page.messages[1]).toMatchObject({ content: "Mostly ants and termites.", phase: "final" });
     await eventually(
-      () => d1Rows(id),
+      () => d1Rows(session.db, id),
       (n) => n === 0,
       "legacy rows deleted from D1",
     );
@@ -219,9 +222,10 @@ describe("conversations from before the move", () => {
     expect(log.map((m) => m.seq)).toEqual(log.map((_, i) => i + 1));
     expect(log.filter((m) => m.role === "user")).toHaveLength(2);
     // A stray legacy row written later is not imported again: the move happened once.
-    await env.DB.prepare(
-      "INSERT INTO messages (conversation_id, seq, id, role, created_at, payload) VALUES (?, 99, ?, 'user', ?, ?)",
-    )
+    await session.db
+      .prepare(
+        "INSERT INTO messages (conversation_id, seq, id, role, created_at, payload) VALUES (?, 99, ?, 'user', ?, ?)",
+      )
       .bind(id, crypto.randomUUID(), at, JSON.stringify({ content: "stray" }))
       .run();
     await runInDurableObject(stubOf(id), async (instance) => {

@@ -9,5 +9,7 @@ describe("database", () => {
     const other = new Proxy(env.DB, {});
     expect(database(env.DB)).toBe(database(env.DB));
     expect(database(other)).not.toBe(database(env.DB));
+    // Each shard its own instance: one shard's queries never run on another's.
+    expect(database(env.SHARD_1)).not.toBe(database(env.DB));
   });
 });

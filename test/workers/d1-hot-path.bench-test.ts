@@ -50,6 +50,9 @@ it("counts every D1 primitive once", async () => {
   await env.DB.prepare("SELECT 1 AS x").run();
   await env.DB.batch([env.DB.prepare("SELECT 1 AS x"), env.DB.prepare("SELECT 2 AS y")]);
   await env.DB.exec("SELECT 1");
+  // Another shard and the directory are counted as shard 0 is (a turn's calls go to its user's shard).
+  await env.SHARD_2.prepare("SELECT 1 AS x").first();
+  await env.DIRECTORY.prepare("SELECT 1 AS x").first();
   expect(calls.slice(before).map((c) => c.label)).toEqual([
     "SELECT",
     "SELECT",
@@ -57,6 +60,8 @@ it("counts every D1 primitive once", async () => {
     "SELECT",
     "batch(SELECT + SELECT)",
     "exec SELECT",
+    "SELECT",
+    "SELECT",
   ]);
 });
 

@@ -3,11 +3,12 @@
 //
 // Counting: the Durable Object runs in the test's isolate, so patching the prototypes of the D1 binding
 // classes here (D1Database: batch, exec; D1PreparedStatement: first, run, all, raw; the same for a
-// withSession() session) also catches the object's calls. Each of those calls is one round trip;
+// withSession() session) also catches the object's calls, on every shard and the directory. Each of those calls is one round trip;
 // prepare and bind only tag the statement with its SQL, so every call is labelled "VERB table".
 // With a delay set, every round trip waits that long before it is sent (a remote D1 primary).
 import { env } from "cloudflare:workers";
 import { inject } from "vitest";
+import { shardBinding, shardCount } from "../../d1/shards";
 import { marker, type Step, scriptModel } from "../support/fake-openai-client";
 import { connect, createConversation, signup, type TestSocket, uniqueName } from "./helpers";
 
@@ -105,11 +106,19 @@ function instrumentDatabase(proto: Proto): void {
   }
 }
 
-const statementProto = Object.getPrototypeOf(env.DB.prepare("SELECT 1")) as Proto;
-instrumentDatabase(Object.getPrototypeOf(env.DB) as Proto);
-tagStatements(statementProto, "bind", (self) => sqlOf.get(self));
-for (const name of ["first", "run", "all", "raw"])
-  countCalls(statementProto, name, (self) => labelSql(sqlOf.get(self)));
+// Every shard and the directory: their bindings share these classes today, so the first binding's patch
+// already counts them all; patching each (a no-op once patched) keeps the count whole if they ever differ.
+const bindings = [
+  ...Array.from({ length: shardCount(env) }, (_, i) => (env as unknown as Record<string, D1Database>)[shardBinding(i)]),
+  env.DIRECTORY,
+].filter((d1): d1 is D1Database => d1 !== undefined);
+for (const d1 of bindings) {
+  const statementProto = Object.getPrototypeOf(d1.prepare("SELECT 1")) as Proto;
+  instrumentDatabase(Object.getPrototypeOf(d1) as Proto);
+  tagStatements(statementProto, "bind", (self) => sqlOf.get(self));
+  for (const name of ["first", "run", "all", "raw"])
+    countCalls(statementProto, name, (self) => labelSql(sqlOf.get(self)));
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -3,6 +3,7 @@
 // the owner (no username or ids, no MCP server address), rate limited, and forked into a caller's own
 // linear copy. Real D1 and conversation objects; the turns run against the fake model and a real MCP server.
 import { describe, expect, inject, it } from "vitest";
+import { shardOfId } from "../../core/shard-rules";
 import type { Message, Share, SharedConversation } from "../../protocol";
 import { api, createConversation, type Session, signup } from "./helpers";
 import { chat, history, type Scenario, scenario } from "./turn-helpers";
@@ -83,7 +84,9 @@ describe("share links", () => {
       include_system: false,
       include_tools: false,
     });
-    expect(created.id).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    // The shard that keeps the link, then 144 random bits (d1/shards.ts).
+    expect(created.id).toMatch(/^\d+\.[A-Za-z0-9_-]{24}$/);
+    expect(shardOfId(created.id)).toBe(alice.shard);
     const second = await makeShare(alice, conversation.id, { include_tools: true });
     expect(second.id).not.toBe(created.id);
 

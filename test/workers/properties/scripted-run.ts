@@ -22,6 +22,7 @@ import { type AgentTool, type SubagentHost, ToolError } from "../../../agent/too
 import { runTurn, type TurnOutcome } from "../../../agent/turn/run-turn";
 import { memoryLog } from "../../../bench/workers/memory-log";
 import { streamOf } from "../../../bench/workers/scripted-model";
+import { shardDb, shardForKey } from "../../../d1/shards";
 import { childLimits } from "../../../durable-objects/conversation/turn/subagents";
 import type { Message, ServerFrame } from "../../../protocol";
 import type { Reply, RunScript, ToolCallSpec, TurnScript } from "./script";
@@ -112,7 +113,10 @@ export const playRun = (script: RunScript): Promise<RunRecord> => withVirtualTim
 
 async function play(script: RunScript, clock: VirtualClock): Promise<RunRecord> {
   const userId = crypto.randomUUID();
-  await env.DB.prepare("INSERT INTO users (id, username, password_hash) VALUES (?, ?, 'x')")
+  // The run's user lives in one shard, as an account does (d1/shards.ts); its tools read and write there.
+  const db = shardDb(env, shardForKey(env, userId));
+  await db
+    .prepare("INSERT INTO users (id, username, password_hash) VALUES (?, ?, 'x')")
     .bind(userId, `prop_${userId}`)
     .run();
   // The log as the object keeps it, with the notifier it attaches (every subscriber on).
@@ -348,7 +352,7 @@ async function play(script: RunScript, clock: VirtualClock): Promise<RunRecord> 
         config,
         tree,
         tools,
-        toolContext: { db: env.DB, userId, conversationId: "property", subagents },
+        toolContext: { db, userId, conversationId: "property", subagents },
         signal: abort.signal,
         context: { budget, meter },
       },
