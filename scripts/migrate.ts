@@ -13,12 +13,16 @@ const args = process.argv.slice(2);
 const local = args.includes("--local");
 const extra = args.filter((arg) => !["--local", "--remote", "--if-new"].includes(arg));
 
-function wrangler(wranglerArgs: string[]): void {
+/** Runs wrangler (CI=true: no confirmation prompt); `quiet`: its output only when it fails. */
+function wrangler(wranglerArgs: string[], quiet = false): void {
   const result = spawnSync("npx", ["wrangler", ...wranglerArgs], {
-    stdio: "inherit",
+    stdio: quiet ? "pipe" : "inherit",
+    encoding: "utf8",
     env: { ...process.env, CI: "true" },
   });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  if (result.status === 0) return;
+  if (quiet) process.stderr.write(`${result.stdout}${result.stderr}`);
+  process.exit(result.status ?? 1);
 }
 
 if (!local) {
@@ -26,9 +30,14 @@ if (!local) {
     console.log(`\n${binding}:`);
     wrangler(["d1", "migrations", "apply", binding, "--remote", ...extra]);
   }
-} else if (!(args.includes("--if-new") && existsSync(".wrangler/state/v3/d1"))) {
-  for (const migration of localMigrations(process.cwd())) {
-    if (migration.allAtOnce) console.log(`migrating the new local ${migration.binding}: every migration in one go`);
-    wrangler(migration.args);
+} else {
+  // --persist-to DIR: wrangler's local state somewhere else than .wrangler/state.
+  const at = args.indexOf("--persist-to");
+  const persistTo = at >= 0 ? args[at + 1] : undefined;
+  const state = `${persistTo ?? ".wrangler/state"}/v3/d1`;
+  if (args.includes("--if-new") && existsSync(state)) process.exit(0);
+  for (const migration of localMigrations(process.cwd(), persistTo)) {
+    wrangler(migration.args, true);
+    console.log(`local ${migration.binding}: ${migration.allAtOnce ? "every migration in one go" : "up to date"}`);
   }
 }
