@@ -76,9 +76,14 @@ export async function noAccountYet(dir: D1Database): Promise<boolean> {
 }
 
 export async function placementOfUsername(dir: Reader, username: string): Promise<Placement | undefined> {
+  return placementBy(dir, "SELECT user_id, shard FROM directory_users WHERE username = ?", username);
+}
+
+/** The placement a one-row query finds (its columns: user_id, shard). */
+async function placementBy(dir: Reader, query: string, ...keys: string[]): Promise<Placement | undefined> {
   const row = await dir
-    .prepare("SELECT user_id, shard FROM directory_users WHERE username = ?")
-    .bind(username)
+    .prepare(query)
+    .bind(...keys)
     .first<{ user_id: string; shard: number }>();
   return row ? { userId: row.user_id, shard: row.shard } : undefined;
 }
@@ -94,11 +99,7 @@ export async function placementOfUser(dir: D1Database, userId: string): Promise<
 // ---- Passkeys: a discoverable sign-in names only the credential ------------------------------------
 
 export async function placementOfPasskey(dir: D1Database, credentialId: string): Promise<Placement | undefined> {
-  const row = await dir
-    .prepare("SELECT user_id, shard FROM directory_passkeys WHERE credential_id = ?")
-    .bind(credentialId)
-    .first<{ user_id: string; shard: number }>();
-  return row ? { userId: row.user_id, shard: row.shard } : undefined;
+  return placementBy(dir, "SELECT user_id, shard FROM directory_passkeys WHERE credential_id = ?", credentialId);
 }
 
 /** Records a new passkey's credential id; false when another account has it (it is unique across all). */
@@ -126,11 +127,8 @@ export async function placementOfIdentity(
   provider: string,
   subject: string,
 ): Promise<Placement | undefined> {
-  const row = await dir
-    .prepare("SELECT user_id, shard FROM directory_identities WHERE provider = ? AND subject = ?")
-    .bind(provider, subject)
-    .first<{ user_id: string; shard: number }>();
-  return row ? { userId: row.user_id, shard: row.shard } : undefined;
+  const query = "SELECT user_id, shard FROM directory_identities WHERE provider = ? AND subject = ?";
+  return placementBy(dir, query, provider, subject);
 }
 
 /** Claims a provider's subject for `owner`: the owner's id back when it was free or already theirs. */
