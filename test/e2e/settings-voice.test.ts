@@ -152,7 +152,7 @@ describe.each(DESKTOP_AND_PHONE)("at $width×$height ($name)", (viewport) => {
       const secret = page.locator("[data-testid=api-token-secret]");
       await secret.waitFor({ timeout: 10_000 });
       const token = await secret.inputValue();
-      expect(token).toMatch(/^ot_[0-9a-f]{64}$/);
+      expect(token).toMatch(/^ot_s\d+_[0-9a-f]{64}$/);
       const me = await page.request.get("/api/me", { headers: { authorization: `Bearer ${token}` } });
       expect(((await me.json()) as { user: { username: string } }).user.username).toBe(username);
       const row = page.locator("[data-testid=api-token][data-name='backup script']");
