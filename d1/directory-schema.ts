@@ -39,6 +39,17 @@ export const directoryIdentities = sqliteTable(
   (t) => [primaryKey({ columns: [t.provider, t.subject] }), index("directory_identities_user").on(t.userId)],
 );
 
+/**
+ * A browser's push endpoint → whose it is: one browser notifies one account, whichever shard it is in (a
+ * shared browser's endpoint saved by another user moves to them, keeping its subscription id).
+ */
+export const directoryPushEndpoints = sqliteTable("directory_push_endpoints", {
+  endpoint: text("endpoint").primaryKey(),
+  userId: text("user_id").notNull(),
+  shard: integer("shard").notNull(),
+  subscriptionId: text("subscription_id").notNull(),
+});
+
 /** The active admins: the "never no admin" rule spans shards, so it is kept here (d1/directory.ts). */
 export const directoryAdmins = sqliteTable("directory_admins", {
   userId: text("user_id").primaryKey(),

@@ -44,8 +44,8 @@ export async function releaseUser(dir: D1Database, userId: string): Promise<void
 }
 
 const releaseStatements = (dir: D1Database, userId: string) =>
-  ["directory_users", "directory_admins", "directory_passkeys", "directory_identities"].map((table) =>
-    dir.prepare(`DELETE FROM ${table} WHERE user_id = ?`).bind(userId),
+  ["directory_users", "directory_admins", "directory_passkeys", "directory_identities", "directory_push_endpoints"].map(
+    (table) => dir.prepare(`DELETE FROM ${table} WHERE user_id = ?`).bind(userId),
   );
 
 /**
@@ -153,6 +153,28 @@ export async function releaseIdentity(dir: D1Database, provider: string, userId:
   await dir
     .prepare("DELETE FROM directory_identities WHERE provider = ?1 AND user_id = ?2 AND (?3 IS NULL OR subject = ?3)")
     .bind(provider, userId, subject ?? null)
+    .run();
+}
+
+// ---- Push endpoints: a browser notifies one account --------------------------------------------------
+
+/** Who a browser's push endpoint was last saved by, and its subscription's id. */
+export async function pushEndpointOwner(dir: D1Database, endpoint: string) {
+  const row = await dir
+    .prepare("SELECT user_id, shard, subscription_id FROM directory_push_endpoints WHERE endpoint = ?")
+    .bind(endpoint)
+    .first<{ user_id: string; shard: number; subscription_id: string }>();
+  return row ? { userId: row.user_id, shard: row.shard, subscriptionId: row.subscription_id } : undefined;
+}
+
+/** Records `owner` as the endpoint's, under its subscription's id. */
+export async function claimPushEndpoint(dir: D1Database, endpoint: string, owner: Placement, subscriptionId: string) {
+  await dir
+    .prepare(
+      `INSERT INTO directory_push_endpoints (endpoint, user_id, shard, subscription_id) VALUES (?1, ?2, ?3, ?4)
+       ON CONFLICT (endpoint) DO UPDATE SET user_id = ?2, shard = ?3, subscription_id = ?4`,
+    )
+    .bind(endpoint, owner.userId, owner.shard, subscriptionId)
     .run();
 }
 

@@ -35,8 +35,9 @@ export async function savePushSubscription(
   userId: string,
   sessionHash: string,
   input: PushSubscriptionInput,
+  /** The id it had in another shard (a shared browser's endpoint moving to this user). */
+  id: string = crypto.randomUUID(),
 ): Promise<{ subscription: PushSubscription; created: boolean } | undefined> {
-  const id = crypto.randomUUID();
   const row = await d1
     .prepare(
       `INSERT INTO push_subscriptions (id, user_id, session_hash, endpoint, p256dh, auth, show_content, created_at)
@@ -103,8 +104,10 @@ export async function livePushSubscriptions(d1: D1Database, userId: string): Pro
 }
 
 /** The push service said the subscription is gone (404, 410): it is forgotten. */
-export async function forgetPushEndpoint(d1: D1Database, userId: string, endpoint: string): Promise<void> {
-  await database(d1)
+export async function forgetPushEndpoint(d1: D1Database, userId: string, endpoint: string): Promise<boolean> {
+  const gone = await database(d1)
     .delete(pushSubscriptions)
-    .where(and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint)));
+    .where(and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint)))
+    .returning({ id: pushSubscriptions.id });
+  return gone.length > 0;
 }

@@ -184,6 +184,18 @@ export const identities = keyed({
     `the ${sqlValue(row.provider)} sign-in ${sqlValue(row.subject)} of account ${row.user_id} is in the directory for another account, ${other.user_id}`,
 });
 
+export const pushEndpoints = keyed({
+  label: "push endpoints",
+  select: "endpoint, user_id, id",
+  from: "push_subscriptions",
+  shardKey: ["endpoint"],
+  directoryKey: ["endpoint"],
+  directoryTable: "directory_push_endpoints",
+  columns: ["endpoint", "user_id", "shard", "subscription_id"],
+  values: (row) => [row.endpoint, row.user_id, SHARD, row.id],
+  // A browser saved since by another account (on the new Worker) is that account's now: not a conflict.
+});
+
 export const admins = keyed({
   label: "active admins",
   select: "id",
@@ -251,4 +263,4 @@ export const audit: Kind = {
 };
 
 /** Every kind, in the order the upgrade copies them. */
-export const KINDS: Kind[] = [accounts, passkeys, identities, admins, invites, audit];
+export const KINDS: Kind[] = [accounts, passkeys, identities, pushEndpoints, admins, invites, audit];

@@ -2,7 +2,7 @@
 // shards, whose one database (binding DB, database `oracle`) holds every user, becomes shard 0 of the
 // sharded design (d1/shards.ts) and gets its directory. It migrates every D1 database wrangler.toml binds
 // (the directory, shard 0, any new shard), reads from shard 0 what the directory holds (accounts,
-// passkeys, linked sign-ins, active admins, invites, the admins' audit log), page by page, and writes
+// passkeys, linked sign-ins, browsers' push endpoints, active admins, invites, the admins' audit log), page by page, and writes
 // into the directory what it lacks (INSERT OR IGNORE, scripts/shard-upgrade-sql.ts). Nothing in shard 0
 // changes but its migrations. Run again, it finds everything there and says so: run it once more after
 // the deploy, for what the old Worker wrote in between.

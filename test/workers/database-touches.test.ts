@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { watchDatabases } from "../../d1/shards";
 import { app } from "../../worker/app";
-import { api, connect, createConversation, ORIGIN, type Session, signup } from "./helpers";
+import { api, connect, createConversation, ORIGIN, type Session, signup, usersOnTwoShards } from "./helpers";
 
 let touched: string[] = [];
 watchDatabases((name) => touched.push(name));
@@ -23,15 +23,6 @@ async function touchedBy(run: () => Promise<unknown>): Promise<Set<string>> {
 }
 
 const shards = (names: Set<string>) => [...names].filter((name) => name.startsWith("shard"));
-
-/** Signs up until there is a user on each of two different shards (accounts land on a random open shard). */
-async function usersOnTwoShards(): Promise<[Session, Session]> {
-  const first = await signup();
-  for (;;) {
-    const other = await signup();
-    if (other.shard !== first.shard) return [first, other];
-  }
-}
 
 let alice: Session;
 let bob: Session;

@@ -52,6 +52,15 @@ export async function signup(username = uniqueName(), password = "correct horse 
   return { user, cookie, headers: { Cookie: cookie, Origin: ORIGIN }, shard, db: shardDb(env, shard) };
 }
 
+/** Signs up until there is a user on each of two different shards (accounts land on a random open shard). */
+export async function usersOnTwoShards(): Promise<[Session, Session]> {
+  const first = await signup();
+  for (;;) {
+    const other = await signup();
+    if (other.shard !== first.shard) return [first, other];
+  }
+}
+
 /** The D1 database (shard) that holds `userId`'s rows, as the directory says. */
 export async function userDb(userId: string): Promise<D1Database> {
   const row = await env.DIRECTORY.prepare("SELECT shard FROM directory_users WHERE user_id = ?")

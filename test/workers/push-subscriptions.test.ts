@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { MAX_PUSH_SUBSCRIPTIONS, type PushSettings, type PushSubscription } from "../../protocol/push";
 import { app } from "../../worker/app";
-import { ORIGIN, type Session, signup } from "./helpers";
+import { ORIGIN, type Session, signup, usersOnTwoShards } from "./helpers";
 
 // A key pair for this test only (scripts/vapid-keys.ts).
 const VAPID: Partial<Env> = {
@@ -64,6 +64,21 @@ describe("push subscriptions", () => {
     const patched = await call(b, "PATCH", `/api/push/subscriptions/${sub.id}`, { show_content: true });
     expect(((await patched.json()) as PushSubscription).show_content).toBe(true);
     expect((await call(b, "DELETE", `/api/push/subscriptions/${sub.id}`)).status).toBe(204);
+    expect(await listed(b)).toEqual([]);
+  });
+
+  it("a browser's endpoint moves to whoever saved it last across shards too, keeping its id", async () => {
+    const [a, b] = await usersOnTwoShards();
+    const created = await save(a, "https://push.example.net/shared-browser");
+    expect(created.status).toBe(201);
+    const sub = (await created.json()) as PushSubscription;
+    const moved = await save(b, "https://push.example.net/shared-browser");
+    expect(moved.status).toBe(200);
+    expect(((await moved.json()) as PushSubscription).id).toBe(sub.id);
+    expect(await listed(a)).toEqual([]);
+    expect((await listed(b)).map((s) => s.endpoint)).toEqual(["https://push.example.net/shared-browser"]);
+    // And back: a's browser again, a's again.
+    expect((await save(a, "https://push.example.net/shared-browser")).status).toBe(200);
     expect(await listed(b)).toEqual([]);
   });
 

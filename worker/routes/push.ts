@@ -7,16 +7,19 @@
 // fetches.
 import { Hono } from "hono";
 import { vapidKeys } from "../../core/vapid";
+import { claimPushEndpoint, pushEndpointOwner } from "../../d1/directory";
 import {
   deletePushSubscription,
+  forgetPushEndpoint,
   listPushSubscriptions,
   savePushSubscription,
   setPushShowContent,
 } from "../../d1/push-subscriptions";
+import { shardDb } from "../../d1/shards";
 import { outboundPolicy, refusedUrl } from "../../outbound/policy";
 import { MAX_PUSH_SUBSCRIPTIONS, PushSubscriptionInputSchema, PushSubscriptionPatchSchema } from "../../protocol/push";
 import { ApiError, invalid, notFound } from "../errors";
-import { type AppEnv, currentUser } from "../middleware/identity";
+import { type AppEnv, currentUser, directory, ownerOf } from "../middleware/identity";
 import { readJson } from "../validate";
 
 export const pushRoutes = new Hono<AppEnv>();
@@ -37,9 +40,17 @@ pushRoutes.post("/subscriptions", async (c) => {
   const refused = refusedUrl(input.endpoint, outboundPolicy(c.env));
   if (refused) throw invalid(`endpoint: ${refused}`, { endpoint: refused });
   const session = c.var.credential?.hash ?? "";
-  const saved = await savePushSubscription(c.var.shard, currentUser(c).id, session, input);
+  const owner = ownerOf(c);
+  // One browser notifies one account: saved by another user (in another shard), the endpoint leaves theirs
+  // with its id (the directory says whose it was), as it does within a shard (savePushSubscription).
+  const before = await pushEndpointOwner(directory(c), input.endpoint);
+  const elsewhere = before && before.shard !== owner.shard ? before : undefined;
+  const saved = await savePushSubscription(c.var.shard, owner.userId, session, input, elsewhere?.subscriptionId);
   if (!saved) throw new ApiError(409, "conflict", `At most ${MAX_PUSH_SUBSCRIPTIONS} devices can get notifications`);
-  return c.json(saved.subscription, saved.created ? 201 : 200);
+  const moved =
+    elsewhere && (await forgetPushEndpoint(shardDb(c.env, elsewhere.shard), elsewhere.userId, input.endpoint));
+  await claimPushEndpoint(directory(c), input.endpoint, owner, saved.subscription.id);
+  return c.json(saved.subscription, saved.created && !moved ? 201 : 200);
 });
 
 pushRoutes.patch("/subscriptions/:id", async (c) => {
