@@ -43,7 +43,11 @@ export async function promoteListed(d1: D1Database, id: string): Promise<boolean
   return !!row;
 }
 
-export type Change = "done" | "unchanged" | "last_admin" | "not_found";
+/**
+ * What a role or status change did. `changed`: the account's role or status moved meanwhile, so the update
+ * matched nothing; `last_admin` is the directory's refusal (removeAdminUnlessLast), named here for the routes.
+ */
+export type Change = "done" | "unchanged" | "changed" | "last_admin" | "not_found";
 
 /** Sets a role (the directory has let a demotion through: removeAdminUnlessLast). */
 export async function setRole(d1: D1Database, id: string, role: Role): Promise<Change> {
@@ -89,7 +93,7 @@ export async function setStatus(
 async function explain(d1: D1Database, id: string, already: (a: Account) => boolean): Promise<Change> {
   const account = await accountById(d1, id);
   if (!account) return "not_found";
-  return already(account) ? "unchanged" : "last_admin";
+  return already(account) ? "unchanged" : "changed";
 }
 
 /** Stamps the account's last activity, written at most once an hour (so it is right to within an hour). */

@@ -8,7 +8,7 @@
 // `2.<id>`), so authenticating reads one shard and no directory. A value made before shards has no mark
 // and is shard 0's: an upgraded installation's one database became shard 0 (scripts/upgrade-to-shards.ts).
 
-import { openShardsOf, pickOne, shardOfKey } from "../core/shard-rules";
+import { openShardsOf, pickOne, shardOfId, shardOfKey, shardOfToken } from "../core/shard-rules";
 
 /** Where one user's rows are: their id and shard. */
 export interface Placement {
@@ -61,20 +61,24 @@ export type Reader = Pick<D1Database, "prepare" | "batch">;
 
 /**
  * Reads through D1's read replicas (the Sessions API, nearest copy, possibly seconds behind): for what a
- * stale answer cannot harm, the admin's lists and charts and a username's placement (never renamed; a
- * deleted account's row is gone from its shard first). Never for a credential or a share link (a revocation
+ * stale answer cannot harm, the admin's lists and charts and a username's placement (never renamed nor
+ * moved; a stale row of a deleted account names a shard that no longer has it, which signs nobody in). Never for a credential or a share link (a revocation
  * must hold at once), a quota's admission, a rate limit or any write: those read the primary.
  */
 export const replica = (d1: D1Database): Reader => d1.withSession("first-unconstrained");
 
 // ---- Values that carry their shard (core/shard-rules.ts) -------------------------------------------
 
-export { idInShard, shardOfId, shardOfToken } from "../core/shard-rules";
+export { idInShard } from "../core/shard-rules";
 
-/** The shard an id or token names, if this installation has it (else nothing of it exists here). */
-export function boundShard(env: Bindings, shard: number): number | undefined {
-  return shard < shardCount(env) ? shard : undefined;
-}
+/** The shard a token names, if this installation has it (else nothing of it exists here); none, none. */
+export const tokenShard = (env: Bindings, token: string | undefined): number | undefined =>
+  token === undefined ? undefined : bound(env, shardOfToken(token));
+
+/** The shard a share link's id names, if this installation has it. */
+export const linkShard = (env: Bindings, id: string): number | undefined => bound(env, shardOfId(id));
+
+const bound = (env: Bindings, shard: number) => (shard < shardCount(env) ? shard : undefined);
 
 // ---- Which databases a request touched (test/workers/database-touches.test.ts) --------------------
 

@@ -3,7 +3,7 @@
 
 import { parse as parseCookie } from "hono/utils/cookie";
 import { database } from "../d1/client";
-import { boundShard, shardDb, shardOfToken } from "../d1/shards";
+import { shardDb, tokenShard } from "../d1/shards";
 import { credentialFor, SESSION_COOKIE, userForCredential } from "./auth/sessions";
 import { isAdmin } from "./auth/signup-policy";
 import { indexPage } from "./index-page";
@@ -18,7 +18,7 @@ export async function adminPage(request: Request, env: Env): Promise<Response> {
 async function signedInAdmin(request: Request, env: Env): Promise<boolean> {
   // Read as identity's getCookie reads it (hono's parser): this page is served outside the Hono app.
   const token = parseCookie(request.headers.get("Cookie") ?? "", SESSION_COOKIE)[SESSION_COOKIE];
-  const shard = token === undefined ? undefined : boundShard(env, shardOfToken(token));
+  const shard = tokenShard(env, token);
   if (!token || shard === undefined) return false;
   const user = await userForCredential(database(shardDb(env, shard)), await credentialFor("session", token));
   return !!user && isAdmin(user, env);

@@ -40,7 +40,10 @@ export interface McpToolbox {
   close(): Promise<void>;
 }
 
-export type McpEnv = Pick<Env, "SECRETS_KEY" | "MCP_ALLOW_LOOPBACK" | "MCP_TOOL_TIMEOUT_SECONDS"> & { DB?: D1Database };
+/** `ownerDb`: the owner's shard, where an OAuth server's token about to run out is refreshed (d1/mcp-oauth.ts). */
+export type McpEnv = Pick<Env, "SECRETS_KEY" | "MCP_ALLOW_LOOPBACK" | "MCP_TOOL_TIMEOUT_SECONDS"> & {
+  ownerDb?: D1Database;
+};
 
 export const NO_MCP: McpToolbox = { tools: [], unavailable: [], close: async () => {} };
 
@@ -207,8 +210,12 @@ async function openServer(
 ): Promise<{ session: McpSession; tools: AgentTool[]; leftOut: string[] }> {
   let endpoint: Awaited<ReturnType<typeof endpointOf>>;
   try {
-    // With D1, an OAuth server's token is refreshed first when it is about to run out (d1/mcp-oauth.ts).
-    endpoint = await endpointOf(row, env.SECRETS_KEY, env.DB ? { db: env.DB, policy: outboundPolicy(env) } : undefined);
+    // With the owner's shard, an OAuth server's token is refreshed first when it is about to run out (d1/mcp-oauth.ts).
+    endpoint = await endpointOf(
+      row,
+      env.SECRETS_KEY,
+      env.ownerDb ? { db: env.ownerDb, policy: outboundPolicy(env) } : undefined,
+    );
   } catch (error) {
     // An OAuth grant that expired, was revoked or could not be refreshed says so in its own words.
     if (error instanceof OAuthAuthorizationNeeded || error instanceof OAuthRefreshFailed) throw error;

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { shardDb, shardForKey, shardOfToken } from "../../d1/shards";
+import { shardOfToken } from "../../core/shard-rules";
+import { shardDb, shardForKey } from "../../d1/shards";
 import { SHARDS } from "./apply-migrations";
 import { api, ORIGIN, signup, uniqueName } from "./helpers";
 

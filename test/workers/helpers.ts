@@ -1,6 +1,7 @@
 // Test helpers inside workerd: call the real Worker through its default export, as a browser would.
 import { env, exports } from "cloudflare:workers";
-import { shardDb, shardOfToken } from "../../d1/shards";
+import { shardOfToken } from "../../core/shard-rules";
+import { shardDb } from "../../d1/shards";
 import { type ServerFrame, ServerFrameSchema } from "../../protocol";
 
 export const ORIGIN = "http://oracle.test";
@@ -47,7 +48,11 @@ export async function signup(username = uniqueName(), password = "correct horse 
   if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${await res.text()}`);
   const cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0] ?? "";
   const { user } = (await res.json()) as Session["user"] extends infer U ? { user: U } : never;
-  // The session's cookie names the shard the account's rows are in (d1/shards.ts).
+  return sessionFrom(user, cookie);
+}
+
+/** A session as a same-origin browser sends it back; its cookie names the account's shard (d1/shards.ts). */
+export function sessionFrom(user: Session["user"], cookie: string): Session {
   const shard = shardOfToken(cookie.slice(cookie.indexOf("=") + 1));
   return { user, cookie, headers: { Cookie: cookie, Origin: ORIGIN }, shard, db: shardDb(env, shard) };
 }

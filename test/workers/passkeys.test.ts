@@ -7,7 +7,6 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { shardDb, shardOfToken } from "../../d1/shards";
 import { confirmIdentity } from "../../worker/auth/confirm";
 import { sha256Hex } from "../../worker/auth/crypto";
 import { handleError } from "../../worker/errors";
@@ -15,7 +14,7 @@ import worker from "../../worker/index";
 import { type AppEnv, enterShard } from "../../worker/middleware/identity";
 import { SoftAuthenticator } from "../support/soft-authenticator";
 import { SHARDS } from "./apply-migrations";
-import { api, ORIGIN, type Session, signup, uniqueName } from "./helpers";
+import { api, ORIGIN, type Session, sessionFrom, signup, uniqueName } from "./helpers";
 
 type Json = Record<string, unknown>;
 type Options = { challenge_id: string; options: Json };
@@ -33,9 +32,7 @@ function sessionOf(res: Response, user: Session["user"]): Session {
       .getSetCookie()
       .find((c) => c.startsWith("oracle_session="))
       ?.split(";")[0] ?? "";
-  // The session's token names the account's shard (d1/shards.ts).
-  const shard = shardOfToken(cookie.slice(cookie.indexOf("=") + 1));
-  return { user, cookie, headers: { Cookie: cookie, Origin: ORIGIN }, shard, db: shardDb(env, shard) };
+  return sessionFrom(user, cookie);
 }
 
 async function options(path: string, body: Json = {}, headers: Record<string, string> = {}): Promise<Options> {

@@ -128,8 +128,6 @@ async function importConversations(
   summary: ImportSummary,
   progress: Progress,
 ): Promise<Map<string, string>> {
-  const { userId } = owner;
-  const shard = shardDb(env, owner.shard);
   const ids = new Map<string, string>();
   const models = new Map<string, ModelRef | undefined>();
   const total = archive.conversations.length;

@@ -3,7 +3,7 @@
 // (json-array.ts), twice: first each is checked (a file that is not a JSON array of conversations is a
 // 400 and nothing changes; a conversation that cannot be read, or holds nothing to show, is left out
 // and named in the answer), then each is imported as a new conversation with its branches (chatgpt.ts).
-import { type Placement, shardDb } from "../../d1/shards";
+import type { Placement } from "../../d1/shards";
 import { ChatGptConversationSchema, fieldErrors, firstFieldError, type ImportSummary } from "../../protocol";
 import { ApiError, invalid } from "../errors";
 import { chatGptConversation } from "./chatgpt";
@@ -63,8 +63,6 @@ export async function importChatGpt(
   checked: CheckedChatGpt,
   progress: Progress,
 ): Promise<ImportSummary> {
-  const { userId } = owner;
-  const shard = shardDb(env, owner.shard);
   const summary = { ...emptySummary(), left_out: checked.leftOut };
   progress(0, checked.total);
   for (const read of conversations(checked.source, checked.now)) {

@@ -9,7 +9,7 @@ import { audit } from "../../d1/admin-audit";
 import { type Db, database } from "../../d1/client";
 import type { Credential } from "../../d1/credentials";
 import { addAdmin } from "../../d1/directory";
-import { boundShard, directoryDb, type Placement, shardDb, shardOfToken } from "../../d1/shards";
+import { directoryDb, type Placement, shardDb, tokenShard } from "../../d1/shards";
 import type { User } from "../../protocol";
 import { finishDeletion } from "../account-deletion/delete-account";
 import { credentialFor, publicUser, SESSION_COOKIE, type SignedIn, userForCredential } from "../auth/sessions";
@@ -65,7 +65,7 @@ export const identify: MiddlewareHandler<AppEnv> = async (c, next) => {
   const secret = bearer ?? cookie;
   // The credential says which shard holds it (d1/shards.ts): no directory read to authenticate. One that
   // names a shard this installation does not have signs nobody in.
-  const shard = secret === undefined ? undefined : boundShard(c.env, shardOfToken(secret));
+  const shard = tokenShard(c.env, secret);
   const credential =
     secret === undefined || shard === undefined ? undefined : await credentialFor(bearer ? "token" : "session", secret);
   if (credential && shard !== undefined) enterShard(c, shard);

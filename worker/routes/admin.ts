@@ -70,6 +70,23 @@ function refuseChange(change: Change, action: string): void {
   if (change === "not_found") throw notFound("No such user");
   if (change === "last_admin")
     throw new ApiError(409, "conflict", `Cannot ${action} the last admin: promote another account first`);
+  if (change === "changed") throw new ApiError(409, "conflict", "This account changed meanwhile: reload and try again");
+}
+
+/**
+ * A change that takes an active admin off the admins (a demotion, a disabling), under the directory's rule:
+ * refused when no other admin would be left; the admin's place given back when the shard's update did not
+ * happen because the account changed meanwhile (so the directory and the shard keep saying the same).
+ */
+async function leavingAdmins(
+  c: Context<AppEnv>,
+  account: { id: string; shard: number },
+  change: () => Promise<Change>,
+): Promise<Change> {
+  if (!(await removeAdminUnlessLast(directory(c), account.id))) return "last_admin";
+  const done = await change();
+  if (done === "changed") await addAdmin(directory(c), placementOf(account));
+  return done;
 }
 
 /** A status change (approve, disable, enable), audited; a disabled user is signed out everywhere at once. */
@@ -83,10 +100,8 @@ function statusRoute(action: "approve" | "disable" | "enable", status: AccountSt
       throw new ApiError(409, "conflict", "You cannot disable your own account");
     // The last active admin stays: the directory's rule, checked in its own statement (d1/directory.ts).
     const admin = account.role === "admin";
-    if (admin && status !== "active" && !(await removeAdminUnlessLast(directory(c), account.id)))
-      refuseChange("last_admin", action);
-    const change = await setStatus(account.d1, account.id, status, from);
-    if (admin && status !== "active" && change !== "done") await addAdmin(directory(c), placementOf(account));
+    const set = () => setStatus(account.d1, account.id, status, from);
+    const change = admin && status !== "active" ? await leavingAdmins(c, account, set) : await set();
     refuseChange(change, action);
     if (change === "unchanged") return c.json({ status });
     if (admin && status === "active") await addAdmin(directory(c), placementOf(account));
@@ -108,9 +123,8 @@ adminRoutes.put("/users/:id/role", async (c) => {
   const account = await target(c);
   if (role === "user" && configuredAdmins(c.env).includes(account.username))
     throw new ApiError(409, "conflict", "This admin is listed in ADMINS: remove them there to demote them");
-  const demoting = role === "user" && account.role === "admin";
-  if (demoting && !(await removeAdminUnlessLast(directory(c), account.id))) refuseChange("last_admin", "demote");
-  const change = await setRole(account.d1, account.id, role);
+  const set = () => setRole(account.d1, account.id, role);
+  const change = role === "user" && account.role === "admin" ? await leavingAdmins(c, account, set) : await set();
   refuseChange(change, "demote");
   if (role === "admin" && account.status === "active") await addAdmin(directory(c), placementOf(account));
   if (change === "done")

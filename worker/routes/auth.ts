@@ -6,7 +6,7 @@ import { otherSessionsDelete } from "../../d1/account-sessions";
 import { placementOfUsername } from "../../d1/directory";
 import { takeReset } from "../../d1/password-resets";
 import { users } from "../../d1/schema";
-import { boundShard, replica, shardForKey, shardOfToken } from "../../d1/shards";
+import { replica, shardForKey, tokenShard } from "../../d1/shards";
 import { tellUserChanged } from "../../durable-objects/user-changes";
 import { LoginSchema, ResetPasswordSchema, SignupSchema } from "../../protocol";
 import { clientAddress } from "../auth/client-address";
@@ -80,7 +80,7 @@ authRoutes.post("/login", async (c) => {
 authRoutes.post("/logout", async (c) => {
   refuseForeignOrigin(c);
   const token = getCookie(c, SESSION_COOKIE);
-  const shard = token === undefined ? undefined : boundShard(c.env, shardOfToken(token));
+  const shard = tokenShard(c.env, token);
   if (shard !== undefined) enterShard(c, shard);
   const userId = token && shard !== undefined ? await revokeSession(c.var.db, token) : undefined;
   // The session's open sockets are closed before the answer (durable-objects/user-changes.ts).
@@ -98,7 +98,7 @@ authRoutes.post("/reset", async (c) => {
   const { token, new_password } = await readJson(c, ResetPasswordSchema);
   const passwordHash = await hashPassword(new_password);
   // The link names the shard it is kept in (worker/routes/admin.ts).
-  const shard = boundShard(c.env, shardOfToken(token));
+  const shard = tokenShard(c.env, token);
   if (shard === undefined) throw new ApiError(403, "confirmation_failed", RESET_GONE);
   enterShard(c, shard);
   const userId = await takeReset(c.var.db, await sha256Hex(token));

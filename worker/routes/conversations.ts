@@ -32,12 +32,8 @@ async function ownConversation(db: Db, userId: string, id: string): Promise<Conv
 
 const stubFor = (env: Env, id: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
 
-/** What the conversation's object is told of itself: whose it is and where the owner's rows are. */
-const metaOf = (c: Context<AppEnv>, row: ConversationRow) => ({
-  conversationId: row.id,
-  userId: row.userId,
-  shard: c.var.shardIndex,
-});
+/** What the conversation's object is told of itself: whose it is (ownership checked) and the owner's shard. */
+const metaOf = (c: Context<AppEnv>, row: ConversationRow) => ({ conversationId: row.id, ...ownerOf(c) });
 
 conversationRoutes.get("/", async (c) => c.json(await listConversations(c.var.db, currentUser(c).id)));
 

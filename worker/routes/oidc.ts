@@ -14,7 +14,7 @@ import { releaseIdentity } from "../../d1/directory";
 import { identitiesOf, unlinkIdentity } from "../../d1/linked-identities";
 import { type OidcState, saveOidcState, takeOidcState } from "../../d1/oidc-states";
 import { hit } from "../../d1/rate-limits";
-import { boundShard, shardOfToken } from "../../d1/shards";
+import { tokenShard } from "../../d1/shards";
 import type { AccountIdentities, OidcErrorCode } from "../../protocol";
 import { OidcStartQuerySchema, samePath } from "../../protocol";
 import { clientAddress } from "../auth/client-address";
@@ -138,7 +138,7 @@ async function finishLink(
 /** The session cookie's user and the session's hash, when it is a live session. */
 async function signedInSession(c: Context<AppEnv>): Promise<{ userId: string; session: string } | undefined> {
   const token = getCookie(c, SESSION_COOKIE);
-  const shard = token === undefined ? undefined : boundShard(c.env, shardOfToken(token));
+  const shard = tokenShard(c.env, token);
   if (!token || shard === undefined) return undefined;
   enterShard(c, shard);
   const credential = await credentialFor("session", token);

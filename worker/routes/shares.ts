@@ -5,12 +5,12 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { database } from "../../d1/client";
 import { createConversation, findOwnConversation } from "../../d1/conversations";
-import { boundShard, shardDb, shardOfId } from "../../d1/shards";
+import { linkShard, shardDb } from "../../d1/shards";
 import { deleteShare, findShare, insertShare, listShares, toShare } from "../../d1/shares";
 import { CreateShareSchema, SHARE_CREATE_LIMIT, SHARE_FORK_LIMIT, SHARE_READ_LIMIT } from "../../protocol";
 import { clientAddress } from "../auth/client-address";
 import { notFound } from "../errors";
-import { type AppEnv, currentUser, enterShard, identify, requireUser } from "../middleware/identity";
+import { type AppEnv, currentUser, enterShard, identify, ownerOf, requireUser } from "../middleware/identity";
 import { enforce } from "../shares/rate";
 import { sharedView } from "../shares/view";
 import { readJson } from "../validate";
@@ -28,11 +28,7 @@ conversationShareRoutes.post("/:id/shares", async (c) => {
   const body = await readJson(c, CreateShareSchema);
   await enforce(c, `share_create:${user.id}`, SHARE_CREATE_LIMIT, "share links made");
   // The snapshot is the current leaf now: what is added later is past leaf_seq and never shown.
-  const { leaf_seq } = await stubFor(c.env, row.id).snapshot({
-    conversationId: row.id,
-    userId: row.userId,
-    shard: c.var.shardIndex,
-  });
+  const { leaf_seq } = await stubFor(c.env, row.id).snapshot({ conversationId: row.id, ...ownerOf(c) });
   const share = await insertShare(c.var.db, c.var.shardIndex, {
     userId: user.id,
     conversationId: row.id,
@@ -70,7 +66,7 @@ function privatePage(c: Context<AppEnv>): void {
 sharedRoutes.get("/:id", async (c) => {
   privatePage(c);
   // The link's id names its shard: the read, its limit and the owner's conversation are all there.
-  const shard = boundShard(c.env, shardOfId(c.req.param("id")));
+  const shard = linkShard(c.env, c.req.param("id"));
   if (shard === undefined) throw noSuchLink();
   enterShard(c, shard);
   const address = clientAddress(c.req.header("CF-Connecting-IP") ?? "local");
@@ -84,17 +80,17 @@ sharedRoutes.get("/:id", async (c) => {
 sharedRoutes.post("/:id/fork", identify, requireUser, async (c) => {
   const user = currentUser(c);
   // The one request that reads two shards: the link's (its owner's) and the caller's, who gets the copy.
-  const linkShard = boundShard(c.env, shardOfId(c.req.param("id")));
+  const ownerShard = linkShard(c.env, c.req.param("id"));
   const row =
-    linkShard === undefined ? undefined : await findShare(database(shardDb(c.env, linkShard)), c.req.param("id"));
-  if (!row || linkShard === undefined) throw noSuchLink();
+    ownerShard === undefined ? undefined : await findShare(database(shardDb(c.env, ownerShard)), c.req.param("id"));
+  if (!row || ownerShard === undefined) throw noSuchLink();
   await enforce(c, `share_fork:${user.id}`, SHARE_FORK_LIMIT, "conversations copied");
-  const view = await sharedView(c.env, row, linkShard);
+  const view = await sharedView(c.env, row, ownerShard);
   // A new conversation of the caller's with a copy of what the link shows: nothing points back to it.
   const conversation = await createConversation(c.var.db, user.id, view.share.title);
   if (view.messages.length > 0) {
     await stubFor(c.env, conversation.id).importMessages(
-      { conversationId: conversation.id, userId: user.id, shard: c.var.shardIndex },
+      { conversationId: conversation.id, ...ownerOf(c) },
       view.messages,
     );
   }

@@ -121,7 +121,7 @@ export class TurnPlans {
     // A server's OAuth tokens may be refreshed during this turn: the next one reads them afresh.
     if (rows.some((row) => row.authType === "oauth")) this.io.user.changed();
     // The MCP servers' OAuth tokens are refreshed in the owner's shard (d1/mcp-oauth.ts).
-    const mcp = await openMcpToolbox(rows, { ...this.env, DB: ownerShard(this.env, this.meta) }, signal);
+    const mcp = await openMcpToolbox(rows, { ...this.env, ownerDb: ownerShard(this.env, this.meta) }, signal);
     // A Stop while connecting is not the servers' fault.
     if (signal.aborted) return mcp;
     for (const { server, error, partial } of mcp.unavailable)
