@@ -8,6 +8,13 @@ interface Env {
   SHARDS_FULL?: string;
   CONVERSATION: DurableObjectNamespace<import("./durable-objects/conversation/conversation-object").ConversationObject>;
   ASSETS: Fetcher;
+  /** Files users attach (d1/files.ts): `files/<user>/<id>` and its text beside it. */
+  FILES: R2Bucket;
+  /** The largest file one upload may be, in bytes (default 20 MiB), and a user's files together (default 500 MiB). */
+  FILE_MAX_BYTES?: string;
+  FILES_MAX_TOTAL_BYTES?: string;
+  /** "true": the operator's model reads images (image parts); otherwise it gets an image's name. */
+  OPENAI_IMAGE_INPUT?: string;
   OPENAI_API_KEY?: string;
   OPENAI_BASE_URL?: string;
   OPENAI_MODEL?: string;

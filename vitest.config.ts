@@ -104,6 +104,10 @@ export default defineConfig(async () => {
                   // Tests sign up many users from one address; test/workers/signup.test.ts sets its own limits.
                   SIGNUP: "open",
                   SIGNUP_PER_HOUR: "0",
+                  // Small file limits, so test/workers/files.test.ts passes them with small files; the fake model sees images.
+                  FILE_MAX_BYTES: String(512 * 1024),
+                  FILES_MAX_TOTAL_BYTES: String(1280 * 1024),
+                  OPENAI_IMAGE_INPUT: "true",
                   // Generated runs per property (test/workers/properties): few here, many in test:properties.
                   PROPERTY_RUNS: process.env.PROPERTY_RUNS ?? "40",
                   ...(process.env.PROPERTY_SEED ? { PROPERTY_SEED: process.env.PROPERTY_SEED } : {}),

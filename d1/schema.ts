@@ -325,9 +325,37 @@ export const shares = sqliteTable(
     leafSeq: integer("leaf_seq").notNull(),
     includeSystem: integer("include_system", { mode: "boolean" }).notNull(),
     includeTools: integer("include_tools", { mode: "boolean" }).notNull(),
+    includeFiles: integer("include_files", { mode: "boolean" }).notNull().default(false),
     createdAt: text("created_at").notNull().default(now),
   },
   (t) => [index("shares_user").on(t.userId, t.createdAt), index("shares_conversation").on(t.conversationId)],
+);
+
+/**
+ * Files users attached (protocol.md "Files"): the bytes are in R2 at `files/<user>/<id>`, the text the
+ * model reads (a PDF's pages, a text's text) beside them at `files/<user>/<id>.text` (d1/files.ts). `conversation_id` is null until a
+ * message carries the file; deleting the conversation deletes its files (d1/files.ts, with their objects).
+ */
+export const files = sqliteTable(
+  "files",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id"),
+    name: text("name").notNull(),
+    contentType: text("content_type").notNull(),
+    /** `image`, `pdf` or `text` (protocol/files.ts FileKind). */
+    kind: text("kind").notNull(),
+    size: integer("size").notNull(),
+    pages: integer("pages"),
+    lines: integer("lines"),
+    width: integer("width"),
+    height: integer("height"),
+    createdAt: text("created_at").notNull().default(now),
+  },
+  (t) => [index("files_user").on(t.userId, t.createdAt), index("files_conversation").on(t.conversationId)],
 );
 
 /**

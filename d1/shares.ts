@@ -28,13 +28,17 @@ export const toShare = (row: ShareRow): Share => ({
   leaf_seq: row.leafSeq,
   include_system: row.includeSystem,
   include_tools: row.includeTools,
+  include_files: row.includeFiles,
   created_at: row.createdAt,
 });
 
 export async function insertShare(
   db: Db,
   shard: number,
-  share: Pick<ShareRow, "userId" | "conversationId" | "title" | "leafSeq" | "includeSystem" | "includeTools">,
+  share: Pick<
+    ShareRow,
+    "userId" | "conversationId" | "title" | "leafSeq" | "includeSystem" | "includeTools" | "includeFiles"
+  >,
 ): Promise<ShareRow> {
   const row = { ...share, id: newShareId(shard), createdAt: nowIso() };
   await db.insert(shares).values(row);

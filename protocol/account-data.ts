@@ -29,6 +29,8 @@ export const ARCHIVE_FILES = {
   schedules: "schedules.json",
   notes: "notes/",
   conversations: "conversations/",
+  /** Each attached file, `files/<id>/<name>`: a message's `attachments` name them by id. */
+  files: "files/",
 } as const;
 
 /** A conversation's JSON (every message of every version) in the archive, by the id it had. */

@@ -7,6 +7,10 @@ export const ERROR_CODES = [
   "not_found",
   "conflict",
   "too_large",
+  /** A file whose bytes are not a type the server keeps (protocol.md "Files"). */
+  "unsupported_file",
+  /** The user's files would pass their total (FILES_MAX_TOTAL_BYTES). */
+  "storage_full",
   "rate_limited",
   "forbidden_origin",
   "session_required",

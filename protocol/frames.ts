@@ -4,6 +4,7 @@ import { z } from "zod";
 import { DecisionTreeNameSchema } from "./agent-config";
 import { ApprovalDecisionSchema, PendingApprovalSchema, ToolApprovalFrameSchema } from "./approvals";
 import { ElicitationOutcomeSchema, ElicitationResponseFrameSchema, PendingElicitationSchema } from "./elicitation";
+import { AttachmentIdsSchema } from "./files";
 import { MessageSchema, TerminationReasonSchema } from "./message";
 import { ModelInfoSchema, UsageSchema } from "./usage";
 
@@ -17,19 +18,27 @@ export const MAX_CHAT_CHARS = 32000;
 export const ClientIdSchema = z.string().regex(/^[\w-]{8,64}$/);
 
 // Client frames are strict: an unknown field is refused by name, as in every HTTP body.
-export const ChatFrameSchema = z.strictObject({
-  type: z.literal("chat"),
-  content: z
-    .string()
-    .min(1, "content must not be empty")
-    .max(MAX_CHAT_CHARS, `content is over ${MAX_CHAT_CHARS} characters`),
-  agent_max_steps: z.number().int().min(1).max(50).optional(),
-  decision_tree: DecisionTreeNameSchema.optional(),
-  /** A new version of this user message: the new one follows the same message, on a new branch. */
-  edit_seq: z.number().int().min(1).optional(),
-  /** Sent again with the same id, the message is not started twice (`chat_duplicate` answers). */
-  client_id: ClientIdSchema.optional(),
-});
+export const ChatFrameSchema = z
+  .strictObject({
+    type: z.literal("chat"),
+    /** Empty only when the message carries files. */
+    content: z.string().max(MAX_CHAT_CHARS, `content is over ${MAX_CHAT_CHARS} characters`),
+    agent_max_steps: z.number().int().min(1).max(50).optional(),
+    decision_tree: DecisionTreeNameSchema.optional(),
+    /** A new version of this user message: the new one follows the same message, on a new branch. */
+    edit_seq: z.number().int().min(1).optional(),
+    /** Sent again with the same id, the message is not started twice (`chat_duplicate` answers). */
+    client_id: ClientIdSchema.optional(),
+    /**
+     * Files uploaded with `POST /api/files` (their ids) that the message carries. With `edit_seq` and no
+     * `attachments` the edited message's files are carried into the new version.
+     */
+    attachments: AttachmentIdsSchema.optional(),
+  })
+  .refine((f) => f.content.length > 0 || (f.attachments?.length ?? 0) > 0, {
+    message: "content must not be empty",
+    path: ["content"],
+  });
 export type ChatFrame = z.infer<typeof ChatFrameSchema>;
 
 /** Runs the turn of a user message again, on a new branch; `seq` is that message or any message of its turn. */

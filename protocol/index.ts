@@ -14,6 +14,7 @@ export * from "./conversation";
 export * from "./elicitation";
 export * from "./errors";
 export * from "./events";
+export * from "./files";
 export * from "./frames";
 export * from "./library";
 export * from "./mcp";

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { ApprovalDecisionSchema } from "./approvals";
 import { ElicitationRecordSchema } from "./elicitation";
+import { AttachmentSchema } from "./files";
 import { MessageOriginSchema } from "./message-origin";
 import { SystemItemSchema } from "./system-item";
 import { ModelInfoSchema, UsageSchema } from "./usage";
@@ -51,6 +52,8 @@ export const UserMessageSchema = z.object({
   origin: MessageOriginSchema.optional(),
   /** The sending client's id for it (chat `client_id`): how that client knows its message arrived. */
   client_id: z.string().optional(),
+  /** The files the message carries, as they were when it was sent (protocol.md "Files"). */
+  attachments: z.array(AttachmentSchema).optional(),
 });
 /** What the model thought before it wrote a step (streamed as `reasoning_delta`). */
 export const ReasoningSchema = z.object({

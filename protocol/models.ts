@@ -51,6 +51,8 @@ export const ProviderModelSchema = z
      * Off by default: most servers ignore or refuse it; some (DeepSeek's thinking mode with tools) need it.
      */
     send_reasoning: z.boolean().optional(),
+    /** The model reads images (image parts); absent: it does not, and images reach it as their names. */
+    image_input: z.boolean().optional(),
   })
   .strict();
 export type ProviderModel = z.infer<typeof ProviderModelSchema>;
@@ -117,6 +119,8 @@ export type ProviderPatch = z.infer<typeof ProviderPatchSchema>;
 export const DiscoveredModelSchema = z.object({
   id: z.string(),
   context_window: z.number().int().optional(),
+  /** The server said the model reads images (`input_modalities`, `capabilities: ["vision"]`…). */
+  image_input: z.boolean().optional(),
 });
 export type DiscoveredModel = z.infer<typeof DiscoveredModelSchema>;
 
@@ -147,6 +151,8 @@ export const AvailableModelSchema = z.object({
   prices: PricesSchema.optional(),
   /** The demo model (offline, scripted): shown as such in the picker. */
   demo: z.boolean().optional(),
+  /** The model reads images: a client says before sending when it would get only an image's name. */
+  image_input: z.boolean().optional(),
 });
 export type AvailableModel = z.infer<typeof AvailableModelSchema>;
 export const ModelListResponseSchema = z.object({

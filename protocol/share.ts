@@ -7,6 +7,8 @@ export const CreateShareSchema = z.strictObject({
   include_system: z.boolean().default(false),
   /** Show tool calls with their arguments and results; default false. */
   include_tools: z.boolean().default(false),
+  /** Show the messages' files (through the share's own URL); default false: their names only. */
+  include_files: z.boolean().default(false),
 });
 export type CreateShare = z.infer<typeof CreateShareSchema>;
 
@@ -22,6 +24,8 @@ export const ShareSchema = z.object({
   leaf_seq: z.number().int(),
   include_system: z.boolean(),
   include_tools: z.boolean(),
+  /** Absent from links made before files: false. */
+  include_files: z.boolean().optional(),
   created_at: z.string(),
 });
 export type Share = z.infer<typeof ShareSchema>;
@@ -35,6 +39,7 @@ export const SharedConversationSchema = z.object({
     created_at: z.string(),
     include_system: z.boolean(),
     include_tools: z.boolean(),
+    include_files: z.boolean().optional(),
   }),
   messages: z.array(MessageSchema),
 });

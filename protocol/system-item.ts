@@ -1,6 +1,7 @@
 // SystemItem (seed 002, docs/protocol.md "SystemItem"): every role:system entry the model sees is one of
 // these. `body` is the exact text the model saw; replay uses it verbatim.
 import { z } from "zod";
+import { AttachmentSchema } from "./files";
 
 export const SYSTEM_REMINDER_OPEN = "<system-reminder>";
 export const SYSTEM_REMINDER_CLOSE = "</system-reminder>";
@@ -44,7 +45,17 @@ export const SystemItemSchema = z.discriminatedUnion("kind", [
     trigger_ids: z.array(z.string()).optional(),
   }),
   z.object({ kind: z.literal("pod_event"), event: PodEventSchema, body: z.string() }),
-  z.object({ kind: z.literal("file_attachment"), path: z.string(), body: z.string() }),
+  z.object({
+    kind: z.literal("file_attachment"),
+    path: z.string(),
+    body: z.string(),
+    /**
+     * Set for a file the user attached (protocol.md "Files"): which file, and whether `body` holds its
+     * whole text (`inline`) or its outline, the rest read with `file_read`. Absent for a note (`@path`).
+     */
+    file: AttachmentSchema.optional(),
+    inline: z.boolean().optional(),
+  }),
   z.object({ kind: z.literal("knowledge"), slug: z.string(), body: z.string() }),
   z.object({ kind: z.literal("workflow"), slug: z.string(), body: z.string() }),
   z.object({

@@ -9,7 +9,14 @@ import type {
   LanguageModelV3ToolCallPart as ToolCallPart,
   LanguageModelV3ToolResultPart as ToolResultPart,
 } from "@ai-sdk/provider";
-import type { Message, SystemMessage, ToolMessage } from "../../protocol";
+import {
+  type Attachment,
+  fileSizeWords,
+  type Message,
+  type SystemMessage,
+  type ToolMessage,
+  type UserMessage,
+} from "../../protocol";
 import { modelWords } from "../explanations";
 import { neutralizeReminders } from "../system-items/forgery";
 import { type ContextBudget, estimateTokens } from "./window";
@@ -42,6 +49,37 @@ export interface ContextOptions {
    * as `reasoning_content`). Off for most models: servers ignore or refuse it, and it costs tokens.
    */
   reasoning?: boolean;
+  /** The bytes of the conversation's images, for a model that reads them; without it an image is its name. */
+  images?: ImageSource;
+}
+
+/** The images a request may carry (the host loads them before each request: the build itself is sync). */
+export interface ImageSource {
+  /** The model reads images (LlmSettings.imageInput). */
+  readonly see: boolean;
+  /** The image's bytes, the same every request; undefined when they could not be read. */
+  bytes(id: string): Uint8Array | undefined;
+}
+
+type UserPart = Extract<ModelMessage, { role: "user" }>["content"][number];
+
+/**
+ * A user message as the model reads it: its text, then each image as an image part, or as words saying
+ * what it was where the model cannot see (a document reaches it as a System message after, resolve.ts).
+ */
+function userContent(message: UserMessage, fit: (text: string) => string, images?: ImageSource): UserPart[] {
+  const parts: UserPart[] = [];
+  if (message.content || !message.attachments?.length)
+    parts.push({ type: "text", text: fit(neutralizeReminders(message.content)) });
+  for (const file of message.attachments ?? []) if (file.kind === "image") parts.push(imagePart(file, images));
+  return parts;
+}
+
+function imagePart(file: Attachment, images?: ImageSource): UserPart {
+  const bytes = images?.see ? images.bytes(file.id) : undefined;
+  if (bytes) return { type: "file", mediaType: file.content_type, data: bytes, filename: file.name };
+  const why = images?.see ? "it could not be read" : "this model cannot see images";
+  return { type: "text", text: neutralizeReminders(`[Image: ${file.name}, ${fileSizeWords(file.size)}: ${why}]`) };
 }
 
 export function toModelMessages(log: readonly Message[], options: ContextOptions = {}): LanguageModelV3Prompt {
@@ -75,7 +113,7 @@ export function toModelMessages(log: readonly Message[], options: ContextOptions
     switch (message.role) {
       case "user":
         flush();
-        out.push({ role: "user", content: [{ type: "text", text: fit(neutralizeReminders(message.content)) }] });
+        out.push({ role: "user", content: userContent(message, fit, options.images) });
         break;
       case "agent": {
         // The model's own words: a note the product added (why the turn ended) is not one of them.
@@ -158,10 +196,16 @@ function safeStart(text: string, i: number): number {
 }
 
 /** Builds the request the turn would send now, from the system prompt and the log. */
-export function contextPrompt(system: string, log: readonly Message[], budget: ContextBudget, upTo?: number) {
+export function contextPrompt(
+  system: string,
+  log: readonly Message[],
+  budget: ContextBudget,
+  upTo?: number,
+  images?: ImageSource,
+) {
   const prompt: LanguageModelV3Prompt = [
     { role: "system", content: system },
-    ...toModelMessages(log, { messageLimit: budget.message, upTo, reasoning: budget.reasoning }),
+    ...toModelMessages(log, { messageLimit: budget.message, upTo, reasoning: budget.reasoning, images }),
   ];
   return prompt;
 }

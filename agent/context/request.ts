@@ -6,7 +6,7 @@ import type { Message, MessageDraft } from "../../protocol";
 import type { ModelUsage } from "../llm/call-model";
 import type { ModelRetry } from "../llm/retry";
 import { compact } from "./compaction";
-import { contextPrompt, latestCompaction } from "./model-messages";
+import { contextPrompt, type ImageSource, latestCompaction } from "./model-messages";
 import { type ContextBudget, type ContextMeter, estimateRequest } from "./window";
 
 export interface ModelRequest {
@@ -29,6 +29,8 @@ export interface RequestContext {
   signal: AbortSignal;
   deadline: number;
   log(): readonly Message[];
+  /** The conversation's images, loaded before each request (absent: images reach the model as names). */
+  images?: ImageSource;
   /** Persists the compaction item: the log, and so every later request, starts from it. */
   append(draft: MessageDraft): Promise<unknown>;
   /** The summary call's usage, charged to the turn. */
@@ -38,12 +40,12 @@ export interface RequestContext {
 
 /** The request as the log stands now, with `instruction` (a phase's, never persisted) at its end. */
 export function buildRequest(
-  ctx: Pick<RequestContext, "system" | "budget" | "meter" | "log">,
+  ctx: Pick<RequestContext, "system" | "budget" | "meter" | "log" | "images">,
   tools: readonly LanguageModelV3FunctionTool[] | undefined,
   instruction: string | undefined,
 ): ModelRequest {
   const log = ctx.log();
-  const prompt = contextPrompt(ctx.system, log, ctx.budget);
+  const prompt = contextPrompt(ctx.system, log, ctx.budget, undefined, ctx.images);
   if (instruction) prompt.push({ role: "system", content: instruction });
   const estimated = estimateRequest(prompt, tools);
   const epoch = latestCompaction(log)?.seq ?? 0;

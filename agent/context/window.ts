@@ -55,6 +55,12 @@ function estimateArguments(input: unknown): number {
   return tokens;
 }
 
+/**
+ * What an image part is counted as: providers charge by its size (OpenAI's high detail: 85 + 170 a
+ * 512 px tile, 765 for 1024²; Anthropic's width × height / 750, at most ~1,600). The larger guess.
+ */
+export const IMAGE_TOKENS = 1_600;
+
 /** The estimated input tokens of a request: its messages and the tool declarations sent with it. */
 export function estimateRequest(prompt: LanguageModelV3Prompt, tools?: readonly LanguageModelV3FunctionTool[]): number {
   let total = tools?.length ? estimateArguments(tools) : 0;
@@ -64,6 +70,7 @@ export function estimateRequest(prompt: LanguageModelV3Prompt, tools?: readonly 
     else
       for (const part of message.content) {
         if (part.type === "text" || part.type === "reasoning") total += estimateTokens(part.text);
+        else if (part.type === "file") total += IMAGE_TOKENS;
         else if (part.type === "tool-call") total += estimateTokens(part.toolName) + estimateArguments(part.input);
         else if (part.type === "tool-result")
           total +=

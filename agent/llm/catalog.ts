@@ -27,6 +27,7 @@ export function availableModels(operator: LlmSettings, providers: Provider[]): A
     max_output_tokens: operator.maxOutputTokens,
     ...(operator.prices ? { prices: operator.prices } : {}),
     ...(operator.provider === "demo" ? { demo: true } : {}),
+    ...(operator.imageInput ? { image_input: true } : {}),
   };
   return [
     own,
@@ -40,6 +41,7 @@ export function availableModels(operator: LlmSettings, providers: Provider[]): A
           context_window: m.context_window,
           max_output_tokens: m.max_output_tokens ?? defaultMaxOutputTokens(m.context_window),
           ...(m.prices ? { prices: m.prices } : {}),
+          ...(m.image_input ? { image_input: true } : {}),
         }),
       ),
     ),

@@ -30,6 +30,8 @@ interface Common {
   prices?: Prices;
   /** Replay the model's reasoning with its earlier steps (protocol/models.ts `send_reasoning`). */
   sendReasoning: boolean;
+  /** The model reads images: an attached image is an image part, else its name (docs/protocol.md "Files"). */
+  imageInput: boolean;
   /** The operator's model counts against the user's quota (metered-model.ts); never a user's own provider. */
   meter?: UsageMeter;
 }
@@ -70,10 +72,12 @@ export function llmSettings(env: Env): LlmSettings {
     sendReasoning: env.OPENAI_SEND_REASONING?.trim() === "true",
   };
   const apiKey = env.OPENAI_API_KEY?.trim();
-  if (!apiKey) return { ...common, providerName: "Demo", provider: "demo", model: "demo" };
+  // The demo model "sees" an image as its name and size (agent/demo): it takes image parts like any.
+  if (!apiKey) return { ...common, imageInput: true, providerName: "Demo", provider: "demo", model: "demo" };
   const baseURL = env.OPENAI_BASE_URL?.trim() || undefined;
   return {
     ...common,
+    imageInput: env.OPENAI_IMAGE_INPUT?.trim() === "true",
     providerName: env.OPENAI_PROVIDER_NAME?.trim() || hostName(baseURL) || "OpenAI",
     provider: "openai",
     model: env.OPENAI_MODEL?.trim() || DEFAULT_OPENAI_MODEL,
@@ -106,6 +110,7 @@ export function providerLlm(env: Env, provider: UserProvider, model: ProviderMod
     maxOutputTokens: model.max_output_tokens ?? defaultMaxOutputTokens(model.context_window),
     ...(model.prices ? { prices: model.prices } : {}),
     sendReasoning: model.send_reasoning ?? false,
+    imageInput: model.image_input ?? false,
     // A server without keys (a local llama.cpp) still gets a bearer header: the providers require one.
     apiKey: provider.apiKey ?? "none",
     baseURL: provider.baseUrl,

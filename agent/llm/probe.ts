@@ -107,9 +107,25 @@ async function listModels(call: Call): Promise<DiscoveredModel[]> {
     if (!id || seen.has(id)) continue;
     seen.add(id);
     const window = contextWindowOf(item);
-    models.push(window ? { id, context_window: window } : { id });
+    models.push({
+      id,
+      ...(window ? { context_window: window } : {}),
+      ...(readsImages(item) ? { image_input: true } : {}),
+    });
   }
   return models;
+}
+
+/**
+ * Whether the server lists the model as reading images: OpenRouter's `architecture.input_modalities`,
+ * others' `input_modalities` or `modalities`, Ollama's and LiteLLM's `capabilities: ["vision"]` or
+ * `supports_vision`, LM Studio's `type: "vlm"`.
+ */
+function readsImages(item: Record<string, unknown>): boolean {
+  const architecture = (item.architecture ?? {}) as Record<string, unknown>;
+  const lists = [architecture.input_modalities, item.input_modalities, item.modalities, item.capabilities];
+  const named = lists.some((list) => Array.isArray(list) && list.some((v) => v === "image" || v === "vision"));
+  return named || item.supports_vision === true || item.type === "vlm";
 }
 
 /** llama.cpp's `meta.n_ctx`, vLLM's `max_model_len`, OpenRouter's and others' `context_length` / `context_window`. */

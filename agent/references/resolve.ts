@@ -15,8 +15,8 @@ const MAX_LISTED = 50;
 
 type SystemDraft = Extract<MessageDraft, { role: "system" }>;
 
-/** The sources of the System messages a user's references add (the message's input, with it). */
-const REFERENCE_SOURCES: ReadonlySet<string> = new Set(["References", "Vault", "Knowledge", "Workflows"]);
+/** The sources of the System messages a user's references and documents add (the message's input, with it). */
+const REFERENCE_SOURCES: ReadonlySet<string> = new Set(["References", "Vault", "Knowledge", "Workflows", "Files"]);
 
 /** A System message that one of the user's references added right after their message. */
 export const isReferenceMessage = (message: Message): boolean =>

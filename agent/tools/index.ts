@@ -1,8 +1,15 @@
 // The tools every conversation's agent gets.
+import { fileTools } from "./files";
 import { requestInputTool } from "./request-input";
 import { scheduleTool } from "./schedule";
 import { taskTools } from "./tasks";
 import type { AgentTool } from "./tool";
 import { vaultTools } from "./vault";
 
-export const BUILTIN_TOOLS: readonly AgentTool[] = [requestInputTool, ...vaultTools, ...taskTools, scheduleTool];
+export const BUILTIN_TOOLS: readonly AgentTool[] = [
+  requestInputTool,
+  ...vaultTools,
+  ...taskTools,
+  scheduleTool,
+  ...fileTools,
+];

@@ -4,6 +4,7 @@
 import type { z } from "zod";
 import type { MessageDraft, ServerFrame, TerminationReason, Usage } from "../../protocol";
 import type { EventDraft } from "../events";
+import type { ConversationFiles } from "../files/conversation-files";
 import type { ModelUsage } from "../llm/call-model";
 import type { ElicitationAsk, ElicitationReply } from "./elicitation";
 
@@ -39,6 +40,8 @@ export interface ToolContext {
    * clock pause while they answer. Absent where nobody can be asked (a subagent): the server is declined.
    */
   elicit?: (ask: ElicitationAsk) => Promise<ElicitationReply>;
+  /** The conversation's files, for the file tools (files.ts); absent where there are none to reach. */
+  files?: ConversationFiles;
 }
 
 /** The key a built-in write is done under, once: the same call after a restart has the same key. */

@@ -3,6 +3,7 @@
 // functions of it) and what the current model call has streamed.
 import type { LanguageModelV3, LanguageModelV3FunctionTool } from "@ai-sdk/provider";
 import type { AgentConfig, ModelInfo, Reasoning, ServerFrame, TerminationReason, Usage } from "../../protocol";
+import type { ImageSource } from "../context/model-messages";
 import type { RequestContext } from "../context/request";
 import type { ContextBudget, ContextMeter } from "../context/window";
 import type { DecisionTree } from "../decision-trees/decision-tree";
@@ -29,7 +30,7 @@ export interface TurnSetup {
   /** Tripped by Stop. */
   signal: AbortSignal;
   /** The model's context window and the provider's last count (context/window.ts). */
-  context: { budget: ContextBudget; meter: ContextMeter };
+  context: { budget: ContextBudget; meter: ContextMeter; images?: ImageSource };
   /**
    * The model as the final answer records it (`model`), the cap on one answer (max_tokens), and who a
    * failed call's plain words name (error-words.ts).

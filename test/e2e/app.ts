@@ -33,6 +33,8 @@ export const TEST_VAPID = {
 /** Every test app may reach MCP servers on loopback (the tests' own) and store their secrets. */
 const TEST_VARS: Record<string, string> = {
   MCP_ALLOW_LOOPBACK: "true",
+  // The fake model reads images, so a request carries an attached image's part (attachments.test.ts).
+  OPENAI_IMAGE_INPUT: "true",
   SECRETS_KEY: "e2e-secrets-key-not-for-production-0123456789",
   // Every file signs up its users from 127.0.0.1; the sign-up policies have apps of their own (signup.test.ts).
   SIGNUP: "open",

@@ -47,6 +47,7 @@ function modelFor({ style, own }: Path) {
     contextWindow: 32_000,
     maxOutputTokens: 1_000,
     sendReasoning: false,
+    imageInput: false,
     ...(own ? { fetch: toFake } : {}),
   });
 }

@@ -105,6 +105,7 @@ describe("share links", () => {
         created_at: created.created_at,
         include_system: false,
         include_tools: false,
+        include_files: false,
       },
       messages: [],
     });

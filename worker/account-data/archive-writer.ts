@@ -27,10 +27,24 @@ export class ArchiveWriter {
   }
 
   /** A text file at `name` under the archive's root folder. */
-  async text(name: string, text: string): Promise<void> {
+  text(name: string, text: string): Promise<void> {
+    return this.bytes(
+      name,
+      (async function* () {
+        yield encoder.encode(text);
+      })(),
+    );
+  }
+
+  /** A file at `name` whose bytes arrive in chunks (a stored file read from R2), packed as they come. */
+  async bytes(name: string, chunks: AsyncIterable<Uint8Array>): Promise<void> {
     const file = new ZipDeflate(`${EXPORT_ROOT}/${name}`, { level: 6 });
     this.zip.add(file);
-    file.push(encoder.encode(text), true);
+    for await (const chunk of chunks) {
+      file.push(chunk, false);
+      await this.drain();
+    }
+    file.push(new Uint8Array(), true);
     await this.drain();
   }
 

@@ -13,6 +13,7 @@ import {
   tasksToExport,
 } from "../../d1/account-export";
 import type { ConversationRow } from "../../d1/conversations";
+import { listFiles, readFileBytes } from "../../d1/files";
 import { shardDb } from "../../d1/shards";
 
 /** A conversation row with its owner's shard, for its object's meta. */
@@ -62,6 +63,7 @@ export async function exportArchive(
     await out.json(ARCHIVE_FILES.manifest, manifest);
     await writeAccount(shard, user.id, out);
     for (const row of rows) await writeConversation(env, { ...row, shard: user.shard }, exportedAt, out);
+    await writeFiles(env, shard, user.id, out);
     await out.end();
   };
   const done = run().catch(async (error: unknown) => {
@@ -69,6 +71,14 @@ export async function exportArchive(
     await out.abort(error);
   });
   return { total: rows.length, body: readable, done };
+}
+
+/** Every file the user attached, at `files/<id>/<name>` (the messages name them by id in `attachments`). */
+async function writeFiles(env: Env, d1: D1Database, userId: string, out: ArchiveWriter): Promise<void> {
+  for (const file of await listFiles(d1, userId, Number.MAX_SAFE_INTEGER)) {
+    const object = await readFileBytes(env.FILES, userId, file.id);
+    if (object) await out.bytes(`${ARCHIVE_FILES.files}${file.id}/${file.name}`, object.body);
+  }
 }
 
 /** Everything of the account but its conversations. */

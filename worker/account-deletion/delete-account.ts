@@ -15,6 +15,7 @@
 // never left half deleted for good.
 import { beginDeletion, deleteAccountRows } from "../../d1/account-deletion";
 import { forgetAccount } from "../../d1/directory";
+import { deleteUserObjects } from "../../d1/files";
 import { directoryDb, shardDb } from "../../d1/shards";
 import { tellUserChanged } from "../../durable-objects/user-changes";
 import { eraseConversations } from "./erase-conversations";
@@ -44,6 +45,8 @@ export async function finishDeletion(env: Env, account: AccountToDelete): Promis
   await tellUserChanged(env, owner, "credentials");
   await eraseConversations(env, owner);
   await revokeMcpGrants(env, owner);
+  // Every file's bytes and text; their rows go with the account's rows.
+  await deleteUserObjects(env.FILES, account.id);
   // The directory's part before the shard's: were the deletion cut short between the two, the session it
   // keeps still finds the account in its shard (no directory needed) and finishes it.
   await forgetAccount(directoryDb(env), account);

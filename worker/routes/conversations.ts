@@ -1,5 +1,6 @@
 // Conversation routes (docs/protocol.md "Conversations"). Ownership is checked here, in the Worker, before
 // anything reaches the conversation's Durable Object.
+
 import { and, eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { type Db, nowIso } from "../../d1/client";
@@ -14,6 +15,7 @@ import {
   toConversation,
 } from "../../d1/conversations";
 import { credentialKey } from "../../d1/credentials";
+import { deleteConversationFiles } from "../../d1/files";
 import { setConversationModel } from "../../d1/providers";
 import { conversations } from "../../d1/schema";
 import { CreateConversationSchema, MessagesQuerySchema, NotifySchema, UpdateConversationSchema } from "../../protocol";
@@ -81,6 +83,8 @@ conversationRoutes.delete("/:id", async (c) => {
   const ids = [row.id, ...(await descendantIds(c.var.shard, row.id))];
   await Promise.all(ids.map((id) => stubFor(c.env, id).erase({ ...metaOf(c, row), conversationId: id })));
   for (const id of ids.reverse()) {
+    // Its files first (R2, then their rows): a deletion cut short is finished by the same request again.
+    await deleteConversationFiles(c.var.shard, c.env.FILES, user.id, id);
     await c.var.db.delete(conversations).where(and(eq(conversations.id, id), eq(conversations.userId, user.id)));
   }
   return c.body(null, 204);

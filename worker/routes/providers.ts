@@ -84,6 +84,7 @@ const prefilled = (found: DiscoveredModel[]): ProviderModel[] =>
   found.slice(0, MAX_PROVIDER_MODELS).map((m) => ({
     id: m.id.slice(0, 200),
     context_window: prefilledWindow(m.context_window),
+    ...(m.image_input ? { image_input: true } : {}),
   }));
 
 const probeFetch = (c: Ctx) => guardedFetch(outboundPolicy(c.env));

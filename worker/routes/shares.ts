@@ -5,14 +5,16 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { database } from "../../d1/client";
 import { createConversation, findOwnConversation } from "../../d1/conversations";
+import { getFile, readFileBytes } from "../../d1/files";
 import { linkShard, shardDb } from "../../d1/shards";
 import { deleteShare, findShare, insertShare, listShares, toShare } from "../../d1/shares";
 import { CreateShareSchema, SHARE_CREATE_LIMIT, SHARE_FORK_LIMIT, SHARE_READ_LIMIT } from "../../protocol";
 import { clientAddress } from "../auth/client-address";
 import { notFound } from "../errors";
+import { fileResponse } from "../files/serve";
 import { type AppEnv, currentUser, enterShard, identify, ownerOf, requireUser } from "../middleware/identity";
 import { enforce } from "../shares/rate";
-import { sharedView } from "../shares/view";
+import { sharedFileIds, sharedView } from "../shares/view";
 import { readJson } from "../validate";
 
 const stubFor = (env: Env, id: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
@@ -36,6 +38,7 @@ conversationShareRoutes.post("/:id/shares", async (c) => {
     leafSeq: leaf_seq,
     includeSystem: body.include_system,
     includeTools: body.include_tools,
+    includeFiles: body.include_files,
   });
   return c.json(toShare(share), 201);
 });
@@ -63,17 +66,41 @@ function privatePage(c: Context<AppEnv>): void {
   c.header("Referrer-Policy", "no-referrer");
 }
 
-sharedRoutes.get("/:id", async (c) => {
+/** The link a public read names, counted against the reader's address; 404 for an unknown or revoked one. */
+async function openLink(c: Context<AppEnv>) {
   privatePage(c);
+  const id = c.req.param("id") ?? "";
   // The link's id names its shard: the read, its limit and the owner's conversation are all there.
-  const shard = linkShard(c.env, c.req.param("id"));
+  const shard = linkShard(c.env, id);
   if (shard === undefined) throw noSuchLink();
   enterShard(c, shard);
   const address = clientAddress(c.req.header("CF-Connecting-IP") ?? "local");
   await enforce(c, `share_read:${address}`, SHARE_READ_LIMIT, "shared pages opened");
-  const row = await findShare(c.var.db, c.req.param("id"));
+  const row = await findShare(c.var.db, id);
   if (!row) throw noSuchLink();
+  return { row, shard };
+}
+
+sharedRoutes.get("/:id", async (c) => {
+  const { row, shard } = await openLink(c);
   return c.json(await sharedView(c.env, row, shard));
+});
+
+// A file of the link's messages, when the owner included files: served from the link's own URL, with the
+// same headers as to its owner (worker/files/serve.ts); any other file id is 404, as for a missing link.
+sharedRoutes.get("/:id/files/:fileId", async (c) => {
+  const { row, shard } = await openLink(c);
+  const fileId = c.req.param("fileId");
+  if (!sharedFileIds(await sharedView(c.env, row, shard)).has(fileId)) throw notFound("No such file");
+  const file = await getFile(c.var.shard, row.userId, fileId);
+  const object = file && (await readFileBytes(c.env.FILES, row.userId, file.id));
+  if (!file || !object) throw notFound("No such file");
+  const response = fileResponse(file, object, c.req.query("download") === "1");
+  // Private to the link: its revocation must hold at once, so nothing keeps a copy.
+  response.headers.set("Cache-Control", "no-store");
+  response.headers.set("X-Robots-Tag", "noindex");
+  response.headers.set("Referrer-Policy", "no-referrer");
+  return response;
 });
 
 // identify checks the Origin of a cookie-signed write, as on every other route.

@@ -11,9 +11,28 @@ import { addressScrubber, scrubStrings } from "./scrub";
 const stubFor = (env: Env, id: string) => env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
 
 /** The messages the link shows, in seq order. */
-export function shownMessages(messages: Message[], row: Pick<ShareRow, "includeSystem" | "includeTools">): Message[] {
-  return messages.filter((m) => (m.role !== "tool" || row.includeTools) && (m.role !== "system" || row.includeSystem));
+export function shownMessages(
+  messages: Message[],
+  row: Pick<ShareRow, "includeSystem" | "includeTools" | "includeFiles">,
+): Message[] {
+  return messages
+    .filter((m) => (m.role !== "tool" || row.includeTools) && (m.role !== "system" || row.includeSystem))
+    .map((m) => (row.includeFiles ? m : withoutFileText(m)));
 }
+
+/** Without files, a file's System message keeps its first line (name, type, size), not what the file says. */
+function withoutFileText(m: Message): Message {
+  if (m.role !== "system" || m.item.kind !== "file_attachment" || !m.item.file) return m;
+  return { ...m, item: { ...m.item, body: m.item.body.split("\n", 1)[0] ?? "" } };
+}
+
+/** The files the link shows: those of its messages, when the owner included them. */
+export const sharedFileIds = (view: SharedConversation): Set<string> =>
+  new Set(
+    view.share.include_files
+      ? view.messages.flatMap((m) => (m.role === "user" ? (m.attachments ?? []).map((a) => a.id) : []))
+      : [],
+  );
 
 export async function sharedView(env: Env, row: ShareRow, shard: number): Promise<SharedConversation> {
   const meta = { conversationId: row.conversationId, userId: row.userId, shard };
@@ -29,6 +48,7 @@ export async function sharedView(env: Env, row: ShareRow, shard: number): Promis
       created_at: row.createdAt,
       include_system: row.includeSystem,
       include_tools: row.includeTools,
+      include_files: row.includeFiles,
     },
     messages: shownMessages(path.messages, row),
   };

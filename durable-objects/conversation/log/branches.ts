@@ -2,7 +2,7 @@
 // "Branches"), and the announcement every tab follows. The log stays append-only: a branch point only
 // moves the leaf, and what is appended next follows it.
 import { isReferenceMessage } from "../../../agent/references/resolve";
-import type { ServerFrame } from "../../../protocol";
+import type { ServerFrame, UserMessage } from "../../../protocol";
 import type { MessageLog } from "./message-log";
 
 export type BranchRefusal = { code: string; message: string };
@@ -24,6 +24,12 @@ export class ConversationBranches {
     const message = this.log.get(seq);
     if (message?.role !== "user") return invalid("edit_seq", `no user message ${seq} in this conversation`);
     return { leaf: message.parent_seq ?? seq - 1 };
+  }
+
+  /** The user message an edit makes a new version of (its files carry into the new version). */
+  edited(seq: number): UserMessage | undefined {
+    const message = this.log.get(seq);
+    return message?.role === "user" ? message : undefined;
   }
 
   /**

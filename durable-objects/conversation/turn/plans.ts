@@ -44,6 +44,11 @@ export class TurnPlans {
     return loadTurnSettings(ownerShard(this.env, this.meta), this.meta.userId, this.meta.conversationId);
   }
 
+  /** The context window of the model a turn would use now (how much of a document its request may hold). */
+  async window(prefetched: Promise<TurnSettings>): Promise<number> {
+    return (await turnModel(this.env, await prefetched)).contextWindow;
+  }
+
   /** `resumed`: the record of a turn cut short by a restart, whose model and limits it keeps. */
   async user(
     choices: TurnChoices,

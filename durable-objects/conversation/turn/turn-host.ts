@@ -10,6 +10,7 @@ import { ownerShard } from "../../../d1/shards";
 import { saveApprovalRule } from "../../../d1/tool-approvals";
 import type { ServerFrame } from "../../../protocol";
 import { owner, tellUserChanged } from "../../user-changes";
+import { ConversationFileStore } from "../files/conversation-file-store";
 import type { SocketMeta } from "../sockets/socket-hub";
 import { ConversationTitles } from "./conversation-titles";
 import { FinishPush } from "./finish-push";
@@ -68,6 +69,7 @@ export function openTurnHost(ctx: DurableObjectState, env: Env, meta: SocketMeta
     elicitations: new PendingElicitations(ctx.storage, io.frames),
     reminders: new TaskReminders(ctx.storage, ownerShard(env, meta), meta.userId),
     meter: storedMeter(ctx.storage.sql),
+    files: new ConversationFileStore(env, meta),
   };
   const waits = [parts.questions, parts.approvals, parts.elicitations];
   const lifecycle = new TurnLifecycle(
@@ -79,7 +81,13 @@ export function openTurnHost(ctx: DurableObjectState, env: Env, meta: SocketMeta
   );
   const plans = new TurnPlans(env, meta, { toggles: io.toggles, notifier: io.notifier, marker, user: io.user });
   const subagents = new SubagentTurns(ctx.storage, { lifecycle, io }, plans);
-  const starts = new TurnStarts(env, meta, io, { lifecycle, plans, questions: parts.questions, subagents });
+  const starts = new TurnStarts(env, meta, io, {
+    lifecycle,
+    plans,
+    questions: parts.questions,
+    subagents,
+    files: parts.files,
+  });
   io.frames.watch((frame) => follow(lifecycle, parts, frame));
   const { questions: pending, approvals, elicitations } = parts;
   return { starts, lifecycle, pending, approvals, elicitations, waits, subagents, marker };

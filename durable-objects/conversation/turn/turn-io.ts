@@ -12,6 +12,7 @@ import type { AgentTool } from "../../../agent/tools/tool";
 import type { TurnIO, TurnSetup } from "../../../agent/turn/run-turn";
 import { ownerShard } from "../../../d1/shards";
 import type { Message, MessageDraft } from "../../../protocol";
+import type { ConversationFileStore } from "../files/conversation-file-store";
 import type { ConversationBranches } from "../log/branches";
 import type { IndexOutbox } from "../log/index-outbox";
 import type { ConversationFrames } from "../sockets/frame-port";
@@ -54,6 +55,8 @@ export interface TurnParts {
   marker: TurnMarkerStore;
   reminders: TaskReminders;
   meter: ReturnType<typeof storedMeter>;
+  /** The conversation's files: images for the requests, documents for the tools (files/). */
+  files: ConversationFileStore;
 }
 
 export function turnIO(turn: RunningTurn, plan: TurnPlan, parts: TurnParts): TurnIO {
@@ -73,8 +76,10 @@ export function turnIO(turn: RunningTurn, plan: TurnPlan, parts: TurnParts): Tur
     ...(turn.parent
       ? {}
       : { askApproval: approvals.request.bind(approvals), askElicitation: elicitations.request.bind(elicitations) }),
-    beforeModelRequest: () => {
+    beforeModelRequest: async () => {
       meter.save();
+      // The images the request carries, read once each (they never change) where the model sees them.
+      if (plan.llm.imageInput) await parts.files.loadImages(io.messages());
       return reminders.beforeRequest(config.taskReminderRequests, io.append);
     },
     // Not before the request: a D1 read or write started as the request leaves would hold it back.
@@ -101,6 +106,7 @@ export function turnSetup(
     context: {
       budget: contextBudget(llm.contextWindow, { reasoning: llm.sendReasoning }),
       meter: parts.meter.meter,
+      images: parts.files.imageSource(llm.imageInput),
     },
     llm: { info: publicModelInfo(llm), maxOutputTokens: llm.maxOutputTokens, errors: errorContextOf(llm) },
     config,
@@ -110,6 +116,7 @@ export function turnSetup(
       db: ownerShard(parts.env, parts.meta),
       userId: parts.meta.userId,
       conversationId: parts.meta.conversationId,
+      files: parts.files.access(),
       subagents: plan.subagents,
       turnId: parts.marker.current?.turn_id,
     },

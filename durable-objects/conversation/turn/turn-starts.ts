@@ -8,6 +8,7 @@ import type { ResumePoint } from "../../../agent/turn/resume";
 import { type Credential, credentialKey } from "../../../d1/credentials";
 import { ownerShard } from "../../../d1/shards";
 import type { ChatFrame, MessageOrigin, RegenerateFrame } from "../../../protocol";
+import type { ConversationFileStore } from "../files/conversation-file-store";
 import type { SocketMeta } from "../sockets/socket-hub";
 import type { TurnLifecycle } from "./lifecycle";
 import type { TurnPlans, TurnSettings } from "./plans";
@@ -20,7 +21,7 @@ import type { PendingInput } from "./waits/pending-input";
 
 /** A turn started by a message: the frame, who sent it, its settings if read ahead, and where it came from. */
 export interface StartOptions {
-  frame: Pick<ChatFrame, "content" | "edit_seq" | "agent_max_steps" | "decision_tree" | "client_id">;
+  frame: Pick<ChatFrame, "content" | "edit_seq" | "agent_max_steps" | "decision_tree" | "client_id" | "attachments">;
   /** The credential of the socket that sent it (its revocation stops the turn). */
   credential?: Credential;
   /** The settings read with the socket's credential check (user-cache.ts). */
@@ -46,6 +47,7 @@ export class TurnStarts {
       plans: TurnPlans;
       questions: PendingInput;
       subagents: SubagentTurns;
+      files: ConversationFileStore;
     },
   ) {}
 
@@ -65,6 +67,8 @@ export class TurnStarts {
     if (refusal) return refusal;
     const point = frame.edit_seq === undefined ? undefined : this.io.branches.editPoint(frame.edit_seq);
     if (point && "code" in point) return point;
+    const attachments = await this.parts.files.claim(this.attachmentIds(frame));
+    if ("code" in attachments) return attachments;
     await this.parts.lifecycle.launch({
       plan: (signal) => this.parts.plans.user(frame, signal, prefetched),
       persistInput: async () => {
@@ -75,13 +79,24 @@ export class TurnStarts {
           content,
           ...(origin ? { origin } : {}),
           ...(client_id ? { client_id } : {}),
+          ...(attachments.length ? { attachments } : {}),
         });
+        // What its documents say (or their outlines), then what its references name: right after it.
+        const window = attachments.some((a) => a.kind !== "image") ? await this.parts.plans.window(prefetched) : 0;
+        for (const draft of await this.parts.files.documentDrafts(attachments, window)) await this.io.append(draft);
         for (const draft of await resolveReferences(ownerShard(this.env, this.meta), this.meta.userId, frame.content))
           await this.io.append(draft);
       },
       origin: userOrigin(frame, credential),
     });
     return undefined;
+  }
+
+  /** The files a message carries: the frame's, or for an edit that names none, the edited message's. */
+  private attachmentIds(frame: StartOptions["frame"]): string[] {
+    if (frame.attachments) return frame.attachments;
+    if (frame.edit_seq === undefined) return [];
+    return (this.io.branches.edited(frame.edit_seq)?.attachments ?? []).map((a) => a.id);
   }
 
   /** Runs the turn of a user message again, on a new branch from after that message's input. */

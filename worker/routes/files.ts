@@ -1,0 +1,117 @@
+// Files attached to messages (docs/protocol.md "Files"): upload, list, read, delete an unsent one, and
+// the bytes, served so that nothing a file holds can run in the app's origin. Own only: another user's
+// file is 404 like a missing one.
+import { Hono } from "hono";
+import { sniffFile } from "../../core/file-sniff";
+import {
+  deleteFileObjects,
+  deleteUnsentFile,
+  type FileLimits,
+  fileLimits,
+  getFile,
+  insertFileWithin,
+  lineCount,
+  listFiles,
+  newFileId,
+  putFileObjects,
+  readFileBytes,
+  toFileObject,
+  usedBytes,
+} from "../../d1/files";
+import {
+  ACCEPTED_EXTENSIONS,
+  type FileListResponse,
+  FileUploadQuerySchema,
+  fileSizeWords,
+  MAX_ATTACHMENTS,
+} from "../../protocol";
+import { ApiError, notFound } from "../errors";
+import { fileText } from "../files/extract";
+import { fileResponse } from "../files/serve";
+import { type AppEnv, currentUser } from "../middleware/identity";
+import { readBody } from "../request-body";
+import { readQuery } from "../validate";
+
+export const fileRoutes = new Hono<AppEnv>();
+
+const NO_FILE = "No such file";
+
+const tooLarge = (name: string, limits: FileLimits, size?: number) =>
+  `${name}${size === undefined ? " is too large" : ` is ${fileSizeWords(size)}`}; files can be at most ${fileSizeWords(limits.maxFileBytes)}.`;
+
+fileRoutes.post("/", async (c) => {
+  const { name } = readQuery(c, FileUploadQuerySchema);
+  const limits = fileLimits(c.env);
+  const declared = c.req.header("Content-Length");
+  if (declared === undefined) throw new ApiError(400, "invalid_input", "Content-Length is required for an upload");
+  const bytes = await readBody(c, limits.maxFileBytes, tooLarge(name, limits, Number(declared) || undefined));
+  if (!bytes.length) throw new ApiError(400, "invalid_input", `${name} is empty`);
+  const sniffed = sniffFile(bytes, name);
+  if ("refused" in sniffed) throw new ApiError(415, "unsupported_file", sniffed.refused);
+  const text = await fileText(sniffed.kind, bytes, name);
+  if (typeof text === "string") throw new ApiError(415, "unsupported_file", text);
+  const userId = currentUser(c).id;
+  const id = newFileId();
+  const bucket = c.env.FILES;
+  await putFileObjects(bucket, userId, id, bytes, sniffed.content_type, sniffed.kind === "image" ? undefined : text);
+  const row = await insertFileWithin(
+    c.var.shard,
+    {
+      id,
+      userId,
+      name,
+      sniffed,
+      size: bytes.length,
+      ...(text.pages ? { pages: text.pages.length } : {}),
+      ...(sniffed.kind === "image" ? {} : { lines: lineCount(text.text) }),
+    },
+    limits.maxTotalBytes,
+  );
+  if (!row) {
+    await deleteFileObjects(bucket, userId, id);
+    const used = await usedBytes(c.var.shard, userId);
+    throw new ApiError(
+      413,
+      "storage_full",
+      `Your files take ${fileSizeWords(used)} of ${fileSizeWords(limits.maxTotalBytes)}; ${name} (${fileSizeWords(bytes.length)}) does not fit. Deleting conversations with files makes room.`,
+    );
+  }
+  return c.json(toFileObject(row), 201);
+});
+
+fileRoutes.get("/", async (c) => {
+  const userId = currentUser(c).id;
+  const limits = fileLimits(c.env);
+  const [rows, used] = await Promise.all([listFiles(c.var.shard, userId), usedBytes(c.var.shard, userId)]);
+  const body: FileListResponse = {
+    files: rows.map(toFileObject),
+    used_bytes: used,
+    max_file_bytes: limits.maxFileBytes,
+    max_total_bytes: limits.maxTotalBytes,
+    max_attachments: MAX_ATTACHMENTS,
+    accepted_extensions: [...ACCEPTED_EXTENSIONS],
+  };
+  return c.json(body);
+});
+
+fileRoutes.get("/:id", async (c) => {
+  const row = await getFile(c.var.shard, currentUser(c).id, c.req.param("id"));
+  if (!row) throw notFound(NO_FILE);
+  return c.json(toFileObject(row));
+});
+
+fileRoutes.get("/:id/content", async (c) => {
+  const userId = currentUser(c).id;
+  const row = await getFile(c.var.shard, userId, c.req.param("id"));
+  const object = row && (await readFileBytes(c.env.FILES, userId, row.id));
+  if (!row || !object) throw notFound(NO_FILE);
+  return fileResponse(row, object, c.req.query("download") === "1");
+});
+
+fileRoutes.delete("/:id", async (c) => {
+  const outcome = await deleteUnsentFile(c.var.shard, c.env.FILES, currentUser(c).id, c.req.param("id"));
+  if (outcome === "missing") throw notFound(NO_FILE);
+  if (outcome === "carried")
+    throw new ApiError(409, "conflict", "A message carries this file: it is deleted with its conversation");
+  return c.body(null, 204);
+});
