@@ -5,6 +5,11 @@ import type { ExtractedText } from "../../core/file-text";
 import type { Attachment } from "../../protocol";
 
 export interface ConversationFiles {
+  /**
+   * The most one `file_read` returns: what one message may take of the model's window (a longer result
+   * would be cut in the middle in the context), at most FILE_READ_MAX_CHARS.
+   */
+  readChars?: number;
   /** The files the conversation's messages carry (and those the agent made), oldest first. */
   list(): Promise<Attachment[]>;
   /** A file's text by id or by name (the newest of that name); undefined when the conversation has none such. */

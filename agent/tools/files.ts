@@ -62,7 +62,7 @@ export const fileRead = defineTool({
   }),
   async execute({ file: ref, pages, lines }, ctx) {
     const { file, text } = await fileText(ctx, ref);
-    const read = asToolError(() => readFile(text, { pages, lines }));
+    const read = asToolError(() => readFile(text, { pages, lines }, filesOf(ctx).readChars));
     return {
       file: named(file),
       range: { [read.unit]: read.range },

@@ -3,8 +3,10 @@
 // before each request and kept, since a file never changes), and the file tools' access.
 
 import type { ImageSource } from "../../../agent/context/model-messages";
+import type { ContextBudget } from "../../../agent/context/window";
 import type { ConversationFiles } from "../../../agent/files/conversation-files";
 import { fileBody } from "../../../agent/files/file-body";
+import { FILE_READ_MAX_CHARS } from "../../../core/file-text";
 import {
   claimFiles,
   conversationFiles,
@@ -96,11 +98,13 @@ export class ConversationFileStore {
     return { see, bytes: (id) => this.images.get(id) };
   }
 
-  /** What the file tools reach: this conversation's files only. */
-  access(): ConversationFiles {
+  /** What the file tools reach: this conversation's files only; a read fits one message of `budget`. */
+  access(budget: ContextBudget): ConversationFiles {
     const { env, meta } = this;
     const list = async () => (await conversationFiles(this.db, meta.userId, meta.conversationId)).map(toAttachment);
     return {
+      // A token of the estimate is 3 bytes at most; most text is 1 byte a character.
+      readChars: Math.min(FILE_READ_MAX_CHARS, Math.floor(budget.message * 2.5)),
       list,
       text: async (ref) => {
         const files = await list();

@@ -101,10 +101,11 @@ export function turnSetup(
   parts: TurnParts,
 ): TurnSetup {
   const { llm, config } = plan;
+  const budget = contextBudget(llm.contextWindow, { reasoning: llm.sendReasoning });
   return {
     model: languageModel(llm),
     context: {
-      budget: contextBudget(llm.contextWindow, { reasoning: llm.sendReasoning }),
+      budget,
       meter: parts.meter.meter,
       images: parts.files.imageSource(llm.imageInput),
     },
@@ -116,7 +117,7 @@ export function turnSetup(
       db: ownerShard(parts.env, parts.meta),
       userId: parts.meta.userId,
       conversationId: parts.meta.conversationId,
-      files: parts.files.access(),
+      files: parts.files.access(budget),
       subagents: plan.subagents,
       turnId: parts.marker.current?.turn_id,
     },
