@@ -109,6 +109,7 @@ type ContextBench = {
     window: number,
     limit?: number,
     edit?: { at: number; from: number },
+    files?: boolean,
   ) => Promise<ConversationFigures>;
 };
 
@@ -121,14 +122,16 @@ async function contextCompaction(): Promise<string[]> {
   const whole = await runConversation(TURNS, 1e12, WINDOW);
   // Issue 27: the same conversation, but at turn 100 the user edits their message of turn 50.
   const branched = await runConversation(TURNS, WINDOW, WINDOW, { at: 100, from: 50 });
+  // Issue 45: the same conversation with files: every 50th message carries an image, a note and a long CSV.
+  const withFiles = await runConversation(TURNS, WINDOW, WINDOW, undefined, true);
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
   const row = (label: string, f: (c: ConversationFigures) => string) =>
-    `| ${label} | ${f(whole)} | ${f(compacted)} | ${f(branched)} |`;
+    `| ${label} | ${f(whole)} | ${f(compacted)} | ${f(branched)} | ${f(withFiles)} |`;
   return [
     `${TURNS} turns (a tool step every 4th turn, a tool failure every 10th, a task reminder every 6th request), o200k_base tokens of each request's tool declarations and messages; window ${WINDOW.toLocaleString("en-US")} tokens.`,
     "",
-    "| | whole history (before) | compacted (now) | compacted, branched at turn 100 |",
-    "| --- | --- | --- | --- |",
+    "| | whole history (before) | compacted (now) | compacted, branched at turn 100 | compacted, with files |",
+    "| --- | --- | --- | --- | --- |",
     row("turns completed", (f) => String(f.turnsCompleted)),
     row("requests (summary calls included)", (f) => `${f.requests} (${f.compactions} compactions)`),
     row("input tokens sent, total", (f) => f.inputTokens.toLocaleString("en-US")),
@@ -141,6 +144,8 @@ async function contextCompaction(): Promise<string[]> {
     `Input tokens, compacted ÷ whole: ${(compacted.inputTokens / whole.inputTokens).toFixed(3)}. The requests that do not begin with the whole previous one are each compaction's summary call and the request after it (2 per compaction).`,
     "",
     "Branched: at turn 100 the user edits their message of turn 50, and turns 100–199 run on that branch; the model reads the branch's path only. Prefix figures are within a branch: the first request after the branch point follows the other branch's last request and is left out of them (and of the cached tokens).",
+    "",
+    "With files: every 50th user message carries an image (sent as an image part), a short Markdown note (its text in a Files System message) and a 2,000-row CSV (its outline and the way to read it with file_read), as the conversation object sends them.",
   ];
 }
 

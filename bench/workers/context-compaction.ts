@@ -12,7 +12,9 @@ import { findDecisionTree } from "../../agent/decision-trees";
 import { reminderItem } from "../../agent/system-items/reminder";
 import { defineTool } from "../../agent/tools/tool";
 import { runTurn } from "../../agent/turn/run-turn";
-import { DEFAULT_AGENT_CONFIG, type Message } from "../../protocol";
+import { fileBody } from "../../agent/files/file-body";
+import type { ExtractedText } from "../../core/file-text";
+import { type Attachment, DEFAULT_AGENT_CONFIG, type Message } from "../../protocol";
 import type { ConversationFigures } from "../context-figures";
 import { memoryLog } from "./memory-log";
 import { streamOf } from "./scripted-model";
@@ -38,6 +40,31 @@ const flaky = defineTool({
     throw new Error(`service unavailable for ${id}`);
   },
 });
+
+/**
+ * With files: every 50th message carries an image (an image part), a short note (its text in the
+ * request) and a 2,000-row CSV (its outline), as the conversation object sends them.
+ */
+const PNG = Uint8Array.from(
+  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="),
+  (c) => c.charCodeAt(0),
+);
+const IMAGES = new Map([["f_image", PNG]]);
+const csv = ["day,plan,owner,status", ...Array.from({ length: 2000 }, (_, i) => `${i},${words(i, 4)},ann,open`)].join(
+  "\n",
+);
+const note = `# Launch\n\n${words(9, 200)}`;
+const FILES: { file: Attachment; text?: ExtractedText }[] = [
+  { file: { id: "f_image", name: "chart.png", content_type: "image/png", kind: "image", size: PNG.length } },
+  {
+    file: { id: "f_note", name: "launch.md", content_type: "text/markdown", kind: "text", size: note.length, lines: 3 },
+    text: { text: note },
+  },
+  {
+    file: { id: "f_csv", name: "plan.csv", content_type: "text/csv", kind: "text", size: csv.length, lines: 2001 },
+    text: { text: csv },
+  },
+];
 
 /** What a request costs and shares: the serialised request, its tokens, the tokens of its cached prefix. */
 interface Sent {
@@ -123,6 +150,7 @@ export async function runConversation(
   window: number,
   limit = window,
   edit?: { at: number; from: number },
+  files = false,
 ): Promise<ConversationFigures> {
   const { append, notifier, path, moveLeaf } = memoryLog();
   const sent: Sent[] = [];
@@ -145,7 +173,25 @@ export async function runConversation(
       moveLeaf(edited.parent_seq ?? 0);
       branchedAt = sent.length;
     }
-    questions.push(await append({ role: "user", content: `Question ${turn}: ${words(turn + 3, 60)}?` }));
+    const attached = files && turn % 50 === 0 ? FILES : [];
+    questions.push(
+      await append({
+        role: "user",
+        content: `Question ${turn}: ${words(turn + 3, 60)}?`,
+        ...(attached.length ? { attachments: attached.map((f) => f.file) } : {}),
+      }),
+    );
+    // A document's System message right after its message, as the conversation object writes it.
+    for (const { file, text } of attached)
+      if (text) {
+        const { body, inline } = fileBody(file, text, Math.min(8_000, window / 4));
+        await append({
+          role: "system",
+          source: "Files",
+          severity: "info",
+          item: { kind: "file_attachment", path: file.name, body, file, inline },
+        });
+      }
     const outcome = await runTurn(
       {
         messages: path,
@@ -172,7 +218,7 @@ export async function runConversation(
         tools: [lookup, flaky],
         toolContext: { db: undefined as unknown as D1Database, userId: "bench", conversationId: "bench" },
         signal: new AbortController().signal,
-        context: { budget: contextBudget(window), meter },
+        context: { budget: contextBudget(window), meter, images: { see: true, bytes: (id) => IMAGES.get(id) } },
       },
     );
     if (outcome.reason === "completed") completed++;
