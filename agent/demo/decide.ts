@@ -1,6 +1,7 @@
 // What to do next for an intent, given what this turn's tool calls returned: call a tool (and why, in
 // one sentence), or answer. One small function per intent; a tool that is not offered gets the tour.
 import { toolWords } from "../../protocol";
+import type { Attached } from "./files";
 import { DELEGATE, type Intent, LOOP_NOTE } from "./intent";
 import { describe, errorText, refusal } from "./outcomes";
 import type { ToolOutcome } from "./prompt-reading";
@@ -45,6 +46,20 @@ export function decide(intent: Intent, results: ToolOutcome[], offered: Readonly
   return decideWith(results);
 }
 
+/** The demo cannot see or understand: it says what it was given, and quotes how each document begins. */
+function filesAnswer({ images, documents }: Attached, readStart = ""): string {
+  const lines = [
+    "This is the demo model: it cannot read files the way a real model does, but here is what it was given.",
+  ];
+  for (const image of images) lines.push(`- An image: ${image}.`);
+  for (const doc of documents) {
+    const start = doc.start || (doc.readId ? readStart : "");
+    lines.push(`- ${doc.header.slice(1, -1)}${start ? `, which begins:\n${blockQuote(start)}` : "."}`);
+  }
+  lines.push("With an API key (see the README), the model reads them and answers about them.");
+  return lines.join("\n");
+}
+
 const REFUSED_OPENINGS = {
   denied: "OK, I won't run it.",
   timed_out: "Nobody approved it in time, so I did not run it.",
@@ -61,6 +76,18 @@ const DECISIONS: { [K in Intent["kind"]]: Decide<K> } = {
     answer: results.length ? `Here is what the tools said: ${results.map(describe).join(" ")}` : introduction(),
   }),
   story: () => ({ answer: longStory() }),
+  files: ({ attached }, { last, callIf }) => {
+    const long = attached.documents.find((d) => d.readId);
+    const read = last("file_read");
+    if (long?.readId && !read)
+      return callIf(
+        { name: "file_read", args: { file: long.readId, pages: "1" } },
+        "I will read the start of the long document.",
+        () => filesAnswer(attached),
+      );
+    const start = read?.ok ? clip(String(field(read.value, "text") ?? ""), 400) : "";
+    return { answer: filesAnswer(attached, start) };
+  },
   delegate: (intent, { last, callIf }) => {
     const done = last(DELEGATE);
     if (!done)

@@ -1,5 +1,7 @@
 // What the user wants, read from their last message: the first trigger phrase that matches and whose
 // tool is offered (the list is at the top of script.ts), or plain chat.
+
+import type { Attached } from "./files";
 import { asksReminder, type ReminderPlan, reminderIn, reminderText } from "./reminders";
 import { clean, clip, parseJson } from "./text";
 
@@ -18,7 +20,9 @@ export type Intent =
   /** "remind me on Friday at 9 to …": the reminder to schedule (undefined: no time was said). */
   | { kind: "schedule"; plan?: ReminderPlan }
   /** A reminder's run ("Reminder: water the plants"). */
-  | { kind: "reminder"; subject: string };
+  | { kind: "reminder"; subject: string }
+  /** The message carries files and asks nothing the demo has a tool for: what they are, and how they begin. */
+  | { kind: "files"; attached: Attached };
 
 export const DELEGATE = "delegate";
 const DELEGATION = /\bdelegat(?:e|es|ed|ing)\b|\bsub-?agents?\b/;

@@ -17,12 +17,15 @@
 //   "task(s)" / "todo(s)"               → task_list
 //   "note(s)" / "vault" / "search"      → vault_search (with a query) then vault_read of the best hit,
 //                                         or vault_list (without one)
+//   files attached (and nothing above)  → what they are and how each begins; a long document's first
+//                                         page read with file_read
 //   anything else                       → a short explanation of the demo and of these phrases
 // The phase instructions the loop appends ("REASON PHASE", "ACT PHASE", "OBSERVE PHASE", "The turn has
 // to end now") get the reply shape they ask for, with a JSON control block for reason and observe.
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { decide } from "./decide";
-import { detectIntent } from "./intent";
+import { attachedFiles, hasFiles } from "./files";
+import { detectIntent, type Intent } from "./intent";
 import { lastNonSystem, lastUserIndex, lastUserText, outcomesIn, phaseOf, toolsNamedIn } from "./prompt-reading";
 import { type DemoReply, observeReply, reasonReply, say, thinking, wrapUp } from "./replies";
 import { THOUGHT_ANSWER } from "./tour";
@@ -39,7 +42,9 @@ export function planDemoReply(prompt: LanguageModelV3Prompt, tools: string[]): D
   // The results this step got: the tool message right before the trailing system messages, if any.
   const tail = lastNonSystem(prompt);
   const lastStep = tail >= since && prompt[tail]?.role === "tool" ? outcomesIn(prompt.slice(tail, tail + 1)) : [];
-  const intent = detectIntent(lastUserText(prompt), offered);
+  const attached = attachedFiles(prompt);
+  const said = detectIntent(lastUserText(prompt), offered);
+  const intent: Intent = said.kind === "chat" && hasFiles(attached) ? { kind: "files", attached } : said;
   const decision = decide(intent, results, offered);
 
   switch (phase) {

@@ -574,3 +574,47 @@ describe("createDemoModel through the AI SDK", () => {
     expect(await stream.finishReason).toBe("tool-calls");
   });
 });
+
+describe("files attached (issue 45)", () => {
+  const withImage: LanguageModelV3Message = {
+    role: "user",
+    content: [
+      { type: "text", text: "here you go" },
+      { type: "file", mediaType: "image/png", data: new Uint8Array([1]), filename: "chart.png" },
+    ],
+  };
+  const inlineDoc = system("[File: notes.md (text/markdown, 1 KB, 3 lines)]\n# Plan\nShip on Friday.");
+  const longDoc = system(
+    '[File: book.pdf (PDF, 2 MB, 300 pages)]\nThis file is too long to show whole (about 90,000 tokens); its outline:\nPages: 300\nRead it with file_read (file: "f_book", pages: "1-5" or lines: "1-200") and find in it with file_search.',
+  );
+
+  it("says what it was given: the image and how a document begins", () => {
+    const reply = planDemoReply(conversation(withImage, inlineDoc), TOOLS);
+    expect(reply.toolCalls ?? []).toEqual([]);
+    expect(reply.text).toContain("An image: chart.png.");
+    expect(reply.text).toContain(
+      "File: notes.md (text/markdown, 1 KB, 3 lines), which begins:\n> # Plan\n> Ship on Friday.",
+    );
+  });
+
+  it("reads a long document's first page with file_read, then quotes it", () => {
+    const first = planDemoReply(conversation(user("summarise this"), longDoc), TOOLS);
+    expect(first.toolCalls?.[0]).toMatchObject({ name: "file_read", args: { file: "f_book", pages: "1" } });
+    const id = first.toolCalls?.[0]?.id ?? "";
+    const after = planDemoReply(
+      conversation(
+        user("summarise this"),
+        longDoc,
+        called(id, "file_read", {}),
+        result(id, "file_read", { text: "[Page 1]\nChapter one." }),
+      ),
+      TOOLS,
+    );
+    expect(after.text).toContain("which begins:\n> [Page 1]\n> Chapter one.");
+  });
+
+  it("keeps a message's own request first: a search with a file attached is a search", () => {
+    const reply = planDemoReply(conversation(user("search my notes for budget"), inlineDoc), TOOLS);
+    expect(reply.toolCalls?.[0]?.name).toBe("vault_search");
+  });
+});
