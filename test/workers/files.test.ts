@@ -265,6 +265,26 @@ describe("what happens to files", () => {
     expect(page.share.include_files).toBe(true);
   });
 
+  it("deletes every file of an account with it, sent or not", async () => {
+    const s = await scenario([{ text: "ok" }]);
+    const sent = await uploaded(s.session, "sent.txt", "in a message");
+    await uploaded(s.session, "unsent.png", TINY_PNG);
+    await sendWith(s, "here", [sent.id]);
+    expect((await env.FILES.list({ prefix: `files/${s.session.user.id}/` })).objects.length).toBe(3);
+    const deleted = await api("/api/account", {
+      method: "DELETE",
+      json: { username: s.session.user.username, confirm: { password: "correct horse battery" } },
+      headers: s.session.headers,
+    });
+    expect(deleted.status).toBe(204);
+    expect((await env.FILES.list({ prefix: `files/${s.session.user.id}/` })).objects).toEqual([]);
+    const rows = await s.session.db
+      .prepare("SELECT count(*) AS n FROM files WHERE user_id = ?")
+      .bind(s.session.user.id)
+      .first<{ n: number }>();
+    expect(rows?.n).toBe(0);
+  });
+
   it("exports the files in the account's zip", async () => {
     const session = await signup();
     const { id } = await createConversation(session);
