@@ -114,6 +114,9 @@ export const AttachmentSchema = FileObjectSchema.pick({
 });
 export type Attachment = z.infer<typeof AttachmentSchema>;
 
+/** Uploads per user per hour (each is read whole, a PDF parsed): a client past it gets 429 `rate_limited`. */
+export const FILE_UPLOAD_LIMIT = { max: 300, windowSeconds: 3600 };
+
 /** At most this many files in one message. */
 export const MAX_ATTACHMENTS = 10;
 export const AttachmentIdsSchema = z

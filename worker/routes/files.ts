@@ -20,6 +20,7 @@ import {
 } from "../../d1/files";
 import {
   ACCEPTED_EXTENSIONS,
+  FILE_UPLOAD_LIMIT,
   type FileListResponse,
   FileUploadQuerySchema,
   fileSizeWords,
@@ -29,6 +30,7 @@ import { ApiError, notFound } from "../errors";
 import { fileText } from "../files/extract";
 import { fileResponse } from "../files/serve";
 import { type AppEnv, currentUser } from "../middleware/identity";
+import { enforce } from "../rate-limit";
 import { readBody } from "../request-body";
 import { readQuery } from "../validate";
 
@@ -44,13 +46,14 @@ fileRoutes.post("/", async (c) => {
   const limits = fileLimits(c.env);
   const declared = c.req.header("Content-Length");
   if (declared === undefined) throw new ApiError(400, "invalid_input", "Content-Length is required for an upload");
+  const userId = currentUser(c).id;
+  await enforce(c, `file_upload:${userId}`, FILE_UPLOAD_LIMIT, "files uploaded");
   const bytes = await readBody(c, limits.maxFileBytes, tooLarge(name, limits, Number(declared) || undefined));
   if (!bytes.length) throw new ApiError(400, "invalid_input", `${name} is empty`);
   const sniffed = sniffFile(bytes, name);
   if ("refused" in sniffed) throw new ApiError(415, "unsupported_file", sniffed.refused);
   const text = await fileText(sniffed.kind, bytes, name);
   if (typeof text === "string") throw new ApiError(415, "unsupported_file", text);
-  const userId = currentUser(c).id;
   const id = newFileId();
   const bucket = c.env.FILES;
   await putFileObjects(bucket, userId, id, bytes, sniffed.content_type, sniffed.kind === "image" ? undefined : text);

@@ -13,7 +13,7 @@ import { clientAddress } from "../auth/client-address";
 import { notFound } from "../errors";
 import { fileResponse } from "../files/serve";
 import { type AppEnv, currentUser, enterShard, identify, ownerOf, requireUser } from "../middleware/identity";
-import { enforce } from "../shares/rate";
+import { enforce } from "../rate-limit";
 import { sharedFileIds, sharedView } from "../shares/view";
 import { readJson } from "../validate";
 

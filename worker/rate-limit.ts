@@ -1,8 +1,9 @@
-// The share links' rate limits (protocol/share.ts) as a 429 with Retry-After, like sign-in's.
+// A route's rate limit (d1/rate-limits.ts, in the caller's shard) as a 429 with Retry-After, like sign-in's:
+// share links (protocol/share.ts) and uploads (protocol/files.ts).
 import type { Context } from "hono";
-import { hit, type RateLimit } from "../../d1/rate-limits";
-import { ApiError } from "../errors";
-import type { AppEnv } from "../middleware/identity";
+import { hit, type RateLimit } from "../d1/rate-limits";
+import { ApiError } from "./errors";
+import type { AppEnv } from "./middleware/identity";
 
 /** Counts one hit for `key`; throws 429 `rate_limited` (with Retry-After) once the window is full. */
 export async function enforce(c: Context<AppEnv>, key: string, limit: RateLimit, what: string): Promise<void> {
