@@ -105,6 +105,17 @@ describe("uploads", () => {
     expect(objects.objects.length).toBe(6);
   });
 
+  it("refuses a cookie-signed upload from another origin, and an upload without a credential", async () => {
+    const session = await signup();
+    const forged = await upload(session, "a.txt", "x", { Origin: "https://evil.example" });
+    expect(forged.status).toBe(403);
+    expect((await errorOf(forged)).code).toBe("forbidden_origin");
+    const anonymous = await api("/api/files?name=a.txt", { method: "POST", body: "x" });
+    expect(anonymous.status).toBe(401);
+    const list = (await (await api("/api/files", { headers: session.headers })).json()) as { files: unknown[] };
+    expect(list.files).toEqual([]);
+  });
+
   it("reads a PDF's pages", async () => {
     const session = await signup();
     const pdf = await uploaded(session, "report.pdf", await makePdf([["Quarterly revenue grew 12%"], ["Costs fell"]]));
