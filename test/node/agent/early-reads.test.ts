@@ -139,6 +139,8 @@ describe("which built-in tools only read", () => {
       "vault_read",
       "vault_list",
       "task_list",
+      "file_read",
+      "file_search",
     ]);
     expect(delegateTool.readOnly).toBeFalsy();
   });
