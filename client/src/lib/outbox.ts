@@ -6,7 +6,7 @@
 // conversation opens. A tab works from its own copy and sends what it holds; what another tab of the
 // same conversation added meanwhile stays stored beside it. Storage that is refused or full only costs
 // the copy that outlives the tab. Signing out forgets them all.
-import { type ChatFrame, ChatFrameSchema } from "../../../protocol";
+import { type Attachment, AttachmentSchema, type ChatFrame, ChatFrameSchema } from "../../../protocol";
 
 export type Outgoing = ChatFrame & { client_id: string };
 export type Outbox = ReturnType<typeof openOutbox>;
@@ -66,7 +66,33 @@ export function forgetOutboxes(): void {
   } catch {}
 }
 
-/** A first message typed on the home page, for the conversation about to open. */
-export function queueFirstMessage(conversationId: string, content: string): void {
-  openOutbox(conversationId).add({ type: "chat", content });
+/** A first message typed on the home page (with the files attached there), for the conversation about to open. */
+export function queueFirstMessage(conversationId: string, content: string, files: readonly Attachment[] = []): void {
+  rememberFiles(files);
+  const attachments = files.length ? { attachments: files.map((f) => f.id) } : {};
+  openOutbox(conversationId).add({ type: "chat", content, ...attachments });
+}
+
+// A frame names its files by id only: what they are (for the waiting bubble, and to put them back in the
+// composer on Edit) is kept beside the outboxes, under their prefix so that signing out forgets it too.
+const FILES_KEY = `${PREFIX}~files`;
+const KEPT_FILES = 50;
+
+/** What the files of messages being sent are, as this browser knows them. */
+export function storedFiles(): Attachment[] {
+  try {
+    const read = AttachmentSchema.array().safeParse(JSON.parse(localStorage.getItem(FILES_KEY) ?? "[]"));
+    if (read.success) return read.data;
+  } catch {}
+  return [];
+}
+
+/** Keeps what the files of a message being sent are (the newest few dozen). */
+export function rememberFiles(files: readonly Attachment[]): void {
+  if (!files.length) return;
+  const ids = new Set(files.map((f) => f.id));
+  const kept = [...storedFiles().filter((f) => !ids.has(f.id)), ...files].slice(-KEPT_FILES);
+  try {
+    localStorage.setItem(FILES_KEY, JSON.stringify(kept));
+  } catch {}
 }

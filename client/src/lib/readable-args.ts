@@ -43,3 +43,14 @@ export function readableArgs(args: unknown): ArgRow[] {
     return { name: argName(key), value, multiline: value.includes("\n") || typeof raw === "object" };
   });
 }
+
+/**
+ * A file tool's arguments as rows, the file named as the result names it ("report.pdf" rather than the
+ * id the model may have given).
+ */
+export function fileToolArgs(args: unknown, result: unknown): ArgRow[] {
+  const named = (result as { file?: { name?: unknown } } | null | undefined)?.file?.name;
+  if (typeof named !== "string" || args === null || typeof args !== "object" || !("file" in args))
+    return readableArgs(args);
+  return readableArgs({ ...(args as Record<string, unknown>), file: named });
+}

@@ -15,7 +15,7 @@ import { durationInWords } from "./time-left";
 
 export type { Share, SharedConversation };
 
-export type ShareOptions = { include_system: boolean; include_tools: boolean };
+export type ShareOptions = { include_system: boolean; include_tools: boolean; include_files?: boolean };
 
 export function createShare(conversationId: string, options: ShareOptions): Promise<ApiResult<Share>> {
   return requestJson(`/api/conversations/${encodeURIComponent(conversationId)}/shares`, ShareSchema, "POST", options);
@@ -49,11 +49,13 @@ export function sharedPath(id: string): string {
 }
 
 /** What a link shows besides the conversation's messages, in a few words. */
-export function shareIncludes({ include_system, include_tools }: ShareOptions): string {
-  if (include_system && include_tools) return "With system messages and tool details";
-  if (include_system) return "With system messages";
-  if (include_tools) return "With tool details";
-  return "Messages only";
+export function shareIncludes({ include_system, include_tools, include_files }: ShareOptions): string {
+  const parts = [include_system && "system messages", include_tools && "tool details", include_files && "files"].filter(
+    (part): part is string => !!part,
+  );
+  if (parts.length === 0) return "Messages only";
+  const last = parts.pop();
+  return `With ${parts.length ? `${parts.join(", ")} and ${last}` : last}`;
 }
 
 /** A day and time the reader's locale writes: "12 Mar 2026, 14:05". */

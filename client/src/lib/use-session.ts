@@ -8,6 +8,7 @@ import type { User } from "../../../protocol";
 import { onUnauthorized, requestEmpty, requestJson } from "./api";
 import { forgetOutboxes } from "./outbox";
 import { UserResponseSchema } from "./response-schemas";
+import { forgetFileLimits } from "./use-attachments";
 import { resetModels } from "./use-models";
 
 export type Session =
@@ -47,12 +48,14 @@ export function useSession() {
   // Whoever signs in next has models of their own: the page's list is read again for them.
   const signedIn = useCallback((user: User) => {
     resetModels();
+    forgetFileLimits();
     setSession(sessionOf(user));
   }, []);
 
   const logOut = useCallback(async () => {
     await requestEmpty("/api/auth/logout", "POST");
     resetModels();
+    forgetFileLimits();
     forgetOutboxes();
     setSession({ status: "signed_out" });
   }, []);

@@ -7,13 +7,22 @@
 // the account rather than the message (a quota used up, a disabled account) is said over the composer in
 // the server's words until dismissed, beside the message it kept as "Not sent".
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { Outbox } from "../../lib/outbox";
+import type { Attachment } from "../../../../protocol";
+import { type Outbox, storedFiles } from "../../lib/outbox";
 import type { ConnectionProblem, ConnectionStatus as Status } from "../../lib/use-conversation-socket";
 import { PlainText } from "../../ui/plain-text";
 import { ActionButton } from "../message-actions";
 import actions from "../message-actions/style.module.css";
 import bubble from "../user-message/style.module.css";
 import style from "./style.module.css";
+
+/** The files a waiting message names, as far as this browser knows them (unknown ones by their id). */
+function recallFiles(ids: readonly string[]): Attachment[] {
+  const known = new Map(storedFiles().map((f) => [f.id, f]));
+  return ids.map(
+    (id) => known.get(id) ?? { id, name: "a file", content_type: "application/octet-stream", kind: "text", size: 0 },
+  );
+}
 
 function closeReason({ code, reason, offline }: ConnectionProblem): string {
   if (offline) return "you are offline";
@@ -91,9 +100,11 @@ type PendingProps = {
   inputRef: { current: HTMLTextAreaElement | null };
   /** Reconnects now (the socket is down). */
   onRetry: () => void;
+  /** Edit: the message's files go back to the composer. */
+  onTakeBackFiles?: (files: Attachment[]) => void;
 };
 
-export function PendingMessages({ outbox, connected, inputRef, onRetry }: PendingProps) {
+export function PendingMessages({ outbox, connected, inputRef, onRetry, onTakeBackFiles }: PendingProps) {
   // Retry: a refused message may go again; a socket that is down reconnects now.
   const retry = (clientId: string) => {
     outbox.refused.delete(clientId);
@@ -101,8 +112,9 @@ export function PendingMessages({ outbox, connected, inputRef, onRetry }: Pendin
     onRetry();
   };
   // Edit: out of the outbox, into the message box (after what is there), as if typed.
-  const takeBack = (clientId: string, content: string) => {
+  const takeBack = (clientId: string, content: string, files: readonly string[] = []) => {
     outbox.remove(clientId);
+    if (files.length) onTakeBackFiles?.(recallFiles(files));
     const input = inputRef.current;
     if (!input) return;
     input.value = input.value ? `${input.value}\n${content}` : content;
@@ -111,13 +123,20 @@ export function PendingMessages({ outbox, connected, inputRef, onRetry }: Pendin
   };
   return (
     <>
-      {outbox.pending.map(({ client_id, content }) => {
+      {outbox.pending.map(({ client_id, content, attachments }) => {
         const refused = outbox.refused.has(client_id);
         return (
           <div key={client_id} class={bubble.row} data-testid="pending-message">
             <article class={bubble.message}>
               <div class={`${bubble.bubble} ${bubble.pending}`}>
-                <PlainText text={content} />
+                {content && <PlainText text={content} />}
+                {attachments?.length ? (
+                  <p class={bubble.pendingFiles} data-testid="pending-files">
+                    {recallFiles(attachments)
+                      .map((f) => f.name)
+                      .join(", ")}
+                  </p>
+                ) : null}
               </div>
             </article>
             <div class={`${actions.actions} ${actions.end}`}>
@@ -130,7 +149,7 @@ export function PendingMessages({ outbox, connected, inputRef, onRetry }: Pendin
                 </ActionButton>
               )}
               <ActionButton
-                onClick={() => takeBack(client_id, content)}
+                onClick={() => takeBack(client_id, content, attachments)}
                 testid="pending-edit"
                 label="Edit: take it back into the message box"
               >

@@ -61,8 +61,8 @@ function stepText({ step, maxSteps }: ConversationState["turn"]): string | undef
 
 /** What the version controls send (each true when sent): the chat's socket. */
 export type BranchActions = {
-  /** A new version of user message `seq` with this text (`chat` with `edit_seq`). */
-  edit: (seq: number, content: string) => boolean;
+  /** A new version of user message `seq` with this text and these files (`chat` with `edit_seq`). */
+  edit: (seq: number, content: string, attachments?: string[]) => boolean;
   /** The turn of user message `seq` again (`regenerate`). */
   regenerate: (seq: number) => boolean;
   /** The same, on another model, which the conversation keeps from then on. */
@@ -153,7 +153,7 @@ class TranscriptRow extends Component<RowProps> {
         return (
           <UserMessage
             message={item.message}
-            onEdit={branching && ((content) => branching.edit(seq, content))}
+            onEdit={branching && ((content, attachments) => branching.edit(seq, content, attachments))}
             blocked={blocked}
             onEditingChange={onEditingChange}
             switcher={switcher("end")}

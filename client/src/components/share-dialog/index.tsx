@@ -1,6 +1,6 @@
 // "Share…" from the conversation's ⋯ menu: a modal dialog (a native <dialog>, so the page behind is
-// inert) that makes a read-only link to the conversation as it is now, with or without System messages
-// and tool details, shows it with Copy, and lists the conversation's other links with Revoke. Tab stays
+// inert) that makes a read-only link to the conversation as it is now, with or without System messages,
+// tool details and the messages' files (shown through the link's own address), shows it with Copy, and lists the conversation's other links with Revoke. Tab stays
 // inside it; Esc, Close or a click on the backdrop close it, and the caller gives the focus back to
 // the menu's button. Esc here never also stops the chat's running turn.
 import { useEffect, useId, useRef, useState } from "preact/hooks";
@@ -18,6 +18,7 @@ export function ShareDialog({ conversationId, onClose }: Props) {
   const { list, create, revoke } = useShares(conversationId);
   const [includeSystem, setIncludeSystem] = useState(false);
   const [includeTools, setIncludeTools] = useState(false);
+  const [includeFiles, setIncludeFiles] = useState(false);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [created, setCreated] = useState<Share | null>(null);
@@ -48,7 +49,11 @@ export function ShareDialog({ conversationId, onClose }: Props) {
     event.preventDefault();
     setBusy(true);
     setProblem(null);
-    const result = await create(conversationId, { include_system: includeSystem, include_tools: includeTools });
+    const result = await create(conversationId, {
+      include_system: includeSystem,
+      include_tools: includeTools,
+      include_files: includeFiles,
+    });
     setBusy(false);
     if (result.ok) setCreated(result.data);
     else setProblem(explainShareError(result.error, "create the link"));
@@ -83,6 +88,9 @@ export function ShareDialog({ conversationId, onClose }: Props) {
           </Choice>
           <Choice checked={includeTools} onChange={setIncludeTools} testid="share-include-tools">
             Include tool details
+          </Choice>
+          <Choice checked={includeFiles} onChange={setIncludeFiles} testid="share-include-files">
+            Include files
           </Choice>
           <button type="submit" class={style.primary} disabled={busy} data-testid="share-create">
             {busy ? "Creating…" : "Create link"}

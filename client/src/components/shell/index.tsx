@@ -157,7 +157,7 @@ export function Shell({ user, route, onLogOut }: Props) {
       }}
       home={{
         creating,
-        onStart: (content, model) => void open(content, model),
+        onStart: (content, model, files) => void open(content, model, files),
         unsent: unsent ?? undefined,
       }}
       account={{ user, onLogOut: logOut }}

@@ -1,13 +1,14 @@
 // The page a route shows inside the Shell's <main>: home and a chat are in the first load; Settings, the
 // Library, Notes, Tasks and Schedules load on their first visit (lazyPage), each a chunk of its own.
 import type { ComponentChild } from "preact";
-import type { ModelRef, User } from "../../../../protocol";
+import type { Attachment, ModelRef, User } from "../../../../protocol";
 import type { Route } from "../../lib/router";
 import { Chat } from "../../pages/chat";
 import { Home } from "../../pages/home";
 import { Link } from "../../ui/link";
 import { lazyPage } from "./lazy";
 import style from "./style.module.css";
+import type { Unsent } from "./use-open-conversation";
 
 const Settings = lazyPage(() => import("../../pages/settings").then((m) => m.Settings));
 const Library = lazyPage(() => import("../../pages/library").then((m) => m.Library));
@@ -23,8 +24,8 @@ type Props = {
   /** Home: a conversation is being opened, the first message to start one, and one given back. */
   home: {
     creating: boolean;
-    onStart: (content: string, model: ModelRef | null) => void;
-    unsent?: { content: string; problem: string };
+    onStart: (content: string, model: ModelRef | null, files?: Attachment[]) => void;
+    unsent?: Unsent;
   };
   /** Settings → Account: who is signed in, and Log out. */
   account: { user: User; onLogOut: () => void };

@@ -4,13 +4,13 @@
 // (lib/outbox.ts) and goes there; a first message that a failed create would lose is given back
 // (`unsent`) for home to put back in its composer.
 import { useCallback, useRef, useState } from "preact/hooks";
-import type { ModelRef } from "../../../../protocol";
+import type { Attachment, ModelRef } from "../../../../protocol";
 import { queueFirstMessage } from "../../lib/outbox";
 import { navigate } from "../../lib/router";
 import type { useConversations } from "../../lib/use-conversations";
 
-/** A first message given back to home, and why its conversation could not be made. */
-export type Unsent = { content: string; problem: string };
+/** A first message (and its files) given back to home, and why its conversation could not be made. */
+export type Unsent = { content: string; problem: string; files?: Attachment[] };
 
 type List = Pick<ReturnType<typeof useConversations>, "create" | "chooseModel">;
 
@@ -27,23 +27,24 @@ export function useOpenConversation({ create, chooseModel }: List) {
   const creatingRef = useRef(false);
 
   const open = useCallback(
-    async (content: string, model: ModelRef | null) => {
+    async (content: string, model: ModelRef | null, files: Attachment[] = []) => {
       if (creatingRef.current) return;
       creatingRef.current = true;
       setCreating(true);
-      const conversation = await create(content);
+      // A message of files only is named, until the server names it, by its first file.
+      const conversation = await create(content || (files[0]?.name ?? ""));
       creatingRef.current = false;
       setCreating(false);
       // A first message must not be lost with a failed create: home gives it back to the composer,
       // with the server's reason.
       if ("refused" in conversation) {
-        setUnsent({ content, problem: conversation.refused });
+        setUnsent({ content, problem: conversation.refused, files });
         return;
       }
       setUnsent(null);
       // The model picked on the home page, before the first message is sent (a refusal leaves the default).
       if (model) await chooseModel(conversation.id, model);
-      queueFirstMessage(conversation.id, content);
+      queueFirstMessage(conversation.id, content, files);
       navigate(`/c/${encodeURIComponent(conversation.id)}`);
     },
     [create, chooseModel],

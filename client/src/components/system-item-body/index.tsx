@@ -2,7 +2,8 @@
 // `kind` instead of parsing text prefixes: an attached note is a file card (collapsed), knowledge and
 // workflows are chips that open to their text, a task reminder, an interrupt and a pod event are one
 // sentence for the user (lib/system-text.ts: what happened and why, tasks by title, subagents by their
-// task), never the text written for the model, which the card keeps under Details.
+// task), never the text written for the model, which the card keeps under Details. A document the user
+// attached is one line ("Read report.pdf · 12 pages"), its text (what the model read) under Details too.
 import type { PodEvent, SystemItem } from "../../../../protocol";
 import {
   compactionTitle,
@@ -15,7 +16,11 @@ import { Collapsible } from "../../ui/collapsible";
 import { Icon, type IconName } from "../../ui/icon";
 import { Markdown } from "../markdown";
 import { NotificationBody } from "../notification-body";
+import { lazyPart } from "../shell/lazy";
 import style from "./style.module.css";
+
+// A document the user attached, in one line: loaded with the app's other file parts.
+const AttachedFile = lazyPart(() => import("../attachments").then((m) => m.AttachedFile));
 
 function FileCard({ path, body }: { path: string; body: string }) {
   const { content } = splitReferenceBody(body);
@@ -67,6 +72,7 @@ export function SystemItemBody({ item }: { item: SystemItem }) {
     case "notification":
       return <NotificationBody item={item} />;
     case "file_attachment":
+      if (item.file) return <AttachedFile file={item.file} inline={item.inline} class={style.line} />;
       return <FileCard path={item.path} body={item.body} />;
     case "knowledge":
       return <Chip testid="knowledge-chip" icon="book" label={`#${item.slug}`} body={item.body} />;

@@ -1,7 +1,8 @@
 // One tool call: what it does in words (an MCP tool's own name, with its server's in a badge), status,
 // duration, then its name as the model calls it, its arguments and result or error. Persisted tool messages and live ones (from `tool_start`, still
 // running) share this card; a large card starts collapsed so it does not push the conversation off
-// screen, and so does every card of a turn group.
+// screen, and so does every card of a turn group. A file tool's arguments read as rows ("File:
+// report.pdf", "Pages: 3-5"), and a file it made (note_to_file) is a chip to open or download.
 import { type ElicitationRecord, toolLabel } from "../../../../protocol";
 import type { LiveTool, SubagentRun } from "../../lib/conversation-state";
 import { Icon } from "../../ui/icon";
@@ -10,7 +11,13 @@ import { Spinner } from "../../ui/spinner";
 import hidden from "../../ui/visually-hidden/style.module.css";
 import { CallMeta, cardClass, lineClass, nameClass, StatusPill } from "../call-card";
 import { DelegateCard } from "../delegate-card";
+import { lazyPart } from "../shell/lazy";
 import style from "./style.module.css";
+
+// A file tool's readable arguments and the file it made: loaded with the first such card.
+const FileToolParts = lazyPart(() => import("../attachments").then((m) => m.FileToolParts));
+/** The tools on a conversation's files (docs/protocol.md "Files"): file_read, file_search, file_to_note, note_to_file. */
+const fileTool = (tool: string) => tool.startsWith("file_") || tool === "note_to_file";
 
 export type ToolCardProps = {
   call: LiveTool;
@@ -105,8 +112,9 @@ export function ToolCard({ call, seq, subagent, compact }: ToolCardProps) {
       </summary>
       <div class={style.body}>
         {call.elicitations?.length ? <Elicitations records={call.elicitations} /> : null}
+        {fileTool(call.tool) && <FileToolParts tool={call.tool} args={call.args} result={call.result} />}
         <JsonBlock label="Tool" value={call.tool} />
-        <JsonBlock label="Arguments" value={call.args} />
+        {!fileTool(call.tool) && <JsonBlock label="Arguments" value={call.args} />}
         {call.error !== undefined && <JsonBlock label="Error" value={call.error} />}
         {call.result !== undefined && <JsonBlock label="Result" value={call.result} />}
       </div>

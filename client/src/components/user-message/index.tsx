@@ -1,17 +1,27 @@
 // The user's own message: a right-aligned bubble, its time and Copy; any of them can be edited and sent
 // again as a new version (a new branch from there; the original and what followed it stay, one ‹ › away).
-// Esc or Cancel closes the editor and gives the focus back to Edit.
+// Esc or Cancel closes the editor and gives the focus back to Edit. The message's files show under it
+// (components/attachments/); the editor keeps them as chips, and one removed there is left out of the
+// new version.
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { UserMessage as Message } from "../../../../protocol";
+import type { Attachment, UserMessage as Message } from "../../../../protocol";
 import { PlainText } from "../../ui/plain-text";
 import { ActionButton, MessageActions } from "../message-actions";
+import { lazyPart } from "../shell/lazy";
 import style from "./style.module.css";
+
+// A message's files, and their chips in the editor: loaded with the first message that has any.
+const MessageFiles = lazyPart(() => import("../attachments").then((m) => m.MessageFiles));
+const EditFiles = lazyPart(() => import("../attachments").then((m) => m.EditFiles));
 
 type Props = {
   message: Message;
-  /** Sends the edited text as a new version of this message; true when sent. Absent: no Edit (read-only). */
-  onEdit?: (content: string) => boolean;
+  /**
+   * Sends the edited text (and, for a message with files, the ids of those kept) as a new version of this
+   * message; true when sent. Absent: no Edit (read-only).
+   */
+  onEdit?: (content: string, attachments?: string[]) => boolean;
   /** Why Edit cannot be used now (a turn is running…): the button is disabled with this tooltip. */
   blocked?: string | null;
   /** Told when the inline editor opens or closes (Esc then cancels the edit, not the turn). */
@@ -22,6 +32,8 @@ type Props = {
 
 export function UserMessage({ message, onEdit, blocked, onEditingChange, switcher }: Props) {
   const [draft, setDraft] = useState<string | null>(null);
+  const files = message.attachments ?? [];
+  const [kept, setKept] = useState<readonly Attachment[]>(files);
   const editor = useRef<HTMLTextAreaElement>(null);
   const row = useRef<HTMLDivElement>(null);
   /** Set by Esc and Cancel: the focus goes back to this message's Edit button, where the user was. */
@@ -41,9 +53,17 @@ export function UserMessage({ message, onEdit, blocked, onEditingChange, switche
     setDraft(null);
   };
 
+  const startEdit = () => {
+    setKept(files);
+    setDraft(message.content);
+  };
+
+  const canSave = !blocked && (!!draft?.trim() || kept.length > 0);
   const save = () => {
-    const content = draft?.trim();
-    if (content && !blocked && onEdit?.(content)) setDraft(null);
+    const content = draft?.trim() ?? "";
+    if (!canSave) return;
+    const ids = files.length ? kept.map((f) => f.id) : undefined;
+    if (onEdit?.(content, ids)) setDraft(null);
   };
 
   return (
@@ -85,6 +105,9 @@ export function UserMessage({ message, onEdit, blocked, onEditingChange, switche
               }}
               data-testid="edit-input"
             />
+            {kept.length > 0 && (
+              <EditFiles files={kept} onRemove={(id) => setKept((list) => list.filter((f) => f.id !== id))} />
+            )}
             <div class={style.editorButtons}>
               <button type="button" class={style.cancel} onClick={cancel} data-testid="edit-cancel">
                 Cancel
@@ -92,7 +115,7 @@ export function UserMessage({ message, onEdit, blocked, onEditingChange, switche
               <button
                 type="submit"
                 class={style.save}
-                disabled={!draft?.trim() || !!blocked}
+                disabled={!canSave}
                 title={blocked ?? undefined}
                 data-testid="edit-save"
               >
@@ -101,16 +124,19 @@ export function UserMessage({ message, onEdit, blocked, onEditingChange, switche
             </div>
           </form>
         ) : (
-          <div class={style.bubble} title={new Date(message.created_at).toLocaleString()}>
-            <PlainText text={message.content} />
-          </div>
+          message.content !== "" && (
+            <div class={style.bubble} title={new Date(message.created_at).toLocaleString()}>
+              <PlainText text={message.content} />
+            </div>
+          )
         )}
+        {!editing && files.length > 0 && <MessageFiles files={files} />}
       </article>
       <MessageActions createdAt={message.created_at} copyText={message.content} align="end">
         {switcher}
         {onEdit && !editing && (
           <ActionButton
-            onClick={() => setDraft(message.content)}
+            onClick={startEdit}
             disabled={!!blocked}
             title={blocked ?? undefined}
             testid="edit-message"

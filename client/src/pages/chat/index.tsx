@@ -9,8 +9,9 @@
 // when the chat opens, after a message is sent, after Stop and when an answer arrives.
 import type { ComponentChild } from "preact";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { ChatFrame, ModelRef } from "../../../../protocol";
+import type { Attachment, ChatFrame, ModelRef } from "../../../../protocol";
 import { Composer } from "../../components/composer";
+import { DropOverlay, useFileDrop } from "../../components/composer/drop-overlay";
 import { ConnectionStatus } from "../../components/connection-status";
 import { ConversationMenu } from "../../components/conversation-menu";
 import { MessageList } from "../../components/message-list";
@@ -18,8 +19,10 @@ import { ModelPicker } from "../../components/model-picker";
 import { RequestInputBanner } from "../../components/request-input-banner";
 import { lazyPart } from "../../components/shell/lazy";
 import { UsageButton } from "../../components/token-meter/usage-button";
+import { rememberFiles } from "../../lib/outbox";
 import { conversationTotal } from "../../lib/token-usage";
 import { turnActivity } from "../../lib/turn-state";
+import { useAttachments } from "../../lib/use-attachments";
 import { useConversationDetail } from "../../lib/use-conversation-detail";
 import { useConversationModel } from "../../lib/use-conversation-model";
 import { useConversationSocket } from "../../lib/use-conversation-socket";
@@ -113,8 +116,13 @@ function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, 
     composerInput.current?.focus();
   });
 
+  // Files for the next message: picked, pasted, or dropped anywhere on the conversation.
+  const attachments = useAttachments();
+  const drop = useFileDrop((files) => void attachments.add(files));
+
   // Taken at once, connected or not: the outbox shows it and sends it when it can.
-  const sendFromComposer = (frame: ChatFrame) => {
+  const sendFromComposer = (frame: ChatFrame, files: Attachment[]) => {
+    rememberFiles(files);
     outbox.add(frame);
     outbox.flush();
     setFollowKey((n) => n + 1);
@@ -124,7 +132,8 @@ function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, 
   useEscStops(section, turn.running && !turn.stopping && !editing, stop);
 
   return (
-    <section class={style.chat} data-testid="chat" data-conversation-id={id} ref={section}>
+    <section class={style.chat} data-testid="chat" data-conversation-id={id} ref={section} {...drop.handlers}>
+      <DropOverlay shown={drop.dragging} />
       <ChatBar id={id} title={title} menu={menu} badge={badge} status={status} total={total} model={state.model} />
       <MessageList
         state={state}
@@ -135,7 +144,13 @@ function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, 
         followKey={followKey}
         footer={
           outbox.pending.length > 0 && (
-            <PendingMessages outbox={outbox} connected={connected} inputRef={composerInput} onRetry={retryNow} />
+            <PendingMessages
+              outbox={outbox}
+              connected={connected}
+              inputRef={composerInput}
+              onRetry={retryNow}
+              onTakeBackFiles={attachments.restore}
+            />
           )
         }
       />
@@ -160,6 +175,7 @@ function ChatSession({ id, title, savedModel, onTurnEnded, onTurnStarted, menu, 
         onStop={stop}
         holding={conversationModel.saving}
         inputRef={composerInput}
+        attachments={attachments}
         modelPicker={
           <ModelPicker
             value={conversationModel.model}

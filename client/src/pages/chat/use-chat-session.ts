@@ -56,7 +56,9 @@ export function useBranching(send: Send, choose: (model: ModelRef) => Promise<bo
       return sent;
     };
     return {
-      edit: (seq, content) => sendTurn({ type: "chat", content, edit_seq: seq }),
+      // Without `attachments` the server carries the edited message's files; with them, those given.
+      edit: (seq, content, attachments) =>
+        sendTurn({ type: "chat", content, edit_seq: seq, ...(attachments ? { attachments } : {}) }),
       regenerate: (seq) => sendTurn({ type: "regenerate", seq }),
       retryWith: async (seq, model) => {
         if (await choose(model)) sendTurn({ type: "regenerate", seq });

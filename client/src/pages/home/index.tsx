@@ -5,9 +5,12 @@
 // something real even without an API key. The model picker chooses the new conversation's model (the
 // user's default until they pick one).
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { ModelRef } from "../../../../protocol";
+import type { Attachment, ModelRef } from "../../../../protocol";
 import { Composer } from "../../components/composer";
+import { DropOverlay, useFileDrop } from "../../components/composer/drop-overlay";
 import { ModelPicker } from "../../components/model-picker";
+import type { Unsent } from "../../components/shell/use-open-conversation";
+import { useAttachments } from "../../lib/use-attachments";
 import { useShowModel } from "../../lib/use-models";
 import style from "./style.module.css";
 
@@ -20,22 +23,30 @@ export const EXAMPLES = [
 
 type Props = {
   /** `model`: the one picked for the new conversation; null for the user's default. */
-  onStart: (content: string, model: ModelRef | null) => void;
+  onStart: (content: string, model: ModelRef | null, files?: Attachment[]) => void;
   /** A first message whose conversation could not be created, given back to the composer. */
-  unsent?: { content: string; problem: string };
+  unsent?: Unsent;
 };
 
 export function Home({ onStart, unsent }: Props) {
   const root = useRef<HTMLDivElement>(null);
   const [model, setModel] = useState<ModelRef | null>(null);
   useShowModel(model);
+  const attachments = useAttachments();
+  const drop = useFileDrop((files) => void attachments.add(files));
   useEffect(() => {
     // Ready to type: the composer has focus as the page opens.
     root.current?.querySelector<HTMLTextAreaElement>("[data-testid=composer-input]")?.focus();
   }, []);
+  // A first message given back keeps its files.
+  const { restore } = attachments;
+  useEffect(() => {
+    if (unsent?.files?.length) restore(unsent.files);
+  }, [unsent, restore]);
 
   return (
-    <div ref={root} class={style.home} data-testid="home">
+    <div ref={root} class={style.home} data-testid="home" {...drop.handlers}>
+      <DropOverlay shown={drop.dragging} />
       <div class={style.intro}>
         <h1 class={style.title}>What can the Oracle do for you?</h1>
         <p class={style.lead}>Ask anything, or start from an example.</p>
@@ -63,10 +74,11 @@ export function Home({ onStart, unsent }: Props) {
         <Composer
           running={false}
           initialText={unsent?.content}
-          onSend={(frame) => {
-            onStart(frame.content, model);
+          onSend={(frame, files) => {
+            onStart(frame.content, model, files);
             return true;
           }}
+          attachments={attachments}
           modelPicker={<ModelPicker value={model} onChoose={setModel} />}
           onStop={() => {}}
         />

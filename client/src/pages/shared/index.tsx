@@ -5,11 +5,14 @@
 // shown; the API answers with X-Robots-Tag too). An unknown or revoked link says so in words.
 // "Continue in your account" copies the snapshot into a new conversation of the reader's (POST
 // …/fork) and opens it; signed out, it goes to sign in first and forks on the way back (remembered in
-// this tab only, so a crafted link cannot make a signed-in reader fork by itself).
+// this tab only, so a crafted link cannot make a signed-in reader fork by itself). The messages' files
+// come through the link's own address when its owner included them, else only their names show
+// (lib/file-links.ts): the owner's file addresses are never used here.
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { Message } from "../../../../protocol";
 import { MessageList } from "../../components/message-list";
 import { type ConversationState, INITIAL_STATE } from "../../lib/conversation-state";
+import { FileLinksContext, sharedFileLinks } from "../../lib/file-links";
 import { loginPathFor, navigate } from "../../lib/router";
 import { explainShareError, forkShared, loadShared, type SharedConversation, shareDate } from "../../lib/shares";
 import type { Session } from "../../lib/use-session";
@@ -89,8 +92,14 @@ export function SharedPage({ id, session }: { id: string; session: Session["stat
   }, [session, loaded.status, id]);
 
   const state = useMemo(() => (loaded.status === "ready" ? snapshotState(loaded.shared.messages) : null), [loaded]);
+  const links = useMemo(() => {
+    if (loaded.status !== "ready") return null;
+    const { share, messages } = loaded.shared;
+    const shown = new Set(messages.flatMap((m) => (m.role === "user" ? (m.attachments ?? []).map((a) => a.id) : [])));
+    return sharedFileLinks(id, share.include_files === true, shown);
+  }, [loaded, id]);
 
-  if (loaded.status !== "ready" || !state) {
+  if (loaded.status !== "ready" || !state || !links) {
     return (
       <div class={style.page} data-testid="shared-page" data-status={loaded.status}>
         <Brand />
@@ -142,7 +151,9 @@ export function SharedPage({ id, session }: { id: string; session: Session["stat
         {loaded.shared.messages.length === 0 ? (
           <p class={style.message}>This conversation had no messages when it was shared.</p>
         ) : (
-          <MessageList state={state} connected={false} activity={null} fromTop />
+          <FileLinksContext.Provider value={links}>
+            <MessageList state={state} connected={false} activity={null} fromTop />
+          </FileLinksContext.Provider>
         )}
       </main>
     </div>

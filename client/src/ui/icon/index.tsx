@@ -19,12 +19,16 @@ const PATHS = {
   check: "M5 12l5 5L20 7",
   stop: "M7 7h10v10H7z",
   dots: "M4 12a1 1 0 1 0 2 0a1 1 0 1 0-2 0M11 12a1 1 0 1 0 2 0a1 1 0 1 0-2 0M18 12a1 1 0 1 0 2 0a1 1 0 1 0-2 0",
+  paperclip: "M20 11.5l-8.2 8.2a5 5 0 0 1-7.1-7.1l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7l-8.5 8.5a1.7 1.7 0 0 1-2.4-2.4L15 7",
 } as const;
 
 export type IconName = keyof typeof PATHS;
 
-/** `size` as a CSS length: 1em (the text's size) unless a button wants its icon a set size. */
-export function Icon({ name, size = "1em" }: { name: IconName; size?: string }) {
+/**
+ * `size` as a CSS length: 1em (the text's size) unless a button wants its icon a set size. `path`: an
+ * icon of a part loaded on demand, which keeps its drawing out of the first load (ui/icon/paths.ts).
+ */
+export function Icon({ name, path, size = "1em" }: { name?: IconName; path?: string; size?: string }) {
   return (
     <svg
       width={size}
@@ -38,7 +42,7 @@ export function Icon({ name, size = "1em" }: { name: IconName; size?: string }) 
       aria-hidden="true"
       style={{ verticalAlign: "-0.125em", flexShrink: 0 }}
     >
-      <path d={PATHS[name]} />
+      <path d={path ?? (name && PATHS[name])} />
     </svg>
   );
 }

@@ -23,6 +23,8 @@ export type ModelDraft = {
   outputCap: string;
   prices: Record<PriceName, string>;
   sendReasoning: boolean;
+  /** The model reads images (`image_input`): an attached image reaches it as an image, else as its name. */
+  readsImages: boolean;
 };
 
 let nextKey = 0;
@@ -40,12 +42,14 @@ export function toDraft(model: ProviderModel): ModelDraft {
       output: text(model.prices?.output),
     },
     sendReasoning: model.send_reasoning ?? false,
+    readsImages: model.image_input ?? false,
   };
 }
 
-/** A model added by name (typed, or one a test found): the window the server gave, else the guess. */
-export const newDraft = (id: string, window?: number): ModelDraft =>
-  toDraft({ id, context_window: prefilledWindow(window) });
+/** A model added by name (typed, or one a test found): the window the server gave, else the guess; whether
+ * it reads images, as the server said. */
+export const newDraft = (id: string, window?: number, imageInput?: boolean): ModelDraft =>
+  toDraft({ id, context_window: prefilledWindow(window), ...(imageInput ? { image_input: true } : {}) });
 
 /** Whether two lists say the same, whatever their keys. */
 export function sameDrafts(a: readonly ModelDraft[], b: readonly ModelDraft[]): boolean {
@@ -107,6 +111,7 @@ export function readDrafts(
     max_output_tokens: tokens(row.outputCap),
     prices: readPrices(row.prices, `models.${index}`, own),
     send_reasoning: row.sendReasoning || undefined,
+    image_input: row.readsImages || undefined,
   }));
   const check = ProviderPatchSchema.safeParse({ models });
   const fields = { ...(check.success ? {} : fieldErrors(check.error)), ...own };

@@ -1,5 +1,5 @@
-// A provider's models, editable: each one's context window, output cap, prices and whether its reasoning
-// is sent back; a model added by its name (saved at once, as Add says); and one "Save models" for the
+// A provider's models, editable: each one's context window, output cap, prices, whether its reasoning
+// is sent back and whether it reads images; a model added by its name (saved at once, as Add says); and one "Save models" for the
 // edits (use-model-draft.ts).
 // The rows are cards of wrapping fields, so a phone stacks them without scrolling sideways.
 import { useState } from "preact/hooks";
@@ -141,6 +141,22 @@ function ModelRow({ id, row, at, draft }: RowProps) {
           <label for={`${id}-reasoning`}>Send reasoning back</label>
           <span id={`${id}-reasoning-hint`} class={`${kit.hint} ${style.block}`}>
             Only for servers that require it, e.g. DeepSeek with tools.
+          </span>
+        </div>
+      </div>
+      <div class={style.check}>
+        <input
+          id={`${id}-images`}
+          type="checkbox"
+          checked={row.readsImages}
+          aria-describedby={`${id}-images-hint`}
+          onChange={(event) => set({ readsImages: event.currentTarget.checked })}
+          data-testid="provider-model-images"
+        />
+        <div>
+          <label for={`${id}-images`}>Reads images</label>
+          <span id={`${id}-images-hint`} class={`${kit.hint} ${style.block}`}>
+            Attached images are sent to it as images; otherwise it gets only their names.
           </span>
         </div>
       </div>

@@ -11,7 +11,7 @@ import type { ModelDraftState } from "./use-model-draft";
 const NAMED = 5;
 
 /** As the server prefills what it found (prefilledWindow). */
-const draftOf = (found: DiscoveredModel) => newDraft(found.id, found.context_window);
+const draftOf = (found: DiscoveredModel) => newDraft(found.id, found.context_window, found.image_input);
 
 function names(models: DiscoveredModel[]): string {
   const shown = models.slice(0, NAMED).map((m) => m.id);
