@@ -25,8 +25,14 @@ const MAX_COLUMNS = 100;
 const MAX_KEYS = 100;
 const HIT_CHARS = 300;
 
-/** Lines as `file_read` numbers them (and d1/files.ts `lineCount` counts them): split at "\n", none in "". */
-const splitLines = (text: string): string[] => (text ? text.split("\n") : []);
+/**
+ * Lines as `file_read` numbers them and a file's `lines` counts them: split at "\n", none in "", and the
+ * newline that ends a text's last line does not start another.
+ */
+const splitLines = (text: string): string[] => (text ? text.replace(/\n$/, "").split("\n") : []);
+
+/** How many lines a text has (a file's `lines`). */
+export const lineCount = (text: string): number => splitLines(text).length;
 
 /** The first line of each page (1-based), for a text whose pages were joined with "\n". */
 function pageStarts(pages: readonly string[]): number[] {

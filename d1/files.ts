@@ -38,9 +38,6 @@ export const fileLimits = (env: { FILE_MAX_BYTES?: string; FILES_MAX_TOTAL_BYTES
   maxTotalBytes: positive(env.FILES_MAX_TOTAL_BYTES, 500 * MIB),
 });
 
-/** A text's lines as `file_read` counts them. */
-export const lineCount = (text: string) => (text ? text.split("\n").length : 0);
-
 export const newFileId = () => `f_${toBase64Url(crypto.getRandomValues(new Uint8Array(15)))}`;
 export const fileKey = (userId: string, id: string) => `files/${userId}/${id}`;
 const textKey = (userId: string, id: string) => `${fileKey(userId, id)}.text`;
@@ -179,6 +176,21 @@ export async function deleteUnsentFile(
   await deleteFileObjects(bucket, userId, id);
   await db.prepare("DELETE FROM files WHERE id = ? AND user_id = ?").bind(id, userId).run();
   return "deleted";
+}
+
+/**
+ * Deletes the user's files that no message took within `olderThanMs` (uploaded, then the tab was closed
+ * before sending): what the composer's remove would have done. A few at a time, oldest first.
+ */
+export async function sweepUnsentFiles(db: D1Database, bucket: R2Bucket, userId: string, olderThanMs: number) {
+  const before = new Date(Date.now() - olderThanMs).toISOString();
+  const { results } = await db
+    .prepare(
+      "SELECT id FROM files WHERE user_id = ? AND conversation_id IS NULL AND created_at < ? ORDER BY created_at LIMIT 50",
+    )
+    .bind(userId, before)
+    .all<{ id: string }>();
+  for (const { id } of results) await deleteUnsentFile(db, bucket, userId, id);
 }
 
 /** A file's objects: its bytes and its text. */

@@ -15,6 +15,10 @@ const BUILT_IN_LABELS: Record<string, string> = {
   request_input: "Question for you",
   delegate: "Subagent",
   schedule: "Schedule",
+  file_read: "Read a file",
+  file_search: "Search a file",
+  file_to_note: "Save a file as a note",
+  note_to_file: "Attach a note as a file",
 };
 
 /** `search_issues`, `searchIssues`, `search-issues` → "Search issues". */

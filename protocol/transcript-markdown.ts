@@ -2,6 +2,7 @@
 // System items in the words of their cards. The browser writes it for one conversation (Export in the
 // conversation's menu, client/src/lib/export.ts) and the Worker for every conversation of an account
 // (docs/protocol.md "Export and import"), so both read the same. Pure.
+import { type Attachment, fileSizeWords } from "./files";
 import { MessageSchema, type SystemMessage } from "./message";
 import { compactionTitle, interruptSentence, podEventLine, reminderSentence, splitReferenceBody } from "./system-words";
 
@@ -15,6 +16,8 @@ export interface TranscriptHeader {
   exported_at: string;
   /** A line of its own under the header (the account export says where the other versions are). */
   note?: string;
+  /** Where a message's file is (the account's zip: `../files/<id>/<name>`); without it, only its name. */
+  fileHref?: (file: Attachment) => string;
 }
 
 /** "2026-05-01T09:30:12.345Z" → "2026-05-01 09:30:12 UTC": the same wherever it is read. */
@@ -59,15 +62,33 @@ function systemText(message: SystemMessage): string {
   }
 }
 
+/** A message's files, one line each: its name (a link where the export holds the file), type and size. */
+function filesList(files: readonly Attachment[], fileHref?: TranscriptHeader["fileHref"]): string {
+  return files
+    .map((file) => {
+      const name = file.name.replace(/[[\]]/g, "\\$&");
+      const shown = fileHref ? `[${name}](${fileHref(file)})` : name;
+      const size = [
+        file.kind === "pdf" ? "PDF" : file.content_type,
+        file.pages ? `${file.pages} pages` : "",
+        fileSizeWords(file.size),
+      ];
+      return `- Attached: ${shown} (${size.filter(Boolean).join(", ")})`;
+    })
+    .join("\n");
+}
+
 /** One message as a Markdown section: a heading naming who and when, then what it says. */
-function messageSection(raw: RawMessage): string {
+function messageSection(raw: RawMessage, fileHref?: TranscriptHeader["fileHref"]): string {
   const parsed = MessageSchema.safeParse(raw);
   const at = `${utcWhen(raw.created_at)} · #${raw.seq}`;
   if (!parsed.success) return `### ${raw.role} · ${at}\n\n${json(raw)}`;
   const message = parsed.data;
   switch (message.role) {
     case "user":
-      return `### You · ${at}\n\n${message.content}`;
+      return [`### You · ${at}`, message.content, filesList(message.attachments ?? [], fileHref)]
+        .filter(Boolean)
+        .join("\n\n");
     case "agent": {
       const what =
         message.phase === "final" || message.termination_reason
@@ -90,13 +111,14 @@ function messageSection(raw: RawMessage): string {
 
 /** The conversation as Markdown, every message given in seq order. */
 export function transcriptMarkdown(header: TranscriptHeader, messages: readonly RawMessage[]): string {
+  const section = (raw: RawMessage) => messageSection(raw, header.fileHref);
   const count = `${messages.length} message${messages.length === 1 ? "" : "s"}`;
   const lines = [
     `# ${header.title || "Untitled conversation"}`,
     `Exported from Oracle on ${utcWhen(header.exported_at)} · ${count} · started ${utcWhen(header.created_at)}`,
     ...(header.note ? [header.note] : []),
   ];
-  return `${[lines.join("\n\n"), ...messages.map(messageSection)].join("\n\n---\n\n")}\n`;
+  return `${[lines.join("\n\n"), ...messages.map(section)].join("\n\n---\n\n")}\n`;
 }
 
 /** A file name's stem from a title: letters, digits and dashes only, at most 60, never empty. */

@@ -1,7 +1,14 @@
 // A file's text as the model reads it (core/file-text.ts): ranges by pages and lines within one read's
 // size, saying what comes next; search with line and page numbers; the outline of a long file.
 import { describe, expect, it } from "vitest";
-import { type ExtractedText, FILE_READ_MAX_CHARS, outlineOf, readFile, searchFile } from "../../core/file-text";
+import {
+  type ExtractedText,
+  FILE_READ_MAX_CHARS,
+  lineCount,
+  outlineOf,
+  readFile,
+  searchFile,
+} from "../../core/file-text";
 
 const pdf = (pages: string[]): ExtractedText => ({ text: pages.join("\n"), pages });
 const numbered = (n: number, prefix = "line") => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`).join("\n");
@@ -222,5 +229,15 @@ describe("outlineOf", () => {
       lines: 3,
       pages: 2,
     });
+  });
+});
+
+describe("lineCount", () => {
+  it("counts what file_read numbers: the newline ending the last line starts no line of its own", () => {
+    expect(lineCount("")).toBe(0);
+    expect(lineCount("one")).toBe(1);
+    expect(lineCount("# Ideas\nTry the phone\n")).toBe(2);
+    expect(lineCount("a\n\nb\n\n")).toBe(4);
+    expect(readFile({ text: "# Ideas\nTry the phone\n" }, {}).total_lines).toBe(2);
   });
 });

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { FileObject, Message, Share } from "../../protocol";
 import { modelRequests } from "../support/fake-openai-client";
 import { makePdf, TINY_PNG } from "../support/pdf-fixture";
-import { api, createConversation, type Session, signup } from "./helpers";
+import { api, eventually, type Session, signup } from "./helpers";
 import { chat, history, llmUrl, type Scenario, scenario } from "./turn-helpers";
 
 const upload = (session: Session, name: string, bytes: Uint8Array | string, headers: Record<string, string> = {}) =>
@@ -276,6 +276,22 @@ describe("what happens to files", () => {
     expect(page.share.include_files).toBe(true);
   });
 
+  it("sweeps a file uploaded and never sent once a day has passed, at the user's next upload", async () => {
+    const session = await signup();
+    const stale = await uploaded(session, "forgotten.txt", "the tab was closed");
+    const fresh = await uploaded(session, "today.txt", "still on its way");
+    const dayAgo = new Date(Date.now() - 25 * 3600 * 1000).toISOString();
+    await session.db.prepare("UPDATE files SET created_at = ? WHERE id = ?").bind(dayAgo, stale.id).run();
+    await uploaded(session, "next.txt", "another upload");
+    await eventually(
+      () => api(`/api/files/${stale.id}`, { headers: session.headers }).then((r) => r.status),
+      (status) => status === 404,
+      "the stale unsent file swept",
+    );
+    expect((await api(`/api/files/${fresh.id}`, { headers: session.headers })).status).toBe(200);
+    expect(await env.FILES.head(`files/${session.user.id}/${stale.id}`)).toBeNull();
+  });
+
   it("deletes every file of an account with it, sent or not", async () => {
     const s = await scenario([{ text: "ok" }]);
     const sent = await uploaded(s.session, "sent.txt", "in a message");
@@ -296,11 +312,11 @@ describe("what happens to files", () => {
     expect(rows?.n).toBe(0);
   });
 
-  it("exports the files in the account's zip", async () => {
-    const session = await signup();
-    const { id } = await createConversation(session);
-    expect(id).toBeTruthy();
+  it("exports the files in the account's zip, and the Markdown links them", async () => {
+    const s = await scenario([{ text: "ok" }]);
+    const session = s.session;
     const file = await uploaded(session, "notes.md", "# Exported");
+    await sendWith(s, "keep this", [file.id]);
     const res = await api("/api/account/export", { headers: session.headers });
     expect(res.status).toBe(200);
     const bytes = new Uint8Array(await res.arrayBuffer());
@@ -309,5 +325,10 @@ describe("what happens to files", () => {
     const name = Object.keys(entries).find((n) => n.endsWith(`files/${file.id}/notes.md`));
     expect(name).toBeDefined();
     expect(strFromU8(entries[name as string] as Uint8Array)).toBe("# Exported");
+    // The conversation's Markdown links the message's file where the zip holds it.
+    const md = Object.entries(entries).find(([n]) => n.includes(`-${s.conversationId}.md`));
+    expect(strFromU8(md?.[1] as Uint8Array)).toContain(
+      `- Attached: [notes.md](../files/${file.id}/notes.md) (text/markdown, 10 B)`,
+    );
   });
 });

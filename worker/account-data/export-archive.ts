@@ -116,7 +116,14 @@ async function writeConversation(env: Env, row: ShardedRow, exportedAt: string, 
       ? `This is the version that was on screen; the other versions (${others} more message${others === 1 ? "" : "s"}) are in ${file.slice(ARCHIVE_FILES.conversations.length)}.`
       : undefined;
   const markdown = transcriptMarkdown(
-    { title: row.title, created_at: row.createdAt, exported_at: exportedAt, note },
+    {
+      title: row.title,
+      created_at: row.createdAt,
+      exported_at: exportedAt,
+      note,
+      // The Markdown sits in conversations/, the files in files/<id>/<name> (writeFiles).
+      fileHref: (file) => `../${ARCHIVE_FILES.files}${file.id}/${encodeURIComponent(file.name)}`,
+    },
     shown,
   );
   await out.text(`${ARCHIVE_FILES.conversations}${titleSlug(row.title)}-${row.id}.md`, markdown);

@@ -1,8 +1,9 @@
 // Files attached to messages (docs/protocol.md "Files"): upload, list, read, delete an unsent one, and
 // the bytes, served so that nothing a file holds can run in the app's origin. Own only: another user's
 // file is 404 like a missing one.
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { sniffFile } from "../../core/file-sniff";
+import { lineCount } from "../../core/file-text";
 import {
   deleteFileObjects,
   deleteUnsentFile,
@@ -10,11 +11,11 @@ import {
   fileLimits,
   getFile,
   insertFileWithin,
-  lineCount,
   listFiles,
   newFileId,
   putFileObjects,
   readFileBytes,
+  sweepUnsentFiles,
   toFileObject,
   usedBytes,
 } from "../../d1/files";
@@ -48,7 +49,7 @@ fileRoutes.post("/", async (c) => {
   if (declared === undefined) throw new ApiError(400, "invalid_input", "Content-Length is required for an upload");
   const userId = currentUser(c).id;
   await enforce(c, `file_upload:${userId}`, FILE_UPLOAD_LIMIT, "files uploaded");
-  const bytes = await readBody(c, limits.maxFileBytes, tooLarge(name, limits, Number(declared) || undefined));
+  const bytes = await readUpload(c, limits.maxFileBytes, tooLarge(name, limits, Number(declared) || undefined));
   if (!bytes.length) throw new ApiError(400, "invalid_input", `${name} is empty`);
   const sniffed = sniffFile(bytes, name);
   if ("refused" in sniffed) throw new ApiError(415, "unsupported_file", sniffed.refused);
@@ -79,8 +80,22 @@ fileRoutes.post("/", async (c) => {
       `Your files take ${fileSizeWords(used)} of ${fileSizeWords(limits.maxTotalBytes)}; ${name} (${fileSizeWords(bytes.length)}) does not fit. Deleting conversations with files makes room.`,
     );
   }
+  // Files uploaded and never sent (a tab closed first) go after a day, as the composer's remove would.
+  c.executionCtx.waitUntil(sweepUnsentFiles(c.var.shard, bucket, userId, UNSENT_FOR_MS).catch(() => undefined));
   return c.json(toFileObject(row), 201);
 });
+
+const UNSENT_FOR_MS = 24 * 3600 * 1000;
+
+/** The body, or 400 when the client went away during the upload (a removed chip): a refusal, not a crash. */
+async function readUpload(c: Context<AppEnv>, limit: number, tooLargeWords: string): Promise<Uint8Array> {
+  try {
+    return await readBody(c, limit, tooLargeWords);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError(400, "invalid_input", "The upload was cut off before its end", undefined, { cause: error });
+  }
+}
 
 fileRoutes.get("/", async (c) => {
   const userId = currentUser(c).id;

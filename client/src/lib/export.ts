@@ -6,9 +6,10 @@
 // The formatting is pure (protocol/transcript-markdown.ts, which the account export shares;
 // test/node/export.test.ts).
 import { z } from "zod";
-import type { Conversation } from "../../../protocol";
+import type { Attachment, Conversation } from "../../../protocol";
 import { type RawMessage, titleSlug, transcriptMarkdown } from "../../../protocol/transcript-markdown";
 import { type ApiResult, requestJson } from "./api";
+import { fileUrl } from "./file-links";
 import { ConversationDetailSchema } from "./response-schemas";
 
 export type { RawMessage };
@@ -70,10 +71,20 @@ export function conversationJson(data: ConversationExport): string {
   return `${JSON.stringify(data, null, 2)}\n`;
 }
 
-/** The whole conversation as Markdown, every message in seq order. */
-export function conversationMarkdown(data: ConversationExport): string {
+/**
+ * The whole conversation as Markdown, every message in seq order; with `origin`, a message's files link
+ * to where their owner opens them on this server.
+ */
+export function conversationMarkdown(data: ConversationExport, origin?: string): string {
   const { conversation, messages } = data;
-  return transcriptMarkdown({ ...conversation, exported_at: data.exported_at }, messages);
+  return transcriptMarkdown(
+    {
+      ...conversation,
+      exported_at: data.exported_at,
+      ...(origin ? { fileHref: (file: Attachment) => `${origin}${fileUrl(file.id)}` } : {}),
+    },
+    messages,
+  );
 }
 
 /** A file name from the title: letters, digits and dashes only, never empty. */
@@ -108,7 +119,8 @@ export async function exportConversation(conversationId: string, format: "md" | 
   const result = await loadConversationExport(conversationId, format === "md" ? "path" : "tree");
   if (!result.ok) return result.error.message;
   const name = exportFileName(result.data.conversation.title, format);
-  if (format === "md") downloadText(name, "text/markdown;charset=utf-8", conversationMarkdown(result.data));
+  if (format === "md")
+    downloadText(name, "text/markdown;charset=utf-8", conversationMarkdown(result.data, location.origin));
   else downloadText(name, "application/json;charset=utf-8", conversationJson(result.data));
   return null;
 }

@@ -6,14 +6,13 @@ import type { ImageSource } from "../../../agent/context/model-messages";
 import type { ContextBudget } from "../../../agent/context/window";
 import type { ConversationFiles } from "../../../agent/files/conversation-files";
 import { fileBody } from "../../../agent/files/file-body";
-import { FILE_READ_MAX_CHARS } from "../../../core/file-text";
+import { FILE_READ_MAX_CHARS, lineCount } from "../../../core/file-text";
 import {
   claimFiles,
   conversationFiles,
   deleteFileObjects,
   fileLimits,
   insertFileWithin,
-  lineCount,
   newFileId,
   putFileObjects,
   readFileBytes,
