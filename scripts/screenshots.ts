@@ -2,7 +2,7 @@
 // it offline (the demo model, fresh local state) in headless Chromium, at 1280 px and on a 390 px
 // phone, dark, and once light; and the page of a share link to that chat, as a visitor with no account
 // sees it; an approval card and an MCP server's question on the phone, and the Schedules page. Writes
-// docs/screenshots/chat-1280.png, chat-1280-light.png, chat-390.png, approval-390.png,
+// docs/screenshots/chat-1280.png, chat-1280-light.png, chat-390.png, approval-390.png, attachments-1280.png,
 // elicitation-390.png, schedules-1280.png, shared-1280.png, and (ada is the app's admin) Settings → Usage
 // under a quota, usage-1280.png, the admin page with a few more accounts, admin-1280.png, Settings →
 // Account with a passkey and two sessions, account-1280.png, and the sign-in page on a phone,
@@ -21,6 +21,8 @@ import {
   waitTurnEnded,
 } from "../test/e2e/harness.ts";
 import { startElicitServer } from "../test/support/mcp-elicit-server.ts";
+import { makePdf } from "../test/support/pdf-fixture.ts";
+import { makePng } from "../test/support/png-fixture.ts";
 import { addDevice, webAuthn } from "../test/support/virtual-authenticator.ts";
 
 const OUT = path.join(ROOT, "docs/screenshots");
@@ -124,6 +126,28 @@ try {
   await mobile.screenshot({ path: path.join(OUT, "elicitation-390.png") });
   await form.getByTestId("elicitation-accept").click();
   await waitTurnEnded(mobile, planning);
+
+  // Files in a message (issue 45): a chart and a report attached by the file picker, and the answer.
+  await page.emulateMedia({ colorScheme: "dark" });
+  const filed = await newConversationInBrowser(page);
+  await page.locator("[data-testid=attach-input]").setInputFiles([
+    { name: "cloud-spend.png", mimeType: "image/png", buffer: makePng(480, 300, [46, 125, 200]) },
+    {
+      name: "budget-review-q3.pdf",
+      mimeType: "application/pdf",
+      buffer: Buffer.from(
+        await makePdf([
+          ["Budget review, third quarter", "Cloud spend stayed under the $400 cap: $372 in July."],
+          ["Next steps", "Move backups to the cheaper tier."],
+        ]),
+      ),
+    },
+  ]);
+  await page.locator("[data-testid=send]:not([disabled])").waitFor();
+  await sendChat(page, "What do these say?");
+  await waitTurnEnded(page, filed);
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: path.join(OUT, "attachments-1280.png") });
 
   // The Schedules page with two schedules: a recurring workflow and a one-off reminder.
   for (const body of [

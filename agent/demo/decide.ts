@@ -56,7 +56,7 @@ function filesAnswer({ images, documents }: Attached, readStart = ""): string {
     const start = doc.start || (doc.readId ? readStart : "");
     lines.push(`- ${doc.header.slice(1, -1)}${start ? `, which begins:\n${blockQuote(start)}` : "."}`);
   }
-  lines.push("With an API key (see the README), the model reads them and answers about them.");
+  lines.push("\nWith an API key (see the README), the model reads them and answers about them.");
   return lines.join("\n");
 }
 
