@@ -5,7 +5,7 @@ import { z } from "zod";
 import { type ExtractedText, FILE_READ_MAX_CHARS, readFile, searchFile } from "../../core/file-text";
 import { NotePathSchema, readNote, writeNote } from "../../d1/notes";
 import { ALREADY_DONE } from "../../d1/tool-effects";
-import { type Attachment, MAX_NOTE_CONTENT } from "../../protocol";
+import { type Attachment, MAX_NOTE_CONTENT, type Message } from "../../protocol";
 import type { ConversationFiles } from "../files/conversation-files";
 import { type AgentTool, defineTool, effectKey, type ToolContext, ToolError } from "./tool";
 
@@ -140,3 +140,17 @@ export const noteToFile = defineTool({
 });
 
 export const fileTools: AgentTool[] = [fileRead, fileSearch, fileToNote, noteToFile];
+
+const FILE_TOOLS: ReadonlySet<string> = new Set(fileTools.map((t) => t.name));
+
+/** Whether a message of the conversation's path carries a file. */
+export const hasFiles = (messages: readonly Message[]): boolean =>
+  messages.some((m) => m.role === "user" && (m.attachments?.length ?? 0) > 0);
+
+/**
+ * The tools a turn offers: the file tools only once the conversation has a file. Every request of the
+ * others would carry their declarations for nothing (a small model is also more easily led astray by
+ * tools it cannot use); the tool list grows once, at the conversation's first file.
+ */
+export const offeredTools = (tools: readonly AgentTool[], messages: readonly Message[]): AgentTool[] =>
+  hasFiles(messages) ? [...tools] : tools.filter((t) => !FILE_TOOLS.has(t.name));

@@ -11,6 +11,7 @@ import { ContextMeter, contextBudget } from "../../agent/context/window";
 import { findDecisionTree } from "../../agent/decision-trees";
 import { fileBody } from "../../agent/files/file-body";
 import { reminderItem } from "../../agent/system-items/reminder";
+import { fileTools, offeredTools } from "../../agent/tools/files";
 import { defineTool } from "../../agent/tools/tool";
 import { runTurn } from "../../agent/turn/run-turn";
 import type { ExtractedText } from "../../core/file-text";
@@ -215,7 +216,8 @@ export async function runConversation(
         model,
         config: { ...DEFAULT_AGENT_CONFIG, maxIterations: 10, tokenBudget: 200_000, timeoutSeconds: 600 },
         tree,
-        tools: [lookup, flaky],
+        // With files, the file tools are declared too, as a conversation with files offers them.
+        tools: offeredTools(files ? [lookup, flaky, ...fileTools] : [lookup, flaky], path()),
         toolContext: { db: undefined as unknown as D1Database, userId: "bench", conversationId: "bench" },
         signal: new AbortController().signal,
         context: { budget: contextBudget(window), meter, images: { see: true, bytes: (id) => IMAGES.get(id) } },

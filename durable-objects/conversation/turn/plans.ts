@@ -6,6 +6,7 @@ import type { LlmSettings } from "../../../agent/llm/config";
 import type { Notifier } from "../../../agent/notifications/notifier";
 import { BUILTIN_TOOLS } from "../../../agent/tools";
 import { DELEGATE, delegateTool } from "../../../agent/tools/delegate";
+import { offeredTools } from "../../../agent/tools/files";
 import { type McpToolbox, openMcpToolbox } from "../../../agent/tools/mcp";
 import { subagentConfig, subagentServers, subagentTools, type TurnChoices, userConfig } from "../../../agent/turn/plan";
 import { limitsFor } from "../../../core/quota-rules";
@@ -36,7 +37,14 @@ export class TurnPlans {
   constructor(
     private readonly env: Env,
     private readonly meta: SocketMeta,
-    private readonly io: { toggles: ToggleCache; notifier: Notifier; marker: TurnMarkerStore; user: HostIO["user"] },
+    private readonly io: {
+      toggles: ToggleCache;
+      notifier: Notifier;
+      marker: TurnMarkerStore;
+      user: HostIO["user"];
+      /** The path the turn reads: whether it has files decides the file tools. */
+      messages: HostIO["messages"];
+    },
   ) {}
 
   /** The settings a turn will start from, read from D1 now: a turn without a frame's (a chat frame's come from user-cache.ts). */
@@ -60,7 +68,7 @@ export class TurnPlans {
     const mcp = await this.openMcp(mcpServers, signal);
     return {
       config: resumed?.config ?? userConfig(saved, choices),
-      tools: [...BUILTIN_TOOLS, delegateTool, ...mcp.tools],
+      tools: offeredTools([...BUILTIN_TOOLS, delegateTool, ...mcp.tools], this.io.messages()),
       subagents: new ConversationSubagents(this.env, this.meta, 0, undefined, modelRef(llm), this.children()),
       mcp,
       llm,
@@ -79,7 +87,7 @@ export class TurnPlans {
     const mcp = await this.openMcp(subagentServers(mcpServers, request.tools), signal);
     const canDelegate = request.depth < MAX_DEPTH;
     const tools = subagentTools(
-      [...BUILTIN_TOOLS, ...(canDelegate ? [delegateTool] : []), ...mcp.tools],
+      offeredTools([...BUILTIN_TOOLS, ...(canDelegate ? [delegateTool] : []), ...mcp.tools], this.io.messages()),
       request.tools,
     );
     const host = { link: parent, podName: request.podName };

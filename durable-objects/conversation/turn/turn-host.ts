@@ -79,7 +79,13 @@ export function openTurnHost(ctx: DurableObjectState, env: Env, meta: SocketMeta
     new ConversationTitles(ctx, env, meta, io),
     new FinishPush(ctx, env, meta, io),
   );
-  const plans = new TurnPlans(env, meta, { toggles: io.toggles, notifier: io.notifier, marker, user: io.user });
+  const plans = new TurnPlans(env, meta, {
+    toggles: io.toggles,
+    notifier: io.notifier,
+    marker,
+    user: io.user,
+    messages: io.messages,
+  });
   const subagents = new SubagentTurns(ctx.storage, { lifecycle, io }, plans);
   const starts = new TurnStarts(env, meta, io, {
     lifecycle,

@@ -5,10 +5,10 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ConversationFiles } from "../../../agent/files/conversation-files";
 import { BUILTIN_TOOLS } from "../../../agent/tools";
-import { fileTools } from "../../../agent/tools/files";
+import { fileTools, offeredTools } from "../../../agent/tools/files";
 import { type ToolContext, ToolError } from "../../../agent/tools/tool";
 import type { ExtractedText } from "../../../core/file-text";
-import type { Attachment } from "../../../protocol";
+import type { Attachment, Message } from "../../../protocol";
 
 /** Any use of the database fails the test: these calls never reach it. */
 const noDatabase = new Proxy({} as D1Database, {
@@ -172,5 +172,27 @@ describe("file tools", () => {
     );
     await expect(call).rejects.toBeInstanceOf(ToolError);
     await expect(call).rejects.toThrow("a note holds at most 100,000");
+  });
+});
+
+describe("offeredTools", () => {
+  const user = (attachments?: Attachment[]): Message => ({
+    seq: 1,
+    id: "m1",
+    created_at: "2026-11-28T00:00:00.000Z",
+    role: "user",
+    content: "hi",
+    ...(attachments ? { attachments } : {}),
+  });
+  const names = (tools: readonly { name: string }[]) => tools.map((t) => t.name);
+
+  it("leaves the file tools out until a message of the path carries a file", () => {
+    expect(names(offeredTools(BUILTIN_TOOLS, [user()]))).not.toContain("file_read");
+    expect(names(offeredTools(BUILTIN_TOOLS, [user([])]))).not.toContain("note_to_file");
+    const file: Attachment = { id: "f_1", name: "a.txt", content_type: "text/plain", kind: "text", size: 1 };
+    expect(names(offeredTools(BUILTIN_TOOLS, [user(), user([file])]))).toEqual(names(BUILTIN_TOOLS));
+    expect(names(offeredTools(BUILTIN_TOOLS, [user()]))).toEqual(
+      names(BUILTIN_TOOLS).filter((n) => !["file_read", "file_search", "file_to_note", "note_to_file"].includes(n)),
+    );
   });
 });
