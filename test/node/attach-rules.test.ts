@@ -2,10 +2,9 @@
 // (client/src/lib/attach-rules.ts: a type, a size, a count or a total that would be refused, each said
 // in a sentence that names the file), the name a pasted image gets, an upload's failure in words; a file
 // in words wherever the app names one (lib/file-words.ts); a share link's words with its files
-// (lib/shares.ts); a file tool's arguments as rows (lib/readable-args.ts); the files of a message waiting
-// in the outbox, remembered for its bubble (lib/outbox.ts); and Settings → Models' "Reads images" in and
+// (lib/shares.ts); a file tool's arguments as rows (lib/readable-args.ts); and Settings → Models' "Reads images" in and
 // out of a provider's models (pages/settings/models/model-draft.ts).
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type AttachLimits,
   checkFiles,
@@ -20,11 +19,10 @@ import {
   extensionOf,
   typeWords,
 } from "../../client/src/lib/file-words";
-import { queueFirstMessage, rememberFiles, storedFiles } from "../../client/src/lib/outbox";
 import { fileToolArgs } from "../../client/src/lib/readable-args";
 import { shareIncludes } from "../../client/src/lib/shares";
 import { readDrafts, toDraft } from "../../client/src/pages/settings/models/model-draft";
-import { ACCEPTED_EXTENSIONS, type Attachment, ChatFrameSchema, MAX_ATTACHMENTS } from "../../protocol";
+import { ACCEPTED_EXTENSIONS, type Attachment, MAX_ATTACHMENTS } from "../../protocol";
 
 const MB = 1024 * 1024;
 const LIMITS: AttachLimits = {
@@ -174,53 +172,6 @@ describe("a file in words", () => {
       { name: "File", value: "report.pdf", multiline: false },
       { name: "Query", value: "net revenue", multiline: false },
     ]);
-  });
-});
-
-describe("the outbox's files", () => {
-  class FakeStorage {
-    [key: string]: unknown;
-    getItem(key: string): string | null {
-      return Object.hasOwn(this, key) ? String(this[key]) : null;
-    }
-    setItem(key: string, value: string): void {
-      this[key] = value;
-    }
-    removeItem(key: string): void {
-      delete this[key];
-    }
-  }
-  beforeEach(() => {
-    Object.assign(globalThis, { localStorage: new FakeStorage() });
-  });
-  afterEach(() => {
-    Reflect.deleteProperty(globalThis, "localStorage");
-  });
-
-  it("queues a first message of files only, as a frame the protocol accepts, and remembers what they are", () => {
-    const png: Attachment = { id: "f9", name: "chart.png", content_type: "image/png", kind: "image", size: 10 };
-    queueFirstMessage("c1", "", [png]);
-    const stored = JSON.parse(String(localStorage.getItem("oracle-outbox:c1")));
-    expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ type: "chat", content: "", attachments: ["f9"] });
-    expect(ChatFrameSchema.safeParse(stored[0]).success).toBe(true);
-    expect(storedFiles()).toEqual([png]);
-  });
-
-  it("keeps the newest few dozen files, each once", () => {
-    const make = (i: number): Attachment => ({
-      id: `f${i}`,
-      name: `${i}.txt`,
-      content_type: "text/plain",
-      kind: "text",
-      size: i,
-    });
-    for (let i = 0; i < 60; i++) rememberFiles([make(i)]);
-    rememberFiles([make(59)]);
-    const kept = storedFiles();
-    expect(kept).toHaveLength(50);
-    expect(kept[0]?.id).toBe("f10");
-    expect(kept.at(-1)?.id).toBe("f59");
   });
 });
 

@@ -3,8 +3,8 @@
 // as in a browser) so a reload finds it again; every message gets a client_id the protocol accepts,
 // two tabs do not drop each other's, nothing is lost when storage is refused, and signing out forgets.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { forgetOutboxes, openOutbox, queueFirstMessage } from "../../client/src/lib/outbox";
-import { ClientIdSchema } from "../../protocol";
+import { forgetOutboxes, openOutbox, queueFirstMessage, rememberFiles, storedFiles } from "../../client/src/lib/outbox";
+import { type Attachment, ChatFrameSchema, ClientIdSchema } from "../../protocol";
 
 class FakeStorage {
   [key: string]: unknown;
@@ -105,5 +105,33 @@ describe("outbox", () => {
     const outbox = openOutbox("c4");
     outbox.add({ type: "chat", content: "kept in this tab" });
     expect(outbox.next()?.content).toBe("kept in this tab");
+  });
+});
+
+describe("the outbox's files", () => {
+  it("queues a first message of files only, as a frame the protocol accepts, and remembers what they are", () => {
+    const png: Attachment = { id: "f9", name: "chart.png", content_type: "image/png", kind: "image", size: 10 };
+    queueFirstMessage("c1", "", [png]);
+    const stored = JSON.parse(String(localStorage.getItem("oracle-outbox:c1")));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ type: "chat", content: "", attachments: ["f9"] });
+    expect(ChatFrameSchema.safeParse(stored[0]).success).toBe(true);
+    expect(storedFiles()).toEqual([png]);
+  });
+
+  it("keeps the newest few dozen files, each once", () => {
+    const make = (i: number): Attachment => ({
+      id: `f${i}`,
+      name: `${i}.txt`,
+      content_type: "text/plain",
+      kind: "text",
+      size: i,
+    });
+    for (let i = 0; i < 60; i++) rememberFiles([make(i)]);
+    rememberFiles([make(59)]);
+    const kept = storedFiles();
+    expect(kept).toHaveLength(50);
+    expect(kept[0]?.id).toBe("f10");
+    expect(kept.at(-1)?.id).toBe("f59");
   });
 });
