@@ -8,7 +8,6 @@
 // With a delay set, every round trip waits that long before it is sent (a remote D1 primary).
 import { env } from "cloudflare:workers";
 import { inject } from "vitest";
-import { shardBinding, shardCount } from "../../d1/shards";
 import { marker, type Step, scriptModel } from "../support/fake-openai-client";
 import { connect, createConversation, signup, type TestSocket, uniqueName } from "./helpers";
 
@@ -106,12 +105,17 @@ function instrumentDatabase(proto: Proto): void {
   }
 }
 
-// Every shard and the directory: their bindings share these classes today, so the first binding's patch
-// already counts them all; patching each (a no-op once patched) keeps the count whole if they ever differ.
-const bindings = [
-  ...Array.from({ length: shardCount(env) }, (_, i) => (env as unknown as Record<string, D1Database>)[shardBinding(i)]),
-  env.DIRECTORY,
-].filter((d1): d1 is D1Database => d1 !== undefined);
+// Every D1 binding (each shard and the directory), found by its shape rather than by name, so the
+// benchmark can copy this file into a commit from before shards: they share these classes today, so
+// the first binding's patch already counts them all; patching each (a no-op once patched) keeps the
+// count whole if they ever differ.
+const bindings = Object.values(env as unknown as Record<string, unknown>).filter(
+  (value): value is D1Database =>
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as D1Database).prepare === "function" &&
+    typeof (value as D1Database).batch === "function",
+);
 for (const d1 of bindings) {
   const statementProto = Object.getPrototypeOf(d1.prepare("SELECT 1")) as Proto;
   instrumentDatabase(Object.getPrototypeOf(d1) as Proto);
