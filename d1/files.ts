@@ -5,7 +5,7 @@
 
 import { toBase64Url } from "../core/base64";
 import type { Sniffed } from "../core/file-sniff";
-import type { ExtractedText } from "../core/file-text";
+import { type ExtractedText, lineCount } from "../core/file-text";
 import type { Attachment, FileObject } from "../protocol";
 
 export interface FileRow {
@@ -80,7 +80,7 @@ export interface NewFile {
  * Keeps a file's row if the user's files stay within `maxTotal` with it: one statement, so two uploads
  * at once cannot both pass the total. False: it would pass it (the caller deletes what it put in R2).
  */
-export async function insertFileWithin(db: D1Database, file: NewFile, maxTotal: number): Promise<FileRow | undefined> {
+async function insertFileWithin(db: D1Database, file: NewFile, maxTotal: number): Promise<FileRow | undefined> {
   const { sniffed } = file;
   const row = await db
     .prepare(
@@ -231,7 +231,46 @@ async function deleteObjects(bucket: R2Bucket, keys: string[]): Promise<void> {
   for (let i = 0; i < keys.length; i += 1000) await bucket.delete(keys.slice(i, i + 1000));
 }
 
-export async function putFileObjects(
+/**
+ * Keeps a new file: its bytes and text in R2, then its row if the user's files stay within `maxTotal`;
+ * undefined (its objects deleted again) when they would not. The one way a file is made: an upload, or
+ * a note the agent attaches.
+ */
+export async function storeFile(
+  db: D1Database,
+  bucket: R2Bucket,
+  file: {
+    userId: string;
+    conversationId?: string;
+    name: string;
+    sniffed: Sniffed;
+    bytes: Uint8Array;
+    text?: ExtractedText;
+  },
+  maxTotal: number,
+): Promise<FileRow | undefined> {
+  const { userId, sniffed, bytes, text } = file;
+  const id = newFileId();
+  await putFileObjects(bucket, userId, id, bytes, sniffed.content_type, text);
+  const row = await insertFileWithin(
+    db,
+    {
+      id,
+      userId,
+      ...(file.conversationId ? { conversationId: file.conversationId } : {}),
+      name: file.name,
+      sniffed,
+      size: bytes.length,
+      ...(text?.pages ? { pages: text.pages.length } : {}),
+      ...(text ? { lines: lineCount(text.text) } : {}),
+    },
+    maxTotal,
+  );
+  if (!row) await deleteFileObjects(bucket, userId, id);
+  return row;
+}
+
+async function putFileObjects(
   bucket: R2Bucket,
   userId: string,
   id: string,

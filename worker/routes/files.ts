@@ -3,18 +3,14 @@
 // file is 404 like a missing one.
 import { type Context, Hono } from "hono";
 import { sniffFile } from "../../core/file-sniff";
-import { lineCount } from "../../core/file-text";
 import {
-  deleteFileObjects,
   deleteUnsentFile,
   type FileLimits,
   fileLimits,
   getFile,
-  insertFileWithin,
   listFiles,
-  newFileId,
-  putFileObjects,
   readFileBytes,
+  storeFile,
   sweepUnsentFiles,
   toFileObject,
   usedBytes,
@@ -55,24 +51,10 @@ fileRoutes.post("/", async (c) => {
   if ("refused" in sniffed) throw new ApiError(415, "unsupported_file", sniffed.refused);
   const text = await fileText(sniffed.kind, bytes, name);
   if (typeof text === "string") throw new ApiError(415, "unsupported_file", text);
-  const id = newFileId();
   const bucket = c.env.FILES;
-  await putFileObjects(bucket, userId, id, bytes, sniffed.content_type, sniffed.kind === "image" ? undefined : text);
-  const row = await insertFileWithin(
-    c.var.shard,
-    {
-      id,
-      userId,
-      name,
-      sniffed,
-      size: bytes.length,
-      ...(text.pages ? { pages: text.pages.length } : {}),
-      ...(sniffed.kind === "image" ? {} : { lines: lineCount(text.text) }),
-    },
-    limits.maxTotalBytes,
-  );
+  const kept = { userId, name, sniffed, bytes, ...(sniffed.kind === "image" ? {} : { text }) };
+  const row = await storeFile(c.var.shard, bucket, kept, limits.maxTotalBytes);
   if (!row) {
-    await deleteFileObjects(bucket, userId, id);
     const used = await usedBytes(c.var.shard, userId);
     throw new ApiError(
       413,

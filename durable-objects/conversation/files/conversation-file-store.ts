@@ -6,17 +6,14 @@ import type { ImageSource } from "../../../agent/context/model-messages";
 import type { ContextBudget } from "../../../agent/context/window";
 import type { ConversationFiles } from "../../../agent/files/conversation-files";
 import { fileBody } from "../../../agent/files/file-body";
-import { FILE_READ_MAX_CHARS, lineCount } from "../../../core/file-text";
+import { FILE_READ_MAX_CHARS } from "../../../core/file-text";
 import {
   claimFiles,
   conversationFiles,
-  deleteFileObjects,
   fileLimits,
-  insertFileWithin,
-  newFileId,
-  putFileObjects,
   readFileBytes,
   readFileText,
+  storeFile,
   toAttachment,
 } from "../../../d1/files";
 import { ownerShard } from "../../../d1/shards";
@@ -113,27 +110,11 @@ export class ConversationFileStore {
         return text && { file, text };
       },
       create: async (name, text) => {
-        const bytes = new TextEncoder().encode(text);
-        const id = newFileId();
         const sniffed = { kind: "text" as const, content_type: "text/markdown" };
-        await putFileObjects(env.FILES, meta.userId, id, bytes, sniffed.content_type, { text });
-        const row = await insertFileWithin(
-          this.db,
-          {
-            id,
-            userId: meta.userId,
-            conversationId: meta.conversationId,
-            name,
-            sniffed,
-            size: bytes.length,
-            lines: lineCount(text),
-          },
-          fileLimits(env).maxTotalBytes,
-        );
-        if (!row) {
-          await deleteFileObjects(env.FILES, meta.userId, id);
-          throw new Error("The user's files are full: there is no room for another file");
-        }
+        const file = { userId: meta.userId, conversationId: meta.conversationId, name, sniffed, text: { text } };
+        const bytes = new TextEncoder().encode(text);
+        const row = await storeFile(this.db, env.FILES, { ...file, bytes }, fileLimits(env).maxTotalBytes);
+        if (!row) throw new Error("The user's files are full: there is no room for another file");
         return toAttachment(row);
       },
     };
