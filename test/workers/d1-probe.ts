@@ -105,17 +105,15 @@ function instrumentDatabase(proto: Proto): void {
   }
 }
 
-// Every D1 binding (each shard and the directory), found by its shape rather than by name, so the
-// benchmark can copy this file into a commit from before shards: they share these classes today, so
-// the first binding's patch already counts them all; patching each (a no-op once patched) keeps the
-// count whole if they ever differ.
-const bindings = Object.values(env as unknown as Record<string, unknown>).filter(
-  (value): value is D1Database =>
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as D1Database).prepare === "function" &&
-    typeof (value as D1Database).batch === "function",
-);
+// Every D1 binding (each shard and the directory), found by name rather than through d1/shards, so the
+// benchmark can copy this file into a commit from before shards. Not by shape: a service binding is an
+// RPC stub that answers every property, `prepare` included. They share these classes today, so the
+// first binding's patch already counts them all; patching each (a no-op once patched) keeps the count
+// whole if they ever differ.
+const bindings = Object.entries(env as unknown as Record<string, D1Database | undefined>)
+  .filter(([name]) => /^(DB|DIRECTORY|SHARD_\d+)$/.test(name))
+  .map(([, d1]) => d1)
+  .filter((d1): d1 is D1Database => d1 !== undefined);
 for (const d1 of bindings) {
   const statementProto = Object.getPrototypeOf(d1.prepare("SELECT 1")) as Proto;
   instrumentDatabase(Object.getPrototypeOf(d1) as Proto);
