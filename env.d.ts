@@ -61,7 +61,12 @@ interface Env {
   QUOTA_MONTHLY_COST?: string;
   /** Worker secret (32+ characters) from which the key sealing users' MCP secrets is derived. */
   SECRETS_KEY?: string;
-  /** "true" lets MCP URLs point at loopback (local development and tests); never set it in production. */
+  /**
+   * "true" lets the Worker's outbound requests (MCP servers, model providers, web pages) reach loopback
+   * (local development and tests; outbound/policy.ts); never set it in production. MCP_ALLOW_LOOPBACK is
+   * its older name, still read.
+   */
+  ALLOW_LOOPBACK?: string;
   MCP_ALLOW_LOOPBACK?: string;
   /**
    * The https URL the Worker gives as its OAuth client id to authorization servers that take client ID
@@ -78,6 +83,22 @@ interface Env {
   VAPID_PUBLIC_KEY?: string;
   VAPID_PRIVATE_KEY?: string;
   VAPID_SUBJECT?: string;
+  /**
+   * The operator's web search (outbound/web-search.ts): SEARCH_PROVIDER searxng, brave, tavily or exa;
+   * SEARCH_URL the SearXNG instance (or another provider's API base); SEARCH_API_KEY the provider's key (a
+   * Worker secret); SEARCH_PRICE what one search costs, for the quota's estimated cost.
+   */
+  SEARCH_PROVIDER?: string;
+  SEARCH_URL?: string;
+  SEARCH_API_KEY?: string;
+  SEARCH_PRICE?: string;
+  /**
+   * web_fetch (outbound/web-page.ts): "off" and the agent reads no pages; the largest page in bytes
+   * (default 5 MiB, decoded) and the seconds one read may take (default 15).
+   */
+  WEB_FETCH?: string;
+  WEB_FETCH_MAX_BYTES?: string;
+  WEB_FETCH_TIMEOUT_SECONDS?: string;
   /** "off": a turn cut short by a restart ends with an interrupt item instead of going on (default on). */
   TURN_RECOVERY?: string;
   /** Tests only: tools whose calls hold their result after their effect (fault-pauses.ts). Never set it. */

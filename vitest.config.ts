@@ -60,6 +60,9 @@ const WORKER_LIBRARIES = [
   "ipaddr.js",
   "@simplewebauthn/server",
   "oauth4webapi",
+  "linkedom",
+  "@mozilla/readability",
+  "turndown",
 ];
 /** What both e2e projects share: the real app and Chromium (test/e2e/harness.ts). */
 const e2eTest = {
@@ -97,9 +100,12 @@ export default defineConfig(async () => {
                   OPENAI_BASE_URL: `${inject<string>("llmUrl")}/v1`,
                   OPENAI_MODEL: "fake-model",
                   OPENAI_API_STYLE: "chat",
-                  // The test MCP servers listen on loopback; a hanging MCP call times out after 2 s.
+                  // The test MCP servers and web pages listen on loopback; a hanging MCP call times out after 2 s.
+                  ALLOW_LOOPBACK: "true",
                   MCP_ALLOW_LOOPBACK: "true",
                   MCP_TOOL_TIMEOUT_SECONDS: "2",
+                  // A page that stalls fails after 2 s (test/workers/web-tools.test.ts), not the default 15.
+                  WEB_FETCH_TIMEOUT_SECONDS: "2",
                   SECRETS_KEY: "workers-test-secrets-key-0123456789abcdef",
                   // Tests sign up many users from one address; test/workers/signup.test.ts sets its own limits.
                   SIGNUP: "open",

@@ -84,6 +84,20 @@ export const agentSettings = sqliteTable("agent_settings", {
   defaultModel: text("default_model"),
 });
 
+/** A user's web tools (docs/protocol.md "The web"): the switches and their own search provider, key sealed. */
+export const webSettings = sqliteTable("web_settings", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  fetch: integer("fetch", { mode: "boolean" }).notNull().default(true),
+  search: integer("search", { mode: "boolean" }).notNull().default(true),
+  /** The user's own provider (protocol SearchProvider); null: the operator's. */
+  provider: text("provider"),
+  url: text("url"),
+  sealedKey: text("sealed_key"),
+  updatedAt: text("updated_at").notNull().default(now),
+});
+
 export const subscriberSettings = sqliteTable(
   "subscriber_settings",
   {

@@ -20,6 +20,7 @@ import { conversationModelQuery, type ProviderRow, parseModelRef, providersQuery
 import { overrideOf } from "./quotas";
 import { agentSettings, subscriberSettings, userQuotas, users } from "./schema";
 import { approvalRulesQuery } from "./tool-approvals";
+import { type UserWeb, userWebOf, webSettingsQuery } from "./web-settings";
 
 /** A user's subscriber choices: subscriber id → enabled. Missing means the default, enabled. */
 export type SubscriberToggles = Map<string, boolean>;
@@ -82,6 +83,8 @@ export interface TurnSettingsRead {
   approvals: ApprovalRule[];
   /** The account's status (a disabled or pending account starts no turn) and an admin's quota for it. */
   account: { status: string; quotaOverride: QuotaOverride };
+  /** The user's web tools: switches and their own search provider (web-settings.ts). */
+  web: UserWeb;
 }
 
 /**
@@ -118,15 +121,20 @@ export async function loadTurnStart(
   epoch: string,
 ): Promise<TurnStartRead> {
   const db = database(d1);
-  const [, config, toggles, mcpServers, conversation, providers, approvals, account, quota, sessionRows, tokenRows] =
-    await db.batch([
-      registerLiveQuery(d1, userId, conversationId, epoch),
-      ...turnSettingsQueries(d1, userId, conversationId),
-      ...liveCredentialQueries(db, credentials),
-    ]);
+  const settings = turnSettingsQueries(d1, userId, conversationId);
+  const rows = await db.batch([
+    registerLiveQuery(d1, userId, conversationId, epoch),
+    ...settings,
+    ...liveCredentialQueries(db, credentials),
+  ]);
+  // The batch's results in its order: the registration, the settings, then the credentials' two queries.
+  const [sessionRows, tokenRows] = rows.slice(1 + settings.length) as [
+    { hash: string; expiresAt: string }[],
+    { hash: string }[],
+  ];
   const expires = firstExpiry(sessionRows);
   return {
-    settings: readTurnSettings([config, toggles, mcpServers, conversation, providers, approvals, account, quota]),
+    settings: readTurnSettings(rows.slice(1, 1 + settings.length) as unknown as TurnSettingsRows),
     live: liveKeys(sessionRows, tokenRows),
     ...(expires ? { expires } : {}),
   };
@@ -142,6 +150,7 @@ function turnSettingsQueries(d1: D1Database, userId: string, conversationId: str
     approvalRulesQuery(d1, userId),
     database(d1).select({ status: users.status }).from(users).where(eq(users.id, userId)).limit(1),
     database(d1).select({ limits: userQuotas.limits }).from(userQuotas).where(eq(userQuotas.userId, userId)).limit(1),
+    webSettingsQuery(d1, userId),
   ] as const;
 }
 
@@ -154,6 +163,7 @@ type TurnSettingsRows = readonly [
   Awaited<ReturnType<typeof approvalRulesQuery>>,
   { status: string }[],
   { limits: unknown }[],
+  Awaited<ReturnType<typeof webSettingsQuery>>,
 ];
 
 function readTurnSettings([
@@ -165,6 +175,7 @@ function readTurnSettings([
   approvals,
   account,
   quota,
+  web,
 ]: TurnSettingsRows): TurnSettingsRead {
   const conversationModel = parseModelRef(conversation[0]?.model);
   const defaultModel = parseModelRef(config[0]?.defaultModel);
@@ -180,5 +191,6 @@ function readTurnSettings([
       status: account[0]?.status ?? "active",
       quotaOverride: overrideOf(quota[0]?.limits),
     },
+    web: userWebOf(web[0]),
   };
 }

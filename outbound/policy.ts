@@ -1,8 +1,9 @@
-// What the Worker may fetch on a user's behalf (their MCP servers): https to public hosts only. Loopback
-// is allowed only where MCP_ALLOW_LOOPBACK is "true" (local development and tests, never the deployed
-// Worker); private, link-local and other reserved addresses and names never. Every request is checked,
-// redirects included (none is followed here: the MCP client follows same-origin ones through this fetch
-// again), and a response body larger than the cap fails instead of filling memory.
+// What the Worker may fetch on a user's behalf (their MCP servers, model providers, the pages web_fetch
+// reads): https to public hosts only. Loopback is allowed only where ALLOW_LOOPBACK (or its older name
+// MCP_ALLOW_LOOPBACK) is "true" (local development and tests, never the deployed Worker); private,
+// link-local and other reserved addresses and names never. Every request is checked, redirects included
+// (none is followed here: the MCP client follows same-origin ones through this fetch again, web-page.ts
+// any through refusedUrl), and a response body larger than the cap fails instead of filling memory.
 // A public name that resolves to a private address is not caught here (a Worker cannot resolve DNS);
 // Cloudflare's edge refuses such fetches from a deployed Worker.
 import ipaddr from "ipaddr.js";
@@ -14,8 +15,12 @@ export interface OutboundPolicy {
 
 export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
-export function outboundPolicy(env: { MCP_ALLOW_LOOPBACK?: string }): OutboundPolicy {
-  return { allowLoopback: env.MCP_ALLOW_LOOPBACK === "true", maxResponseBytes: MAX_RESPONSE_BYTES };
+/** The policy from the Worker's variables: ALLOW_LOOPBACK, or MCP_ALLOW_LOOPBACK (its name before web_fetch). */
+export function outboundPolicy(env: { ALLOW_LOOPBACK?: string; MCP_ALLOW_LOOPBACK?: string }): OutboundPolicy {
+  return {
+    allowLoopback: env.ALLOW_LOOPBACK === "true" || env.MCP_ALLOW_LOOPBACK === "true",
+    maxResponseBytes: MAX_RESPONSE_BYTES,
+  };
 }
 
 type HostClass = "public" | "loopback" | "private" | "invalid";
@@ -77,7 +82,7 @@ export function refusedUrl(url: string | URL, policy: OutboundPolicy): string | 
   if (kind === "invalid") return `refused: ${parsed.hostname} is not a valid host name`;
   if (kind === "private") return `refused: ${parsed.hostname} is a private, link-local or reserved address`;
   if (kind === "loopback" && !policy.allowLoopback)
-    return `refused: ${parsed.hostname} is a loopback address (allowed only with MCP_ALLOW_LOOPBACK for local development)`;
+    return `refused: ${parsed.hostname} is a loopback address (allowed only with ALLOW_LOOPBACK for local development)`;
   if (parsed.protocol === "http:" && kind !== "loopback") return "only https URLs are allowed (http only on loopback)";
   return undefined;
 }
@@ -116,3 +121,6 @@ function capped(body: ReadableStream<Uint8Array>, max: number): ReadableStream<U
     }),
   );
 }
+
+/** A time limit in words for an error ("15 s", "2.5 s"). */
+export const secondsText = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;

@@ -19,6 +19,8 @@ export const AGENT_CONFIG_FIELDS = {
   requestInputTimeoutSeconds: { label: "Question timeout", min: 10, max: 3600, default: 300, unit: "s" },
   /** Model requests without a task tool, while tasks are open, before a task reminder; 0 turns it off. */
   taskReminderRequests: { label: "Task reminder after", min: 0, max: 50, default: 8, unit: "requests" },
+  /** Searches one turn may make with web_search (subagents' count apart, each under its own limits). */
+  webSearchesPerTurn: { label: "Web searches per turn", min: 1, max: 50, default: 10, unit: "" },
 } as const;
 export type NumericConfigField = keyof typeof AGENT_CONFIG_FIELDS;
 

@@ -32,4 +32,5 @@ export * from "./system-item";
 export * from "./time-zone";
 export * from "./tool-words";
 export * from "./usage";
+export * from "./web";
 export * from "./well-formed";

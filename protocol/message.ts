@@ -6,6 +6,7 @@ import { AttachmentSchema } from "./files";
 import { MessageOriginSchema } from "./message-origin";
 import { SystemItemSchema } from "./system-item";
 import { ModelInfoSchema, UsageSchema } from "./usage";
+import { MAX_ANSWER_SOURCES, WebSourceSchema } from "./web";
 
 export const TERMINATION_REASONS = [
   "user_cancelled",
@@ -82,6 +83,11 @@ export const AgentMessageSchema = z.object({
   reasoning: ReasoningSchema.optional(),
   /** On a turn's final answer: the model that wrote it. */
   model: ModelInfoSchema.optional(),
+  /**
+   * On a turn's final answer that used the web: the pages it cites as `[n]` (protocol/web.ts), in the
+   * order first cited; where it cites none, the pages the turn read. The chat lists them under "Sources".
+   */
+  sources: z.array(WebSourceSchema).max(MAX_ANSWER_SOURCES).optional(),
 });
 export const ToolMessageSchema = z.object({
   ...base,

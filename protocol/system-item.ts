@@ -57,6 +57,8 @@ export const SystemItemSchema = z.discriminatedUnion("kind", [
     inline: z.boolean().optional(),
   }),
   z.object({ kind: z.literal("knowledge"), slug: z.string(), body: z.string() }),
+  /** The links of a user's message, offered to the agent to read with web_fetch (protocol.md "The web"). */
+  z.object({ kind: z.literal("links"), urls: z.array(z.string()), body: z.string() }),
   z.object({ kind: z.literal("workflow"), slug: z.string(), body: z.string() }),
   z.object({
     kind: z.literal("task_reminder"),

@@ -73,3 +73,10 @@ export function splitReferenceBody(body: string): { title: string; content: stri
 export function compactionTitle(item: Extract<SystemItem, { kind: "compaction" }>): string {
   return item.method === "cut" ? "Earlier messages shortened to fit the context window" : "Earlier messages summarised";
 }
+
+/** What offering a message's links meant, for the user: "Offered the agent the link example.com/a to read." */
+export function linksSentence(urls: readonly string[]): string {
+  const shown = urls.map((url) => url.replace(/^https?:\/\/(www\.)?/, "").replace(/\/$/, ""));
+  const list = shown.length > 1 ? `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}` : (shown[0] ?? "");
+  return `Offered the agent ${urls.length === 1 ? "the link" : "the links"} ${list} to read.`;
+}

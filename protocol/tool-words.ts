@@ -19,6 +19,8 @@ const BUILT_IN_LABELS: Record<string, string> = {
   file_search: "Search a file",
   file_to_note: "Save a file as a note",
   note_to_file: "Attach a note as a file",
+  web_search: "Search the web",
+  web_fetch: "Read a web page",
 };
 
 /** `search_issues`, `searchIssues`, `search-issues` → "Search issues". */

@@ -4,7 +4,15 @@
 // (docs/protocol.md "Export and import"), so both read the same. Pure.
 import { type Attachment, fileSizeWords } from "./files";
 import { MessageSchema, type SystemMessage } from "./message";
-import { compactionTitle, interruptSentence, podEventLine, reminderSentence, splitReferenceBody } from "./system-words";
+import {
+  compactionTitle,
+  interruptSentence,
+  linksSentence,
+  podEventLine,
+  reminderSentence,
+  splitReferenceBody,
+} from "./system-words";
+import type { WebSource } from "./web";
 
 /** A message as the API sent it: every field kept, also ones this reader does not know yet. */
 export type RawMessage = { seq: number; role: string; created_at: string } & Record<string, unknown>;
@@ -53,6 +61,8 @@ function systemText(message: SystemMessage): string {
       const name = item.kind === "knowledge" ? `#${item.slug}` : `/${item.slug}`;
       return `${item.kind === "knowledge" ? "Knowledge" : "Workflow"} ${name}${title ? `: ${title}` : ""}\n\n${content}`;
     }
+    case "links":
+      return linksSentence(item.urls);
     case "task_reminder":
       return reminderSentence(item);
     case "interrupt":
@@ -78,6 +88,24 @@ function filesList(files: readonly Attachment[], fileHref?: TranscriptHeader["fi
     .join("\n");
 }
 
+/** A URL as a Markdown link's destination: what would end it early (spaces, parentheses, angle brackets) escaped. */
+const destination = (url: string) =>
+  url.replace(/[\s()<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+
+/**
+ * An answer's sources (protocol/web.ts), after it: "Sources:" and a line per page, `[n] [title](url) — site`,
+ * so its `[n]` citations can be followed in the export. A page whose address is not http(s) is not linked.
+ */
+function sourcesList(sources: readonly WebSource[] | undefined): string {
+  if (!sources?.length) return "";
+  const lines = sources.map((source) => {
+    const title = (source.title.trim() || source.url).replace(/[[\]]/g, "\\$&");
+    const linked = /^https?:\/\//i.test(source.url) ? `[${title}](${destination(source.url)})` : title;
+    return `- [${source.n}] ${linked}${source.site ? ` — ${source.site}` : ""}`;
+  });
+  return `\n\nSources:\n\n${lines.join("\n")}`;
+}
+
 /** One message as a Markdown section: a heading naming who and when, then what it says. */
 function messageSection(raw: RawMessage, fileHref?: TranscriptHeader["fileHref"]): string {
   const parsed = MessageSchema.safeParse(raw);
@@ -94,7 +122,7 @@ function messageSection(raw: RawMessage, fileHref?: TranscriptHeader["fileHref"]
         message.phase === "final" || message.termination_reason
           ? "Oracle"
           : `Oracle (${message.phase === "reason" ? "reasoning" : message.phase === "observe" ? "observing" : "working"}${message.step === undefined ? "" : `, step ${message.step}`})`;
-      return `### ${what} · ${at}\n\n${message.content}`;
+      return `### ${what} · ${at}\n\n${message.content}${sourcesList(message.sources)}`;
     }
     case "tool": {
       const outcome = message.status === "success" ? json(message.result) : (message.error ?? "(no error message)");

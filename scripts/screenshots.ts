@@ -3,6 +3,7 @@
 // phone, dark, and once light; and the page of a share link to that chat, as a visitor with no account
 // sees it; an approval card and an MCP server's question on the phone, and the Schedules page. Writes
 // docs/screenshots/chat-1280.png, chat-1280-light.png, chat-390.png, approval-390.png, attachments-1280.png,
+// an answer from the web with its sources, web-1280.png,
 // elicitation-390.png, schedules-1280.png, shared-1280.png, and (ada is the app's admin) Settings → Usage
 // under a quota, usage-1280.png, the admin page with a few more accounts, admin-1280.png, Settings →
 // Account with a passkey and two sessions, account-1280.png, and the sign-in page on a phone,
@@ -20,6 +21,7 @@ import {
   startApp,
   waitTurnEnded,
 } from "../test/e2e/harness.ts";
+import { startFakeSearch } from "../test/support/fake-search.ts";
 import { startElicitServer } from "../test/support/mcp-elicit-server.ts";
 import { makePdf } from "../test/support/pdf-fixture.ts";
 import { makePng } from "../test/support/png-fixture.ts";
@@ -34,6 +36,8 @@ const NOTES: Record<string, string> = {
 };
 
 mkdirSync(OUT, { recursive: true });
+// A search provider on this machine (the fake SearXNG of the tests), so the demo model can search the web.
+const search = await startFakeSearch();
 const [app, browser, elicit] = await Promise.all([
   // A provider the sign-in page offers (its button; nothing is fetched from it here).
   startApp({
@@ -43,6 +47,8 @@ const [app, browser, elicit] = await Promise.all([
       OIDC_GOOGLE_ISSUER: "https://accounts.google.com",
       OIDC_GOOGLE_CLIENT_ID: "oracle-screenshots",
       OIDC_GOOGLE_NAME: "Google",
+      SEARCH_PROVIDER: "searxng",
+      SEARCH_URL: search.base("searxng"),
     },
   }),
   launchBrowser(),
@@ -149,6 +155,14 @@ try {
   await page.waitForTimeout(500);
   await page.screenshot({ path: path.join(OUT, "attachments-1280.png") });
 
+  // An answer from the web: numbered citations in its text, its Sources under it.
+  const searched = await newConversationInBrowser(page);
+  await sendChat(page, "search the web for the Wend river floods");
+  await waitTurnEnded(page, searched);
+  await page.locator("[data-testid=citation]").first().waitFor();
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: path.join(OUT, "web-1280.png") });
+
   // The Schedules page with two schedules: a recurring workflow and a one-off reminder.
   for (const body of [
     { conversation_id: id, name: "Daily review", text: "/daily-review", repeat: "every weekday at 08:00" },
@@ -215,10 +229,10 @@ try {
   await page.screenshot({ path: path.join(OUT, "admin-1280.png"), fullPage: true });
   await accountPictures(app.url);
   console.log(
-    `wrote ${path.relative(ROOT, OUT)}/chat-1280.png, chat-1280-light.png, chat-390.png, approval-390.png, elicitation-390.png, schedules-1280.png, shared-1280.png, usage-1280.png, admin-1280.png, account-1280.png and login-390.png`,
+    `wrote ${path.relative(ROOT, OUT)}/chat-1280.png, chat-1280-light.png, chat-390.png, approval-390.png, attachments-1280.png, web-1280.png, elicitation-390.png, schedules-1280.png, shared-1280.png, usage-1280.png, admin-1280.png, account-1280.png and login-390.png`,
   );
 } finally {
-  await Promise.all([browser.close(), elicit.close()]);
+  await Promise.all([browser.close(), elicit.close(), search.close()]);
   await app.stop();
 }
 

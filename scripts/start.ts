@@ -1,7 +1,7 @@
 // `npm start`: build the client (unless client/dist is a build of the sources as they are), migrate the
 // local D1 databases, two shards and the directory (local-migrations.ts), then run the Worker with `wrangler dev` on 127.0.0.1:$PORT
-// (8787), passing the OPENAI_*, VAPID_* (web push), ADMINS, SIGNUP* and QUOTA_* variables of this shell to the Worker, a local
-// SECRETS_KEY, and MCP_ALLOW_LOOPBACK=true (MCP servers on this machine). PORT is the only knob: the DevTools inspector
+// (8787), passing the OPENAI_*, VAPID_* (web push), ADMINS, SIGNUP*, QUOTA_*, FILE*, SEARCH_* and WEB_FETCH* variables of this shell to the Worker, a local
+// SECRETS_KEY, and ALLOW_LOOPBACK=true (MCP servers and pages on this machine). PORT is the only knob: the DevTools inspector
 // gets a free port of its own, so two `npm start` with different PORTs run side by side.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -39,6 +39,13 @@ const LLM_VARS = [
   "QUOTA_MONTHLY_TOKENS",
   "QUOTA_DAILY_COST",
   "QUOTA_MONTHLY_COST",
+  "SEARCH_PROVIDER",
+  "SEARCH_URL",
+  "SEARCH_API_KEY",
+  "SEARCH_PRICE",
+  "WEB_FETCH",
+  "WEB_FETCH_MAX_BYTES",
+  "WEB_FETCH_TIMEOUT_SECONDS",
 ] as const;
 const port = process.env.PORT ?? "8787";
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
@@ -86,8 +93,10 @@ function localSecretsKey(): string {
 
 const local = {
   SECRETS_KEY: localSecretsKey(),
-  // MCP servers on this machine are allowed in local development (never in the deployed Worker).
-  MCP_ALLOW_LOOPBACK: process.env.MCP_ALLOW_LOOPBACK ?? "true",
+  // MCP servers, model servers and pages on this machine are allowed in local development (never in the
+  // deployed Worker). Its older name MCP_ALLOW_LOOPBACK counts where ALLOW_LOOPBACK is not set; "false"
+  // shows what a deployed Worker refuses.
+  ALLOW_LOOPBACK: process.env.ALLOW_LOOPBACK ?? process.env.MCP_ALLOW_LOOPBACK ?? "true",
   // The local demo is open to sign-ups unless the shell says otherwise (a deployed Worker: approval). Also
   // open when unset, on 127.0.0.1, but said here for a --ip that is not loopback.
   SIGNUP: process.env.SIGNUP ?? "open",

@@ -40,6 +40,7 @@ import { taskRoutes } from "./routes/tasks";
 import { tokenRoutes } from "./routes/tokens";
 import { toolApprovalRoutes } from "./routes/tool-approvals";
 import { usageRoutes } from "./routes/usage";
+import { webSettingsRoutes } from "./routes/web-settings";
 
 export const app = new Hono<AppEnv>().basePath("/api");
 
@@ -89,6 +90,8 @@ app.route("/conversations", conversationShareRoutes);
 app.use("/shares/*", requireUser, sessionOnlyWrites);
 app.route("/shares", shareRoutes);
 app.use("/settings/*", requireUser, changesUser("settings"));
+app.use("/settings/web", sessionOnlyWrites);
+app.route("/settings/web", webSettingsRoutes);
 app.route("/settings", settingsRoutes);
 app.route("/settings", timeZoneRoutes);
 app.use("/files/*", requireUser);

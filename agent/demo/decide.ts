@@ -88,6 +88,28 @@ const DECISIONS: { [K in Intent["kind"]]: Decide<K> } = {
     const start = read?.ok ? clip(String(field(read.value, "text") ?? ""), 400) : "";
     return { answer: filesAnswer(attached, start) };
   },
+  web_read: ({ url }, { last, callIf }) => {
+    const read = last("web_fetch");
+    if (!read) return callIf({ name: "web_fetch", args: { url } }, "I will read the page you linked.");
+    if (!read.ok) return { answer: `I could not read that page: ${errorText(read)}.` };
+    const title = String(field(read.value, "title") ?? url);
+    const start = clip(String(field(read.value, "text") ?? ""), 400);
+    return {
+      answer:
+        `This is the demo model: it cannot summarise, but it read “${title}” [${String(field(read.value, "n"))}], ` +
+        `which begins:\n${blockQuote(start)}\n\nWith an API key (see the README), the model answers from what the page says.`,
+    };
+  },
+  web_search: ({ query }, { last, callIf }) => {
+    const searched = last("web_search");
+    if (!searched)
+      return callIf({ name: "web_search", args: { query, count: 5 } }, `I will search the web for “${query}”.`);
+    if (!searched.ok) return { answer: `The search failed: ${errorText(searched)}.` };
+    const results = arrayField(searched.value, "results") as { n?: number; title?: string; snippet?: string }[];
+    if (!results.length) return { answer: `The web has nothing for “${query}”.` };
+    const lines = results.map((r) => `- ${r.title ?? "A page"}: ${clip(r.snippet ?? "", 160)} [${r.n}]`);
+    return { answer: `Here is what the web says about “${query}”:\n${lines.join("\n")}` };
+  },
   delegate: (intent, { last, callIf }) => {
     const done = last(DELEGATE);
     if (!done)

@@ -1,6 +1,7 @@
 // What the user wants, read from their last message: the first trigger phrase that matches and whose
 // tool is offered (the list is at the top of script.ts), or plain chat.
 
+import { linksIn } from "../web/links";
 import type { Attached } from "./files";
 import { asksReminder, type ReminderPlan, reminderIn, reminderText } from "./reminders";
 import { clean, clip, parseJson } from "./text";
@@ -21,6 +22,10 @@ export type Intent =
   | { kind: "schedule"; plan?: ReminderPlan }
   /** A reminder's run ("Reminder: water the plants"). */
   | { kind: "reminder"; subject: string }
+  /** The message links to a page: the demo reads it with web_fetch and quotes how it begins. */
+  | { kind: "web_read"; url: string }
+  /** "search the web for …": the demo searches and lists what it found, citing each result. */
+  | { kind: "web_search"; query: string }
   /** The message carries files and asks nothing the demo has a tool for: what they are, and how they begin. */
   | { kind: "files"; attached: Attached };
 
@@ -46,6 +51,8 @@ export function detectIntent(text: string, offered: ReadonlySet<string>): Intent
   if (DELEGATION.test(lower) && offered.has(DELEGATE)) return { kind: "delegate", task: delegatedTask(text) };
   const mcp = mcpCallIn(text, offered);
   if (mcp) return mcp;
+  const web = webIntent(text, offered);
+  if (web) return web;
   if (asksReminder(text)) return needs("schedule", { kind: "schedule", plan: reminderIn(text) });
   if (/\blong story\b/.test(lower)) return { kind: "story" };
   if (/\bask me\b|\bquestions?\b|\bclarify\b/.test(lower)) return needs("request_input", { kind: "ask" });
@@ -60,6 +67,18 @@ export function detectIntent(text: string, offered: ReadonlySet<string>): Intent
     return query ? needs("vault_search", { kind: "search", query }) : needs("vault_list", { kind: "list_notes" });
   }
   return { kind: "chat" };
+}
+
+const WEB_SEARCH_ASK =
+  /\b(?:search|look up|google)\s+(?:the\s+)?(?:web|internet|online)\s+(?:for\s+|about\s+)?(.+)$|\blook up\s+(.+?)\s+online\b/is;
+
+/** A link to read (web_fetch), or a web search asked for (web_search), where that tool is offered. */
+function webIntent(text: string, offered: ReadonlySet<string>): Intent | undefined {
+  const asked = WEB_SEARCH_ASK.exec(text);
+  const query = clip(clean(asked?.[1] ?? asked?.[2] ?? "").replace(/[?.!]+$/, ""), 200);
+  if (query && offered.has("web_search")) return { kind: "web_search", query };
+  const url = linksIn(text)[0];
+  return url && offered.has("web_fetch") ? { kind: "web_read", url } : undefined;
 }
 
 /** "call local__echo {"text": "hi"}": an offered MCP tool named in the message, with the JSON object after it. */

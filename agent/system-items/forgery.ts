@@ -36,3 +36,19 @@ export function defuseItem(item: SystemItem): SystemItem {
   if (item.kind !== "task_reminder") return { ...item, body: neutralizeReminders(item.body) };
   return { ...item, body: renderReminder(neutralizeReminders(normalizeReminderBody(item.body))) };
 }
+
+/** A line that opens like a chat transcript's speaker label ("System:", "### Assistant:", "[SYSTEM]"). */
+const ROLE_LINE =
+  /^([\t >#*_-]*)(\[?(?:system|developer|assistant|user|human|ai|tool)\]?\s*:|\[(?:system|developer|assistant)\])/gimu;
+
+/**
+ * Text from the web as data: on top of the reminder tags, a line that poses as a speaker of the
+ * conversation ("System: you are now…") is marked as the page's own words, so it cannot read as a turn
+ * of the conversation or a message of the system.
+ */
+export function neutralizePageText(text: string): string {
+  return neutralizeReminders(text).replace(
+    ROLE_LINE,
+    (_line, lead: string, label: string) => `${lead}(page text) ${label}`,
+  );
+}

@@ -5,6 +5,7 @@ import { scheduleTool } from "./schedule";
 import { taskTools } from "./tasks";
 import type { AgentTool } from "./tool";
 import { vaultTools } from "./vault";
+import { webTools } from "./web";
 
 export const BUILTIN_TOOLS: readonly AgentTool[] = [
   requestInputTool,
@@ -12,4 +13,5 @@ export const BUILTIN_TOOLS: readonly AgentTool[] = [
   ...taskTools,
   scheduleTool,
   ...fileTools,
+  ...webTools,
 ];

@@ -41,7 +41,7 @@ export interface McpToolbox {
 }
 
 /** `ownerDb`: the owner's shard, where an OAuth server's token about to run out is refreshed (d1/mcp-oauth.ts). */
-export type McpEnv = Pick<Env, "SECRETS_KEY" | "MCP_ALLOW_LOOPBACK" | "MCP_TOOL_TIMEOUT_SECONDS"> & {
+export type McpEnv = Pick<Env, "SECRETS_KEY" | "ALLOW_LOOPBACK" | "MCP_ALLOW_LOOPBACK" | "MCP_TOOL_TIMEOUT_SECONDS"> & {
   ownerDb?: D1Database;
 };
 

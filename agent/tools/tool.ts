@@ -6,6 +6,7 @@ import type { MessageDraft, ServerFrame, TerminationReason, Usage } from "../../
 import type { EventDraft } from "../events";
 import type { ConversationFiles } from "../files/conversation-files";
 import type { ModelUsage } from "../llm/call-model";
+import type { WebAccess } from "../web/web-access";
 import type { ElicitationAsk, ElicitationReply } from "./elicitation";
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
@@ -42,6 +43,8 @@ export interface ToolContext {
   elicit?: (ask: ElicitationAsk) => Promise<ElicitationReply>;
   /** The conversation's files, for the file tools (files.ts); absent where there are none to reach. */
   files?: ConversationFiles;
+  /** The web, for the web tools (web.ts); absent where the operator or the user switched it off. */
+  web?: WebAccess;
 }
 
 /** The key a built-in write is done under, once: the same call after a restart has the same key. */

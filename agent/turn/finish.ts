@@ -5,6 +5,7 @@ import { composeFinal } from "../explanations";
 import { render } from "../prompts/prompts.generated";
 import { type AgentState, elapsedMs, tokensUsed, usageOf } from "../state";
 import { firstStop } from "../termination";
+import { answerSources } from "../web/sources";
 import { callModelPhase } from "./model-call";
 import type { Turn, TurnOutcome } from "./turn";
 
@@ -25,6 +26,7 @@ export async function finishTurn(turn: Turn): Promise<TurnOutcome> {
       payload: exceededPayload(reason, turn.state),
     });
   const { content, note } = composeFinal(text, reason, turn.state, { outputLimited: turn.outputLimited });
+  const sources = answerSources(turn.io.messages(), text);
   await turn.io.append({
     role: "agent",
     content,
@@ -35,6 +37,7 @@ export async function finishTurn(turn: Turn): Promise<TurnOutcome> {
     usage: usageOf(turn.state),
     ...(reasoning ? { reasoning } : {}),
     ...(turn.setup.llm ? { model: turn.setup.llm.info } : {}),
+    ...(sources.length ? { sources } : {}),
   });
   turn.clock.dispose();
   const { step } = turn.state;

@@ -30,8 +30,9 @@ export const TEST_VAPID = {
   VAPID_SUBJECT: "mailto:e2e@example.com",
 };
 
-/** Every test app may reach MCP servers on loopback (the tests' own) and store their secrets. */
+/** Every test app may reach MCP servers and pages on loopback (the tests' own) and store their secrets. */
 const TEST_VARS: Record<string, string> = {
+  ALLOW_LOOPBACK: "true",
   MCP_ALLOW_LOOPBACK: "true",
   // The fake model reads images, so a request carries an attached image's part (attachments.test.ts).
   OPENAI_IMAGE_INPUT: "true",

@@ -24,6 +24,8 @@
 //   - token-meter.test.ts: OPENAI_PRICE_* (prices change every meter the other tests read);
 //   - llm-styles.test.ts, "responses" case: OPENAI_API_STYLE=responses (its "chat" case uses the shared app).
 //   - account-deletion.test.ts: stops its app to read every SQLite file of its state, then starts it again on it.
+//   - web-sources.test.ts: SEARCH_PROVIDER and SEARCH_URL (a search provider would add web_search to every
+//     other test's requests).
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";

@@ -26,6 +26,17 @@ it("reads an answer's words, not its Markdown", () => {
   expect(speechText(null, "  plain\ntext ")).toBe("plain text");
 });
 
+it("does not read an answer's citations of its sources, in prose or in code", () => {
+  expect(read("The river rose two metres [1]. Schools closed [2][3], and roads too [1, 4].")).toBe(
+    "The river rose two metres. Schools closed, and roads too.",
+  );
+  const sources = [{ n: 1, url: "https://example.org/a", title: "A", site: "example.org" }];
+  expect(speechText(parseMarkdown("It rose [1].", sources), "It rose [1].")).toBe("It rose.");
+  // Before marked is there, the same; a link's text and code keep their brackets.
+  expect(speechText(null, "It rose [1].")).toBe("It rose.");
+  expect(read("See `arr[1]` and [2](https://example.org/2).")).toBe("See arr[1] and 2.");
+});
+
 it("cuts a long text between sentences, else between words, and loses nothing", () => {
   const text = `${"One short sentence. ".repeat(12)}A last one with 3.5 litres.`.trim();
   const chunks = speechChunks(text, 100);

@@ -1,6 +1,6 @@
 // What a turn asks of D1 (docs/architecture.md "Data"): the log is the object's, so no message reaches D1; the
 // object reads the agent config, the subscriber toggles, the MCP servers, the model choices (the conversation's
-// model, the user's providers) and the approval rules in one batch as a socket opens and keeps them while
+// model, the user's providers), the approval rules and the web settings in one batch as a socket opens and keeps them while
 // it is open, so a turn on it reads none of them; the index is
 // updated in at most two batches per turn (and, after the first answer, once for the model's title, after the
 // turn's end); the use of the operator's model is written with the turn's end, not per step; the task
@@ -20,7 +20,7 @@ describe("D1 on the hot path of a turn", () => {
     // the sockets' credential check and the object's registration (user-cache.ts), read as the socket
     // opened: the object keeps that copy while a socket is open.
     expect(calls.slice(beforeOpen).map((call) => call.label)).toContain(
-      "batch(INSERT live_conversations + SELECT agent_settings + SELECT subscriber_settings + SELECT mcp_servers + SELECT conversations + SELECT providers + SELECT tool_approvals + SELECT users + SELECT user_quotas + SELECT sessions + SELECT api_tokens)",
+      "batch(INSERT live_conversations + SELECT agent_settings + SELECT subscriber_settings + SELECT mcp_servers + SELECT conversations + SELECT providers + SELECT tool_approvals + SELECT users + SELECT user_quotas + SELECT web_settings + SELECT sessions + SELECT api_tokens)",
     );
     const t = await turn(c, 14);
     await settle();

@@ -1,7 +1,8 @@
 // What the Worker may fetch for a user's MCP server (outbound/policy.ts): https to public hosts, loopback
-// only with MCP_ALLOW_LOOPBACK, never private or link-local; no redirect followed; bodies capped.
+// only with ALLOW_LOOPBACK (or its older name MCP_ALLOW_LOOPBACK), never private or link-local; no
+// redirect followed; bodies capped.
 import { describe, expect, inject, it } from "vitest";
-import { guardedFetch, type OutboundPolicy, refusedUrl } from "../../outbound/policy";
+import { guardedFetch, type OutboundPolicy, outboundPolicy, refusedUrl } from "../../outbound/policy";
 
 const base = new URL(inject("mcpUrl")).origin;
 const deployed: OutboundPolicy = { allowLoopback: false, maxResponseBytes: 1000 };
@@ -64,11 +65,23 @@ describe("refusedUrl", () => {
     expect(refusedUrl(url, deployed)).toMatch(reason);
   });
 
-  it("allows loopback, over http too, only with MCP_ALLOW_LOOPBACK; never a private address", () => {
+  it("allows loopback, over http too, only with ALLOW_LOOPBACK; never a private address", () => {
     expect(refusedUrl("http://127.0.0.1:8080/mcp", dev)).toBeUndefined();
     expect(refusedUrl("http://localhost:8080/mcp", dev)).toBeUndefined();
     expect(refusedUrl("http://192.168.1.10/mcp", dev)).toMatch(/private/);
     expect(refusedUrl("http://mcp.example.com/mcp", dev)).toMatch(/https/);
+    expect(refusedUrl("http://127.0.0.1:8080/mcp", deployed)).toBe(
+      "refused: 127.0.0.1 is a loopback address (allowed only with ALLOW_LOOPBACK for local development)",
+    );
+  });
+
+  it("reads ALLOW_LOOPBACK, and still the older MCP_ALLOW_LOOPBACK", () => {
+    expect(outboundPolicy({ ALLOW_LOOPBACK: "true" }).allowLoopback).toBe(true);
+    expect(outboundPolicy({ MCP_ALLOW_LOOPBACK: "true" }).allowLoopback).toBe(true);
+    expect(outboundPolicy({ ALLOW_LOOPBACK: "true", MCP_ALLOW_LOOPBACK: "false" }).allowLoopback).toBe(true);
+    expect(outboundPolicy({}).allowLoopback).toBe(false);
+    expect(outboundPolicy({ ALLOW_LOOPBACK: "1", MCP_ALLOW_LOOPBACK: "yes" }).allowLoopback).toBe(false);
+    expect(refusedUrl("http://127.0.0.1:8080/mcp", outboundPolicy({ ALLOW_LOOPBACK: "true" }))).toBeUndefined();
   });
 });
 

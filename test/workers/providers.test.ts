@@ -167,7 +167,7 @@ describe("providers: what is refused", () => {
       expect(body.error.code).toBe("invalid_input");
       expect(body.error.fields.base_url).toMatch(/private, link-local or reserved/);
     }
-    const deployed = await underEnv({ MCP_ALLOW_LOOPBACK: undefined }, s, "/api/providers", {
+    const deployed = await underEnv({ ALLOW_LOOPBACK: undefined, MCP_ALLOW_LOOPBACK: undefined }, s, "/api/providers", {
       method: "POST",
       json: { name: "local", base_url: llmUrl },
     });

@@ -1,8 +1,12 @@
 // The Markdown lexer chunk (loaded by lib/markdown.ts's loadMarkdown): marked's lexer with GFM
 // footnotes (marked-footnote: [^1] and its "[^1]: text" definition) and the maths delimiters of
-// lib/math-syntax.ts. Only tokens come out; nothing here renders HTML.
+// lib/math-syntax.ts, and the mapping of its tokens to lib/markdown.ts's nodes (lib/markdown-tree.ts).
+// Only tokens and nodes come out; nothing here renders HTML.
 import { Marked, type Token, type Tokens } from "marked";
 import markedFootnote from "marked-footnote";
+import type { WebSource } from "../../../protocol";
+import type { MdNode } from "./markdown";
+import { parseTokens } from "./markdown-tree";
 import { blockMath, inlineMath } from "./math-syntax";
 
 /**
@@ -55,4 +59,9 @@ export function lex(source: string): Token[] {
     marked = createMarked();
     throw error;
   }
+}
+
+/** A text's tree of nodes (lib/markdown.ts parseMarkdown); `sources`: an answer's, its citations linked. */
+export function parse(source: string, sources?: readonly WebSource[]): MdNode[] {
+  return parseTokens(lex(source), sources);
 }

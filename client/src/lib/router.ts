@@ -11,6 +11,7 @@ export type SettingsTab =
   | "usage"
   | "agent-notices"
   | "tools"
+  | "web"
   | "device-notifications"
   | "shares"
   | "account"
@@ -65,7 +66,7 @@ export function parseRoute(pathname: string): Route {
   if (path === "/signup") return { name: "signup" };
   if (path === "/reset") return { name: "reset" };
   const settings =
-    /^\/settings(?:\/(agent|appearance|models|usage|agent-notices|tools|device-notifications|shares|account|help))?$/.exec(
+    /^\/settings(?:\/(agent|appearance|models|usage|agent-notices|tools|web|device-notifications|shares|account|help))?$/.exec(
       path,
     );
   if (settings) return { name: "settings", tab: (settings[1] ?? "agent") as SettingsTab };

@@ -1,7 +1,9 @@
 // The words of voice: an answer's Markdown as the plain text a speech synthesiser reads (no asterisks,
 // no link addresses; code and formulas named, not spelled out), cut into pieces short enough that a
 // browser does not stop mid-way (Chrome cuts an utterance off after about 15 s), and dictated words
-// joined to what the message box already holds. Pure functions: test/node/speech-text.test.ts.
+// joined to what the message box already holds. An answer's citations ("[1]", "[1, 2]") are not read:
+// they are links to its sources, not words. Pure functions: test/node/speech-text.test.ts.
+import { citationGroups } from "../../../protocol";
 import type { MdNode } from "./markdown";
 
 const BLOCKS = new Set(["p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "li", "tr", "ul", "ol", "table"]);
@@ -14,9 +16,17 @@ function sentence(text: string): string {
   return ENDS_SENTENCE.test(words) ? words : `${words}.`;
 }
 
+/** A text without its citations of sources. */
+function withoutCitations(text: string): string {
+  let out = text;
+  for (const group of citationGroups(text).reverse()) out = out.slice(0, group.start) + out.slice(group.end);
+  return out;
+}
+
 function spoken(node: MdNode): string {
   switch (node.kind) {
     case "text":
+      return withoutCitations(node.text);
     case "codespan":
       return node.text;
     case "link":
@@ -26,6 +36,7 @@ function spoken(node: MdNode): string {
     case "math":
       return node.display ? ` ${sentence("A formula")} ` : "a formula";
     case "element": {
+      if (node.cite) return "";
       if (node.tag === "br") return " ";
       if (node.tag === "hr") return " ";
       if (node.tag === "th" || node.tag === "td") return `${node.children.map(spoken).join("")}, `;
@@ -40,7 +51,7 @@ function spoken(node: MdNode): string {
 
 /** The text to read aloud: the parsed answer, or its source when Markdown is not loaded. */
 export function speechText(nodes: MdNode[] | null, source: string): string {
-  const text = nodes ? nodes.map(spoken).join(" ") : source;
+  const text = nodes ? nodes.map(spoken).join(" ") : withoutCitations(source);
   return text
     .replace(/\s+/g, " ")
     .replace(/\s+([.,;:!?])/g, "$1")

@@ -6,6 +6,7 @@ import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from "../../../protocol";
 export {
   compactionTitle,
   interruptSentence,
+  linksSentence,
   podEventLine,
   reminderSentence,
   splitReferenceBody,

@@ -105,6 +105,8 @@ const BUILT_IN_DOING: Record<string, string> = {
   task_create: "Adding a task",
   task_update: "Updating a task",
   delegate: "Handing part of the work to a helper",
+  web_search: "Searching the web",
+  web_fetch: "Reading a web page",
 };
 
 /** A running tool in a sentence: "Searching your notes", or an MCP tool `local__echo` as "Using Echo on local". */

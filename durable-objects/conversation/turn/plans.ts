@@ -8,6 +8,7 @@ import { BUILTIN_TOOLS } from "../../../agent/tools";
 import { DELEGATE, delegateTool } from "../../../agent/tools/delegate";
 import { offeredTools } from "../../../agent/tools/files";
 import { type McpToolbox, openMcpToolbox } from "../../../agent/tools/mcp";
+import { withWebTools } from "../../../agent/tools/web";
 import { subagentConfig, subagentServers, subagentTools, type TurnChoices, userConfig } from "../../../agent/turn/plan";
 import { limitsFor } from "../../../core/quota-rules";
 import type { McpServerRow } from "../../../d1/mcp-servers";
@@ -15,6 +16,7 @@ import { ownerShard } from "../../../d1/shards";
 import { loadTurnSettings } from "../../../d1/user-settings";
 import { type AgentConfig, type ApprovalRule, DEFAULT_PROVIDER_ID, type ModelRef } from "../../../protocol";
 import type { SocketMeta } from "../sockets/socket-hub";
+import { type WebPlan, webPlan } from "../web/web-plan";
 import type { TurnPlan } from "./running-turn";
 import { type ChildRegistry, type ChildRequest, ConversationSubagents, MAX_DEPTH, type ParentLink } from "./subagents";
 import type { ToggleCache } from "./toggle-cache";
@@ -31,6 +33,7 @@ interface Settings {
   mcpServers: McpServerRow[];
   llm: LlmSettings;
   approvals: ApprovalRule[];
+  web: WebPlan;
 }
 
 export class TurnPlans {
@@ -64,11 +67,12 @@ export class TurnPlans {
     prefetched?: Promise<TurnSettings>,
     resumed?: TurnRecord,
   ): Promise<TurnPlan> {
-    const { saved, mcpServers, llm, approvals } = await this.settings(prefetched, resumed?.model);
+    const { saved, mcpServers, llm, approvals, web } = await this.settings(prefetched, resumed?.model);
     const mcp = await this.openMcp(mcpServers, signal);
     return {
       config: resumed?.config ?? userConfig(saved, choices),
-      tools: offeredTools([...BUILTIN_TOOLS, delegateTool, ...mcp.tools], this.io.messages()),
+      tools: withWebTools(offeredTools([...BUILTIN_TOOLS, delegateTool, ...mcp.tools], this.io.messages()), web),
+      web,
       subagents: new ConversationSubagents(this.env, this.meta, 0, undefined, modelRef(llm), this.children()),
       mcp,
       llm,
@@ -83,11 +87,14 @@ export class TurnPlans {
     signal: AbortSignal,
     resumed?: TurnRecord,
   ): Promise<TurnPlan> {
-    const { saved, mcpServers, llm, approvals } = await this.settings(undefined, resumed?.model ?? request.model);
+    const { saved, mcpServers, llm, approvals, web } = await this.settings(undefined, resumed?.model ?? request.model);
     const mcp = await this.openMcp(subagentServers(mcpServers, request.tools), signal);
     const canDelegate = request.depth < MAX_DEPTH;
     const tools = subagentTools(
-      offeredTools([...BUILTIN_TOOLS, ...(canDelegate ? [delegateTool] : []), ...mcp.tools], this.io.messages()),
+      withWebTools(
+        offeredTools([...BUILTIN_TOOLS, ...(canDelegate ? [delegateTool] : []), ...mcp.tools], this.io.messages()),
+        web,
+      ),
       request.tools,
     );
     const host = { link: parent, podName: request.podName };
@@ -97,6 +104,7 @@ export class TurnPlans {
       subagents: tools.some((t) => t.name === DELEGATE)
         ? new ConversationSubagents(this.env, this.meta, request.depth, host, modelRef(llm), this.children())
         : undefined,
+      web,
       mcp,
       llm,
       // The user's rules hold in a subagent too; with nobody to ask there, a call that asks does not run.
@@ -126,7 +134,8 @@ export class TurnPlans {
             ),
           }
         : chosen;
-    return { saved: loaded.config, mcpServers: loaded.mcpServers, llm, approvals: loaded.approvals };
+    const web = await webPlan(this.env, this.meta.userId, loaded);
+    return { saved: loaded.config, mcpServers: loaded.mcpServers, llm, approvals: loaded.approvals, web };
   }
 
   /** The MCP servers' tools for this turn; a server that is down is reported on the bus (a System message). */

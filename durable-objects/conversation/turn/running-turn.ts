@@ -6,6 +6,7 @@ import type { AgentTool, SubagentHost } from "../../../agent/tools/tool";
 import type { ResumePoint } from "../../../agent/turn/resume";
 import type { TurnOutcome } from "../../../agent/turn/run-turn";
 import type { AgentConfig, ApprovalRule } from "../../../protocol";
+import type { WebPlan } from "../web/web-plan";
 import type { LiveStep } from "./live-step";
 import type { ParentLink } from "./subagents";
 import type { TurnOrigin } from "./turn-marker";
@@ -38,6 +39,8 @@ export interface TurnPlan {
   llm: LlmSettings;
   /** The user's approval rules (which tools ask before they run). */
   approvals: ApprovalRule[];
+  /** What the turn may do on the web (web/web-plan.ts). */
+  web?: WebPlan;
 }
 
 /** Builds a turn's plan once it runs (plans.ts); the signal is the turn's Stop. */

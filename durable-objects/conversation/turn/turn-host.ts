@@ -12,6 +12,7 @@ import type { ServerFrame } from "../../../protocol";
 import { owner, tellUserChanged } from "../../user-changes";
 import { ConversationFileStore } from "../files/conversation-file-store";
 import type { SocketMeta } from "../sockets/socket-hub";
+import { ConversationWeb } from "../web/conversation-web";
 import { ConversationTitles } from "./conversation-titles";
 import { FinishPush } from "./finish-push";
 import { storedMeter } from "./hello-model";
@@ -70,6 +71,7 @@ export function openTurnHost(ctx: DurableObjectState, env: Env, meta: SocketMeta
     reminders: new TaskReminders(ctx.storage, ownerShard(env, meta), meta.userId),
     meter: storedMeter(ctx.storage.sql),
     files: new ConversationFileStore(env, meta),
+    web: new ConversationWeb(env, meta),
   };
   const waits = [parts.questions, parts.approvals, parts.elicitations];
   const lifecycle = new TurnLifecycle(

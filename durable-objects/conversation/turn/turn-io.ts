@@ -2,7 +2,7 @@
 // the TurnSetup it runs with (the model, the context meter, the tools, the signal). Questions and
 // approvals go straight to their waits (waits/); the rest is the object's log, frame port and bus.
 
-import { contextBudget } from "../../../agent/context/window";
+import { type ContextBudget, contextBudget } from "../../../agent/context/window";
 import type { DecisionTree } from "../../../agent/decision-trees";
 import { errorContextOf, publicModelInfo } from "../../../agent/llm/config";
 import { languageModel } from "../../../agent/llm/model";
@@ -18,6 +18,7 @@ import type { IndexOutbox } from "../log/index-outbox";
 import type { ConversationFrames } from "../sockets/frame-port";
 import type { SocketMeta } from "../sockets/socket-hub";
 import type { UserCache } from "../user-cache";
+import type { ConversationWeb } from "../web/conversation-web";
 import type { storedMeter } from "./hello-model";
 import type { RunningTurn, TurnPlan } from "./running-turn";
 import type { TaskReminders } from "./task-reminders";
@@ -57,6 +58,8 @@ export interface TurnParts {
   meter: ReturnType<typeof storedMeter>;
   /** The conversation's files: images for the requests, documents for the tools (files/). */
   files: ConversationFileStore;
+  /** The web the conversation's tools reach, and the pages it read lately (web/). */
+  web: ConversationWeb;
 }
 
 export function turnIO(turn: RunningTurn, plan: TurnPlan, parts: TurnParts): TurnIO {
@@ -118,6 +121,7 @@ export function turnSetup(
       userId: parts.meta.userId,
       conversationId: parts.meta.conversationId,
       files: parts.files.access(budget),
+      ...webAccess(plan, parts, budget),
       subagents: plan.subagents,
       turnId: parts.marker.current?.turn_id,
     },
@@ -125,4 +129,10 @@ export function turnSetup(
     approvals: new ApprovalPolicy(plan.approvals),
     ...(turn.resume ? { resume: turn.resume } : {}),
   };
+}
+
+/** The web tools' reach this turn, where its plan allows reading or searching. */
+function webAccess(plan: TurnPlan, parts: TurnParts, budget: ContextBudget) {
+  const web = parts.web.access(plan.web, parts.io.messages, budget);
+  return web ? { web } : {};
 }

@@ -5,11 +5,13 @@ import { findDecisionTree } from "../../../agent/decision-trees";
 import { resolveReferences } from "../../../agent/references/resolve";
 import { REQUEST_INPUT } from "../../../agent/tools/request-input";
 import type { ResumePoint } from "../../../agent/turn/resume";
+import { linksDraft } from "../../../agent/web/links";
 import { type Credential, credentialKey } from "../../../d1/credentials";
 import { ownerShard } from "../../../d1/shards";
 import type { ChatFrame, MessageOrigin, RegenerateFrame } from "../../../protocol";
 import type { ConversationFileStore } from "../files/conversation-file-store";
 import type { SocketMeta } from "../sockets/socket-hub";
+import { operatorFetches } from "../web/web-plan";
 import type { TurnLifecycle } from "./lifecycle";
 import type { TurnPlans, TurnSettings } from "./plans";
 import type { Refusal } from "./running-turn";
@@ -86,6 +88,9 @@ export class TurnStarts {
         for (const draft of await this.parts.files.documentDrafts(attachments, window)) await this.io.append(draft);
         for (const draft of await resolveReferences(ownerShard(this.env, this.meta), this.meta.userId, frame.content))
           await this.io.append(draft);
+        // Its links, offered to read, where the agent may read pages.
+        const links = operatorFetches(this.env) && (await prefetched).web.fetch ? linksDraft(content) : undefined;
+        if (links) await this.io.append(links);
       },
       origin: userOrigin(frame, credential),
     });

@@ -286,6 +286,48 @@ describe("planDemoReply: after tool results", () => {
     expect(planDemoReply(conversation(user("call other__echo {}")), offered).toolCalls).toEqual([]);
   });
 
+  it("reads a page the message links to and quotes how it begins, citing it; searches the web when asked", () => {
+    const ask = "What does https://news.example.com/story say?";
+    expect(onlyCall(planDemoReply(conversation(user(ask)), TOOLS))).toMatchObject({
+      name: "web_fetch",
+      args: { url: "https://news.example.com/story" },
+    });
+    const page = {
+      n: 4,
+      url: "https://news.example.com/story",
+      title: "Rivers rise",
+      text: "The river rose 2 metres.",
+    };
+    const read = planDemoReply(
+      conversation(user(ask), called("w1", "web_fetch", { url: page.url }), result("w1", "web_fetch", page)),
+      TOOLS,
+    );
+    expect(read.toolCalls).toEqual([]);
+    expect(read.text).toContain("“Rivers rise” [4]");
+    expect(read.text).toContain("> The river rose 2 metres.");
+    const failed = planDemoReply(
+      conversation(user(ask), called("w1", "web_fetch", {}), failure("w1", "web_fetch", "Could not read it: timeout")),
+      TOOLS,
+    );
+    expect(failed.text).toContain("timeout");
+
+    const search = "search the web for river levels in Paris";
+    expect(onlyCall(planDemoReply(conversation(user(search)), TOOLS))).toMatchObject({
+      name: "web_search",
+      args: { query: "river levels in Paris" },
+    });
+    const found = { results: [{ n: 1, title: "Seine levels", url: "https://a.example/", snippet: "High water" }] };
+    const listed = planDemoReply(
+      conversation(user(search), called("s1", "web_search", {}), result("s1", "web_search", found)),
+      TOOLS,
+    );
+    expect(listed.text).toContain("- Seine levels: High water [1]");
+    // Neither tool offered (switched off): no web call.
+    const offline = TOOLS.filter((t) => !t.startsWith("web_"));
+    expect(planDemoReply(conversation(user(ask)), offline).toolCalls).toEqual([]);
+    expect(planDemoReply(conversation(user(search)), offline).toolCalls.map((c) => c.name)).not.toContain("web_search");
+  });
+
   it("says in words what it scheduled and when, asks when if no time was said, and answers a reminder's run", () => {
     const asked = "remind me on Friday at 9 to call the bank";
     const call = onlyCall(planDemoReply(conversation(user(asked)), TOOLS));

@@ -133,7 +133,7 @@ describe("read-only tool calls start while the model still streams", () => {
 });
 
 describe("which built-in tools only read", () => {
-  it("is exactly the ones that search, read and list: a tool that writes is never run early or left out of the marker", () => {
+  it("is exactly the ones that search, read and list (files and the web too): a tool that writes is never run early or left out of the marker", () => {
     expect(BUILTIN_TOOLS.filter((t) => t.readOnly).map((t) => t.name)).toEqual([
       "vault_search",
       "vault_read",
@@ -141,6 +141,8 @@ describe("which built-in tools only read", () => {
       "task_list",
       "file_read",
       "file_search",
+      "web_search",
+      "web_fetch",
     ]);
     expect(delegateTool.readOnly).toBeFalsy();
   });

@@ -68,6 +68,7 @@ export const configArb: fc.Arbitrary<AgentConfig> = fc.record({
   maxParallelTools: bounded("maxParallelTools"),
   requestInputTimeoutSeconds: fc.integer({ min: 10, max: 600 }),
   taskReminderRequests: fc.constant(0),
+  webSearchesPerTurn: bounded("webSearchesPerTurn"),
   decisionTree: fc.constant("default"),
 });
 

@@ -2,7 +2,8 @@
 // one note on how it ended. Inside a turn's folded steps a step text also says its loop phase (Reason /
 // Observe / Answer, seed 003) and its step. What is for the curious (the step, how the turn ended in
 // the agent's terms, the model that wrote it, the tokens the turn used) sits behind the answer's Details
-// button. What the model thought before it wrote (reasoning) is folded above the text.
+// button. What the model thought before it wrote (reasoning) is folded above the text. An answer that
+// used the web links its `[n]` citations to its sources and lists them under its text (components/web/).
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import type { AgentMessage as Message, Phase, Prices } from "../../../../protocol";
@@ -13,10 +14,14 @@ import { answerPrices, metered } from "../../lib/token-usage";
 import { Markdown } from "../markdown";
 import { ActionButton, MessageActions } from "../message-actions";
 import { ReasoningBlock } from "../reasoning-block";
+import { lazyPart } from "../shell/lazy";
 import { TokenMeter } from "../token-meter";
 import { canReadAloud, Voice } from "../voice/lazy";
 import side from "./side.module.css";
 import style from "./style.module.css";
+
+// An answer's Sources (components/web/), loaded with the first answer that has them.
+const Sources = lazyPart(() => import("../web").then((m) => m.Sources));
 
 const PHASE_LABELS: Record<Phase, string> = { reason: "Reason", observe: "Observe", final: "Answer" };
 
@@ -80,7 +85,8 @@ export function AgentMessage({ message, prices, onRegenerate, blocked, switcher,
               {message.step !== undefined && <span class={style.step}>Step {message.step}</span>}
             </div>
           )}
-          {body && <Markdown text={body} />}
+          {body && <Markdown text={body} sources={message.sources} />}
+          {message.sources?.length ? <Sources sources={message.sources} /> : null}
           {note && (
             <div class={style.stopped} data-testid="termination-note" data-reason={message.termination_reason}>
               {note}

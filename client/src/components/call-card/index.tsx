@@ -1,8 +1,10 @@
 // The card base of the tool card, the delegate card and a subagent's tool lines: the frame's classes
-// (its left edge in the call's status colour), the status pill, and the "step 2 · 1.3 s" meta. Each card
-// keeps its own element (a <details> for a tool, an <article> for a delegate) and what only it shows.
+// (its left edge in the call's status colour), the status pill (with how an approval went), and the
+// "step 2 · 1.3 s" meta. Each card keeps its own element (a <details> for a tool, an <article> for a
+// delegate) and what only it shows.
 import type { ComponentChildren } from "preact";
 import type { LiveTool } from "../../lib/conversation-state";
+import { Spinner } from "../../ui/spinner";
 import style from "./style.module.css";
 
 type Status = LiveTool["status"];
@@ -10,6 +12,22 @@ type Status = LiveTool["status"];
 /** The frame's classes for a call in this status, plus the card's own. */
 export function cardClass(status: Status, own = ""): string {
   return `${style.card} ${style[status] ?? ""} ${own}`.trim();
+}
+
+/**
+ * A tool call's card attributes: a saved call is a `tool` message of the log (`data-seq`), one still
+ * running is `live-tool`; tests and the turn's folding find both by call id, status and tool.
+ */
+export function callCardData(call: Pick<LiveTool, "call_id" | "status" | "tool">, seq: number | undefined) {
+  const persisted = seq !== undefined;
+  return {
+    "data-role": persisted ? "tool" : undefined,
+    "data-seq": seq,
+    "data-testid": persisted ? undefined : "live-tool",
+    "data-call-id": call.call_id,
+    "data-status": call.status,
+    "data-tool": call.tool,
+  };
 }
 
 /** The classes of the card's first line (name, status, meta), plus the card's own. */
@@ -47,5 +65,30 @@ export function CallMeta({ call }: { call: Pick<LiveTool, "step" | "duration_ms"
       step {call.step}
       {call.duration_ms !== undefined && ` · ${formatDuration(call.duration_ms)}`}
     </span>
+  );
+}
+
+/** How a call that waited for approval was decided, in words. */
+const APPROVAL_WORDS = { approved: "approved by you", denied: "denied by you", timed_out: "not approved in time" };
+
+/** The call's status, and how its approval and its server's questions went: on every tool card's line. */
+export function ToolStatus({ call }: { call: LiveTool }) {
+  return (
+    <>
+      <StatusPill tone={call.status}>
+        {call.status === "running" && !call.awaitingApproval && <Spinner data-testid="tool-running" />}
+        {call.awaitingApproval ? "waiting for approval" : call.status}
+      </StatusPill>
+      {call.approval && (
+        <span class={style.badge} data-testid="tool-approval" data-approval={call.approval}>
+          {APPROVAL_WORDS[call.approval]}
+        </span>
+      )}
+      {call.elicitations?.length ? (
+        <span class={style.badge} data-testid="tool-elicited">
+          asked you
+        </span>
+      ) : null}
+    </>
   );
 }

@@ -1,6 +1,6 @@
 // Markdown (GFM) as Preact elements, for model answers, streamed text, system texts and notes.
 // Why marked: it is well kept (frequent releases, wide use), its lexer alone turns text into tokens, so
-// no HTML string is ever produced and there is no innerHTML to sanitise (lib/markdown.ts maps the tokens
+// no HTML string is ever produced and there is no innerHTML to sanitise (lib/markdown-tree.ts maps the tokens
 // to a closed set of nodes, and this file to elements), and it is small (about 12 KB gzip, no
 // dependencies). markdown-it and micromark are larger or render to HTML strings. marked is its own
 // chunk, fetched as soon as this module is imported (at start-up); until it has arrived, the text is
@@ -8,6 +8,7 @@
 // their own, loaded by the first code block or formula that needs them (./lazy.ts).
 import { type ComponentChildren, h } from "preact";
 import { useEffect, useId, useMemo, useState } from "preact/hooks";
+import type { WebSource } from "../../../../protocol";
 import { loadMarkdown, type MdNode, markdownReady, parseMarkdown } from "../../lib/markdown";
 import { PlainText } from "../../ui/plain-text";
 import { CodeBlock } from "./code-block";
@@ -69,6 +70,7 @@ function renderNode(node: MdNode, key: number, ctx: Context): ComponentChildren 
           rel="noopener noreferrer"
           class={node.image ? style.imageLink : undefined}
           data-image={node.image ? "" : undefined}
+          data-testid={node.cite ? "citation" : undefined}
         >
           {node.image && <span class={style.imageLabel}>Image: </span>}
           {render(node.children, ctx)}
@@ -87,6 +89,7 @@ function renderNode(node: MdNode, key: number, ctx: Context): ComponentChildren 
       if (node.start !== undefined) props.start = node.start;
       if (node.align) props.style = { textAlign: node.align };
       if (node.task) props.class = style.task;
+      if (node.cite) props.class = style.cite;
       return h(node.tag, props, children);
     }
   }
@@ -113,10 +116,11 @@ function useMarkdownReady(): boolean {
   return ready;
 }
 
-export function Markdown({ text, class: className }: { text: string; class?: string }) {
+/** `sources`: an answer's (protocol/web.ts), whose `[n]` citations become links to them. */
+export function Markdown({ text, class: className, sources }: { text: string; class?: string; sources?: WebSource[] }) {
   const id = useId();
   const ready = useMarkdownReady();
-  const nodes = useMemo(() => (ready ? parseMarkdown(text) : null), [ready, text]);
+  const nodes = useMemo(() => (ready ? parseMarkdown(text, sources) : null), [ready, text, sources]);
   // The same elements while the text is the same: a message rendered again for something else (a turn
   // starting disables its buttons) leaves its Markdown as it is, without walking it again.
   const children = useMemo(() => nodes && render(nodes, { id }), [nodes, id]);

@@ -13,7 +13,7 @@ import {
 } from "../../lib/conversation-state";
 import { plainHeadline } from "../../lib/notice-words";
 import { plural } from "../../lib/plural";
-import { compactionTitle, plainSource, podEventLine } from "../../lib/system-text";
+import { compactionTitle, linksSentence, plainSource, podEventLine } from "../../lib/system-text";
 import { terminationText } from "../../lib/termination";
 import { Icon } from "../../ui/icon";
 import { Link } from "../../ui/link";
@@ -59,6 +59,8 @@ function systemLine(message: Extract<Message, { role: "system" }>): string {
       return `Knowledge #${item.slug}`;
     case "workflow":
       return `Workflow /${item.slug}`;
+    case "links":
+      return linksSentence(item.urls);
     case "task_reminder":
       return "Task reminder";
     case "interrupt":

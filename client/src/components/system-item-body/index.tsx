@@ -8,6 +8,7 @@ import type { PodEvent, SystemItem } from "../../../../protocol";
 import {
   compactionTitle,
   interruptSentence,
+  linksSentence,
   podEventLine,
   reminderSentence,
   splitReferenceBody,
@@ -78,6 +79,12 @@ export function SystemItemBody({ item }: { item: SystemItem }) {
       return <Chip testid="knowledge-chip" icon="book" label={`#${item.slug}`} body={item.body} />;
     case "workflow":
       return <Chip testid="workflow-chip" icon="flow" label={`/${item.slug}`} body={item.body} />;
+    case "links":
+      return (
+        <div class={style.line} data-testid="links-offered">
+          <Icon name="info" /> {linksSentence(item.urls)}
+        </div>
+      );
     case "task_reminder":
       return (
         <div class={style.reminder} data-testid="task-reminder">

@@ -7,12 +7,15 @@ import { type ElicitationRecord, toolLabel } from "../../../../protocol";
 import type { LiveTool, SubagentRun } from "../../lib/conversation-state";
 import { Icon } from "../../ui/icon";
 import { formatJson, JsonBlock } from "../../ui/json-block";
-import { Spinner } from "../../ui/spinner";
 import hidden from "../../ui/visually-hidden/style.module.css";
-import { CallMeta, cardClass, lineClass, nameClass, StatusPill } from "../call-card";
+import { CallMeta, callCardData, cardClass, lineClass, nameClass, ToolStatus } from "../call-card";
 import { DelegateCard } from "../delegate-card";
 import { lazyPart } from "../shell/lazy";
 import style from "./style.module.css";
+
+// The web tools' cards (web_search, web_fetch: their words, results and pages), loaded with the first one.
+const WebToolCard = lazyPart(() => import("../web").then((m) => m.WebToolCard));
+const webTool = (tool: string) => tool === "web_search" || tool === "web_fetch";
 
 // A file tool's readable arguments and the file it made: loaded with the first such card.
 const FileToolParts = lazyPart(() => import("../attachments").then((m) => m.FileToolParts));
@@ -60,29 +63,17 @@ function Elicitations({ records }: { records: readonly ElicitationRecord[] }) {
   );
 }
 
-/** How a call that waited for approval was decided, in words. */
-const APPROVAL_WORDS = { approved: "approved by you", denied: "denied by you", timed_out: "not approved in time" };
-
 export function ToolCard({ call, seq, subagent, compact }: ToolCardProps) {
   if (call.tool === "delegate") return <DelegateCard call={call} seq={seq} subagent={subagent} />;
+  if (webTool(call.tool)) return <WebToolCard call={call} seq={seq} compact={compact} />;
   const args = formatJson(call.args);
   const result = formatJson(call.result);
   const large = isLarge(args + result + (call.error ?? ""));
-  const persisted = seq !== undefined;
   // A tool shows as words ("Search notes"; an MCP tool's own name humanised, with the user's server it
   // runs on in a badge); its name as the model calls it is inside, with the arguments.
   const mcp = toolLabel(call.tool);
   return (
-    <details
-      class={cardClass(call.status)}
-      open={!compact && !large}
-      data-role={persisted ? "tool" : undefined}
-      data-seq={seq}
-      data-testid={persisted ? undefined : "live-tool"}
-      data-call-id={call.call_id}
-      data-status={call.status}
-      data-tool={call.tool}
-    >
+    <details class={cardClass(call.status)} open={!compact && !large} {...callCardData(call, seq)}>
       <summary class={lineClass(style.summary)}>
         <span class={style.icon}>
           <Icon name="wrench" />
@@ -94,20 +85,7 @@ export function ToolCard({ call, seq, subagent, compact }: ToolCardProps) {
             {mcp.server}
           </span>
         )}
-        <StatusPill tone={call.status}>
-          {call.status === "running" && !call.awaitingApproval && <Spinner data-testid="tool-running" />}
-          {call.awaitingApproval ? "waiting for approval" : call.status}
-        </StatusPill>
-        {call.approval && (
-          <span class={style.approval} data-testid="tool-approval" data-approval={call.approval}>
-            {APPROVAL_WORDS[call.approval]}
-          </span>
-        )}
-        {call.elicitations?.length ? (
-          <span class={style.approval} data-testid="tool-elicited">
-            asked you
-          </span>
-        ) : null}
+        <ToolStatus call={call} />
         <CallMeta call={call} />
       </summary>
       <div class={style.body}>

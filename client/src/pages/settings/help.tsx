@@ -64,6 +64,10 @@ export function Help() {
             In a message, <kbd>@</kbd> points at a note, <kbd>#</kbd> at a knowledge entry and <kbd>/</kbd> runs a
             workflow from the <Link href="/library">Library</Link>.
           </li>
+          <li>
+            Search the web and read pages, the links you send included, and cite them in its answer as numbered sources
+            (<Link href="/settings/web">Web</Link>).
+          </li>
           <li>Ask you a question, or your approval before a tool runs, and wait for your answer.</li>
           <li>Hand a part of the job to a helper agent, shown under the step that started it.</li>
           <li>

@@ -1,7 +1,7 @@
 // /settings/<tab> for each of lib/router.ts SETTINGS_TABS: tabs are links, so each tab has its own URL
 // and is at most two clicks from anywhere (gear, then tab). What the agent works under (Agent, Models,
 // Usage: what the user spent of the operator's models, Agent notices: what it is told while it works,
-// Tools), then the app and the user (Appearance,
+// Tools, Web: whether it may search and read pages), then the app and the user (Appearance,
 // Notifications: this device's, when an answer is ready; Shared links, Account, Help). A renamed tab's old URL opens it and is replaced by the new one.
 
 import { useEffect } from "preact/hooks";
@@ -20,6 +20,7 @@ import style from "./style.module.css";
 import { ThemeSetting } from "./theme";
 import { ToolSettings } from "./tools";
 import { UsageSettings } from "./usage";
+import { WebSettings } from "./web";
 
 const TABS: { tab: SettingsTab; label: string }[] = [
   { tab: "agent", label: "Agent" },
@@ -27,6 +28,7 @@ const TABS: { tab: SettingsTab; label: string }[] = [
   { tab: "usage", label: "Usage" },
   { tab: "agent-notices", label: "Agent notices" },
   { tab: "tools", label: "Tools" },
+  { tab: "web", label: "Web" },
   { tab: "appearance", label: "Appearance" },
   { tab: "device-notifications", label: "Notifications" },
   { tab: "shares", label: "Shared links" },
@@ -55,6 +57,8 @@ function Panel({ tab, account }: { tab: SettingsTab; account: AccountProps }) {
           <BuiltinApprovals />
         </ToolApprovalsProvider>
       );
+    case "web":
+      return <WebSettings />;
     case "shares":
       return <SharedLinks />;
     case "account":

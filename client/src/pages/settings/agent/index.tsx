@@ -27,6 +27,8 @@ export const FIELD_HELP: Record<ConfigFieldName, string> = {
     "When the agent asks you a question, how long it waits for your answer before the turn stops.",
   taskReminderRequests:
     "While you have open tasks, the agent is reminded of them after this many model requests without a task tool. 0 turns reminders off.",
+  webSearchesPerTurn:
+    "The most web searches the agent may make in one turn (its subagents count their own). Past it, it answers with what it found.",
   decisionTree:
     "How the agent works through a turn. default: it calls tools until it answers without one. roa: every step is reason (plan, no tools), act (tools), observe (no tools).",
 };
