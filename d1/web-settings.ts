@@ -45,7 +45,7 @@ export async function saveUserWeb(
   userId: string,
   patch: WebSettingsPatch,
 ): Promise<UserWeb> {
-  const current = await loadUserWeb(d1, userId);
+  const current = keptForProvider(await loadUserWeb(d1, userId), patch);
   const sealedKey =
     patch.search_key === undefined
       ? current.sealedKey
@@ -72,6 +72,17 @@ export async function saveUserWeb(
     .values({ userId, ...values })
     .onConflictDoUpdate({ target: webSettings.userId, set: values });
   return next;
+}
+
+/**
+ * What of the saved provider a patch keeps: another provider starts without the saved URL and key, so
+ * a key is never sent to the host saved for the one before (a Brave key to the user's old SearXNG).
+ */
+export function keptForProvider(saved: UserWeb, patch: Pick<WebSettingsPatch, "search_provider">): UserWeb {
+  const provider = patch.search_provider;
+  if (provider === undefined || provider === saved.provider) return saved;
+  const { url: _url, sealedKey: _key, ...kept } = saved;
+  return kept;
 }
 
 /** A patched value: the new one, none when forgotten (null or ""), else the saved one. */

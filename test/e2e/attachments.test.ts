@@ -507,7 +507,6 @@ it("runs nothing a file holds: a scripted SVG, an HTML page and an HTML page nam
       "/api/files",
     );
     const byName = new Map(listed.body.files.map((f) => [f.name, f]));
-    const title = await page.title();
     for (const file of files) {
       const row = byName.get(file.name);
       expect(row?.kind).toBe("text");
@@ -541,7 +540,8 @@ it("runs nothing a file holds: a scripted SVG, an HTML page and an HTML page nam
     }
     await new Promise((r) => setTimeout(r, 500));
     expect(markerHits).toEqual([]);
-    expect(await page.title()).toBe(title);
+    // (The title itself may change meanwhile: the model's title for the conversation comes after the turn.)
+    expect(await page.title()).not.toContain("pwned");
   });
 });
 

@@ -87,6 +87,28 @@ describe("Settings → Web", () => {
   });
 });
 
+describe("another provider", () => {
+  it("starts without the saved URL and key: a new key never goes to the old provider's host", async () => {
+    const s = await signup();
+    expect((await webSettings(s, ownSearxng)).status).toBe(200);
+    // Brave with no key of its own is refused, rather than taking over the SearXNG URL.
+    const keyless = await webSettings(s, { search_provider: "brave" });
+    expect(keyless.status).toBe(400);
+    expect(((await keyless.json()) as { error: { fields: Record<string, string> } }).error.fields).toHaveProperty(
+      "search_key",
+    );
+    expect((await webSettings(s, { search_provider: "brave", search_key: "brave-key-0123" })).status).toBe(200);
+    expect(await (await webSettings(s)).json()).toMatchObject({
+      search_provider: "brave",
+      search_url: null,
+      search_key_set: true,
+    });
+    // And back: SearXNG needs its URL again, and the Brave key is not kept for it.
+    expect((await webSettings(s, ownSearxng)).status).toBe(200);
+    expect(await (await webSettings(s)).json()).toMatchObject({ search_provider: "searxng", search_key_set: false });
+  });
+});
+
 describe("web_fetch in a turn", () => {
   it("reads an article without the site around it, and the answer carries the page as a numbered source", async () => {
     const url = `${pages}/article`;

@@ -2,7 +2,7 @@
 // own search provider whose key is sealed and never sent back. A PUT with any bad field saves nothing.
 import { Hono } from "hono";
 import { SecretsKeyMissing } from "../../core/secret-box";
-import { loadUserWeb, saveUserWeb, type UserWeb } from "../../d1/web-settings";
+import { keptForProvider, loadUserWeb, saveUserWeb, type UserWeb } from "../../d1/web-settings";
 import { operatorFetches, operatorSearch } from "../../durable-objects/conversation/web/web-plan";
 import { outboundPolicy, refusedUrl } from "../../outbound/policy";
 import {
@@ -50,7 +50,8 @@ webSettingsRoutes.get("/", async (c) => c.json(shown(c.env, await loadUserWeb(c.
 webSettingsRoutes.put("/", async (c) => {
   const patch = await readJson(c, WebSettingsPatchSchema);
   const userId = currentUser(c).id;
-  const saved = await loadUserWeb(c.var.shard, userId);
+  // Judged against what the patch keeps: another provider needs its own URL and key.
+  const saved = keptForProvider(await loadUserWeb(c.var.shard, userId), patch);
   const bad = problems(c.env, patch, saved);
   if (bad)
     throw invalid(

@@ -18,7 +18,7 @@ export interface WebPlan {
 /** Whether the operator lets agents read pages at all. */
 export const operatorFetches = (env: Pick<Env, "WEB_FETCH">) => env.WEB_FETCH?.toLowerCase() !== "off";
 
-/** The operator's provider, or undefined (none set, or set wrongly: then said once in the log). */
+/** The operator's provider, or undefined (none set, or set wrongly: then said in the log each time it is read). */
 export function operatorSearch(env: Env): SearchConfig | undefined {
   const config = searchConfigFromEnv(env);
   if (config && "error" in config) {

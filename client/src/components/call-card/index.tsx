@@ -4,6 +4,7 @@
 // delegate) and what only it shows.
 import type { ComponentChildren } from "preact";
 import type { LiveTool } from "../../lib/conversation-state";
+import { JsonBlock } from "../../ui/json-block";
 import { Spinner } from "../../ui/spinner";
 import style from "./style.module.css";
 
@@ -28,6 +29,18 @@ export function callCardData(call: Pick<LiveTool, "call_id" | "status" | "tool">
     "data-status": call.status,
     "data-tool": call.tool,
   };
+}
+
+/** The call as the model made it, inside the card: its name, arguments (unless shown otherwise), error and result. */
+export function CallJson({ call, args = true }: { call: LiveTool; args?: boolean }) {
+  return (
+    <>
+      <JsonBlock label="Tool" value={call.tool} />
+      {args && <JsonBlock label="Arguments" value={call.args} />}
+      {call.error !== undefined && <JsonBlock label="Error" value={call.error} />}
+      {call.result !== undefined && <JsonBlock label="Result" value={call.result} />}
+    </>
+  );
 }
 
 /** The classes of the card's first line (name, status, meta), plus the card's own. */

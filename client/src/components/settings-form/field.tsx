@@ -1,59 +1,44 @@
-// The kit's inputs: a labelled text field with its hint and its error (a key of the 400's `fields` map,
-// e.g. "url", "auth.token" or "models.1.context_window"), a secret field (a password input that the
-// browser does not fill), and how a 400's `fields` divide between a form's inputs and its one error line.
+// The kit's inputs: a labelled text field or choice (a <select>) with its hint and its error (a key of
+// the 400's `fields` map, e.g. "url", "auth.token" or "models.1.context_window"), a secret field (a
+// password input that the browser does not fill), and how a 400's `fields` divide between a form's inputs
+// and its one error line.
+import type { ComponentChildren } from "preact";
 import style from "./style.module.css";
 
-type TextFieldProps = {
+type FrameProps = {
   id: string;
   label: string;
+  hint?: string;
+  error?: string;
+  testid?: string;
+  /** Takes the row's free width (or, "short", a little of it). */
+  grow?: boolean | "short";
+  /** The input or select, whose id is `id`. */
+  children: ComponentChildren;
+};
+
+type TextFieldProps = Omit<FrameProps, "children"> & {
   value: string;
   onInput: (value: string) => void;
-  error?: string;
-  hint?: string;
   type?: "text" | "url" | "password";
   /** The phone keyboard for a number typed as text (kept as typed, so a wrong value can be shown and fixed). */
   inputMode?: "numeric" | "decimal";
   placeholder?: string;
-  testid?: string;
-  /** Takes the row's free width (or, "short", a little of it). */
-  grow?: boolean | "short";
 };
 
-export function TextField({
-  id,
-  label,
-  value,
-  onInput,
-  error,
-  hint,
-  type = "text",
-  inputMode,
-  placeholder,
-  testid,
-  grow,
-}: TextFieldProps) {
-  const secret = type === "password";
-  const keyboard = type === "url" ? ("url" as const) : inputMode;
-  const described = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-  const attributes = {
-    id,
-    value,
-    placeholder,
-    autoComplete: secret ? "off" : undefined,
-    spellcheck: false,
-    autoCapitalize: "off" as const,
-    "aria-invalid": error ? true : undefined,
-    "aria-describedby": described,
-    onInput: (event: Event) => onInput((event.currentTarget as HTMLInputElement).value),
-    "data-testid": testid,
-  };
+/** What the hint and the error (when there are) say of the input: its aria-describedby. */
+function describedBy(id: string, hint?: string, error?: string): string | undefined {
+  return [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+}
+
+/** A field's label, its input, and under it its hint and its error. */
+function FieldFrame({ id, label, hint, error, testid, grow, children }: FrameProps) {
   return (
-    <div class={`${style.field} ${grow === "short" ? style.short : grow ? style.grow : ""}`}>
+    <div class={`${style.field} ${grow === "short" ? style.short : grow ? style.grow : ""}`.trim()}>
       <label class={style.label} for={id}>
         {label}
       </label>
-      {/* A password field for a secret, else text (a phone's url or number keyboard where it fits). */}
-      {secret ? <input type="password" {...attributes} /> : <input type="text" inputMode={keyboard} {...attributes} />}
+      {children}
       {hint && (
         <span id={`${id}-hint`} class={style.hint}>
           {hint}
@@ -65,6 +50,56 @@ export function TextField({
         </span>
       )}
     </div>
+  );
+}
+
+export function TextField({ value, onInput, type = "text", inputMode, placeholder, ...frame }: TextFieldProps) {
+  const { id, hint, error, testid } = frame;
+  const secret = type === "password";
+  const keyboard = type === "url" ? ("url" as const) : inputMode;
+  const attributes = {
+    id,
+    value,
+    placeholder,
+    autoComplete: secret ? "off" : undefined,
+    spellcheck: false,
+    autoCapitalize: "off" as const,
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": describedBy(id, hint, error),
+    onInput: (event: Event) => onInput((event.currentTarget as HTMLInputElement).value),
+    "data-testid": testid,
+  };
+  return (
+    <FieldFrame {...frame}>
+      {/* A password field for a secret, else text (a phone's url or number keyboard where it fits). */}
+      {secret ? <input type="password" {...attributes} /> : <input type="text" inputMode={keyboard} {...attributes} />}
+    </FieldFrame>
+  );
+}
+
+type SelectFieldProps<V extends string> = Omit<FrameProps, "children"> & {
+  value: V;
+  onChange: (value: V) => void;
+  /** Its <option>s, whose values are the V's. */
+  children: ComponentChildren;
+};
+
+/** A labelled choice (a <select>) with its hint and its error, as a text field has them. */
+export function SelectField<V extends string>({ value, onChange, children, ...frame }: SelectFieldProps<V>) {
+  const { id, hint, error, testid } = frame;
+  return (
+    <FieldFrame {...frame}>
+      <select
+        id={id}
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+        onChange={(event) => onChange(event.currentTarget.value as V)}
+        data-testid={testid}
+      >
+        {children}
+      </select>
+    </FieldFrame>
   );
 }
 

@@ -50,6 +50,24 @@ export function FormError({
   );
 }
 
+/** What a success did, as the form's status line; `failed` where it was saved but did not work. */
+export function FormStatus({
+  text,
+  failed,
+  testid,
+}: {
+  text: string | null | undefined;
+  failed?: boolean;
+  testid: string;
+}) {
+  if (!text) return null;
+  return (
+    <span class={failed ? style.error : style.ok} role="status" data-testid={testid}>
+      {text}
+    </span>
+  );
+}
+
 type ActionsProps = {
   error: string | null;
   errorTestid: string;

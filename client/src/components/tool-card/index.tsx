@@ -6,9 +6,9 @@
 import { type ElicitationRecord, toolLabel } from "../../../../protocol";
 import type { LiveTool, SubagentRun } from "../../lib/conversation-state";
 import { Icon } from "../../ui/icon";
-import { formatJson, JsonBlock } from "../../ui/json-block";
+import { formatJson } from "../../ui/json-block";
 import hidden from "../../ui/visually-hidden/style.module.css";
-import { CallMeta, callCardData, cardClass, lineClass, nameClass, ToolStatus } from "../call-card";
+import { CallJson, CallMeta, callCardData, cardClass, lineClass, nameClass, ToolStatus } from "../call-card";
 import { DelegateCard } from "../delegate-card";
 import { lazyPart } from "../shell/lazy";
 import style from "./style.module.css";
@@ -91,10 +91,7 @@ export function ToolCard({ call, seq, subagent, compact }: ToolCardProps) {
       <div class={style.body}>
         {call.elicitations?.length ? <Elicitations records={call.elicitations} /> : null}
         {fileTool(call.tool) && <FileToolParts tool={call.tool} args={call.args} result={call.result} />}
-        <JsonBlock label="Tool" value={call.tool} />
-        {!fileTool(call.tool) && <JsonBlock label="Arguments" value={call.args} />}
-        {call.error !== undefined && <JsonBlock label="Error" value={call.error} />}
-        {call.result !== undefined && <JsonBlock label="Result" value={call.result} />}
+        <CallJson call={call} args={!fileTool(call.tool)} />
       </div>
     </details>
   );

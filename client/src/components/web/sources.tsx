@@ -6,9 +6,7 @@ import { useState } from "preact/hooks";
 import type { WebSource } from "../../../../protocol";
 import { plural } from "../../lib/plural";
 import { pageHref } from "./href";
-import style from "./sources.module.css";
-// A numbered row, as the search card lists results.
-import numbered from "./style.module.css";
+import style from "./style.module.css";
 
 /** How many show while the list is folded; a list of one more than this shows whole. */
 const FOLDED = 3;
@@ -21,20 +19,20 @@ function SourceItem({ source }: { source: WebSource }) {
       <span class={style.site} data-testid="source-site">
         {source.site}
       </span>
-      <span class={style.title} data-testid="source-title">
+      <span class={style.sourceTitle} data-testid="source-title">
         {title}
       </span>
     </>
   );
   return (
-    <li class={numbered.result} data-testid="source" data-n={source.n}>
-      <span class={numbered.n}>{source.n}</span>
+    <li class={style.result} data-testid="source" data-n={source.n}>
+      <span class={style.n}>{source.n}</span>
       {href ? (
-        <a class={style.page} href={href} target="_blank" rel="noopener noreferrer" title={href}>
+        <a class={style.source} href={href} target="_blank" rel="noopener noreferrer" title={href}>
           {words}
         </a>
       ) : (
-        <span class={style.page}>{words}</span>
+        <span class={style.source}>{words}</span>
       )}
     </li>
   );

@@ -9,8 +9,7 @@ import { siteOf } from "../../../../protocol";
 import { webCallWords } from "../../lib/web-words";
 import { Icon } from "../../ui/icon";
 import { GLOBE, SEARCH } from "../../ui/icon/paths";
-import { JsonBlock } from "../../ui/json-block";
-import { CallMeta, callCardData, cardClass, lineClass, ToolStatus } from "../call-card";
+import { CallJson, CallMeta, callCardData, cardClass, lineClass, ToolStatus } from "../call-card";
 import type { ToolCardProps } from "../tool-card";
 import tool from "../tool-card/style.module.css";
 import { pageHref } from "./href";
@@ -116,10 +115,7 @@ export function WebToolCard({ call, seq }: ToolCardProps) {
         {search ? <SearchResults result={call.result} /> : <PageRead args={call.args} result={call.result} />}
         <details class={style.raw}>
           <summary>Call details</summary>
-          <JsonBlock label="Tool" value={call.tool} />
-          <JsonBlock label="Arguments" value={call.args} />
-          {call.error !== undefined && <JsonBlock label="Error" value={call.error} />}
-          {call.result !== undefined && <JsonBlock label="Result" value={call.result} />}
+          <CallJson call={call} />
         </details>
       </div>
     </details>

@@ -11,33 +11,9 @@ import {
   notifyPermission,
   saveNotifyChoices,
 } from "../../../lib/device-notifications";
-import switchStyle from "../../../ui/switch/style.module.css";
+import { SwitchRow } from "../../../ui/switch";
 import style from "./style.module.css";
 import { useDevicePush } from "./use-device-push";
-
-function Toggle(props: { id: string; label: string; hint: string; checked: boolean; onChange: (on: boolean) => void }) {
-  return (
-    <div class={style.row}>
-      <label class={style.label} for={`notify-${props.id}`}>
-        <span class={style.name}>{props.label}</span>
-        <span class={style.hint} id={`notify-${props.id}-hint`}>
-          {props.hint}
-        </span>
-      </label>
-      <input
-        id={`notify-${props.id}`}
-        type="checkbox"
-        role="switch"
-        class={switchStyle.toggle}
-        checked={props.checked}
-        aria-checked={props.checked}
-        aria-describedby={`notify-${props.id}-hint`}
-        onChange={(event) => props.onChange(event.currentTarget.checked)}
-        data-testid={`notify-${props.id}`}
-      />
-    </div>
-  );
-}
 
 export function DeviceNotifications() {
   const [permission, setPermission] = useState(notifyPermission);
@@ -85,23 +61,23 @@ export function DeviceNotifications() {
       )}
       {on && (
         <>
-          <Toggle
-            id="on"
+          <SwitchRow
+            id="notify-on"
             label="Notify me on this device"
             hint="When an answer is ready and this tab is in the background."
             checked
             onChange={(next) => !next && turnOff()}
           />
-          <Toggle
-            id="content"
+          <SwitchRow
+            id="notify-content"
             label="Show the answer's text in notifications"
             hint="Off: a notification says only that an answer is ready, with no title or text, so nothing of your conversations shows on a lock screen."
             checked={choices.content}
             onChange={showContent}
           />
           {push.state.status === "ready" ? (
-            <Toggle
-              id="push"
+            <SwitchRow
+              id="notify-push"
               label="Push to this device"
               hint="Also when no tab of Oracle is open: a scheduled run, or a long answer after you closed the tab. Stops when you sign out here."
               checked={!!saved}

@@ -7,6 +7,7 @@ import { type ApiStyle, type Provider, type ProviderCreate, ProviderCreateSchema
 import { pageStyle as page } from "../../../components/page-frame";
 import {
   FormActions,
+  FormStatus,
   formStyle as kit,
   SecretField,
   SubmitButton,
@@ -74,13 +75,7 @@ export function AddProviderForm({ onCreate }: Props) {
       <FormActions
         error={form.formError}
         errorTestid="provider-add-error"
-        status={
-          added && (
-            <span class={added.failed ? kit.error : kit.ok} role="status" data-testid="provider-added">
-              {added.text}
-            </span>
-          )
-        }
+        status={<FormStatus text={added?.text} failed={added?.failed} testid="provider-added" />}
       >
         <SubmitButton
           saving={form.saving}

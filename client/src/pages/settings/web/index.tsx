@@ -6,51 +6,9 @@ import { useState } from "preact/hooks";
 import { SEARCH_PROVIDER_NAMES, type WebSettings as Settings, type WebSettingsPatch } from "../../../../../protocol";
 import { pageStyle as page } from "../../../components/page-frame";
 import { formStyle as kit } from "../../../components/settings-form";
-import switchStyle from "../../../ui/switch/style.module.css";
+import { SwitchRow } from "../../../ui/switch";
 import { ProviderForm } from "./provider-form";
-import style from "./style.module.css";
 import { useWebSettings } from "./use-web-settings";
-
-type SwitchProps = {
-  id: "fetch" | "search";
-  label: string;
-  hint: string;
-  /** Why the switch cannot be used (the operator's decision); shown under it. */
-  blocked?: string;
-  checked: boolean;
-  onChange: (on: boolean) => void;
-};
-
-function Switch({ id, label, hint, blocked, checked, onChange }: SwitchProps) {
-  const input = `web-${id}`;
-  return (
-    <div class={style.row}>
-      <label class={style.label} for={input}>
-        <span class={style.name}>{label}</span>
-        <span class={style.hint} id={`${input}-hint`}>
-          {hint}
-        </span>
-        {blocked && (
-          <span class={style.blocked} id={`${input}-blocked`} data-testid={`${input}-blocked`}>
-            {blocked}
-          </span>
-        )}
-      </label>
-      <input
-        id={input}
-        type="checkbox"
-        role="switch"
-        class={switchStyle.toggle}
-        checked={checked && !blocked}
-        aria-checked={checked && !blocked}
-        disabled={!!blocked}
-        aria-describedby={`${input}-hint${blocked ? ` ${input}-blocked` : ""}`}
-        onChange={(event) => onChange(event.currentTarget.checked)}
-        data-testid={input}
-      />
-    </div>
-  );
-}
 
 /** Where searches go, in words, or why there is nowhere. */
 function searchHint(settings: Settings): { hint: string; blocked?: string } {
@@ -92,16 +50,16 @@ export function WebSettings() {
         The agent can search the web and read pages, yours and those it finds, and cites them in its answers as numbered
         sources. What a page says is never taken as an instruction.
       </p>
-      <Switch
-        id="fetch"
+      <SwitchRow
+        id="web-fetch"
         label="Let the agent read web pages"
         hint="It reads the links in your messages and the pages it finds."
         blocked={settings.operator.fetch ? undefined : "The server's operator switched page reading off."}
         checked={settings.fetch}
         onChange={(fetch) => void toggle({ fetch })}
       />
-      <Switch
-        id="search"
+      <SwitchRow
+        id="web-search"
         label="Let the agent search the web"
         hint={search.hint}
         blocked={search.blocked}

@@ -14,8 +14,10 @@ import {
 import { pageStyle as page } from "../../../components/page-frame";
 import {
   FormActions,
+  FormStatus,
   formStyle as kit,
   SecretField,
+  SelectField,
   SubmitButton,
   TextField,
   useFormSubmit,
@@ -67,41 +69,32 @@ export function ProviderForm({ settings, save }: Props) {
 
   return (
     <form class={`${kit.form} ${style.provider}`} noValidate onSubmit={onSubmit} data-testid="web-provider-form">
-      <h2 class={style.heading}>Your own search provider</h2>
+      <h2 class={kit.formTitle}>Your own search provider</h2>
       <p class={`${kit.muted} ${style.note}`}>
         {server ? `Instead of this server's (${SEARCH_PROVIDER_NAMES[server]}). ` : "This server has none of its own. "}
         Searches through your provider do not count towards this server's limits. Keys are stored encrypted and never
         shown again.
       </p>
       <div class={kit.row}>
-        <div class={`${kit.field} ${kit.short}`}>
-          <label class={kit.label} for="web-provider">
-            Provider
-          </label>
-          <select
-            id="web-provider"
-            value={provider}
-            aria-invalid={submitting.errors.search_provider ? true : undefined}
-            aria-describedby={submitting.errors.search_provider ? "web-provider-error" : undefined}
-            onChange={(event) => {
-              setProvider(event.currentTarget.value as SearchProvider | "");
-              setDone(null);
-            }}
-            data-testid="web-provider"
-          >
-            <option value="">Use the server's</option>
-            {SEARCH_PROVIDERS.map((name) => (
-              <option key={name} value={name}>
-                {SEARCH_PROVIDER_NAMES[name]}
-              </option>
-            ))}
-          </select>
-          {submitting.errors.search_provider && (
-            <span id="web-provider-error" class={kit.fieldError} role="alert" data-testid="web-provider-error">
-              {submitting.errors.search_provider}
-            </span>
-          )}
-        </div>
+        <SelectField
+          id="web-provider"
+          label="Provider"
+          value={provider}
+          onChange={(value: SearchProvider | "") => {
+            setProvider(value);
+            setDone(null);
+          }}
+          error={submitting.errors.search_provider}
+          testid="web-provider"
+          grow="short"
+        >
+          <option value="">Use the server's</option>
+          {SEARCH_PROVIDERS.map((name) => (
+            <option key={name} value={name}>
+              {SEARCH_PROVIDER_NAMES[name]}
+            </option>
+          ))}
+        </SelectField>
         {provider === "searxng" && (
           <TextField
             id="web-search-url"
@@ -132,13 +125,7 @@ export function ProviderForm({ settings, save }: Props) {
       <FormActions
         error={submitting.formError}
         errorTestid="web-provider-form-error"
-        status={
-          done && (
-            <span class={kit.ok} role="status" data-testid="web-provider-saved">
-              {done}
-            </span>
-          )
-        }
+        status={<FormStatus text={done} testid="web-provider-saved" />}
       >
         <SubmitButton saving={submitting.saving} label="Save" savingLabel="Saving…" testid="web-provider-save" />
         {settings.search_key_set && (
