@@ -124,3 +124,11 @@ function capped(body: ReadableStream<Uint8Array>, max: number): ReadableStream<U
 
 /** A time limit in words for an error ("15 s", "2.5 s"). */
 export const secondsText = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
+
+/** What a failed fetch says, its cause's code first ("ECONNREFUSED"). */
+export function fetchCause(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  if (typeof cause?.code === "string") return cause.code;
+  if (typeof cause?.message === "string") return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}

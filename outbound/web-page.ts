@@ -7,10 +7,12 @@
 //
 // No cookie or credential is ever sent: Workers' fetch keeps no cookie jar, and no Authorization or Cookie
 // header is set here (`credentials: "omit"` is not given: workerd does not implement that field).
+import { joinBytes } from "../core/bytes";
+import { deadline } from "../core/deadline";
 import { looksLikePdf, normalizedText, pdfText } from "../core/pdf-text";
 import { siteOf } from "../protocol/web";
 import { pageMarkdown } from "./page-markdown";
-import { type OutboundPolicy, refusedUrl, secondsText } from "./policy";
+import { fetchCause, type OutboundPolicy, refusedUrl, secondsText } from "./policy";
 
 export const WEB_PAGE_TIMEOUT_MS = 15_000;
 export const WEB_PAGE_MAX_BYTES = 5 * 1024 * 1024;
@@ -109,23 +111,20 @@ export async function readWebPage(url: string, options: ReadWebPageOptions): Pro
   } catch {
     throw new WebPageError("blocked", `${url} is not a valid URL`);
   }
-  // A timer of our own, cleared at once: a pending AbortSignal.timeout would keep a Durable Object awake.
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new Error("the page took too long")), timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  const limit = deadline(timeoutMs, "the page took too long", options.signal);
   try {
-    const { response, redirects } = await follow(current, options, signal, (next) => {
+    const { response, redirects } = await follow(current, options, limit.signal, (next) => {
       current = next;
     });
     return await pageOf(response, current, redirects, options);
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason ?? error;
     if (error instanceof WebPageError) throw error;
-    if (deadline.signal.aborted)
+    if (limit.expired)
       throw new WebPageError("timeout", `${current.host} took longer than ${secondsText(timeoutMs)} to answer`);
-    throw new WebPageError("unreachable", `${current.host} could not be reached (${causeOf(error)})`);
+    throw new WebPageError("unreachable", `${current.host} could not be reached (${fetchCause(error)})`);
   } finally {
-    clearTimeout(timer);
+    limit.clear();
   }
 }
 
@@ -252,13 +251,7 @@ async function bodyOf(response: Response, max: number): Promise<Uint8Array> {
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
+  return joinBytes(chunks);
 }
 
 /** A body served without a type: HTML or text when it reads as UTF-8 text, otherwise unsupported. */
@@ -310,12 +303,4 @@ function fileName(url: URL): string {
   } catch {
     return last;
   }
-}
-
-/** What a failed fetch says, its cause's code first ("ECONNREFUSED"). */
-function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  if (typeof cause?.code === "string") return cause.code;
-  if (typeof cause?.message === "string") return cause.message;
-  return error instanceof Error ? error.message : String(error);
 }

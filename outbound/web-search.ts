@@ -3,6 +3,7 @@
 // the fetch it is given (the guarded one: outbound/policy.ts), and the results cleaned up alike whichever
 // provider answered: plain text, capped, http(s) URLs only, each URL once, dates as YYYY-MM-DD. A failure
 // is a WebSearchError whose message is for the model to read. Each API is in outbound/web-search/.
+import { deadline } from "../core/deadline";
 import {
   providerNeedsKey,
   SEARCH_PROVIDER_NAMES,
@@ -10,7 +11,7 @@ import {
   type SearchProvider,
   type WebSearchResult,
 } from "../protocol/web";
-import { OutboundRefused, secondsText } from "./policy";
+import { fetchCause, OutboundRefused, secondsText } from "./policy";
 import { type ProviderResult, type SearchAdapter, SNIPPET_MAX, TITLE_MAX } from "./web-search/adapter";
 import { brave } from "./web-search/brave";
 import { exa } from "./web-search/exa";
@@ -139,12 +140,9 @@ interface Call {
 /** The request made under the deadline (body read included): a 2xx answer's JSON, or a WebSearchError. */
 async function exchange(call: Call, url: string, init: RequestInit, options: SearchOptions): Promise<unknown> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS;
-  // A timer of our own, cleared at once: a pending AbortSignal.timeout would keep a Durable Object awake.
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new Error("the search took too long")), timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  const limit = deadline(timeoutMs, "the search took too long", options.signal);
   try {
-    const response = await options.fetch(url, { ...init, signal });
+    const response = await options.fetch(url, { ...init, signal: limit.signal });
     const text = await response.text();
     if (!response.ok) throw refusal(call, response, text);
     try {
@@ -155,22 +153,17 @@ async function exchange(call: Call, url: string, init: RequestInit, options: Sea
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason ?? error;
     if (error instanceof WebSearchError) throw error;
-    if (deadline.signal.aborted)
+    if (limit.expired)
       throw new WebSearchError("timeout", `${call.where} did not answer within ${secondsText(timeoutMs)}`);
     if (error instanceof OutboundRefused)
       throw new WebSearchError("unavailable", `${call.where} cannot be reached: ${redacted(call, error.message)}`);
-    throw new WebSearchError("unavailable", `${call.where} could not be reached (${redacted(call, causeOf(error))})`);
+    throw new WebSearchError(
+      "unavailable",
+      `${call.where} could not be reached (${redacted(call, fetchCause(error))})`,
+    );
   } finally {
-    clearTimeout(timer);
+    limit.clear();
   }
-}
-
-/** What a failed fetch says, its cause's code first ("ECONNREFUSED"). */
-function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  if (typeof cause?.code === "string") return cause.code;
-  if (typeof cause?.message === "string") return cause.message;
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** The key never appears in what the model reads, even where a provider echoes it. */

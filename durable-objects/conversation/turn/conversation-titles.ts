@@ -7,6 +7,7 @@
 import { firstExchange, generateTitle, TITLE_TIMEOUT_MS } from "../../../agent/conversation-title";
 import { type LlmSettings, llmSettings } from "../../../agent/llm/config";
 import { languageModel } from "../../../agent/llm/model";
+import { deadline } from "../../../core/deadline";
 import { ownerShard } from "../../../d1/shards";
 import { titleSourceOf, writeModelTitle } from "../../../d1/titles";
 import type { Message } from "../../../protocol";
@@ -46,11 +47,9 @@ export class ConversationTitles {
     if (source !== "default" && source !== "first_message") return;
     // The conversation's own model (the demo model answers with a summary of the first message).
     const model = languageModel(llm);
-    // A timer of our own, cleared at once: a pending AbortSignal.timeout would keep the object awake.
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(new Error("the title took too long")), TITLE_TIMEOUT_MS);
-    const title = await generateTitle(model, question, answer, abort.signal).finally(() => {
-      clearTimeout(timer);
+    const limit = deadline(TITLE_TIMEOUT_MS, "the title took too long");
+    const title = await generateTitle(model, question, answer, limit.signal).finally(() => {
+      limit.clear();
       // The title's use of the operator's model counts like any call.
       void llm.meter?.flush();
     });

@@ -11,7 +11,7 @@ import { ownerShard } from "../../../d1/shards";
 import type { ChatFrame, MessageOrigin, RegenerateFrame } from "../../../protocol";
 import type { ConversationFileStore } from "../files/conversation-file-store";
 import type { SocketMeta } from "../sockets/socket-hub";
-import { operatorFetches } from "../web/web-plan";
+import { readsPages } from "../web/web-plan";
 import type { TurnLifecycle } from "./lifecycle";
 import type { TurnPlans, TurnSettings } from "./plans";
 import type { Refusal } from "./running-turn";
@@ -89,7 +89,7 @@ export class TurnStarts {
         for (const draft of await resolveReferences(ownerShard(this.env, this.meta), this.meta.userId, frame.content))
           await this.io.append(draft);
         // Its links, offered to read, where the agent may read pages.
-        const links = operatorFetches(this.env) && (await prefetched).web.fetch ? linksDraft(content) : undefined;
+        const links = readsPages(this.env, (await prefetched).web) ? linksDraft(content) : undefined;
         if (links) await this.io.append(links);
       },
       origin: userOrigin(frame, credential),

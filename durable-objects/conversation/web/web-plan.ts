@@ -4,7 +4,7 @@
 
 import { limitsFor } from "../../../core/quota-rules";
 import type { TurnSettingsRead } from "../../../d1/user-settings";
-import { openUserSearchKey } from "../../../d1/web-settings";
+import { openUserSearchKey, type UserWeb } from "../../../d1/web-settings";
 import { type SearchConfig, searchConfigFromEnv } from "../../../outbound/web-search";
 import { providerNeedsKey, type QuotaLimits, type SearchProvider } from "../../../protocol";
 
@@ -28,10 +28,14 @@ export function operatorSearch(env: Env): SearchConfig | undefined {
   return config;
 }
 
+/** Whether a turn of this user may read pages: neither the operator nor the user switched it off. */
+export const readsPages = (env: Pick<Env, "WEB_FETCH">, web: Pick<UserWeb, "fetch">) =>
+  operatorFetches(env) && web.fetch;
+
 export async function webPlan(env: Env, userId: string, loaded: TurnSettingsRead): Promise<WebPlan> {
   const { web } = loaded;
   return {
-    fetch: operatorFetches(env) && web.fetch,
+    fetch: readsPages(env, web),
     searchesPerTurn: loaded.config.webSearchesPerTurn,
     ...(web.search ? await searchPlan(env, userId, loaded) : {}),
   };
