@@ -2,6 +2,7 @@
 // (components/web/): what it did, and what it found. Read loosely, as a call still running has no result
 // and an old one may lack a field. Only the web chunk imports it, so it stays out of the first load.
 import { siteOf } from "../../../protocol";
+import { plural } from "./plural";
 
 /** A web tool call as the chat's card and the transcript say it (protocol.md "The web"). */
 export interface WebCallWords {
@@ -31,8 +32,6 @@ function quote(text: string): string {
   return `“${line.length > 80 ? `${line.slice(0, 79).trimEnd()}…` : line}”`;
 }
 
-const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
-
 /** "lines 1-180 of 420", "pages 3-5 of 12", "420 lines": how much of the page the call read. */
 function readExtent(result: Loose): string | undefined {
   const range = record(result.range);
@@ -40,8 +39,8 @@ function readExtent(result: Loose): string | undefined {
   const lines = num(result.total_lines);
   if (typeof range.pages === "string") return `pages ${range.pages}${pages ? ` of ${pages}` : ""}`;
   if (typeof range.lines === "string") return `lines ${range.lines}${lines ? ` of ${lines}` : ""}`;
-  if (pages) return count(pages, "page");
-  return lines === undefined ? undefined : count(lines, "line");
+  if (pages) return plural(pages, "page");
+  return lines === undefined ? undefined : plural(lines, "line");
 }
 
 /** A web_search or web_fetch call in words; null for any other tool. */
@@ -56,7 +55,7 @@ export function webCallWords(call: WebCall): WebCallWords | null {
     if (failed) return { title: `Could not search the web for ${query}: ${why}` };
     if (!done) return { title: `Searching the web for ${query}` };
     const results = Array.isArray(result.results) ? result.results.length : 0;
-    return { title: `Searched the web for ${query}`, count: results ? count(results, "result") : "no results" };
+    return { title: `Searched the web for ${query}`, count: results ? plural(results, "result") : "no results" };
   }
   if (call.tool !== "web_fetch") return null;
   const url = str(result.url) || str(args.url);
@@ -68,7 +67,7 @@ export function webCallWords(call: WebCall): WebCallWords | null {
     const total = num(result.total) ?? (Array.isArray(result.hits) ? result.hits.length : 0);
     return {
       title: `Searched ${site} for ${quote(find)}`,
-      count: total ? count(total, "line matches", "lines match") : "no matches",
+      count: total ? plural(total, "line matches", "lines match") : "no matches",
     };
   }
   if (failed) return { title: `Could not read ${site}: ${why}` };
