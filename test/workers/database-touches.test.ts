@@ -94,6 +94,9 @@ describe("the databases a request touches", () => {
         const socket = await connect(user, conversation.id);
         socket.send({ type: "chat", content: "Plan the launch of the beta in May" });
         await socket.next("response_complete", () => true, { timeoutMs: 20_000 });
+        // The title is written after the turn: waited for here, so its write (and its model call's use)
+        // falls in this user's window and not, on a slow machine, in the next user's.
+        await socket.next("conversation_title", () => true, { timeoutMs: 20_000 });
         socket.ws.close();
       });
       expect(shards(seen)).toEqual([`shard ${user.shard}`]);
