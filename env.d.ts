@@ -97,6 +97,8 @@ interface Env {
    * (default 5 MiB, decoded) and the seconds one read may take (default 15).
    */
   WEB_FETCH?: string;
+  /** "off": no memory tool and no memories for anyone (docs/protocol.md "Projects, instructions and memory"). */
+  MEMORY?: string;
   WEB_FETCH_MAX_BYTES?: string;
   WEB_FETCH_TIMEOUT_SECONDS?: string;
   /** "off": a turn cut short by a restart ends with an interrupt item instead of going on (default on). */

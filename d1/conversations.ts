@@ -24,6 +24,7 @@ export function toConversation(row: ConversationRow): Conversation {
     pinned: row.pinned,
     title_source: row.titleSource,
     ...(model ? { model } : {}),
+    ...(row.projectId ? { project_id: row.projectId } : {}),
   };
 }
 
@@ -51,6 +52,7 @@ export async function createConversation(
   userId: string,
   title: string,
   parentId: string | null = null,
+  project?: { id: string; model: string | null },
 ): Promise<Conversation> {
   const now = nowIso();
   // A title given at creation is the user's own; else the first message names it (d1/titles.ts).
@@ -65,7 +67,9 @@ export async function createConversation(
     preview: "",
     titleSource,
     pinned: false,
-    model: null,
+    // A project's conversation starts with the project's model, which the user may change as any.
+    model: project?.model ?? null,
+    projectId: project?.id ?? null,
   };
   await db.insert(conversations).values(row);
   return toConversation(row);

@@ -12,6 +12,8 @@ export interface FileRow {
   id: string;
   user_id: string;
   conversation_id: string | null;
+  /** Set for a project's file (d1/projects.ts). */
+  project_id: string | null;
   name: string;
   content_type: string;
   kind: FileObject["kind"];
@@ -44,12 +46,18 @@ const textKey = (userId: string, id: string) => `${fileKey(userId, id)}.text`;
 
 export const fileUrl = (id: string) => `/api/files/${id}/content`;
 
-export function toAttachment(row: FileRow): Attachment {
+/** The columns an attachment is made of. */
+export type AttachmentColumns = Pick<
+  FileRow,
+  "id" | "name" | "content_type" | "size" | "pages" | "lines" | "width" | "height"
+> & { kind: string };
+
+export function toAttachment(row: AttachmentColumns): Attachment {
   return {
     id: row.id,
     name: row.name,
     content_type: row.content_type,
-    kind: row.kind,
+    kind: row.kind as Attachment["kind"],
     size: row.size,
     ...(row.pages !== null ? { pages: row.pages } : {}),
     ...(row.lines !== null ? { lines: row.lines } : {}),
@@ -138,6 +146,65 @@ export async function conversationFiles(db: D1Database, userId: string, conversa
 }
 
 /**
+ * The files a conversation's agent reads: its project's (whichever project it is in now), then those its
+ * messages carry, each oldest first.
+ */
+export async function readableFiles(db: D1Database, userId: string, conversationId: string): Promise<FileRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT * FROM files WHERE user_id = ?1 AND (conversation_id = ?2 OR project_id =
+         (SELECT project_id FROM conversations WHERE id = ?2 AND user_id = ?1))
+       ORDER BY conversation_id IS NOT NULL, created_at, id`,
+    )
+    .bind(userId, conversationId)
+    .all<FileRow>();
+  return results;
+}
+
+/** A project's files, oldest first. */
+export async function projectFiles(db: D1Database, userId: string, projectId: string): Promise<FileRow[]> {
+  const { results } = await db
+    .prepare("SELECT * FROM files WHERE user_id = ? AND project_id = ? ORDER BY created_at, id")
+    .bind(userId, projectId)
+    .all<FileRow>();
+  return results;
+}
+
+/** Gives an uploaded file no message carries to a project; undefined when there is no such file of the user's. */
+export async function claimForProject(
+  db: D1Database,
+  userId: string,
+  projectId: string,
+  id: string,
+): Promise<FileRow | undefined> {
+  const row = await db
+    .prepare(
+      `UPDATE files SET project_id = ? WHERE id = ? AND user_id = ?
+       AND conversation_id IS NULL AND (project_id IS NULL OR project_id = ?) RETURNING *`,
+    )
+    .bind(projectId, id, userId, projectId)
+    .first<FileRow>();
+  return row ?? undefined;
+}
+
+/** Deletes a project's files (one, or with no `id` all): their objects first, as a conversation's. */
+export async function deleteProjectFiles(
+  db: D1Database,
+  bucket: R2Bucket,
+  userId: string,
+  projectId: string,
+  id?: string,
+): Promise<number> {
+  const rows = (await projectFiles(db, userId, projectId)).filter((r) => id === undefined || r.id === id);
+  await deleteObjects(
+    bucket,
+    rows.flatMap((r) => [fileKey(userId, r.id), textKey(userId, r.id)]),
+  );
+  for (const row of rows) await db.prepare("DELETE FROM files WHERE id = ? AND user_id = ?").bind(row.id, userId).run();
+  return rows.length;
+}
+
+/**
  * Gives the files to the conversation a message carries them in: each must be the user's and carried by
  * no message yet or already this conversation's. Answers the rows in the order of `ids`, or the first id
  * that is not such a file.
@@ -153,7 +220,7 @@ export async function claimFiles(
   const { results } = await db
     .prepare(
       `UPDATE files SET conversation_id = ? WHERE user_id = ? AND id IN (${marks})
-       AND (conversation_id IS NULL OR conversation_id = ?) RETURNING *`,
+       AND (conversation_id IS NULL OR conversation_id = ?) AND project_id IS NULL RETURNING *`,
     )
     .bind(conversationId, userId, ...ids, conversationId)
     .all<FileRow>();
@@ -172,7 +239,7 @@ export async function deleteUnsentFile(
 ): Promise<"deleted" | "carried" | "missing"> {
   const row = await getFile(db, userId, id);
   if (!row) return "missing";
-  if (row.conversation_id !== null) return "carried";
+  if (row.conversation_id !== null || row.project_id !== null) return "carried";
   await deleteFileObjects(bucket, userId, id);
   await db.prepare("DELETE FROM files WHERE id = ? AND user_id = ?").bind(id, userId).run();
   return "deleted";
@@ -186,7 +253,7 @@ export async function sweepUnsentFiles(db: D1Database, bucket: R2Bucket, userId:
   const before = new Date(Date.now() - olderThanMs).toISOString();
   const { results } = await db
     .prepare(
-      "SELECT id FROM files WHERE user_id = ? AND conversation_id IS NULL AND created_at < ? ORDER BY created_at LIMIT 50",
+      "SELECT id FROM files WHERE user_id = ? AND conversation_id IS NULL AND project_id IS NULL AND created_at < ? ORDER BY created_at LIMIT 50",
     )
     .bind(userId, before)
     .all<{ id: string }>();

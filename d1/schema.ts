@@ -84,6 +84,56 @@ export const agentSettings = sqliteTable("agent_settings", {
   defaultModel: text("default_model"),
 });
 
+/** A user's custom instructions and memory switch (docs/protocol.md "Projects, instructions and memory"). */
+export const userInstructions = sqliteTable("user_instructions", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  about: text("about").notNull().default(""),
+  style: text("style").notNull().default(""),
+  memory: integer("memory", { mode: "boolean" }).notNull().default(true),
+  updatedAt: text("updated_at").notNull().default(now),
+});
+
+/** A user's projects: a name, instructions, a memory switch and a default model; files and conversations point here. */
+export const projects = sqliteTable(
+  "projects",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    instructions: text("instructions").notNull().default(""),
+    memory: integer("memory", { mode: "boolean" }).notNull().default(true),
+    /** A protocol ModelRef as JSON; null: the user's default. */
+    model: text("model"),
+    createdAt: text("created_at").notNull().default(now),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [index("projects_user").on(t.userId, t.updatedAt)],
+);
+
+/** What the agent remembers of a user (the memory tool, or written in Settings), the user's or a project's. */
+export const memories = sqliteTable(
+  "memories",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Null: the user's, in every conversation; else only that project's. */
+    projectId: text("project_id"),
+    text: text("text").notNull(),
+    /** Where it came from: the conversation and its message; null when the user wrote it. */
+    conversationId: text("conversation_id"),
+    seq: integer("seq"),
+    createdAt: text("created_at").notNull().default(now),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [index("memories_user").on(t.userId, t.projectId)],
+);
+
 /** A user's web tools (docs/protocol.md "The web"): the switches and their own search provider, key sealed. */
 export const webSettings = sqliteTable("web_settings", {
   userId: text("user_id")
@@ -132,8 +182,13 @@ export const conversations = sqliteTable(
     pinned: integer("pinned", { mode: "boolean" }).notNull().default(false),
     /** The model its turns use (a protocol ModelRef as JSON); null: the user's default. */
     model: text("model"),
+    /** The project it belongs to (d1/projects.ts); null: none. */
+    projectId: text("project_id"),
   },
-  (t) => [index("conversations_user_updated").on(t.userId, t.updatedAt)],
+  (t) => [
+    index("conversations_user_updated").on(t.userId, t.updatedAt),
+    index("conversations_project").on(t.userId, t.projectId),
+  ],
 );
 
 /**
@@ -358,6 +413,8 @@ export const files = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     conversationId: text("conversation_id"),
+    /** Set for a project's file (d1/projects.ts): every conversation of the project reads it. */
+    projectId: text("project_id"),
     name: text("name").notNull(),
     contentType: text("content_type").notNull(),
     /** `image`, `pdf` or `text` (protocol/files.ts FileKind). */
@@ -369,7 +426,11 @@ export const files = sqliteTable(
     height: integer("height"),
     createdAt: text("created_at").notNull().default(now),
   },
-  (t) => [index("files_user").on(t.userId, t.createdAt), index("files_conversation").on(t.conversationId)],
+  (t) => [
+    index("files_user").on(t.userId, t.createdAt),
+    index("files_conversation").on(t.conversationId),
+    index("files_project").on(t.projectId),
+  ],
 );
 
 /**

@@ -9,13 +9,18 @@ import {
   AgentConfigPatchSchema,
   type ApprovalRule,
   DEFAULT_AGENT_CONFIG,
+  type Instructions,
   type ModelRef,
   type QuotaOverride,
 } from "../protocol";
 import { database } from "./client";
 import { type Credential, firstExpiry, liveCredentialQueries, liveKeys } from "./credentials";
+import type { AttachmentColumns } from "./files";
+import { instructionsOf, instructionsQuery } from "./instructions";
 import { registerLiveQuery } from "./live-conversations";
 import { enabledMcpServersQuery, type McpServerRow } from "./mcp-servers";
+import { memoriesInScopeQuery } from "./memories";
+import { type ConversationProject, conversationProjectFilesQuery, conversationProjectQuery } from "./projects";
 import { conversationModelQuery, type ProviderRow, parseModelRef, providersQuery } from "./providers";
 import { overrideOf } from "./quotas";
 import { agentSettings, subscriberSettings, userQuotas, users } from "./schema";
@@ -85,6 +90,16 @@ export interface TurnSettingsRead {
   account: { status: string; quotaOverride: QuotaOverride };
   /** The user's web tools: switches and their own search provider (web-settings.ts). */
   web: UserWeb;
+  /** What the conversation starts from: the user's instructions, its project and the project's files (projects.ts). */
+  context: TurnContextRead;
+}
+
+export interface TurnContextRead {
+  instructions: Instructions;
+  project?: ConversationProject;
+  projectFiles: AttachmentColumns[];
+  /** The memories of its scope, newest first (memories.ts), whether or not memory is on. */
+  memories: { id: string; text: string; projectId: string | null }[];
 }
 
 /**
@@ -151,6 +166,10 @@ function turnSettingsQueries(d1: D1Database, userId: string, conversationId: str
     database(d1).select({ status: users.status }).from(users).where(eq(users.id, userId)).limit(1),
     database(d1).select({ limits: userQuotas.limits }).from(userQuotas).where(eq(userQuotas.userId, userId)).limit(1),
     webSettingsQuery(d1, userId),
+    instructionsQuery(d1, userId),
+    conversationProjectQuery(d1, userId, conversationId),
+    conversationProjectFilesQuery(d1, userId, conversationId),
+    memoriesInScopeQuery(d1, userId, conversationId),
   ] as const;
 }
 
@@ -164,6 +183,10 @@ type TurnSettingsRows = readonly [
   { status: string }[],
   { limits: unknown }[],
   Awaited<ReturnType<typeof webSettingsQuery>>,
+  Awaited<ReturnType<typeof instructionsQuery>>,
+  Awaited<ReturnType<typeof conversationProjectQuery>>,
+  Awaited<ReturnType<typeof conversationProjectFilesQuery>>,
+  Awaited<ReturnType<typeof memoriesInScopeQuery>>,
 ];
 
 function readTurnSettings([
@@ -176,6 +199,10 @@ function readTurnSettings([
   account,
   quota,
   web,
+  instructions,
+  project,
+  projectFiles,
+  memories,
 ]: TurnSettingsRows): TurnSettingsRead {
   const conversationModel = parseModelRef(conversation[0]?.model);
   const defaultModel = parseModelRef(config[0]?.defaultModel);
@@ -192,5 +219,11 @@ function readTurnSettings([
       quotaOverride: overrideOf(quota[0]?.limits),
     },
     web: userWebOf(web[0]),
+    context: {
+      instructions: instructionsOf(instructions[0]),
+      ...(project[0] ? { project: project[0] } : {}),
+      projectFiles,
+      memories,
+    },
   };
 }

@@ -16,22 +16,34 @@ export const ConversationSchema = z.object({
   title_source: z.enum(["default", "first_message", "model", "user"]).optional(),
   /** The model its turns use (PATCH `model`); absent: the user's default model. */
   model: ModelRefSchema.optional(),
+  /** The project it belongs to (protocol/projects.ts); absent: none. */
+  project_id: z.string().optional(),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
 
-export const CreateConversationSchema = z.object({ title: z.string().trim().max(200).optional() }).strict();
+/** `project_id`: started in that project (its model, if set, becomes the conversation's). */
+export const CreateConversationSchema = z
+  .object({ title: z.string().trim().max(200).optional(), project_id: z.string().min(1).max(100).optional() })
+  .strict();
 export const RenameConversationSchema = z.object({ title: z.string().trim().min(1).max(200) }).strict();
-/** PATCH /api/conversations/:id: a rename, a pin, a model (null: the user's default), or several; at least one. */
+/**
+ * PATCH /api/conversations/:id: a rename, a pin, a model (null: the user's default), a move into a
+ * project (null: out of it), or several; at least one.
+ */
 export const UpdateConversationSchema = z
   .object({
     title: z.string().trim().min(1).max(200).optional(),
     pinned: z.boolean().optional(),
     model: ModelRefSchema.nullable().optional(),
+    project_id: z.string().min(1).max(100).nullable().optional(),
   })
   .strict()
-  .refine((b) => b.title !== undefined || b.pinned !== undefined || b.model !== undefined, {
-    message: "expected title, pinned or model",
-  });
+  .refine(
+    (b) => b.title !== undefined || b.pinned !== undefined || b.model !== undefined || b.project_id !== undefined,
+    {
+      message: "expected title, pinned, model or project_id",
+    },
+  );
 
 export const MessagesQuerySchema = z.object({
   after: z.coerce.number().int().min(0).default(0),
@@ -47,7 +59,11 @@ export const NotifySchema = z
   .strict();
 export type Notify = z.infer<typeof NotifySchema>;
 
-export const SearchQuerySchema = z.object({ q: z.string().trim().min(1).max(200) });
+/** `project`: only that project's conversations. */
+export const SearchQuerySchema = z.object({
+  q: z.string().trim().min(1).max(200),
+  project: z.string().min(1).max(100).optional(),
+});
 /**
  * A search takes a query's first this many distinct words (case-insensitive) and ignores the rest:
  * every word is a term of the match and of the title filter, and SQLite bounds both.

@@ -24,6 +24,7 @@ export * from "./models";
 export * from "./notes";
 export * from "./oidc";
 export * from "./passkeys";
+export * from "./projects";
 export * from "./quota";
 export * from "./same-path";
 export * from "./share";

@@ -60,6 +60,24 @@ export const SystemItemSchema = z.discriminatedUnion("kind", [
   /** The links of a user's message, offered to the agent to read with web_fetch (protocol.md "The web"). */
   z.object({ kind: z.literal("links"), urls: z.array(z.string()), body: z.string() }),
   z.object({ kind: z.literal("workflow"), slug: z.string(), body: z.string() }),
+  /**
+   * What the agent knows before the conversation's first message (protocol.md "Projects, instructions and
+   * memory"): the user's instructions, the project and what it holds, the memories of their scope. Written
+   * once, before the first message; a change of instructions or project is a new one (`update`) before the
+   * next message, so the request's prefix never changes under the conversation.
+   */
+  z.object({
+    kind: z.literal("context"),
+    body: z.string(),
+    /** What the next turns compare the user's instructions and the project against. */
+    key: z.string(),
+    update: z.boolean().optional(),
+    /** For people: whether it holds instructions, which project, how many memories and files. */
+    instructions: z.boolean().optional(),
+    project: z.object({ id: z.string(), name: z.string() }).optional(),
+    memories: z.number().int().nonnegative().optional(),
+    files: z.number().int().nonnegative().optional(),
+  }),
   z.object({
     kind: z.literal("task_reminder"),
     // Items persisted before the source existed default to the only policy there is (seed 002).

@@ -80,3 +80,22 @@ export function linksSentence(urls: readonly string[]): string {
   const list = shown.length > 1 ? `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}` : (shown[0] ?? "");
   return `Offered the agent ${urls.length === 1 ? "the link" : "the links"} ${list} to read.`;
 }
+
+type ContextItem = Extract<SystemItem, { kind: "context" }>;
+
+/**
+ * What a conversation started with, for the user: "Started with your instructions, project “Thesis”,
+ * 3 memories and 2 files." An update says what the agent was told again before the message.
+ */
+export function contextSentence(item: ContextItem): string {
+  const parts = [
+    ...(item.instructions ? ["your instructions"] : []),
+    ...(item.project ? [`project “${item.project.name}”`] : []),
+    ...(item.memories ? [`${item.memories} ${item.memories === 1 ? "memory" : "memories"}`] : []),
+    ...(item.files ? [`${item.files} ${item.files === 1 ? "file" : "files"}`] : []),
+  ];
+  const list = parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}` : (parts[0] ?? "");
+  if (item.update)
+    return list ? `Your instructions or project changed: now ${list}.` : "Your instructions or project were removed.";
+  return list ? `Started with ${list}.` : "Started with no instructions.";
+}

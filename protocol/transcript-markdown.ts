@@ -6,6 +6,7 @@ import { type Attachment, fileSizeWords } from "./files";
 import { MessageSchema, type SystemMessage } from "./message";
 import {
   compactionTitle,
+  contextSentence,
   interruptSentence,
   linksSentence,
   podEventLine,
@@ -63,6 +64,8 @@ function systemText(message: SystemMessage): string {
     }
     case "links":
       return linksSentence(item.urls);
+    case "context":
+      return `${contextSentence(item)}\n\n${fenced(item.body)}`;
     case "task_reminder":
       return reminderSentence(item);
     case "interrupt":

@@ -143,9 +143,13 @@ export const fileTools: AgentTool[] = [fileRead, fileSearch, fileToNote, noteToF
 
 const FILE_TOOLS: ReadonlySet<string> = new Set(fileTools.map((t) => t.name));
 
-/** Whether a message of the conversation's path carries a file. */
+/** Whether a message of the conversation's path carries a file, or its project has one (its context item). */
 export const hasFiles = (messages: readonly Message[]): boolean =>
-  messages.some((m) => m.role === "user" && (m.attachments?.length ?? 0) > 0);
+  messages.some(
+    (m) =>
+      (m.role === "user" && (m.attachments?.length ?? 0) > 0) ||
+      (m.role === "system" && m.item.kind === "context" && (m.item.files ?? 0) > 0),
+  );
 
 /**
  * The tools a turn offers: the file tools only once the conversation has a file. Every request of the

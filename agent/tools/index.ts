@@ -1,5 +1,6 @@
 // The tools every conversation's agent gets.
 import { fileTools } from "./files";
+import { memoryTool } from "./memory";
 import { requestInputTool } from "./request-input";
 import { scheduleTool } from "./schedule";
 import { taskTools } from "./tasks";
@@ -14,4 +15,5 @@ export const BUILTIN_TOOLS: readonly AgentTool[] = [
   scheduleTool,
   ...fileTools,
   ...webTools,
+  memoryTool,
 ];

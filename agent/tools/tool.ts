@@ -6,6 +6,7 @@ import type { MessageDraft, ServerFrame, TerminationReason, Usage } from "../../
 import type { EventDraft } from "../events";
 import type { ConversationFiles } from "../files/conversation-files";
 import type { ModelUsage } from "../llm/call-model";
+import type { MemoryScope } from "../projects/memory-scope";
 import type { WebAccess } from "../web/web-access";
 import type { ElicitationAsk, ElicitationReply } from "./elicitation";
 
@@ -45,6 +46,8 @@ export interface ToolContext {
   files?: ConversationFiles;
   /** The web, for the web tools (web.ts); absent where the operator or the user switched it off. */
   web?: WebAccess;
+  /** Where the memory tool writes (memory.ts); absent where the user or the project switched memory off. */
+  memory?: MemoryScope;
 }
 
 /** The key a built-in write is done under, once: the same call after a restart has the same key. */

@@ -20,7 +20,7 @@ describe("D1 on the hot path of a turn", () => {
     // the sockets' credential check and the object's registration (user-cache.ts), read as the socket
     // opened: the object keeps that copy while a socket is open.
     expect(calls.slice(beforeOpen).map((call) => call.label)).toContain(
-      "batch(INSERT live_conversations + SELECT agent_settings + SELECT subscriber_settings + SELECT mcp_servers + SELECT conversations + SELECT providers + SELECT tool_approvals + SELECT users + SELECT user_quotas + SELECT web_settings + SELECT sessions + SELECT api_tokens)",
+      "batch(INSERT live_conversations + SELECT agent_settings + SELECT subscriber_settings + SELECT mcp_servers + SELECT conversations + SELECT providers + SELECT tool_approvals + SELECT users + SELECT user_quotas + SELECT web_settings + SELECT user_instructions + SELECT conversations + SELECT files + SELECT memories + SELECT sessions + SELECT api_tokens)",
     );
     const t = await turn(c, 14);
     await settle();

@@ -16,12 +16,14 @@ import {
 } from "../../d1/conversations";
 import { credentialKey } from "../../d1/credentials";
 import { deleteConversationFiles } from "../../d1/files";
+import { setConversationProject } from "../../d1/projects";
 import { setConversationModel } from "../../d1/providers";
 import { conversations } from "../../d1/schema";
 import { CreateConversationSchema, MessagesQuerySchema, NotifySchema, UpdateConversationSchema } from "../../protocol";
 import { ApiError, notFound, unauthorized } from "../errors";
 import { type AppEnv, currentUser, isWebSocketUpgrade, ownerOf } from "../middleware/identity";
 import { readJson, readQuery } from "../validate";
+import { ownProject } from "./projects";
 import { ownModel } from "./providers";
 
 export const conversationRoutes = new Hono<AppEnv>();
@@ -40,8 +42,10 @@ const metaOf = (c: Context<AppEnv>, row: ConversationRow) => ({ conversationId: 
 conversationRoutes.get("/", async (c) => c.json(await listConversations(c.var.db, currentUser(c).id)));
 
 conversationRoutes.post("/", async (c) => {
-  const { title } = await readJson(c, CreateConversationSchema);
-  const conversation = await createConversation(c.var.db, currentUser(c).id, title || DEFAULT_TITLE);
+  const { title, project_id } = await readJson(c, CreateConversationSchema);
+  const userId = currentUser(c).id;
+  const project = project_id ? await ownProject(c.var.shard, userId, project_id) : undefined;
+  const conversation = await createConversation(c.var.db, userId, title || DEFAULT_TITLE, null, project);
   return c.json(conversation, 201);
 });
 
@@ -53,10 +57,17 @@ conversationRoutes.get("/:id", async (c) => {
 
 conversationRoutes.patch("/:id", async (c) => {
   const row = await ownConversation(c.var.db, currentUser(c).id, c.req.param("id"));
-  const { title, pinned, model } = await readJson(c, UpdateConversationSchema);
-  // Checked before anything changes: a model the user does not have refuses the whole PATCH.
+  const { title, pinned, model, project_id } = await readJson(c, UpdateConversationSchema);
+  // Checked before anything changes: a model the user does not have, or a project that is not theirs,
+  // refuses the whole PATCH.
   const ref = model ? await ownModel(c.env, ownerOf(c), model, "model") : model;
+  if (project_id) await ownProject(c.var.shard, row.userId, project_id);
   let updated = row;
+  if (project_id !== undefined) {
+    // Its next turn tells the agent, before the next message (the context item, protocol.md).
+    await setConversationProject(c.var.shard, row.userId, row.id, project_id);
+    updated = { ...updated, projectId: project_id };
+  }
   if (ref !== undefined) {
     // The next turn's model (durable-objects/conversation/turn/turn-model.ts); null: the user's default again.
     await setConversationModel(c.var.shard, row.userId, row.id, ref);

@@ -8,6 +8,6 @@ import { readQuery } from "../validate";
 export const searchRoutes = new Hono<AppEnv>();
 
 searchRoutes.get("/", async (c) => {
-  const { q } = readQuery(c, SearchQuerySchema);
-  return c.json({ results: await searchConversations(c.var.shard, currentUser(c).id, q) });
+  const { q, project } = readQuery(c, SearchQuerySchema);
+  return c.json({ results: await searchConversations(c.var.shard, currentUser(c).id, q, project ?? null) });
 });

@@ -9,8 +9,8 @@ import { fileBody } from "../../../agent/files/file-body";
 import { FILE_READ_MAX_CHARS } from "../../../core/file-text";
 import {
   claimFiles,
-  conversationFiles,
   fileLimits,
+  readableFiles,
   readFileBytes,
   readFileText,
   storeFile,
@@ -49,8 +49,11 @@ export class ConversationFileStore {
     return claimed.rows.map(toAttachment);
   }
 
-  /** The System messages a user's documents bring, in the message's order: their text or their outline. */
-  async documentDrafts(files: readonly Attachment[], window: number): Promise<SystemDraft[]> {
+  /**
+   * The System messages documents bring, in their order: their text or their outline. `source`: a user
+   * message's ("Files") or the conversation's project's ("Context").
+   */
+  async documentDrafts(files: readonly Attachment[], window: number, source = "Files"): Promise<SystemDraft[]> {
     const drafts: SystemDraft[] = [];
     for (const file of files) {
       if (file.kind === "image") continue;
@@ -59,7 +62,7 @@ export class ConversationFileStore {
       const { body, inline } = fileBody(file, text, inlineTokens(window));
       drafts.push({
         role: "system",
-        source: "Files",
+        source,
         severity: "info",
         item: { kind: "file_attachment", path: file.name, body, file, inline },
       });
@@ -94,10 +97,10 @@ export class ConversationFileStore {
     return { see, bytes: (id) => this.images.get(id) };
   }
 
-  /** What the file tools reach: this conversation's files only; a read fits one message of `budget`. */
+  /** What the file tools reach: this conversation's files and its project's; a read fits one message of `budget`. */
   access(budget: ContextBudget): ConversationFiles {
     const { env, meta } = this;
-    const list = async () => (await conversationFiles(this.db, meta.userId, meta.conversationId)).map(toAttachment);
+    const list = async () => (await readableFiles(this.db, meta.userId, meta.conversationId)).map(toAttachment);
     return {
       // A token of the estimate is 3 bytes at most; most text is 1 byte a character.
       readChars: Math.min(FILE_READ_MAX_CHARS, Math.floor(budget.message * 2.5)),

@@ -8,6 +8,7 @@ import { BUILTIN_TOOLS } from "../../../agent/tools";
 import { DELEGATE, delegateTool } from "../../../agent/tools/delegate";
 import { offeredTools } from "../../../agent/tools/files";
 import { type McpToolbox, openMcpToolbox } from "../../../agent/tools/mcp";
+import { MEMORY, withMemoryTool } from "../../../agent/tools/memory";
 import { withWebTools } from "../../../agent/tools/web";
 import { subagentConfig, subagentServers, subagentTools, type TurnChoices, userConfig } from "../../../agent/turn/plan";
 import { limitsFor } from "../../../core/quota-rules";
@@ -15,6 +16,7 @@ import type { McpServerRow } from "../../../d1/mcp-servers";
 import { ownerShard } from "../../../d1/shards";
 import { loadTurnSettings } from "../../../d1/user-settings";
 import { type AgentConfig, type ApprovalRule, DEFAULT_PROVIDER_ID, type ModelRef } from "../../../protocol";
+import { memoryOn } from "../projects/conversation-context";
 import type { SocketMeta } from "../sockets/socket-hub";
 import { type WebPlan, webPlan } from "../web/web-plan";
 import type { TurnPlan } from "./running-turn";
@@ -34,6 +36,7 @@ interface Settings {
   llm: LlmSettings;
   approvals: ApprovalRule[];
   web: WebPlan;
+  memory?: { projectId: string | null };
 }
 
 export class TurnPlans {
@@ -67,12 +70,14 @@ export class TurnPlans {
     prefetched?: Promise<TurnSettings>,
     resumed?: TurnRecord,
   ): Promise<TurnPlan> {
-    const { saved, mcpServers, llm, approvals, web } = await this.settings(prefetched, resumed?.model);
+    const { saved, mcpServers, llm, approvals, web, memory } = await this.settings(prefetched, resumed?.model);
     const mcp = await this.openMcp(mcpServers, signal);
+    const offered = offeredTools([...BUILTIN_TOOLS, delegateTool, ...mcp.tools], this.io.messages());
     return {
       config: resumed?.config ?? userConfig(saved, choices),
-      tools: withWebTools(offeredTools([...BUILTIN_TOOLS, delegateTool, ...mcp.tools], this.io.messages()), web),
+      tools: withMemoryTool(withWebTools(offered, web), memory !== undefined),
       web,
+      ...(memory ? { memory } : {}),
       subagents: new ConversationSubagents(this.env, this.meta, 0, undefined, modelRef(llm), this.children()),
       mcp,
       llm,
@@ -96,7 +101,7 @@ export class TurnPlans {
         web,
       ),
       request.tools,
-    );
+    ).filter((tool) => tool.name !== MEMORY); // what the user tells their agent is remembered there, not by a subagent
     const host = { link: parent, podName: request.podName };
     return {
       config: resumed?.config ?? subagentConfig(saved, request.limits),
@@ -135,7 +140,8 @@ export class TurnPlans {
           }
         : chosen;
     const web = await webPlan(this.env, this.meta.userId, loaded);
-    return { saved: loaded.config, mcpServers: loaded.mcpServers, llm, approvals: loaded.approvals, web };
+    const memory = memoryOn(this.env, loaded.context) ? { projectId: loaded.context.project?.id ?? null } : undefined;
+    return { saved: loaded.config, mcpServers: loaded.mcpServers, llm, approvals: loaded.approvals, web, memory };
   }
 
   /** The MCP servers' tools for this turn; a server that is down is reported on the bus (a System message). */

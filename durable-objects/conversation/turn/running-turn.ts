@@ -41,6 +41,8 @@ export interface TurnPlan {
   approvals: ApprovalRule[];
   /** What the turn may do on the web (web/web-plan.ts). */
   web?: WebPlan;
+  /** Where the memory tool writes; absent where memory is off (projects/conversation-context.ts). */
+  memory?: { projectId: string | null };
 }
 
 /** Builds a turn's plan once it runs (plans.ts); the signal is the turn's Stop. */

@@ -15,6 +15,7 @@ import type { Message, MessageDraft } from "../../../protocol";
 import type { ConversationFileStore } from "../files/conversation-file-store";
 import type { ConversationBranches } from "../log/branches";
 import type { IndexOutbox } from "../log/index-outbox";
+import { memoryScope } from "../projects/conversation-context";
 import type { ConversationFrames } from "../sockets/frame-port";
 import type { SocketMeta } from "../sockets/socket-hub";
 import type { UserCache } from "../user-cache";
@@ -122,6 +123,7 @@ export function turnSetup(
       conversationId: parts.meta.conversationId,
       files: parts.files.access(budget),
       ...webAccess(plan, parts, budget),
+      ...(plan.memory ? { memory: memoryScope(plan.memory.projectId, parts.io.messages) } : {}),
       subagents: plan.subagents,
       turnId: parts.marker.current?.turn_id,
     },

@@ -10,6 +10,7 @@ import { type Credential, credentialKey } from "../../../d1/credentials";
 import { ownerShard } from "../../../d1/shards";
 import type { ChatFrame, MessageOrigin, RegenerateFrame } from "../../../protocol";
 import type { ConversationFileStore } from "../files/conversation-file-store";
+import { contextDrafts } from "../projects/conversation-context";
 import type { SocketMeta } from "../sockets/socket-hub";
 import { readsPages } from "../web/web-plan";
 import type { TurnLifecycle } from "./lifecycle";
@@ -75,6 +76,7 @@ export class TurnStarts {
       plan: (signal) => this.parts.plans.user(frame, signal, prefetched),
       persistInput: async () => {
         if (point) this.io.branches.moveTo(point.leaf);
+        await this.appendContext(prefetched);
         const { content, client_id } = frame;
         await this.io.append({
           role: "user",
@@ -95,6 +97,14 @@ export class TurnStarts {
       origin: userOrigin(frame, credential),
     });
     return undefined;
+  }
+
+  /** What the conversation starts from, or what changed of it, before the message (a stable prefix). */
+  private async appendContext(prefetched: Promise<TurnSettings>): Promise<void> {
+    const { context } = await prefetched;
+    const window = () => this.parts.plans.window(prefetched);
+    const drafts = await contextDrafts(this.env, context, this.io.messages(), window, this.parts.files);
+    for (const draft of drafts) await this.io.append(draft);
   }
 
   /** The files a message carries: the frame's, or for an edit that names none, the edited message's. */

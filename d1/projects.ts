@@ -1,0 +1,164 @@
+// A user's projects in D1 (docs/protocol.md "Projects, instructions and memory"): a name, instructions, a
+// memory switch and a default model; its conversations and files point at it. Always looked up with its
+// owner: another user's project is a missing one (404).
+import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import type { CreateProject, ModelRef, Project, UpdateProject } from "../protocol";
+import { database, nowIso } from "./client";
+import { type FileRow, projectFiles, toAttachment } from "./files";
+import { parseModelRef } from "./providers";
+import { conversations, files, memories, projects } from "./schema";
+
+export type ProjectRow = typeof projects.$inferSelect;
+
+const newProjectId = () => `p_${crypto.randomUUID().replaceAll("-", "")}`;
+const modelJson = (ref: ModelRef | null | undefined) => (ref ? JSON.stringify(ref) : null);
+
+export function toProject(row: ProjectRow, conversationCount: number, files: readonly FileRow[]): Project {
+  const model = parseModelRef(row.model);
+  return {
+    id: row.id,
+    name: row.name,
+    instructions: row.instructions,
+    memory: row.memory,
+    ...(model ? { model } : {}),
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    conversations: conversationCount,
+    files: files.map(toAttachment),
+  };
+}
+
+export async function findProject(d1: D1Database, userId: string, id: string): Promise<ProjectRow | undefined> {
+  const rows = await database(d1)
+    .select()
+    .from(projects)
+    .where(and(eq(projects.id, id), eq(projects.userId, userId)))
+    .limit(1);
+  return rows[0];
+}
+
+/** The project as the API shows it: with how many conversations it holds and its files. */
+export async function shownProject(d1: D1Database, row: ProjectRow): Promise<Project> {
+  const [counted] = await database(d1)
+    .select({ n: count() })
+    .from(conversations)
+    .where(and(eq(conversations.userId, row.userId), eq(conversations.projectId, row.id)));
+  return toProject(row, counted?.n ?? 0, await projectFiles(d1, row.userId, row.id));
+}
+
+/** Every project of the user's, the latest changed first, with their counts and files (three queries). */
+export async function listProjects(d1: D1Database, userId: string): Promise<Project[]> {
+  const db = database(d1);
+  const rows = await db.select().from(projects).where(eq(projects.userId, userId)).orderBy(desc(projects.updatedAt));
+  if (!rows.length) return [];
+  const ids = rows.map((r) => r.id);
+  const counts = await db
+    .select({ id: conversations.projectId, n: count() })
+    .from(conversations)
+    .where(and(eq(conversations.userId, userId), inArray(conversations.projectId, ids)))
+    .groupBy(conversations.projectId);
+  const { results: files } = await d1
+    .prepare("SELECT * FROM files WHERE user_id = ? AND project_id IS NOT NULL ORDER BY created_at, id")
+    .bind(userId)
+    .all<FileRow>();
+  const countOf = new Map(counts.map((c) => [c.id, c.n]));
+  return rows.map((row) =>
+    toProject(
+      row,
+      countOf.get(row.id) ?? 0,
+      files.filter((f) => f.project_id === row.id),
+    ),
+  );
+}
+
+export async function createProject(d1: D1Database, userId: string, input: CreateProject): Promise<ProjectRow> {
+  const now = nowIso();
+  const row: ProjectRow = {
+    id: newProjectId(),
+    userId,
+    name: input.name,
+    instructions: input.instructions?.trim() ?? "",
+    memory: input.memory ?? true,
+    model: modelJson(input.model),
+    createdAt: now,
+    updatedAt: now,
+  };
+  await database(d1).insert(projects).values(row);
+  return row;
+}
+
+export async function updateProject(d1: D1Database, row: ProjectRow, patch: UpdateProject): Promise<ProjectRow> {
+  const changes = {
+    ...(patch.name !== undefined ? { name: patch.name } : {}),
+    ...(patch.instructions !== undefined ? { instructions: patch.instructions.trim() } : {}),
+    ...(patch.memory !== undefined ? { memory: patch.memory } : {}),
+    ...(patch.model !== undefined ? { model: modelJson(patch.model) } : {}),
+    updatedAt: nowIso(),
+  };
+  await database(d1).update(projects).set(changes).where(eq(projects.id, row.id));
+  return { ...row, ...changes };
+}
+
+/**
+ * Deletes a project's row and its memories; its conversations stay, outside any project. Its files go
+ * first (R2 and their rows, d1/files.ts deleteProjectFiles), by the caller.
+ */
+export async function deleteProject(d1: D1Database, row: ProjectRow): Promise<void> {
+  const db = database(d1);
+  await db.batch([
+    db
+      .update(conversations)
+      .set({ projectId: null })
+      .where(and(eq(conversations.userId, row.userId), eq(conversations.projectId, row.id))),
+    db.delete(memories).where(and(eq(memories.userId, row.userId), eq(memories.projectId, row.id))),
+    db.delete(projects).where(eq(projects.id, row.id)),
+  ]);
+}
+
+/** Puts the user's conversation in a project (its own, checked by the caller) or, with null, out of any. */
+export async function setConversationProject(
+  d1: D1Database,
+  userId: string,
+  conversationId: string,
+  projectId: string | null,
+): Promise<void> {
+  await database(d1)
+    .update(conversations)
+    .set({ projectId })
+    .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)));
+}
+
+/** What a turn reads of its conversation's project (with its settings, user-settings.ts): none when outside one. */
+export const conversationProjectQuery = (d1: D1Database, userId: string, conversationId: string) =>
+  database(d1)
+    .select({ id: projects.id, name: projects.name, instructions: projects.instructions, memory: projects.memory })
+    .from(conversations)
+    .innerJoin(projects, eq(projects.id, conversations.projectId))
+    .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)))
+    .limit(1);
+
+export type ConversationProject = Awaited<ReturnType<typeof conversationProjectQuery>>[number];
+
+/** The files of a conversation's project, oldest first, as attachments' columns (with the turn's settings). */
+export const conversationProjectFilesQuery = (d1: D1Database, userId: string, conversationId: string) => {
+  const db = database(d1);
+  const project = db
+    .select({ id: conversations.projectId })
+    .from(conversations)
+    .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)));
+  return db
+    .select({
+      id: files.id,
+      name: files.name,
+      content_type: files.contentType,
+      kind: files.kind,
+      size: files.size,
+      pages: files.pages,
+      lines: files.lines,
+      width: files.width,
+      height: files.height,
+    })
+    .from(files)
+    .where(and(eq(files.userId, userId), inArray(files.projectId, project)))
+    .orderBy(asc(files.createdAt), asc(files.id));
+};

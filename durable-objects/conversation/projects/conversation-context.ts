@@ -1,0 +1,66 @@
+// What a conversation starts from, as its object writes it (docs/protocol.md "Projects, instructions and
+// memory"): before a message, the `context` item when there is none yet or the user's instructions or
+// the project changed (agent/projects/context-item.ts), then the project's documents the path has not
+// had yet, like a message's attachments. All of it read with the turn's settings (one D1 round trip).
+import { CONTEXT_SOURCE, type ContextMemory, contextDraft, contextKey } from "../../../agent/projects/context-item";
+import type { MemoryScope } from "../../../agent/projects/memory-scope";
+import { toAttachment } from "../../../d1/files";
+import type { TurnContextRead } from "../../../d1/user-settings";
+import type { Message, MessageDraft } from "../../../protocol";
+import type { ConversationFileStore } from "../files/conversation-file-store";
+
+type SystemDraft = Extract<MessageDraft, { role: "system" }>;
+
+/** Memory is on: the operator's MEMORY, the user's switch and the project's. */
+export const memoryOn = (env: Pick<Env, "MEMORY">, context: TurnContextRead): boolean =>
+  env.MEMORY !== "off" && context.instructions.memory && (context.project?.memory ?? true);
+
+/** The memory tool's scope in a conversation: its project, and the message the turn answers. */
+export function memoryScope(projectId: string | null, messages: () => readonly Message[]): MemoryScope {
+  return { projectId, sourceSeq: () => messages().findLast((m) => m.role === "user")?.seq ?? null };
+}
+
+const lastContext = (path: readonly Message[]) => {
+  const found = path.findLast((m) => m.role === "system" && m.item.kind === "context");
+  return found?.role === "system" && found.item.kind === "context" ? found.item : undefined;
+};
+
+/** The files the path already reads (a document's System message): the project's are added once. */
+const filesRead = (path: readonly Message[]) =>
+  new Set(
+    path.flatMap((m) =>
+      m.role === "system" && m.item.kind === "file_attachment" && m.item.file ? [m.item.file.id] : [],
+    ),
+  );
+
+/**
+ * The System messages to write before a user's message: the context item and the project's new documents,
+ * or nothing when the context is as the path last had it.
+ */
+export async function contextDrafts(
+  env: Pick<Env, "MEMORY">,
+  read: TurnContextRead,
+  path: readonly Message[],
+  window: () => Promise<number>,
+  files: ConversationFileStore,
+): Promise<SystemDraft[]> {
+  const { instructions, project } = read;
+  const on = memoryOn(env, read);
+  const projectFiles = project ? read.projectFiles.map(toAttachment) : [];
+  const context = {
+    instructions: { about: instructions.about, style: instructions.style },
+    ...(project ? { project: { id: project.id, name: project.name, instructions: project.instructions } } : {}),
+    files: projectFiles,
+    memories: on ? read.memories.map((m) => ({ id: m.id, text: m.text, project: m.projectId !== null })) : [],
+    memoryOn: on,
+  };
+  const last = lastContext(path);
+  const firstMessage = !path.some((m) => m.role === "user");
+  // Nothing changed; or, past the start with nothing ever told, still nothing to tell.
+  if (!firstMessage && !last && contextKey(context) === "") return [];
+  const draft = contextDraft(context, last, firstMessage);
+  if (!draft) return [];
+  const known = filesRead(path);
+  const fresh = projectFiles.filter((f) => !known.has(f.id));
+  return [draft, ...(fresh.length ? await files.documentDrafts(fresh, await window(), CONTEXT_SOURCE) : [])];
+}

@@ -1,0 +1,135 @@
+// Projects, custom instructions and memory (docs/protocol.md "Projects, instructions and memory"): what
+// the agent is told about the user and their work at the start of each conversation, in its stable prefix.
+import { z } from "zod";
+import { AttachmentSchema } from "./files";
+import { ModelRefSchema } from "./models";
+
+export const MAX_INSTRUCTIONS_CHARS = 4000;
+export const MAX_MEMORY_CHARS = 500;
+/** The memories one conversation starts with, newest first; past this the oldest are left out (and said so). */
+export const MAX_APPLIED_MEMORIES = 100;
+
+const instructionsText = z
+  .string()
+  .max(MAX_INSTRUCTIONS_CHARS, `at most ${MAX_INSTRUCTIONS_CHARS.toLocaleString("en")} characters`);
+
+/** `GET /api/settings/instructions`: the user's custom instructions and their memory switch. */
+export const InstructionsSchema = z.object({
+  /** What the agent should know about the user. */
+  about: z.string(),
+  /** How the agent should answer. */
+  style: z.string(),
+  /** The agent may remember things (the memory tool) and new conversations start with what it remembered. */
+  memory: z.boolean(),
+});
+export type Instructions = z.infer<typeof InstructionsSchema>;
+
+/** `PUT /api/settings/instructions`: any subset. A change applies from the next turn, with a notice. */
+export const InstructionsPatchSchema = z.strictObject({
+  about: instructionsText.optional(),
+  style: instructionsText.optional(),
+  memory: z.boolean().optional(),
+});
+export type InstructionsPatch = z.infer<typeof InstructionsPatchSchema>;
+
+const projectName = z.string().trim().min(1, "the name is empty").max(100, "at most 100 characters");
+
+/** A project: a name, its instructions, its files, its memory switch and its default model. */
+export const ProjectSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  instructions: z.string(),
+  /** Its conversations may remember (project memories) and start with the memories; off: neither. */
+  memory: z.boolean(),
+  /** The model its new conversations start with; absent: the user's default. */
+  model: ModelRefSchema.optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  /** How many conversations it holds. */
+  conversations: z.number().int().nonnegative(),
+  /** Its files, which its conversations' agent reads like attachments. */
+  files: z.array(AttachmentSchema),
+});
+export type Project = z.infer<typeof ProjectSchema>;
+
+export const ProjectListSchema = z.object({ projects: z.array(ProjectSchema) });
+
+/** `POST /api/projects`. */
+export const CreateProjectSchema = z.strictObject({
+  name: projectName,
+  instructions: instructionsText.optional(),
+  memory: z.boolean().optional(),
+  model: ModelRefSchema.nullable().optional(),
+});
+export type CreateProject = z.infer<typeof CreateProjectSchema>;
+
+/** `PATCH /api/projects/:id`: any subset, at least one. */
+export const UpdateProjectSchema = z
+  .strictObject({
+    name: projectName.optional(),
+    instructions: instructionsText.optional(),
+    memory: z.boolean().optional(),
+    model: ModelRefSchema.nullable().optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, { message: "expected name, instructions, memory or model" });
+export type UpdateProject = z.infer<typeof UpdateProjectSchema>;
+
+/** `POST /api/projects/:id/files`: a file uploaded with `POST /api/files` and not sent in a message yet. */
+export const AddProjectFileSchema = z.strictObject({ file_id: z.string().min(1).max(100) });
+
+/** Where a memory applies: every conversation of the user's, or only the project's. */
+export const MemoryScopeSchema = z.enum(["user", "project"]);
+export type MemoryScope = z.infer<typeof MemoryScopeSchema>;
+
+const memoryText = z
+  .string()
+  .trim()
+  .min(1, "the memory is empty")
+  .max(MAX_MEMORY_CHARS, `at most ${MAX_MEMORY_CHARS} characters`);
+
+/** One thing the agent remembers, with where it came from. */
+export const MemorySchema = z.object({
+  id: z.string(),
+  text: z.string(),
+  /** The project it belongs to; null: the user's, in every conversation outside a project switched off. */
+  project_id: z.string().nullable(),
+  /** The conversation and message it came from; null when the user wrote it in Settings. */
+  conversation_id: z.string().nullable(),
+  seq: z.number().int().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Memory = z.infer<typeof MemorySchema>;
+
+export const MemoryListSchema = z.object({ memories: z.array(MemorySchema) });
+
+/** `POST /api/memories`: a memory the user writes (or one restored by an undo). */
+export const CreateMemorySchema = z.strictObject({
+  text: memoryText,
+  project_id: z.string().min(1).max(100).nullable().optional(),
+});
+/** `PATCH /api/memories/:id`. */
+export const UpdateMemorySchema = z.strictObject({ text: memoryText });
+
+/** The memory tool's arguments, as the model sends them. */
+export const MemoryToolArgsSchema = z.object({
+  action: z.enum(["save", "update", "forget"]).describe("save a new memory, update one by id, or forget one by id"),
+  text: memoryText
+    .optional()
+    .describe("For save and update: the memory, one fact in a short sentence, in the third person"),
+  id: z.string().max(100).optional().describe("For update and forget: the memory's id, as listed in the context"),
+  scope: MemoryScopeSchema.optional().describe(
+    "For save: `user` for a fact about the person, true everywhere; `project` (the default inside a project) for one about this project's work",
+  ),
+});
+
+/** The memory tool's result: the chat shows it as "Memory updated" with an undo. */
+export const MemoryToolResultSchema = z.object({
+  action: z.enum(["save", "update", "forget"]),
+  memory: MemorySchema,
+  /** For update: the text before. */
+  previous: z.string().optional(),
+});
+export type MemoryToolResult = z.infer<typeof MemoryToolResultSchema>;
+
+export { memoryText as MemoryTextSchema };
