@@ -1,6 +1,6 @@
 // `npm start`: build the client (unless client/dist is a build of the sources as they are), migrate the
 // local D1 databases, two shards and the directory (local-migrations.ts), then run the Worker with `wrangler dev` on 127.0.0.1:$PORT
-// (8787), passing the OPENAI_*, VAPID_* (web push), ADMINS, SIGNUP*, QUOTA_*, FILE*, SEARCH_* and WEB_FETCH* variables of this shell to the Worker, a local
+// (8787), passing the OPENAI_*, VAPID_* (web push), ADMINS, SIGNUP*, QUOTA_*, FILE*, SEARCH_*, WEB_FETCH* and MEMORY variables of this shell to the Worker, a local
 // SECRETS_KEY, and ALLOW_LOOPBACK=true (MCP servers and pages on this machine). PORT is the only knob: the DevTools inspector
 // gets a free port of its own, so two `npm start` with different PORTs run side by side.
 import { spawn, spawnSync } from "node:child_process";
@@ -46,6 +46,7 @@ const LLM_VARS = [
   "WEB_FETCH",
   "WEB_FETCH_MAX_BYTES",
   "WEB_FETCH_TIMEOUT_SECONDS",
+  "MEMORY",
 ] as const;
 const port = process.env.PORT ?? "8787";
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };

@@ -144,6 +144,15 @@ const DECISIONS: { [K in Intent["kind"]]: Decide<K> } = {
       );
     return { answer: `I read ${LOOP_NOTE} ${reads} times and nothing changed, so I am stopping here.` };
   },
+  remember: ({ fact }, { last, callIf }) => {
+    const saved = last("memory");
+    if (!saved) return callIf({ name: "memory", args: { action: "save", text: fact } }, "I will remember that.");
+    return {
+      answer: saved.ok
+        ? `I will remember: “${String(field(field(saved.value, "memory"), "text") ?? fact)}”. You can see and edit what I remember in Settings → Personalization.`
+        : `I could not remember it: ${errorText(saved)}.`,
+    };
+  },
   add_task: (intent, { last, callIf }) => {
     const created = last("task_create");
     if (!created)

@@ -13,6 +13,8 @@ export type Intent =
   | { kind: "ask" }
   | { kind: "loop" }
   | { kind: "add_task"; title: string }
+  /** "remember that …": the demo saves it with the memory tool. */
+  | { kind: "remember"; fact: string }
   | { kind: "write_note"; path: string; content: string }
   | { kind: "tasks" }
   | { kind: "search"; query: string }
@@ -54,6 +56,8 @@ export function detectIntent(text: string, offered: ReadonlySet<string>): Intent
   const web = webIntent(text, offered);
   if (web) return web;
   if (asksReminder(text)) return needs("schedule", { kind: "schedule", plan: reminderIn(text) });
+  const remembered = /\bremember(?: that|:)?\s+(.+)$/is.exec(text);
+  if (remembered) return needs("memory", { kind: "remember", fact: rememberedFact(remembered[1] ?? "") });
   if (/\blong story\b/.test(lower)) return { kind: "story" };
   if (/\bask me\b|\bquestions?\b|\bclarify\b/.test(lower)) return needs("request_input", { kind: "ask" });
   if (/\bloop(?:s|ing)?\b|\brepeat(?:s|ing)?\b/.test(lower)) return needs("vault_read", { kind: "loop" });
@@ -173,4 +177,14 @@ function slugify(s: string): string {
     .join("-")
     .slice(0, 48)
     .replace(/-+$/, "");
+}
+
+/** "remember that I like tea" → "The user likes tea." in the third person, as memories are kept. */
+function rememberedFact(said: string): string {
+  const fact = clip(clean(said).replace(/[.!?]+$/, ""), 400)
+    .replace(/^I am\b/i, "The user is")
+    .replace(/^I'm\b/i, "The user is")
+    .replace(/^my\b/i, "The user's")
+    .replace(/^I (\w+)\b/i, (_all, verb: string) => `The user ${verb}${verb.endsWith("s") ? "" : "s"}`);
+  return `${fact.charAt(0).toUpperCase()}${fact.slice(1)}.`;
 }

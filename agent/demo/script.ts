@@ -9,6 +9,7 @@
 //                                         subagent's answer; with "nested" the subagent delegates again
 //   "remind me" (with "on friday at 9",   → schedule create ("friday at 9", "every day at 8": read in the
 //   "every day at 8", …)                  user's zone), then what was scheduled and when, in words
+//   "remember (that) …"                 → memory save, in the third person ("The user likes tea.")
 //   "long story"                        → a long text, streamed slowly enough to press Stop
 //   "ask me" / "question" / "clarify"   → request_input, then an answer quoting the user's reply
 //   "loop" / "repeat"                   → the same vault_read again and again (no-progress detection)

@@ -15,6 +15,7 @@ export function introduction(): string {
     "- “write a note: …” (I save it as a note)",
     "- “show my tasks” or “add task …” (I read or add to your tasks)",
     "- “ask me a question” (the answer waits for your reply)",
+    "- “remember that I prefer metric units” (I remember it in your next conversations too)",
     "- “remind me on Friday at 9 to call the bank” or “remind me every day at 8 to …” (I schedule it)",
     "- “loop” (the same step again and again, until the loop detector stops it)",
     "- “tell me a long story” (streams slowly, so you can press Stop)",

@@ -62,6 +62,8 @@ describe.skipIf(skipped !== undefined)("a real OpenAI-compatible server (llama.c
             // The operator's switch for the web tools, as for a small local model: web_fetch's schema in every
             // request took the tiny model past what it handles (it wrote no story, only its reasoning).
             WEB_FETCH: "off",
+            // The same for the memory tool (and its instructions in the context item).
+            MEMORY: "off",
             OPENAI_API_STYLE: style,
           },
           direct: true,

@@ -125,6 +125,8 @@ describe("planDemoReply: what the user asks for", () => {
     ["show my tasks", "task_list", {}],
     ["what is on my todo list", "task_list", {}],
     ["add task water the plants", "task_create", { title: "water the plants" }],
+    ["remember that I prefer metric units", "memory", { action: "save", text: "The user prefers metric units." }],
+    ["Remember: my boat is called Skarv!", "memory", { action: "save", text: "The user's boat is called Skarv." }],
     ["please add a task: call Bob.", "task_create", { title: "call Bob" }],
     ["ask me a question", "request_input", { question: expect.stringContaining("?") }],
     ["can you clarify what you need", "request_input", { question: expect.any(String) }],
@@ -260,6 +262,10 @@ describe("planDemoReply: after tool results", () => {
     );
     expect(answer("write a note: hi", "vault_write", { path: "notes/hi.md", bytes: 2, created: true }).text).toContain(
       "notes/hi.md",
+    );
+    const memory = { action: "save", memory: { id: "m_1", text: "The user likes tea." } };
+    expect(answer("remember that I like tea", "memory", memory).text).toContain(
+      "I will remember: “The user likes tea.”",
     );
     const failed = planDemoReply(
       conversation(user("show my tasks"), called("c1", "task_list", {}), failure("c1", "task_list", "db down")),
