@@ -110,6 +110,7 @@ type ContextBench = {
     limit?: number,
     edit?: { at: number; from: number },
     files?: boolean,
+    project?: boolean,
   ) => Promise<ConversationFigures>;
 };
 
@@ -124,14 +125,16 @@ async function contextCompaction(): Promise<string[]> {
   const branched = await runConversation(TURNS, WINDOW, WINDOW, { at: 100, from: 50 });
   // Issue 45: the same conversation with files: every 50th message carries an image, a note and a long CSV.
   const withFiles = await runConversation(TURNS, WINDOW, WINDOW, undefined, true);
+  // Issue 47: in a project, with the user's instructions (changed at turn 100), the project's file and 20 memories.
+  const inProject = await runConversation(TURNS, WINDOW, WINDOW, undefined, false, true);
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
   const row = (label: string, f: (c: ConversationFigures) => string) =>
-    `| ${label} | ${f(whole)} | ${f(compacted)} | ${f(branched)} | ${f(withFiles)} |`;
+    `| ${label} | ${f(whole)} | ${f(compacted)} | ${f(branched)} | ${f(withFiles)} | ${f(inProject)} |`;
   return [
     `${TURNS} turns (a tool step every 4th turn, a tool failure every 10th, a task reminder every 6th request), o200k_base tokens of each request's tool declarations and messages; window ${WINDOW.toLocaleString("en-US")} tokens.`,
     "",
-    "| | whole history (before) | compacted (now) | compacted, branched at turn 100 | compacted, with files |",
-    "| --- | --- | --- | --- | --- |",
+    "| | whole history (before) | compacted (now) | compacted, branched at turn 100 | compacted, with files | compacted, in a project |",
+    "| --- | --- | --- | --- | --- | --- |",
     row("turns completed", (f) => String(f.turnsCompleted)),
     row("requests (summary calls included)", (f) => `${f.requests} (${f.compactions} compactions)`),
     row("input tokens sent, total", (f) => f.inputTokens.toLocaleString("en-US")),
@@ -146,6 +149,8 @@ async function contextCompaction(): Promise<string[]> {
     "Branched: at turn 100 the user edits their message of turn 50, and turns 100–199 run on that branch; the model reads the branch's path only. Prefix figures are within a branch: the first request after the branch point follows the other branch's last request and is left out of them (and of the cached tokens).",
     "",
     "With files: every 50th user message carries an image (sent as an image part), a short Markdown note (its text in a Files System message) and a 2,000-row CSV (its outline and the way to read it with file_read), as the conversation object sends them.",
+    "",
+    "In a project: before the first message, the context item (the user's instructions, the project's instructions and its note, 20 memories) and the note's text; the memory and file tools declared; at turn 100 the user changes their instructions, and the update item precedes the next message.",
   ];
 }
 

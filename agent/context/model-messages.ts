@@ -39,6 +39,8 @@ export const isCompaction = (m: Message): m is CompactionMessage => m.role === "
 /** The compaction the context starts from: the latest one. */
 export const latestCompaction = (log: readonly Message[]): CompactionMessage | undefined => log.findLast(isCompaction);
 
+const isContextItem = (m: Message) => m.role === "system" && m.item.kind === "context";
+
 export interface ContextOptions {
   /** Tokens one message's text may take (ContextBudget.message); a longer one is cut in the middle. */
   messageLimit?: number;
@@ -105,8 +107,12 @@ export function toModelMessages(log: readonly Message[], options: ContextOptions
   };
 
   const compaction = latestCompaction(log);
-  if (compaction) out.push({ role: "system", content: compaction.item.body });
   const from = compaction?.item.through_seq ?? 0;
+  // What the conversation started from (its context item) is never summarised away: the latest one a
+  // compaction folded opens the context, before the summary, the same bytes each time.
+  const context = compaction ? log.findLast((m) => m.seq <= from && isContextItem(m)) : undefined;
+  if (context?.role === "system") out.push({ role: "system", content: fit(context.item.body) });
+  if (compaction) out.push({ role: "system", content: compaction.item.body });
   const upTo = options.upTo ?? Number.POSITIVE_INFINITY;
   for (const message of log) {
     if (message.seq <= from || message.seq > upTo) continue;

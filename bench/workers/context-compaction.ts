@@ -10,8 +10,10 @@ import { z } from "zod";
 import { ContextMeter, contextBudget } from "../../agent/context/window";
 import { findDecisionTree } from "../../agent/decision-trees";
 import { fileBody } from "../../agent/files/file-body";
+import { type ConversationContext, contextDraft } from "../../agent/projects/context-item";
 import { reminderItem } from "../../agent/system-items/reminder";
 import { fileTools, offeredTools } from "../../agent/tools/files";
+import { memoryTool } from "../../agent/tools/memory";
 import { defineTool } from "../../agent/tools/tool";
 import { runTurn } from "../../agent/turn/run-turn";
 import type { ExtractedText } from "../../core/file-text";
@@ -66,6 +68,30 @@ const FILES: { file: Attachment; text?: ExtractedText }[] = [
     text: { text: csv },
   },
 ];
+
+/**
+ * With a project (issue 47): before the first message, the context item a conversation in a project
+ * starts with (the user's instructions, the project's instructions and its note, 20 memories), the
+ * memory tool declared; at turn 100 the user changes their instructions, and the next message is
+ * preceded by the update, as the conversation object writes them.
+ */
+const MEMORIES = Array.from({ length: 20 }, (_, i) => ({
+  id: `m_${i}`,
+  text: `The user ${words(i, 12)}.`,
+  project: i % 2 === 0,
+}));
+function projectContext(turn: number): ConversationContext {
+  return {
+    instructions: {
+      about: `I am a product manager. ${words(3, 60)}`,
+      style: turn < 100 ? "Be brief." : "Be thorough.",
+    },
+    project: { id: "p_launch", name: "Launch", instructions: `Plan the launch. ${words(5, 80)}` },
+    files: [FILES[1]?.file as Attachment],
+    memories: MEMORIES,
+    memoryOn: true,
+  };
+}
 
 /** What a request costs and shares: the serialised request, its tokens, the tokens of its cached prefix. */
 interface Sent {
@@ -152,6 +178,7 @@ export async function runConversation(
   limit = window,
   edit?: { at: number; from: number },
   files = false,
+  project = false,
 ): Promise<ConversationFigures> {
   const { append, notifier, path, moveLeaf } = memoryLog();
   const sent: Sent[] = [];
@@ -168,6 +195,15 @@ export async function runConversation(
   const tree = findDecisionTree("default");
   if (!tree) throw new Error("default tree missing");
   let completed = 0;
+  const appendDocument = async (file: Attachment, text: ExtractedText, source: string) => {
+    const { body, inline } = fileBody(file, text, Math.min(8_000, window / 4));
+    await append({
+      role: "system",
+      source,
+      severity: "info",
+      item: { kind: "file_attachment", path: file.name, body, file, inline },
+    });
+  };
   for (turn = 0; turn < turns; turn++) {
     const edited = edit?.at === turn ? questions[edit.from] : undefined;
     if (edited) {
@@ -175,6 +211,14 @@ export async function runConversation(
       branchedAt = sent.length;
     }
     const attached = files && turn % 50 === 0 ? FILES : [];
+    if (project) {
+      const lastKey = path().findLast((m) => m.role === "system" && m.item.kind === "context");
+      const last = lastKey?.role === "system" && lastKey.item.kind === "context" ? lastKey.item : undefined;
+      const draft = contextDraft(projectContext(turn), last, turn === 0);
+      if (draft) await append(draft);
+      const noteFile = FILES[1];
+      if (turn === 0 && noteFile?.text) await appendDocument(noteFile.file, noteFile.text, "Context");
+    }
     questions.push(
       await append({
         role: "user",
@@ -183,16 +227,7 @@ export async function runConversation(
       }),
     );
     // A document's System message right after its message, as the conversation object writes it.
-    for (const { file, text } of attached)
-      if (text) {
-        const { body, inline } = fileBody(file, text, Math.min(8_000, window / 4));
-        await append({
-          role: "system",
-          source: "Files",
-          severity: "info",
-          item: { kind: "file_attachment", path: file.name, body, file, inline },
-        });
-      }
+    for (const { file, text } of attached) if (text) await appendDocument(file, text, "Files");
     const outcome = await runTurn(
       {
         messages: path,
@@ -217,7 +252,11 @@ export async function runConversation(
         config: { ...DEFAULT_AGENT_CONFIG, maxIterations: 10, tokenBudget: 200_000, timeoutSeconds: 600 },
         tree,
         // With files, the file tools are declared too, as a conversation with files offers them.
-        tools: offeredTools(files ? [lookup, flaky, ...fileTools] : [lookup, flaky], path()),
+        // With a project, the memory tool too.
+        tools: offeredTools(
+          [lookup, flaky, ...(files || project ? fileTools : []), ...(project ? [memoryTool] : [])],
+          path(),
+        ),
         toolContext: { db: undefined as unknown as D1Database, userId: "bench", conversationId: "bench" },
         signal: new AbortController().signal,
         context: { budget: contextBudget(window), meter, images: { see: true, bytes: (id) => IMAGES.get(id) } },

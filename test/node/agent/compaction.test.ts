@@ -86,6 +86,29 @@ describe("the context after a compaction", () => {
     expect(messages.at(-1)?.role).toBe("user");
   });
 
+  it("keeps what the conversation started from (its latest context item) before the summary, through every compaction", () => {
+    const context = (body: string): Message => ({
+      ...base(),
+      role: "system",
+      source: "Context",
+      severity: "info",
+      item: { kind: "context", body, key: body },
+    });
+    const log = [context("INSTRUCTIONS v1"), ...conversation(3), context("INSTRUCTIONS v2"), ...conversation(2)];
+    log.push(compaction(log[6]?.seq ?? 0, "FIRST"));
+    expect(toModelMessages(log).slice(0, 2)).toEqual([
+      { role: "system", content: "INSTRUCTIONS v1" },
+      { role: "system", content: "FIRST" },
+    ]);
+    log.push(compaction(log[9]?.seq ?? 0, "SECOND"));
+    const next = toModelMessages(log);
+    expect(next.slice(0, 2)).toEqual([
+      { role: "system", content: "INSTRUCTIONS v2" },
+      { role: "system", content: "SECOND" },
+    ]);
+    expect(next.map(text).join()).not.toContain("INSTRUCTIONS v1");
+  });
+
   it("only grows at its end between compactions, and a later compaction replaces the earlier one", () => {
     const log = conversation(4);
     log.push(compaction(log[1]?.seq ?? 0, "FIRST"));
