@@ -2,7 +2,15 @@
 // memory switch and a default model; its conversations and files point at it. Always looked up with its
 // owner: another user's project is a missing one (404).
 import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
-import type { CreateProject, ModelRef, Project, UpdateProject } from "../protocol";
+import {
+  type CreateProject,
+  type ModelRef,
+  NO_PROJECT_DEFAULTS,
+  type Project,
+  type ProjectDefaults,
+  ProjectDefaultsSchema,
+  type UpdateProject,
+} from "../protocol";
 import { database, nowIso } from "./client";
 import { type FileRow, projectFiles, toAttachment } from "./files";
 import { parseModelRef } from "./providers";
@@ -13,6 +21,12 @@ export type ProjectRow = typeof projects.$inferSelect;
 const newProjectId = () => `p_${crypto.randomUUID().replaceAll("-", "")}`;
 const modelJson = (ref: ModelRef | null | undefined) => (ref ? JSON.stringify(ref) : null);
 
+/** The saved defaults; a stored value that no longer passes (bounds changed) is none. */
+export function defaultsOf(stored: unknown): ProjectDefaults {
+  const parsed = ProjectDefaultsSchema.safeParse(stored ?? {});
+  return parsed.success ? parsed.data : NO_PROJECT_DEFAULTS;
+}
+
 export function toProject(row: ProjectRow, conversationCount: number, files: readonly FileRow[]): Project {
   const model = parseModelRef(row.model);
   return {
@@ -21,6 +35,7 @@ export function toProject(row: ProjectRow, conversationCount: number, files: rea
     instructions: row.instructions,
     memory: row.memory,
     ...(model ? { model } : {}),
+    defaults: defaultsOf(row.defaults),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
     conversations: conversationCount,
@@ -80,6 +95,7 @@ export async function createProject(d1: D1Database, userId: string, input: Creat
     instructions: input.instructions?.trim() ?? "",
     memory: input.memory ?? true,
     model: modelJson(input.model),
+    defaults: input.defaults ?? NO_PROJECT_DEFAULTS,
     createdAt: now,
     updatedAt: now,
   };
@@ -93,6 +109,7 @@ export async function updateProject(d1: D1Database, row: ProjectRow, patch: Upda
     ...(patch.instructions !== undefined ? { instructions: patch.instructions.trim() } : {}),
     ...(patch.memory !== undefined ? { memory: patch.memory } : {}),
     ...(patch.model !== undefined ? { model: modelJson(patch.model) } : {}),
+    ...(patch.defaults !== undefined ? { defaults: patch.defaults } : {}),
     updatedAt: nowIso(),
   };
   await database(d1).update(projects).set(changes).where(eq(projects.id, row.id));
@@ -131,7 +148,13 @@ export async function setConversationProject(
 /** What a turn reads of its conversation's project (with its settings, user-settings.ts): none when outside one. */
 export const conversationProjectQuery = (d1: D1Database, userId: string, conversationId: string) =>
   database(d1)
-    .select({ id: projects.id, name: projects.name, instructions: projects.instructions, memory: projects.memory })
+    .select({
+      id: projects.id,
+      name: projects.name,
+      instructions: projects.instructions,
+      memory: projects.memory,
+      defaults: projects.defaults,
+    })
     .from(conversations)
     .innerJoin(projects, eq(projects.id, conversations.projectId))
     .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)))

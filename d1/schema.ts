@@ -108,6 +108,8 @@ export const projects = sqliteTable(
     memory: integer("memory", { mode: "boolean" }).notNull().default(true),
     /** A protocol ModelRef as JSON; null: the user's default. */
     model: text("model"),
+    /** protocol ProjectDefaults as JSON: limits and approach, tools off, MCP servers on. */
+    defaults: text("defaults", { mode: "json" }).notNull().default("{}"),
     createdAt: text("created_at").notNull().default(now),
     updatedAt: text("updated_at").notNull().default(now),
   },

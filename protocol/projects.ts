@@ -1,6 +1,7 @@
 // Projects, custom instructions and memory (docs/protocol.md "Projects, instructions and memory"): what
 // the agent is told about the user and their work at the start of each conversation, in its stable prefix.
 import { z } from "zod";
+import { type AgentConfigPatch, AgentConfigPatchSchema } from "./agent-config";
 import { AttachmentSchema } from "./files";
 import { ModelRefSchema } from "./models";
 
@@ -32,6 +33,21 @@ export const InstructionsPatchSchema = z.strictObject({
 });
 export type InstructionsPatch = z.infer<typeof InstructionsPatchSchema>;
 
+/** Tool names switched off in a project (built-in tools, or `server__tool` of an MCP server). */
+const toolNames = z.array(z.string().min(1).max(200)).max(100);
+
+/**
+ * What a project's conversations run with, over the user's own settings: limits and approach (any
+ * subset of AgentConfig), the tools switched off, and which MCP servers are on (null: the user's).
+ */
+export const ProjectDefaultsSchema = z.object({
+  agent: AgentConfigPatchSchema.default({}),
+  tools_off: toolNames.default([]),
+  mcp_servers: z.array(z.string().min(1).max(100)).max(100).nullable().default(null),
+});
+export type ProjectDefaults = z.infer<typeof ProjectDefaultsSchema>;
+export const NO_PROJECT_DEFAULTS: ProjectDefaults = { agent: {} as AgentConfigPatch, tools_off: [], mcp_servers: null };
+
 const projectName = z.string().trim().min(1, "the name is empty").max(100, "at most 100 characters");
 
 /** A project: a name, its instructions, its files, its memory switch and its default model. */
@@ -43,6 +59,8 @@ export const ProjectSchema = z.object({
   memory: z.boolean(),
   /** The model its new conversations start with; absent: the user's default. */
   model: ModelRefSchema.optional(),
+  /** Its limits and approach, the tools it switches off and the MCP servers it uses. */
+  defaults: ProjectDefaultsSchema,
   created_at: z.string(),
   updated_at: z.string(),
   /** How many conversations it holds. */
@@ -60,6 +78,7 @@ export const CreateProjectSchema = z.strictObject({
   instructions: instructionsText.optional(),
   memory: z.boolean().optional(),
   model: ModelRefSchema.nullable().optional(),
+  defaults: ProjectDefaultsSchema.optional(),
 });
 export type CreateProject = z.infer<typeof CreateProjectSchema>;
 
@@ -70,8 +89,9 @@ export const UpdateProjectSchema = z
     instructions: instructionsText.optional(),
     memory: z.boolean().optional(),
     model: ModelRefSchema.nullable().optional(),
+    defaults: ProjectDefaultsSchema.optional(),
   })
-  .refine((b) => Object.keys(b).length > 0, { message: "expected name, instructions, memory or model" });
+  .refine((b) => Object.keys(b).length > 0, { message: "expected name, instructions, memory, model or defaults" });
 export type UpdateProject = z.infer<typeof UpdateProjectSchema>;
 
 /** `POST /api/projects/:id/files`: a file uploaded with `POST /api/files` and not sent in a message yet. */

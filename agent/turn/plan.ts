@@ -29,6 +29,13 @@ export function subagentConfig(
   return { ...saved, ...limits, decisionTree: "default", taskReminderRequests: 0 };
 }
 
+/** A project's tools switched off: a built-in tool by name, an MCP tool by `server__tool`, or a whole server by its name. */
+export function withoutTools(tools: readonly AgentTool[], off: readonly string[]): AgentTool[] {
+  if (!off.length) return [...tools];
+  const offSet = new Set(off);
+  return tools.filter((t) => !offSet.has(t.name) && !offSet.has(t.name.split(MCP_TOOL_SEPARATOR)[0] ?? ""));
+}
+
 /** Only the servers whose tools the subagent was given are connected (all of them when none were named). */
 export function subagentServers<S extends { name: string }>(servers: readonly S[], tools?: readonly string[]): S[] {
   if (!tools) return [...servers];

@@ -174,6 +174,39 @@ describe("projects", () => {
     expect(after.find((c) => c.id === s.conversationId)?.project_id).toBeUndefined();
   });
 
+  it("runs its conversations with its defaults: limits, approach and tools switched off", async () => {
+    const session = await signup();
+    const bad = await call(session, "POST", "/api/projects", {
+      name: "X",
+      defaults: { agent: { decisionTree: "nope" } },
+    });
+    expect(bad.status).toBe(400);
+    const project = await newProject(session, {
+      name: "Focused",
+      defaults: { agent: { maxIterations: 1 }, tools_off: ["web_fetch", "task_create"] },
+    });
+    expect(project.defaults).toEqual({
+      agent: { maxIterations: 1 },
+      tools_off: ["web_fetch", "task_create"],
+      mcp_servers: null,
+    });
+    const inside = await conversation(
+      session,
+      [{ tool_calls: [{ name: "task_list", arguments: {} }] }, { text: "never asked" }],
+      project.id,
+    );
+    const { done } = await chat(inside, "List my tasks.");
+    // One step allowed: the turn ends at the limit after its first step instead of answering.
+    expect(done.termination_reason).toBe("max_iterations");
+    const names = toolNames((await requests(inside))[0] ?? {});
+    expect(names).toContain("task_list");
+    expect(names).not.toContain("task_create");
+    expect(names).not.toContain("web_fetch");
+    const outside = await conversation(session, [{ text: "Hi." }]);
+    await chat(outside, "Hi");
+    expect(toolNames((await requests(outside))[0] ?? {})).toContain("task_create");
+  });
+
   it("searches within a project", async () => {
     const session = await signup();
     const project = await newProject(session, { name: "Boats" });

@@ -1,6 +1,7 @@
 // A user's projects (docs/protocol.md "Projects, instructions and memory"): /api/projects. A project is
 // its owner's only (another's is a 404); deleting one keeps its conversations, outside any project.
 import { Hono } from "hono";
+import { patchProblems } from "../../agent/decision-trees";
 import { claimForProject, deleteProjectFiles, toAttachment } from "../../d1/files";
 import {
   createProject,
@@ -11,13 +12,25 @@ import {
   shownProject,
   updateProject,
 } from "../../d1/projects";
-import { AddProjectFileSchema, CreateProjectSchema, type ModelRef, UpdateProjectSchema } from "../../protocol";
-import { notFound } from "../errors";
+import {
+  AddProjectFileSchema,
+  CreateProjectSchema,
+  type ModelRef,
+  type ProjectDefaults,
+  UpdateProjectSchema,
+} from "../../protocol";
+import { invalid, notFound } from "../errors";
 import { type AppEnv, currentUser, ownerOf } from "../middleware/identity";
 import { readJson } from "../validate";
 import { ownModel } from "./providers";
 
 export const projectRoutes = new Hono<AppEnv>();
+
+/** Its defaults' approach must be a decision tree the server has; 400 naming the field otherwise. */
+function checkDefaults(defaults: ProjectDefaults | undefined): void {
+  const problems = defaults && patchProblems(defaults.agent);
+  if (problems) throw invalid(`defaults.agent.decisionTree: ${problems.decisionTree}`, problems);
+}
 
 /** The user's project, or 404 whoever else's it is. */
 export async function ownProject(d1: D1Database, userId: string, id: string): Promise<ProjectRow> {
@@ -30,6 +43,7 @@ projectRoutes.get("/", async (c) => c.json({ projects: await listProjects(c.var.
 
 projectRoutes.post("/", async (c) => {
   const input = await readJson(c, CreateProjectSchema);
+  checkDefaults(input.defaults);
   const model: ModelRef | null | undefined = input.model
     ? await ownModel(c.env, ownerOf(c), input.model, "model")
     : input.model;
@@ -45,6 +59,7 @@ projectRoutes.get("/:id", async (c) => {
 projectRoutes.patch("/:id", async (c) => {
   const row = await ownProject(c.var.shard, currentUser(c).id, c.req.param("id"));
   const patch = await readJson(c, UpdateProjectSchema);
+  checkDefaults(patch.defaults);
   // Checked before anything changes: a model the user does not have refuses the whole PATCH.
   const model = patch.model ? await ownModel(c.env, ownerOf(c), patch.model, "model") : patch.model;
   const updated = await updateProject(c.var.shard, row, { ...patch, model });

@@ -10,9 +10,17 @@ import { offeredTools } from "../../../agent/tools/files";
 import { type McpToolbox, openMcpToolbox } from "../../../agent/tools/mcp";
 import { MEMORY, withMemoryTool } from "../../../agent/tools/memory";
 import { withWebTools } from "../../../agent/tools/web";
-import { subagentConfig, subagentServers, subagentTools, type TurnChoices, userConfig } from "../../../agent/turn/plan";
+import {
+  subagentConfig,
+  subagentServers,
+  subagentTools,
+  type TurnChoices,
+  userConfig,
+  withoutTools,
+} from "../../../agent/turn/plan";
 import { limitsFor } from "../../../core/quota-rules";
 import type { McpServerRow } from "../../../d1/mcp-servers";
+import { defaultsOf } from "../../../d1/projects";
 import { ownerShard } from "../../../d1/shards";
 import { loadTurnSettings } from "../../../d1/user-settings";
 import { type AgentConfig, type ApprovalRule, DEFAULT_PROVIDER_ID, type ModelRef } from "../../../protocol";
@@ -32,6 +40,8 @@ export type TurnSettings = Awaited<ReturnType<typeof loadTurnSettings>>;
 
 interface Settings {
   saved: AgentConfig;
+  /** The tools the conversation's project switches off. */
+  toolsOff: readonly string[];
   mcpServers: McpServerRow[];
   llm: LlmSettings;
   approvals: ApprovalRule[];
@@ -70,12 +80,15 @@ export class TurnPlans {
     prefetched?: Promise<TurnSettings>,
     resumed?: TurnRecord,
   ): Promise<TurnPlan> {
-    const { saved, mcpServers, llm, approvals, web, memory } = await this.settings(prefetched, resumed?.model);
+    const { saved, toolsOff, mcpServers, llm, approvals, web, memory } = await this.settings(
+      prefetched,
+      resumed?.model,
+    );
     const mcp = await this.openMcp(mcpServers, signal);
     const offered = offeredTools([...BUILTIN_TOOLS, delegateTool, ...mcp.tools], this.io.messages());
     return {
       config: resumed?.config ?? userConfig(saved, choices),
-      tools: withMemoryTool(withWebTools(offered, web), memory !== undefined),
+      tools: withoutTools(withMemoryTool(withWebTools(offered, web), memory !== undefined), toolsOff),
       web,
       ...(memory ? { memory } : {}),
       subagents: new ConversationSubagents(this.env, this.meta, 0, undefined, modelRef(llm), this.children()),
@@ -92,13 +105,19 @@ export class TurnPlans {
     signal: AbortSignal,
     resumed?: TurnRecord,
   ): Promise<TurnPlan> {
-    const { saved, mcpServers, llm, approvals, web } = await this.settings(undefined, resumed?.model ?? request.model);
+    const { saved, toolsOff, mcpServers, llm, approvals, web } = await this.settings(
+      undefined,
+      resumed?.model ?? request.model,
+    );
     const mcp = await this.openMcp(subagentServers(mcpServers, request.tools), signal);
     const canDelegate = request.depth < MAX_DEPTH;
     const tools = subagentTools(
-      withWebTools(
-        offeredTools([...BUILTIN_TOOLS, ...(canDelegate ? [delegateTool] : []), ...mcp.tools], this.io.messages()),
-        web,
+      withoutTools(
+        withWebTools(
+          offeredTools([...BUILTIN_TOOLS, ...(canDelegate ? [delegateTool] : []), ...mcp.tools], this.io.messages()),
+          web,
+        ),
+        toolsOff,
       ),
       request.tools,
     ).filter((tool) => tool.name !== MEMORY); // what the user tells their agent is remembered there, not by a subagent
@@ -141,7 +160,18 @@ export class TurnPlans {
         : chosen;
     const web = await webPlan(this.env, this.meta.userId, loaded);
     const memory = memoryOn(this.env, loaded.context) ? { projectId: loaded.context.project?.id ?? null } : undefined;
-    return { saved: loaded.config, mcpServers: loaded.mcpServers, llm, approvals: loaded.approvals, web, memory };
+    // A project's conversations run with its limits and approach, its tools and its MCP servers.
+    const defaults = defaultsOf(loaded.context.project?.defaults);
+    const on = defaults.mcp_servers;
+    return {
+      saved: { ...loaded.config, ...defaults.agent },
+      toolsOff: defaults.tools_off,
+      mcpServers: on ? loaded.mcpServers.filter((server) => on.includes(server.id)) : loaded.mcpServers,
+      llm,
+      approvals: loaded.approvals,
+      web,
+      memory,
+    };
   }
 
   /** The MCP servers' tools for this turn; a server that is down is reported on the bus (a System message). */
