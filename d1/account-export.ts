@@ -2,20 +2,23 @@
 // the routes' lists stop at a page (200 notes, 100 tasks). Only what the user made and chose: no
 // credential, no provider or MCP server (their keys, tokens and URLs stay behind), no push subscription.
 // Every statement is scoped by user id. The conversations' messages are in their objects, not here.
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull } from "drizzle-orm";
 import {
   type AgentConfig,
   type ApprovalRule,
   type ExportedLibrary,
+  type ExportedProjects,
   type ExportedSchedules,
   type ExportedTasks,
   splitApprovalKey,
 } from "../protocol";
 import { database } from "./client";
 import type { ConversationRow } from "./conversations";
+import { loadInstructions } from "./instructions";
+import { defaultsOf } from "./projects";
 import { defaultModelQuery, parseModelRef } from "./providers";
 import { loadTimeZone } from "./schedules";
-import { conversations, tasks } from "./schema";
+import { conversations, memories, projects, tasks } from "./schema";
 import { listApprovalRules } from "./tool-approvals";
 import { loadAgentConfig, loadSubscriberToggles } from "./user-settings";
 
@@ -87,6 +90,40 @@ export async function schedulesToExport(d1: D1Database, userId: string): Promise
     .bind(userId)
     .all<Omit<ExportedSchedules["schedules"][number], "paused"> & { paused: number }>();
   return results.map((row) => ({ ...row, paused: row.paused === 1 }));
+}
+
+/** The instructions, the projects with their conversations' ids, and every memory. */
+export async function projectsToExport(d1: D1Database, userId: string): Promise<ExportedProjects> {
+  const db = database(d1);
+  const [instructions, rows, members, remembered] = await Promise.all([
+    loadInstructions(d1, userId),
+    db.select().from(projects).where(eq(projects.userId, userId)).orderBy(asc(projects.createdAt), asc(projects.id)),
+    db
+      .select({ id: conversations.id, projectId: conversations.projectId })
+      .from(conversations)
+      .where(and(eq(conversations.userId, userId), isNotNull(conversations.projectId))),
+    db.select().from(memories).where(eq(memories.userId, userId)).orderBy(asc(memories.createdAt), asc(memories.id)),
+  ]);
+  return {
+    instructions,
+    projects: rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      instructions: row.instructions,
+      memory: row.memory,
+      defaults: defaultsOf(row.defaults),
+      conversations: members.filter((m) => m.projectId === row.id).map((m) => m.id),
+      created_at: row.createdAt,
+      updated_at: row.updatedAt,
+    })),
+    memories: remembered.map((m) => ({
+      text: m.text,
+      project_id: m.projectId,
+      conversation_id: m.conversationId,
+      created_at: m.createdAt,
+      updated_at: m.updatedAt,
+    })),
+  };
 }
 
 /** What the user chose: the agent's settings, the notifications, the time zone, the default model, the approvals. */

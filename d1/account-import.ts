@@ -2,8 +2,11 @@
 // with the times and titles they had, notes under paths not taken, tasks, library entries and paused
 // schedules, each added beside what the account holds, never over it. Every statement is scoped by user
 // id; the writes go in batches of a few dozen statements (a D1 batch is one transaction, bounded in size).
-import type { ExportedLibrary, ExportedSchedules, ExportedTasks } from "../protocol";
+import type { ExportedLibrary, ExportedProjects, ExportedSchedules, ExportedTasks } from "../protocol";
 import { MAX_SCHEDULES } from "../protocol/schedules";
+import { saveInstructions } from "./instructions";
+import { createMemory } from "./memories";
+import { createProject, setConversationProject } from "./projects";
 
 const BATCH = 40;
 
@@ -139,4 +142,38 @@ export async function insertPausedSchedules(
       ),
   );
   return changed(await inBatches(d1, statements));
+}
+
+/**
+ * The archive's projects as new ones (their conversations, by the ids the import gave them, moved in),
+ * its memories (each in its new project, from its new conversation), and, where the settings are
+ * applied, its custom instructions.
+ */
+export async function importProjects(
+  d1: D1Database,
+  userId: string,
+  archived: ExportedProjects,
+  conversationIds: ReadonlyMap<string, string>,
+  withSettings: boolean,
+): Promise<{ projects: number; memories: number }> {
+  if (withSettings) await saveInstructions(d1, userId, archived.instructions);
+  const projectIds = new Map<string, string>();
+  for (const project of archived.projects) {
+    const row = await createProject(d1, userId, project);
+    projectIds.set(project.id, row.id);
+    for (const id of project.conversations) {
+      const moved = conversationIds.get(id);
+      if (moved) await setConversationProject(d1, userId, moved, row.id);
+    }
+  }
+  let memories = 0;
+  for (const memory of archived.memories) {
+    const projectId = memory.project_id === null ? null : projectIds.get(memory.project_id);
+    if (projectId === undefined) continue;
+    const conversationId =
+      memory.conversation_id === null ? null : (conversationIds.get(memory.conversation_id) ?? null);
+    await createMemory(d1, userId, { text: memory.text, projectId, conversationId, seq: null });
+    memories++;
+  }
+  return { projects: projectIds.size, memories };
 }

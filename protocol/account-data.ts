@@ -7,6 +7,13 @@ import { AgentConfigPatchSchema } from "./agent-config";
 import { ApprovalModeSchema } from "./approvals";
 import { MessageSchema } from "./message";
 import { ModelRefSchema } from "./models";
+import {
+  InstructionsSchema,
+  MAX_INSTRUCTIONS_CHARS,
+  MAX_MEMORY_CHARS,
+  NO_PROJECT_DEFAULTS,
+  ProjectDefaultsSchema,
+} from "./projects";
 
 export const EXPORT_FORMAT = "oracle-export";
 export const EXPORT_VERSION = 1;
@@ -27,6 +34,8 @@ export const ARCHIVE_FILES = {
   knowledge: "library/knowledge.json",
   workflows: "library/workflows.json",
   schedules: "schedules.json",
+  /** The custom instructions, the projects (their conversations by archive id) and the memories. */
+  projects: "projects.json",
   notes: "notes/",
   conversations: "conversations/",
   /** Each attached file, `files/<id>/<name>`: a message's `attachments` name them by id. */
@@ -118,6 +127,44 @@ export const ExportedSchedulesSchema = z.object({
 export type ExportedSchedules = z.infer<typeof ExportedSchedulesSchema>;
 
 /**
+ * `oracle-export/projects.json`: the custom instructions, each project (its conversations named by the ids
+ * they had in the archive; its files are under `files/` with the rest) and every memory (its project and
+ * conversation by archive id).
+ */
+export const ExportedProjectsSchema = z.object({
+  instructions: InstructionsSchema.extend({
+    about: z.string().max(MAX_INSTRUCTIONS_CHARS),
+    style: z.string().max(MAX_INSTRUCTIONS_CHARS),
+  }),
+  projects: z
+    .array(
+      z.object({
+        id: z.string().max(100),
+        name: z.string().trim().min(1).max(100),
+        instructions: z.string().max(MAX_INSTRUCTIONS_CHARS),
+        memory: z.boolean(),
+        defaults: ProjectDefaultsSchema.catch(NO_PROJECT_DEFAULTS),
+        conversations: z.array(z.string().max(100)).max(10_000),
+        created_at: z.iso.datetime(),
+        updated_at: z.iso.datetime(),
+      }),
+    )
+    .max(1000),
+  memories: z
+    .array(
+      z.object({
+        text: z.string().trim().min(1).max(MAX_MEMORY_CHARS),
+        project_id: z.string().max(100).nullable(),
+        conversation_id: z.string().max(100).nullable(),
+        created_at: z.iso.datetime(),
+        updated_at: z.iso.datetime(),
+      }),
+    )
+    .max(10_000),
+});
+export type ExportedProjects = z.infer<typeof ExportedProjectsSchema>;
+
+/**
  * `oracle-export/settings.json`: what the user chose, never a secret (no model provider, key, MCP
  * server, token or password). `approvals` are the built-in tools' rules.
  */
@@ -142,6 +189,9 @@ export const ImportSummarySchema = z.object({
   knowledge: z.number().int(),
   workflows: z.number().int(),
   schedules: z.number().int(),
+  /** Added with projects: absent from an older server's summary. */
+  projects: z.number().int().default(0),
+  memories: z.number().int().default(0),
   /** Whether the archive's settings were applied (a ChatGPT import has none). */
   settings: z.boolean(),
   /** Notes imported under another path, because theirs was taken. */

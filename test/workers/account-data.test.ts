@@ -12,7 +12,9 @@ import {
   EXPORT_COUNT_HEADER,
   type ImportProgressLine,
   type ImportSummary,
+  type Memory,
   type Message,
+  type Project,
 } from "../../protocol";
 import fixture from "../support/chatgpt-conversations.json";
 import { marker, scriptModel } from "../support/fake-openai-client";
@@ -98,6 +100,18 @@ async function fullAccount() {
     },
   });
   await json(session, "/api/settings/agent", { method: "PUT", json: { maxIterations: 7, tokenBudget: 12_000 } });
+  // Issue 47: instructions, a project holding the branched conversation, a memory of each scope.
+  await json(session, "/api/settings/instructions", { method: "PUT", json: { about: "I sail.", memory: false } });
+  const project = await json<{ id: string }>(session, "/api/projects", {
+    method: "POST",
+    json: { name: "Voyage", instructions: "Plan by the tides.", defaults: { agent: { maxIterations: 3 } } },
+  });
+  await json(session, `/api/conversations/${s.conversationId}`, { method: "PATCH", json: { project_id: project.id } });
+  await json(session, "/api/memories", {
+    method: "POST",
+    json: { text: "The boat is a ketch.", project_id: project.id },
+  });
+  await json(session, "/api/memories", { method: "POST", json: { text: "The user lives in Lisbon." } });
   await json(session, "/api/subscribers/tool_success", { method: "PUT", json: { enabled: true } });
   await json(session, "/api/settings/time-zone", { method: "PUT", json: { time_zone: "Europe/Lisbon" } });
   await json(session, "/api/tool-approvals", { method: "PUT", json: { tool: "vault_write", mode: "allow" } });
@@ -229,6 +243,8 @@ describe("import: an export brought back", () => {
       knowledge: 1,
       workflows: 1,
       schedules: 1,
+      projects: 1,
+      memories: 2,
     });
     expect(summary.settings).toBe(true);
     expect(summary.left_out.join(" ")).toContain("default model");
@@ -237,7 +253,7 @@ describe("import: an export brought back", () => {
     // The conversations: new ids, the same titles, pin, times and, in the branched one, the same tree.
     const before = await json<Conversation[]>(account.session, "/api/conversations");
     const after = await json<Conversation[]>(fresh, "/api/conversations");
-    const strip = ({ id: _id, preview: _p, model: _m, ...rest }: Conversation) => rest;
+    const strip = ({ id: _id, preview: _p, model: _m, project_id: _project, ...rest }: Conversation) => rest;
     expect(after.map(strip).sort((a, b) => a.title.localeCompare(b.title))).toEqual(
       before.map(strip).sort((a, b) => a.title.localeCompare(b.title)),
     );
@@ -286,6 +302,20 @@ describe("import: an export brought back", () => {
     // "Ask first" came along; "allow without asking" did not.
     const rules = await json<{ rules: { tool: string; mode: string }[] }>(fresh, "/api/tool-approvals");
     expect(rules.rules).toEqual([{ tool: "task_create", mode: "ask" }]);
+
+    // The instructions, the project with its conversation and defaults, the memories in their scopes.
+    expect(await json(fresh, "/api/settings/instructions")).toEqual({ about: "I sail.", style: "", memory: false });
+    const { projects } = await json<{ projects: Project[] }>(fresh, "/api/projects");
+    expect(projects).toEqual([
+      expect.objectContaining({ name: "Voyage", instructions: "Plan by the tides.", conversations: 1 }),
+    ]);
+    expect(projects[0]?.defaults.agent).toEqual({ maxIterations: 3 });
+    expect(twin?.project_id).toBe(projects[0]?.id);
+    const { memories } = await json<{ memories: Memory[] }>(fresh, "/api/memories");
+    expect(memories.map((m) => [m.text, m.project_id]).sort()).toEqual([
+      ["The boat is a ketch.", projects[0]?.id],
+      ["The user lives in Lisbon.", null],
+    ]);
   });
 
   it("adds beside what the account holds: a taken note path gets a new one, the same entry is not doubled", async () => {

@@ -8,6 +8,7 @@ import {
   conversationsToExport,
   libraryToExport,
   notesToExport,
+  projectsToExport,
   schedulesToExport,
   settingsToExport,
   tasksToExport,
@@ -88,6 +89,7 @@ async function writeAccount(d1: D1Database, userId: string, out: ArchiveWriter):
   await out.json(ARCHIVE_FILES.knowledge, { entries: await libraryToExport(d1, "knowledge", userId) });
   await out.json(ARCHIVE_FILES.workflows, { entries: await libraryToExport(d1, "workflows", userId) });
   await out.json(ARCHIVE_FILES.schedules, { schedules: await schedulesToExport(d1, userId) });
+  await out.json(ARCHIVE_FILES.projects, await projectsToExport(d1, userId));
   for await (const note of notesToExport(d1, userId))
     await out.text(`${ARCHIVE_FILES.notes}${note.path}`, note.content);
 }

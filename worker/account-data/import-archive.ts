@@ -7,6 +7,7 @@
 
 import { checkRepeat } from "../../core/schedule-times";
 import {
+  importProjects,
   insertLibraryEntries,
   insertNotes,
   insertPausedSchedules,
@@ -53,6 +54,10 @@ export async function importArchive(
     return conversation_id && runnable(s, now) ? [{ ...s, conversation_id }] : [];
   });
   summary.schedules = await insertPausedSchedules(shard, userId, schedules);
+  if (archive.projects) {
+    const counted = await importProjects(shard, userId, archive.projects, ids, Boolean(archive.settings));
+    Object.assign(summary, counted);
+  }
   const missed = archive.schedules.length - summary.schedules;
   if (missed)
     summary.left_out.push(
@@ -77,6 +82,8 @@ export function emptySummary(): ImportSummary {
     knowledge: 0,
     workflows: 0,
     schedules: 0,
+    projects: 0,
+    memories: 0,
     settings: false,
     renamed_notes: [],
     renamed_entries: [],

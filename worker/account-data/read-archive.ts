@@ -12,6 +12,8 @@ import {
   ExportedConversationSchema,
   type ExportedLibrary,
   ExportedLibrarySchema,
+  type ExportedProjects,
+  ExportedProjectsSchema,
   ExportedSchedulesSchema,
   type ExportedSettings,
   ExportedSettingsSchema,
@@ -35,6 +37,8 @@ export interface CheckedArchive {
   knowledge: ExportedLibrary["entries"];
   workflows: ExportedLibrary["entries"];
   schedules: ExportedSchedules["schedules"];
+  /** Absent from an archive made before projects. */
+  projects: ExportedProjects | undefined;
   notes: { path: string; entry: ZipEntry }[];
   /** Each conversation's file; read again, and numbered, as it is imported (readConversation). */
   conversations: ZipEntry[];
@@ -67,6 +71,7 @@ export function checkArchive(bytes: Uint8Array): CheckedArchive {
     knowledge: json(ARCHIVE_FILES.knowledge, ExportedLibrarySchema)?.entries ?? [],
     workflows: json(ARCHIVE_FILES.workflows, ExportedLibrarySchema)?.entries ?? [],
     schedules: json(ARCHIVE_FILES.schedules, ExportedSchedulesSchema)?.schedules ?? [],
+    projects: json(ARCHIVE_FILES.projects, ExportedProjectsSchema),
     notes: [...files]
       .filter(([name]) => name.startsWith(ARCHIVE_FILES.notes))
       .map(([name, entry]) => checkNote(name, entry)),
