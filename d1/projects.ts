@@ -14,7 +14,7 @@ import {
 import { database, nowIso } from "./client";
 import { type FileRow, projectFiles, toAttachment } from "./files";
 import { parseModelRef } from "./providers";
-import { conversations, files, memories, projects } from "./schema";
+import { conversations, files, memories, projects, schedules } from "./schema";
 
 export type ProjectRow = typeof projects.$inferSelect;
 
@@ -117,7 +117,8 @@ export async function updateProject(d1: D1Database, row: ProjectRow, patch: Upda
 }
 
 /**
- * Deletes a project's row and its memories; its conversations stay, outside any project. Its files go
+ * Deletes a project's row and its memories; its conversations stay, outside any project, and its
+ * schedules go on in the conversation of their latest run. Its files go
  * first (R2 and their rows, d1/files.ts deleteProjectFiles), by the caller.
  */
 export async function deleteProject(d1: D1Database, row: ProjectRow): Promise<void> {
@@ -128,6 +129,11 @@ export async function deleteProject(d1: D1Database, row: ProjectRow): Promise<vo
       .set({ projectId: null })
       .where(and(eq(conversations.userId, row.userId), eq(conversations.projectId, row.id))),
     db.delete(memories).where(and(eq(memories.userId, row.userId), eq(memories.projectId, row.id))),
+    // Its schedules go on in the conversation of their latest run.
+    db
+      .update(schedules)
+      .set({ projectId: null })
+      .where(and(eq(schedules.userId, row.userId), eq(schedules.projectId, row.id))),
     db.delete(projects).where(eq(projects.id, row.id)),
   ]);
 }

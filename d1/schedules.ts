@@ -22,7 +22,7 @@ export interface ScheduleRefusal {
 }
 export type ScheduleWrite = { schedule: Schedule; repeated?: boolean } | { refused: ScheduleRefusal };
 
-const SELECT = `SELECT s.id, s.conversation_id, c.title AS conversation_title, s.name, s.text, s.kind, s.at, s.cron,
+const SELECT = `SELECT s.id, s.conversation_id, s.project_id, c.title AS conversation_title, s.name, s.text, s.kind, s.at, s.cron,
   s.time_zone, s.paused, s.next_run_at, s.last_run_at, s.last_status, s.last_error, s.created_at, s.updated_at
   FROM schedules s JOIN conversations c ON c.id = s.conversation_id`;
 
@@ -102,15 +102,56 @@ const isProblem = (value: GivenRule | RuleProblem): value is RuleProblem => "fie
 const withNote = (schedule: Schedule, rule: GivenRule | undefined): Schedule =>
   rule?.note ? { ...schedule, note: rule.note } : schedule;
 
-/** The statement that makes a schedule's own conversation, named after it, when the cap leaves room. */
-function newConversation(d1: D1Database, userId: string, id: string, title: string): D1PreparedStatement {
+/**
+ * The statement that makes a schedule's own conversation, named after it (in its project, with the
+ * project's model), when the cap leaves room.
+ */
+function newConversation(
+  d1: D1Database,
+  userId: string,
+  id: string,
+  title: string,
+  projectId: string | null,
+): D1PreparedStatement {
   // The title is the user's own (a schedule's name), so the first message or the model never replaces it.
   return d1
     .prepare(
-      `INSERT INTO conversations (id, user_id, title, title_source)
-       SELECT ?1, ?2, ?3, 'user' WHERE (SELECT count(*) FROM schedules WHERE user_id = ?2) < ?4`,
+      `INSERT INTO conversations (id, user_id, title, title_source, project_id, model)
+       SELECT ?1, ?2, ?3, 'user', ?5, (SELECT model FROM projects WHERE id = ?5 AND user_id = ?2)
+       WHERE (SELECT count(*) FROM schedules WHERE user_id = ?2) < ?4`,
     )
-    .bind(id, userId, title, MAX_SCHEDULES);
+    .bind(id, userId, title, MAX_SCHEDULES, projectId);
+}
+
+/**
+ * A project's schedule's next run goes into a conversation of its own: made once (its id comes from the
+ * run, so a run retried after a crash finds it), in the project, named after the schedule; false when
+ * the project is gone.
+ */
+export async function runConversation(
+  d1: D1Database,
+  userId: string,
+  id: string,
+  title: string,
+  projectId: string,
+): Promise<boolean> {
+  await d1
+    .prepare(
+      `INSERT OR IGNORE INTO conversations (id, user_id, title, title_source, project_id, model)
+       SELECT ?1, ?2, ?3, 'user', p.id, p.model FROM projects p WHERE p.id = ?4 AND p.user_id = ?2`,
+    )
+    .bind(id, userId, title, projectId)
+    .run();
+  const made = await d1.prepare("SELECT 1 FROM conversations WHERE id = ? AND user_id = ?").bind(id, userId).first();
+  return made !== null;
+}
+
+/** The schedule goes on in `to` (its runs' alarm with it), if it was still `from`'s. */
+export async function handOverSchedule(d1: D1Database, userId: string, id: string, from: string, to: string) {
+  await d1
+    .prepare("UPDATE schedules SET conversation_id = ?4 WHERE id = ?1 AND user_id = ?2 AND conversation_id = ?3")
+    .bind(id, userId, from, to)
+    .run();
 }
 
 /**
@@ -134,6 +175,13 @@ export async function createSchedule(
     if (!owned)
       return { refused: { status: 404, code: "not_found", message: "No such conversation", field: "conversation_id" } };
   }
+  if (input.project_id !== undefined) {
+    const owned = await d1
+      .prepare("SELECT id FROM projects WHERE id = ?1 AND user_id = ?2")
+      .bind(input.project_id, userId)
+      .first();
+    if (!owned) return { refused: { status: 404, code: "not_found", message: "No such project", field: "project_id" } };
+  }
   const zone = input.time_zone ?? (await loadTimeZone(d1, userId)) ?? "UTC";
   const rule = ruleFrom(input, zone, now);
   if (!rule) return { refused: invalidRule({ field: "at", message: "give exactly one of at and repeat" }) };
@@ -144,8 +192,8 @@ export async function createSchedule(
   const next = input.paused ? null : nextRun(rule, zone, now);
   const insert = d1
     .prepare(
-      `INSERT INTO schedules (id, user_id, conversation_id, name, text, kind, at, cron, time_zone, paused, next_run_at)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11
+      `INSERT INTO schedules (id, user_id, conversation_id, name, text, kind, at, cron, time_zone, paused, next_run_at, project_id)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?13
        WHERE (SELECT count(*) FROM schedules WHERE user_id = ?2) < ?12
          AND EXISTS (SELECT 1 FROM conversations WHERE id = ?3 AND user_id = ?2)
        RETURNING id`,
@@ -163,9 +211,13 @@ export async function createSchedule(
       input.paused ? 1 : 0,
       next,
       MAX_SCHEDULES,
+      input.project_id ?? null,
     );
+  const projectId = input.project_id ?? null;
   const write =
-    input.conversation_id === undefined ? [newConversation(d1, userId, conversationId, name), insert] : [insert];
+    input.conversation_id === undefined
+      ? [newConversation(d1, userId, conversationId, name, projectId), insert]
+      : [insert];
   const effect = await writeOnce<{ id: string }>(d1, userId, key, id, write);
   const createdId = effect.repeated ? effect.target : effect.results.at(-1)?.results[0]?.id;
   const schedule = createdId ? await getSchedule(d1, userId, createdId) : undefined;

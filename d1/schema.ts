@@ -509,6 +509,8 @@ export const schedules = sqliteTable(
     lastRunAt: text("last_run_at"),
     lastStatus: text("last_status", { enum: ["queued", "started", "skipped", "failed"] }),
     lastError: text("last_error"),
+    /** Set for a project's schedule: each run goes into a new conversation of the project (conversation_id follows). */
+    projectId: text("project_id"),
     createdAt: text("created_at").notNull().default(now),
     updatedAt: text("updated_at").notNull().default(now),
   },

@@ -37,4 +37,5 @@ CREATE TABLE `user_instructions` (
 ALTER TABLE `conversations` ADD `project_id` text;--> statement-breakpoint
 CREATE INDEX `conversations_project` ON `conversations` (`user_id`,`project_id`);--> statement-breakpoint
 ALTER TABLE `files` ADD `project_id` text;--> statement-breakpoint
-CREATE INDEX `files_project` ON `files` (`project_id`);
+CREATE INDEX `files_project` ON `files` (`project_id`);--> statement-breakpoint
+ALTER TABLE `schedules` ADD `project_id` text;

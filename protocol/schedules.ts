@@ -42,11 +42,13 @@ const RepeatSchema = z
 
 /**
  * POST /api/schedules: exactly one of `at` (once) and `repeat` (recurring). Without `conversation_id` the
- * schedule posts into a new conversation of its own, named after it.
+ * schedule posts into a new conversation of its own, named after it; with `project_id` instead, into a
+ * new conversation of that project at every run.
  */
 export const ScheduleCreateSchema = z
   .object({
     conversation_id: z.string().min(1).max(100).optional(),
+    project_id: z.string().min(1).max(100).optional(),
     name: NameSchema.optional(),
     text: TextSchema,
     at: AtSchema.optional(),
@@ -57,6 +59,10 @@ export const ScheduleCreateSchema = z
   .refine((b) => (b.at === undefined) !== (b.repeat === undefined), {
     message: "give exactly one of at (once) and repeat (recurring)",
     path: ["at"],
+  })
+  .refine((b) => b.conversation_id === undefined || b.project_id === undefined, {
+    message: "give at most one of conversation_id and project_id",
+    path: ["project_id"],
   });
 export type ScheduleCreate = z.infer<typeof ScheduleCreateSchema>;
 
@@ -82,7 +88,10 @@ export type SchedulePatch = z.infer<typeof SchedulePatchSchema>;
 /** A schedule as the API answers it. */
 export const ScheduleSchema = z.object({
   id: z.string(),
+  /** The conversation it posts into; for a project's schedule, the one its latest run went into. */
   conversation_id: z.string(),
+  /** Set for a project's schedule: each run is a new conversation in that project. */
+  project_id: z.string().nullable().optional(),
   /** The conversation's title, for a list across conversations. */
   conversation_title: z.string(),
   name: z.string(),

@@ -13,6 +13,7 @@ import { OpenedConversation } from "./opened-conversation";
 import { parseClientFrame } from "./sockets/client-frames";
 import { finalFramesLeft } from "./sockets/final-frames";
 import { SocketHub, type SocketMeta } from "./sockets/socket-hub";
+import type { ScheduledRun } from "./triggers/scheduled-runs";
 import type { ChildOutcome, ChildRequest, ParentLink } from "./turn/subagents";
 
 export class ConversationObject extends OpenedConversation {
@@ -172,5 +173,10 @@ export class ConversationObject extends OpenedConversation {
   /** RPC from the Worker: the conversation's schedules changed; run what is due and re-arm the alarm. */
   async schedulesChanged(meta: SocketMeta): Promise<void> {
     await (await this.open(meta)).schedules.onAlarm();
+  }
+
+  /** RPC from another conversation's object: a project's schedule's run, which goes on in this new conversation. */
+  async acceptScheduledRun(meta: SocketMeta, run: ScheduledRun): Promise<void> {
+    await (await this.open(meta)).schedules.accept(run);
   }
 }

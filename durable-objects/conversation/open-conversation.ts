@@ -17,7 +17,7 @@ import { ConversationFrames } from "./sockets/frame-port";
 import type { SocketGuard } from "./sockets/socket-guard";
 import type { SocketHub, SocketMeta } from "./sockets/socket-hub";
 import { NotifyInbox } from "./triggers/notify-inbox";
-import { ScheduleRunner } from "./triggers/scheduled-runs";
+import { type RunRelay, ScheduleRunner } from "./triggers/scheduled-runs";
 import { recoverInterruptedTurn } from "./turn/recovery";
 import { ToggleCache } from "./turn/toggle-cache";
 import { openTurnHost } from "./turn/turn-host";
@@ -102,7 +102,13 @@ function assemble(ctx: DurableObjectState, env: Env, sockets: Sockets, meta: Soc
     index: outbox,
     user: sockets.user,
   });
-  const schedules = new ScheduleRunner(ctx, shard, meta, turns.starts, log.queries);
+  // A project's schedule hands its next run to a new conversation's object (scheduled-runs.ts).
+  const relay: RunRelay = (conversationId, run) =>
+    env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId)).acceptScheduledRun(
+      { ...meta, conversationId },
+      run,
+    );
+  const schedules = new ScheduleRunner(ctx, shard, meta, turns.starts, log.queries, relay);
   turns.lifecycle.whenIdle(schedules);
   // A turn that used the schedule tool changed this conversation's schedules: re-read at its end.
   frames.watch((frame) => {

@@ -73,6 +73,64 @@ describe("a schedule's run", () => {
     expect(scheduledMessages(await history(s))).toHaveLength(1);
   });
 
+  it("in a project, posts each run into a new conversation of the project, which the schedule then follows", async () => {
+    const s = await scenario([{ text: "Standup one." }, { text: "Standup two." }]);
+    const project = (await (
+      await api("/api/projects", {
+        method: "POST",
+        json: { name: "Team", instructions: "We ship on Fridays." },
+        headers: s.session.headers,
+      })
+    ).json()) as { id: string };
+    const schedule = await created(s.session, {
+      project_id: project.id,
+      name: "Standup",
+      text: `standup notes ${marker(s.key)}`,
+      repeat: "every day at 09:00",
+      time_zone: "UTC",
+    });
+    expect(schedule).toMatchObject({ project_id: project.id, conversation_title: "Standup" });
+    const first = schedule.conversation_id;
+    const conversation = async (id: string) =>
+      (await (await api(`/api/conversations/${id}`, { headers: s.session.headers })).json()) as { project_id?: string };
+    expect((await conversation(first)).project_id).toBe(project.id);
+
+    // The first run goes into the schedule's own (empty) conversation.
+    await makeDue(s.session, schedule.id);
+    await runDurableObjectAlarm(stubOf(first));
+    const messagesOf = async (id: string) =>
+      (
+        (await (await api(`/api/conversations/${id}/messages`, { headers: s.session.headers })).json()) as {
+          messages: Message[];
+        }
+      ).messages;
+    const answered = (messages: Message[]) => messages.some((m) => m.role === "agent");
+    await eventually(() => messagesOf(first), answered, "the first run's answer");
+
+    // The second, into a new conversation of the project; the schedule (and its alarm) moves there.
+    await makeDue(s.session, schedule.id);
+    await runDurableObjectAlarm(stubOf(first));
+    const moved = await read(s.session, schedule.id);
+    expect(moved.conversation_id).not.toBe(first);
+    expect((await conversation(moved.conversation_id)).project_id).toBe(project.id);
+    await eventually(() => messagesOf(moved.conversation_id), answered, "the second run's answer");
+    const second = await messagesOf(moved.conversation_id);
+    expect(scheduledMessages(second)).toHaveLength(1);
+    // It starts like any conversation of the project: with the project's instructions.
+    expect(
+      second.some(
+        (m) => m.role === "system" && m.item.kind === "context" && m.item.body.includes("We ship on Fridays."),
+      ),
+    ).toBe(true);
+    expect(scheduledMessages(await messagesOf(first))).toHaveLength(1);
+    expect(await alarmAt(moved.conversation_id)).toBe(Date.parse(moved.next_run_at ?? ""));
+
+    const other = await signup();
+    expect((await create(other, { project_id: project.id, text: "x", at: inHours(1) })).status).toBe(404);
+    const both = await create(s.session, { project_id: project.id, conversation_id: first, text: "x", at: inHours(1) });
+    expect(both.status).toBe(400);
+  });
+
   it("runs a recurring schedule that missed several runs once, then waits for the next occurrence", async () => {
     const s = await scenario([{ text: "Daily check done." }, { text: "should not run" }]);
     const schedule = await created(s.session, {

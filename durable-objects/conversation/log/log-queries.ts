@@ -92,6 +92,11 @@ export class LogQueries {
     return new Set(rows.map((r) => r.value));
   }
 
+  /** The conversation has a user's message (a project's schedule then posts its next run into a new one). */
+  hasUserMessage(): boolean {
+    return this.sql.exec("SELECT 1 FROM messages WHERE role = 'user' LIMIT 1").toArray().length > 0;
+  }
+
   /** A scheduled run's message is in the log already (posted before a crash that kept it queued). */
   scheduledRunPosted(scheduleId: string, dueAt: string): boolean {
     const rows = this.sql

@@ -11,7 +11,15 @@
 // closure between them).
 
 import { nextRun, ruleOf } from "../../../core/schedule-times";
-import { advanceSchedule, dueSchedules, earliestRun, recordRun, stillScheduled } from "../../../d1/schedules";
+import {
+  advanceSchedule,
+  dueSchedules,
+  earliestRun,
+  handOverSchedule,
+  recordRun,
+  runConversation,
+  stillScheduled,
+} from "../../../d1/schedules";
 import type { MessageOrigin } from "../../../protocol";
 import type { LogQueries } from "../log/log-queries";
 import type { SocketMeta } from "../sockets/socket-hub";
@@ -24,7 +32,12 @@ export interface ScheduledRun {
   name: string;
   text: string;
   due_at: string;
+  /** A project's schedule: the run goes into a new conversation of the project when this one is used. */
+  project_id?: string;
 }
+
+/** Gives a run to another conversation's object, which queues and posts it (a project's schedule's next run). */
+export type RunRelay = (conversationId: string, run: ScheduledRun) => Promise<void>;
 
 export const SCHEDULED_RUNS_KEY = "scheduled-runs";
 /**
@@ -51,6 +64,7 @@ export class ScheduleRunner {
     private readonly meta: SocketMeta,
     private readonly turns: ScheduleHost,
     private readonly log: LogQueries,
+    private readonly relay: RunRelay,
   ) {}
 
   private get storage(): DurableObjectStorage {
@@ -82,6 +96,19 @@ export class ScheduleRunner {
     this.stale = true;
   }
 
+  /**
+   * Another conversation's runner handed this one a run (a project's schedule moved here): queued like a
+   * due run of its own, once, then posted and the alarm armed for the schedule's next run.
+   */
+  async accept(run: ScheduledRun): Promise<void> {
+    if (this.closed) return;
+    const queue = await this.queue();
+    if (!queue.some((r) => r.schedule_id === run.schedule_id && r.due_at === run.due_at))
+      await this.storage.put(SCHEDULED_RUNS_KEY, [...queue, run]);
+    await this.drain();
+    await this.arm();
+  }
+
   /** The conversation is being erased: nothing more starts. */
   close(): void {
     this.closed = true;
@@ -99,7 +126,13 @@ export class ScheduleRunner {
     const fresh = due.filter((s) => !queue.some((run) => run.schedule_id === s.id && run.due_at === s.next_run_at));
     // Queued first, advanced second: an alarm retried after a crash between the two finds the run queued.
     if (fresh.length) {
-      const runs = fresh.map((s) => ({ schedule_id: s.id, name: s.name, text: s.text, due_at: s.next_run_at ?? "" }));
+      const runs = fresh.map((s) => ({
+        schedule_id: s.id,
+        name: s.name,
+        text: s.text,
+        due_at: s.next_run_at ?? "",
+        ...(s.project_id ? { project_id: s.project_id } : {}),
+      }));
       await this.storage.put(SCHEDULED_RUNS_KEY, [...queue, ...runs]);
     }
     for (const schedule of due) {
@@ -119,6 +152,10 @@ export class ScheduleRunner {
         const { userId } = this.meta;
         const live = await stillScheduled(this.db, userId, run.schedule_id);
         const posted = this.log.scheduledRunPosted(run.schedule_id, run.due_at);
+        if (live && !posted && run.project_id && this.log.hasUserMessage()) {
+          await this.handOver(run, run.project_id);
+          continue;
+        }
         const refused =
           live && !posted ? await this.turns.start({ frame: { content: run.text }, origin: origin(run) }) : undefined;
         await this.dequeue(run);
@@ -129,6 +166,22 @@ export class ScheduleRunner {
     } finally {
       this.draining = false;
     }
+  }
+
+  /**
+   * A project's schedule whose conversation is used already: its run goes into a new conversation of the
+   * project, which the schedule then follows (its alarm too). Each step can be done again after a crash:
+   * the conversation's id comes from the run, the hand-over only moves the schedule from here, and the
+   * other object queues a run once.
+   */
+  private async handOver(run: ScheduledRun, projectId: string): Promise<void> {
+    const { userId, conversationId } = this.meta;
+    const target = await runConversationId(run);
+    if (await runConversation(this.db, userId, target, run.name, projectId)) {
+      await handOverSchedule(this.db, userId, run.schedule_id, conversationId, target);
+      await this.relay(target, run);
+    } else await recordRun(this.db, userId, run.schedule_id, "failed", new Date(), "Its project was deleted");
+    await this.dequeue(run);
   }
 
   private async dequeue(run: ScheduledRun): Promise<void> {
@@ -163,3 +216,12 @@ const origin = (run: ScheduledRun): MessageOrigin => ({
   name: run.name,
   due_at: run.due_at,
 });
+
+/** The conversation a project's schedule's run goes into: the same for the same run, a UUID like any. */
+async function runConversationId(run: ScheduledRun): Promise<string> {
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${run.schedule_id}/${run.due_at}`)),
+  );
+  const hex = [...digest.slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
