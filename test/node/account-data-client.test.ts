@@ -85,13 +85,15 @@ describe("what the page says", () => {
       knowledge: 1,
       workflows: 0,
       schedules: 1,
+      projects: 1,
+      memories: 2,
       settings: true,
       renamed_notes: [{ from: "ideas.md", to: "ideas-imported.md" }],
       renamed_entries: [],
       left_out: ["the default model (m): it is not one of your models here"],
     };
     expect(importSummaryLines(summary, "oracle")).toEqual([
-      "Imported 2 conversations (11 messages), 3 notes, 1 task, 1 knowledge entry, 1 schedule.",
+      "Imported 2 conversations (11 messages), 3 notes, 1 task, 1 knowledge entry, 1 schedule, 1 project, 2 memories.",
       "Imported schedules are paused, so nothing runs unexpectedly: resume them on the Schedules page.",
       "Your settings were applied.",
       "1 note came in under a new path, as theirs was taken: ideas.md → ideas-imported.md.",

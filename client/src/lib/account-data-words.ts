@@ -41,6 +41,8 @@ export function importSummaryLines(summary: ImportSummary, kind: ImportKind): st
     summary.knowledge === 1 ? "1 knowledge entry" : `${summary.knowledge.toLocaleString("en-US")} knowledge entries`,
     plural(summary.workflows, "workflow"),
     plural(summary.schedules, "schedule"),
+    plural(summary.projects, "project"),
+    plural(summary.memories, "memory", "memories"),
   ].filter((words) => !words.startsWith("0 "));
   const conversations = `${plural(summary.conversations, "conversation")} (${plural(summary.messages, "message")})`;
   const lines = [

@@ -153,7 +153,8 @@ export class ScheduleRunner {
         const live = await stillScheduled(this.db, userId, run.schedule_id);
         const posted = this.log.scheduledRunPosted(run.schedule_id, run.due_at);
         if (live && !posted && run.project_id && this.log.hasUserMessage()) {
-          await this.handOver(run, run.project_id);
+          await handOver(this.db, this.meta, this.relay, { ...run, project_id: run.project_id });
+          await this.dequeue(run);
           continue;
         }
         const refused =
@@ -166,22 +167,6 @@ export class ScheduleRunner {
     } finally {
       this.draining = false;
     }
-  }
-
-  /**
-   * A project's schedule whose conversation is used already: its run goes into a new conversation of the
-   * project, which the schedule then follows (its alarm too). Each step can be done again after a crash:
-   * the conversation's id comes from the run, the hand-over only moves the schedule from here, and the
-   * other object queues a run once.
-   */
-  private async handOver(run: ScheduledRun, projectId: string): Promise<void> {
-    const { userId, conversationId } = this.meta;
-    const target = await runConversationId(run);
-    if (await runConversation(this.db, userId, target, run.name, projectId)) {
-      await handOverSchedule(this.db, userId, run.schedule_id, conversationId, target);
-      await this.relay(target, run);
-    } else await recordRun(this.db, userId, run.schedule_id, "failed", new Date(), "Its project was deleted");
-    await this.dequeue(run);
   }
 
   private async dequeue(run: ScheduledRun): Promise<void> {
@@ -216,6 +201,25 @@ const origin = (run: ScheduledRun): MessageOrigin => ({
   name: run.name,
   due_at: run.due_at,
 });
+
+/**
+ * A project's schedule whose conversation is used already: its run goes into a new conversation of the
+ * project, which the schedule then follows (its alarm too). Each step can be done again after a crash:
+ * the conversation's id comes from the run, the hand-over only moves the schedule from here, and the
+ * other object queues a run once.
+ */
+async function handOver(
+  db: D1Database,
+  { userId, conversationId }: SocketMeta,
+  relay: RunRelay,
+  run: ScheduledRun & { project_id: string },
+): Promise<void> {
+  const target = await runConversationId(run);
+  if (await runConversation(db, userId, target, run.name, run.project_id)) {
+    await handOverSchedule(db, userId, run.schedule_id, conversationId, target);
+    await relay(target, run);
+  } else await recordRun(db, userId, run.schedule_id, "failed", new Date(), "Its project was deleted");
+}
 
 /** The conversation a project's schedule's run goes into: the same for the same run, a UUID like any. */
 async function runConversationId(run: ScheduledRun): Promise<string> {
