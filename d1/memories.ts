@@ -4,7 +4,8 @@
 import { and, desc, eq, inArray, isNull, or } from "drizzle-orm";
 import { MAX_APPLIED_MEMORIES, type Memory } from "../protocol";
 import { database, nowIso } from "./client";
-import { conversations, memories } from "./schema";
+import { projectOfConversation } from "./projects";
+import { memories } from "./schema";
 
 export type MemoryRow = typeof memories.$inferSelect;
 
@@ -35,12 +36,8 @@ export async function listMemories(d1: D1Database, userId: string): Promise<Memo
  * context item is written.
  */
 export const memoriesInScopeQuery = (d1: D1Database, userId: string, conversationId: string) => {
-  const db = database(d1);
-  const project = db
-    .select({ id: conversations.projectId })
-    .from(conversations)
-    .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)));
-  return db
+  const project = projectOfConversation(d1, userId, conversationId);
+  return database(d1)
     .select({ id: memories.id, text: memories.text, projectId: memories.projectId })
     .from(memories)
     .where(and(eq(memories.userId, userId), or(isNull(memories.projectId), inArray(memories.projectId, project))))

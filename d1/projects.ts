@@ -168,13 +168,17 @@ export const conversationProjectQuery = (d1: D1Database, userId: string, convers
 
 export type ConversationProject = Awaited<ReturnType<typeof conversationProjectQuery>>[number];
 
-/** The files of a conversation's project, oldest first, as attachments' columns (with the turn's settings). */
-export const conversationProjectFilesQuery = (d1: D1Database, userId: string, conversationId: string) => {
-  const db = database(d1);
-  const project = db
+/** The project id of the user's conversation, as a subquery (`inArray(column, …)`): none outside a project. */
+export const projectOfConversation = (d1: D1Database, userId: string, conversationId: string) =>
+  database(d1)
     .select({ id: conversations.projectId })
     .from(conversations)
     .where(and(eq(conversations.id, conversationId), eq(conversations.userId, userId)));
+
+/** The files of a conversation's project, oldest first, as attachments' columns (with the turn's settings). */
+export const conversationProjectFilesQuery = (d1: D1Database, userId: string, conversationId: string) => {
+  const db = database(d1);
+  const project = projectOfConversation(d1, userId, conversationId);
   return db
     .select({
       id: files.id,
