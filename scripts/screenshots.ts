@@ -3,7 +3,8 @@
 // phone, dark, and once light; and the page of a share link to that chat, as a visitor with no account
 // sees it; an approval card and an MCP server's question on the phone, and the Schedules page. Writes
 // docs/screenshots/chat-1280.png, chat-1280-light.png, chat-390.png, approval-390.png, attachments-1280.png,
-// an answer from the web with its sources, web-1280.png,
+// an answer from the web with its sources, web-1280.png, a project's page, projects-1280.png, the demo
+// remembering something in a project's conversation, memory-1280.png,
 // elicitation-390.png, schedules-1280.png, shared-1280.png, and (ada is the app's admin) Settings → Usage
 // under a quota, usage-1280.png, the admin page with a few more accounts, admin-1280.png, Settings →
 // Account with a passkey and two sessions, account-1280.png, and the sign-in page on a phone,
@@ -163,6 +164,30 @@ try {
   await page.waitForTimeout(500);
   await page.screenshot({ path: path.join(OUT, "web-1280.png") });
 
+  // A project: its instructions and file, its conversations; one of them where the demo remembered something.
+  const project = await apiFromPage<{ id: string }>(page, "POST", "/api/projects", {
+    name: "Cloud budget",
+    instructions: "Keep every plan under the $400 monthly cap. Name the line items you change.",
+  });
+  if (project.status !== 201) throw new Error(`could not create a project: ${project.status}`);
+  const planned = await apiFromPage<{ id: string }>(page, "POST", "/api/conversations", { project_id: project.body.id });
+  await page.goto(`/c/${planned.body.id}`);
+  await sendChat(page, "remember that I review the budget every quarter");
+  await waitTurnEnded(page, planned.body.id);
+  await page.locator("[data-testid=memory-card]").waitFor();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(OUT, "memory-1280.png") });
+  await page.goto(`/projects/${project.body.id}`);
+  const upload = page.locator("[data-testid=project-file-input]");
+  await upload.setInputFiles({
+    name: "line-items.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from("item,monthly\nhosting,220\nmodel calls,150\nbackups,30\n"),
+  });
+  await page.locator("[data-testid=project-file]").first().waitFor();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(OUT, "projects-1280.png"), fullPage: true });
+
   // The Schedules page with two schedules: a recurring workflow and a one-off reminder.
   for (const body of [
     { conversation_id: id, name: "Daily review", text: "/daily-review", repeat: "every weekday at 08:00" },
@@ -229,7 +254,7 @@ try {
   await page.screenshot({ path: path.join(OUT, "admin-1280.png"), fullPage: true });
   await accountPictures(app.url);
   console.log(
-    `wrote ${path.relative(ROOT, OUT)}/chat-1280.png, chat-1280-light.png, chat-390.png, approval-390.png, attachments-1280.png, web-1280.png, elicitation-390.png, schedules-1280.png, shared-1280.png, usage-1280.png, admin-1280.png, account-1280.png and login-390.png`,
+    `wrote ${path.relative(ROOT, OUT)}/chat-1280.png, chat-1280-light.png, chat-390.png, approval-390.png, attachments-1280.png, web-1280.png, projects-1280.png, memory-1280.png, elicitation-390.png, schedules-1280.png, shared-1280.png, usage-1280.png, admin-1280.png, account-1280.png and login-390.png`,
   );
 } finally {
   await Promise.all([browser.close(), elicit.close(), search.close()]);

@@ -4,13 +4,23 @@
 // byte-identical, so the request's prefix never changes under the conversation; a change of the
 // instructions or the project is a new item before the next message (an update), never an edit.
 // Everything in it is the user's own text (or the agent's memory of it): reminder tags are defused.
-import { type Attachment, MAX_APPLIED_MEMORIES, type MessageDraft } from "../../protocol";
+import { type Attachment, MAX_APPLIED_MEMORIES, type Message, type MessageDraft } from "../../protocol";
 import { fileHeader } from "../files/file-body";
 import { neutralizeReminders } from "../system-items/forgery";
 
 type SystemDraft = Extract<MessageDraft, { role: "system" }>;
 
 export const CONTEXT_SOURCE = "Context";
+/** The source of a project's documents' System messages, after the context item. */
+export const PROJECT_FILES_SOURCE = "Project";
+
+/**
+ * What the user told the agent about themselves and their project (the context item, the project's
+ * documents): theirs, so a share link never shows it.
+ */
+export const isPersonalContext = (m: Message): boolean =>
+  m.role === "system" &&
+  (m.item.kind === "context" || (m.item.kind === "file_attachment" && m.source === PROJECT_FILES_SOURCE));
 
 export interface ContextMemory {
   id: string;

@@ -95,6 +95,24 @@ describe("custom instructions", () => {
     expect(requestText((await requests(other))[0] ?? {})).not.toContain("glaciologist");
   });
 
+  it("are never shown on a share link, with System messages or without", async () => {
+    const session = await signup();
+    await instructions(session, { about: "My bank is Northwind." });
+    const project = await newProject(session, { name: "Taxes", instructions: "File by April." });
+    await call(session, "POST", "/api/memories", { text: "The user's accountant is Ana." });
+    const s = await conversation(session, [{ text: "Sure." }], project.id);
+    await chat(s, "Help with taxes");
+    expect(contexts(await history(s))).toHaveLength(1);
+    const link = await json<{ id: string }>(
+      await call(session, "POST", `/api/conversations/${s.conversationId}/shares`, { include_system: true }),
+    );
+    const shared = await api(`/api/shared/${link.id}`, { headers: { "CF-Connecting-IP": "198.51.100.7" } });
+    const text = await shared.text();
+    expect(shared.status).toBe(200);
+    expect(text).toContain("Help with taxes");
+    for (const secret of ["Northwind", "File by April", "Ana"]) expect(text).not.toContain(secret);
+  });
+
   it("refuses bad input by field and keeps what was saved", async () => {
     const session = await signup();
     await instructions(session, { about: "Kept." });

@@ -1,7 +1,9 @@
 // What a share link shows (docs/protocol.md "Share links"): the path up to the link's leaf, read from the
 // conversation's object at each view (nothing is copied, so revoking or deleting ends it at once), less
 // what the owner left out, with their MCP servers' addresses replaced by the servers' names (and secrets hidden).
+// What the conversation started from (the user's instructions, project and memories) is never shown.
 
+import { isPersonalContext } from "../../agent/projects/context-item";
 import { serverAddresses } from "../../d1/mcp-servers";
 import { shardDb } from "../../d1/shards";
 import type { ShareRow } from "../../d1/shares";
@@ -17,6 +19,7 @@ export function shownMessages(
 ): Message[] {
   return messages
     .filter((m) => (m.role !== "tool" || row.includeTools) && (m.role !== "system" || row.includeSystem))
+    .filter((m) => !isPersonalContext(m))
     .map((m) => (row.includeFiles ? m : withoutFileText(m)));
 }
 

@@ -51,7 +51,7 @@ export class ConversationFileStore {
 
   /**
    * The System messages documents bring, in their order: their text or their outline. `source`: a user
-   * message's ("Files") or the conversation's project's ("Context").
+   * message's ("Files") or the conversation's project's ("Project").
    */
   async documentDrafts(files: readonly Attachment[], window: number, source = "Files"): Promise<SystemDraft[]> {
     const drafts: SystemDraft[] = [];

@@ -2,7 +2,7 @@
 // memory"): before a message, the `context` item when there is none yet or the user's instructions or
 // the project changed (agent/projects/context-item.ts), then the project's documents the path has not
 // had yet, like a message's attachments. All of it read with the turn's settings (one D1 round trip).
-import { CONTEXT_SOURCE, contextDraft, contextKey } from "../../../agent/projects/context-item";
+import { contextDraft, contextKey, PROJECT_FILES_SOURCE } from "../../../agent/projects/context-item";
 import type { MemoryScope } from "../../../agent/projects/memory-scope";
 import { toAttachment } from "../../../d1/files";
 import type { TurnContextRead } from "../../../d1/user-settings";
@@ -62,5 +62,5 @@ export async function contextDrafts(
   if (!draft) return [];
   const known = filesRead(path);
   const fresh = projectFiles.filter((f) => !known.has(f.id));
-  return [draft, ...(fresh.length ? await files.documentDrafts(fresh, await window(), CONTEXT_SOURCE) : [])];
+  return [draft, ...(fresh.length ? await files.documentDrafts(fresh, await window(), PROJECT_FILES_SOURCE) : [])];
 }
