@@ -170,7 +170,9 @@ try {
     instructions: "Keep every plan under the $400 monthly cap. Name the line items you change.",
   });
   if (project.status !== 201) throw new Error(`could not create a project: ${project.status}`);
-  const planned = await apiFromPage<{ id: string }>(page, "POST", "/api/conversations", { project_id: project.body.id });
+  const planned = await apiFromPage<{ id: string }>(page, "POST", "/api/conversations", {
+    project_id: project.body.id,
+  });
   await page.goto(`/c/${planned.body.id}`);
   await sendChat(page, "remember that I review the budget every quarter");
   await waitTurnEnded(page, planned.body.id);

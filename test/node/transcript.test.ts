@@ -78,6 +78,21 @@ describe("buildTranscript", () => {
     expect(groupSummary(group)).toBe("Worked for 3 steps · 4 tools · 1 failed");
   });
 
+  it("keeps what the agent remembered in its place, out of the folded steps; a failed memory call folds", () => {
+    const items = buildTranscript([
+      user("my roses are climbers"),
+      tool("vault_search", 1),
+      tool("memory", 1),
+      tool("memory", 2, "error"),
+      final("noted", 3),
+    ]);
+    expect(items.map((i) => i.kind)).toEqual(["user", "group", "memory", "group", "answer"]);
+    const [, first, memory, second] = items;
+    expect(memory?.kind === "memory" && memory.message.tool).toBe("memory");
+    expect(first?.kind === "group" && first.steps.map((m) => m.role === "tool" && m.tool)).toEqual(["vault_search"]);
+    expect(second?.kind === "group" && second.failedTools).toBe(1);
+  });
+
   it("shows a simple answer without a group, and marks only the last unfinished turn as running", () => {
     const done = buildTranscript([user("a"), final("b", 1)]);
     expect(done.map((i) => i.kind)).toEqual(["user", "answer"]);

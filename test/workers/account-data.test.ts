@@ -12,10 +12,9 @@ import {
   EXPORT_COUNT_HEADER,
   type ImportProgressLine,
   type ImportSummary,
-  type Memory,
   type Message,
-  type Project,
 } from "../../protocol";
+import type { Memory, Project } from "../../protocol/projects";
 import fixture from "../support/chatgpt-conversations.json";
 import { marker, scriptModel } from "../support/fake-openai-client";
 import { MCP_TEST_TOKEN } from "../support/mcp-calls";

@@ -5,7 +5,8 @@
 // saving where the conversation is and the memories reaching new conversations of their scope only, the
 // switches, and ownership everywhere. Real D1, R2 and objects; the fake model.
 import { describe, expect, it } from "vitest";
-import type { Memory, Message, Project } from "../../protocol";
+import type { Message } from "../../protocol";
+import type { Memory, Project } from "../../protocol/projects";
 import { modelRequests, type Step, scriptModel } from "../support/fake-openai-client";
 import { api, connect, type Session, signup, uniqueName } from "./helpers";
 import { chat, history, llmUrl, requestText, type Scenario } from "./turn-helpers";

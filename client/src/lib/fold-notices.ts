@@ -20,7 +20,7 @@ export type NoticeFold = {
 export type FoldableItem =
   | { kind: "user" }
   | { kind: "system"; message: SystemMessage; fold?: NoticeFold }
-  | { kind: "answer" | "group" | "question" };
+  | { kind: "answer" | "group" | "question" | "memory" };
 
 type Notification = Extract<SystemMessage["item"], { kind: "notification" }>;
 

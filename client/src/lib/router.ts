@@ -12,6 +12,7 @@ export type SettingsTab =
   | "agent-notices"
   | "tools"
   | "web"
+  | "personalization"
   | "device-notifications"
   | "shares"
   | "account"
@@ -29,6 +30,8 @@ export type Route =
   | { name: "notes"; path?: string }
   | { name: "tasks" }
   | { name: "schedules" }
+  /** A project's page (/projects/<id>): its instructions, files, memories and conversations. */
+  | { name: "project"; id: string }
   /** The admin page: admins only (anyone else sees the not-found page). */
   | { name: "admin" }
   /** A share link's page (no account needed). */
@@ -66,7 +69,7 @@ export function parseRoute(pathname: string): Route {
   if (path === "/signup") return { name: "signup" };
   if (path === "/reset") return { name: "reset" };
   const settings =
-    /^\/settings(?:\/(agent|appearance|models|usage|agent-notices|tools|web|device-notifications|shares|account|help))?$/.exec(
+    /^\/settings(?:\/(agent|appearance|models|usage|agent-notices|tools|web|personalization|device-notifications|shares|account|help))?$/.exec(
       path,
     );
   if (settings) return { name: "settings", tab: (settings[1] ?? "agent") as SettingsTab };
@@ -79,12 +82,10 @@ export function parseRoute(pathname: string): Route {
   if (path === "/admin") return { name: "admin" };
   const note = path.startsWith("/notes/") ? decoded(path.slice("/notes/".length)) : undefined;
   if (note) return { name: "notes", path: note };
-  const conversation = /^\/c\/([^/]+)$/.exec(path);
-  const id = conversation?.[1] ? decoded(conversation[1]) : undefined;
-  if (id) return { name: "conversation", id };
-  const shared = /^\/s\/([^/]+)$/.exec(path);
-  const shareId = shared?.[1] ? decoded(shared[1]) : undefined;
-  if (shareId) return { name: "shared", id: shareId };
+  // A page of one thing: /c/<id>, /projects/<id>, /s/<id>.
+  const [, prefix, segment] = /^\/(c|projects|s)\/([^/]+)$/.exec(path) ?? [];
+  const id = segment ? decoded(segment) : undefined;
+  if (id) return { name: prefix === "c" ? "conversation" : prefix === "s" ? "shared" : "project", id };
   return { name: "not_found" };
 }
 

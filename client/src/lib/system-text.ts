@@ -5,6 +5,7 @@ import { SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN } from "../../../protocol";
 
 export {
   compactionTitle,
+  contextSentence,
   interruptSentence,
   linksSentence,
   podEventLine,

@@ -6,7 +6,8 @@
 // items that are part of the conversation itself (attachments, compaction, interrupts). A question the
 // agent asked (request_input) and the user's answer are part of the conversation too: they stand in
 // the thread in their place, as the agent's words and the user's, and the turn's later steps fold into
-// a group of their own. Pure, so it can be unit-tested.
+// a group of their own. So does what the agent remembered (a `memory` call that succeeded): the user
+// sees "Memory saved" with its Undo without opening the turn's steps. Pure, so it can be unit-tested.
 import type { AgentMessage, Message, Severity, SystemMessage, ToolMessage, UserMessage } from "../../../protocol";
 import { foldNotices, type NoticeFold } from "./fold-notices";
 import { plural } from "./plural";
@@ -39,6 +40,8 @@ export type TranscriptItem =
   | { kind: "answer"; message: AgentMessage }
   /** The agent's question (a request_input call) and the user's answer, null when none came. */
   | { kind: "question"; message: ToolMessage; question: string; answer: string | null }
+  /** A memory the agent saved, changed or forgot: shown in its place, with its Undo. */
+  | { kind: "memory"; message: ToolMessage }
   | TurnGroup;
 
 const SEVERITY_RANK: Record<Severity, number> = { debug: 0, info: 1, warning: 2, error: 3, critical: 4 };
@@ -138,6 +141,13 @@ export function buildTranscript(messages: readonly Message[], { running = false 
     const asked = message.role === "tool" ? questionOf(message) : null;
     if (asked && message.role === "tool") {
       items.push({ kind: "question", message, ...asked });
+      group = null;
+      fromStep = message.step + 1;
+      continue;
+    }
+    if (message.role === "tool" && message.tool === "memory" && message.status === "success") {
+      items.push({ kind: "memory", message });
+      // The steps after it fold into a group of their own, in their place.
       group = null;
       fromStep = message.step + 1;
       continue;

@@ -1,4 +1,5 @@
-// The sidebar: "New conversation" (home, for a first message), a search over every conversation's words, and the conversations in
+// The sidebar: "New conversation" (home, for a first message), a search over every conversation's words, the
+// projects with their conversations (projects-nav, loaded after), and the other conversations in
 // groups (Pinned, then Today, Yesterday, Previous 7 days, Older by last activity: conversation-groups.ts),
 // newest first, the open one highlighted. Each row pins or unpins, renames inline (double-click the
 // title or ✎: Enter saves, Esc cancels) and deletes with × (the Shell offers Undo). Focus lands somewhere
@@ -11,6 +12,7 @@ import { groupConversations, shortWhen } from "../../lib/conversation-groups";
 import { Icon } from "../../ui/icon";
 import { Link } from "../../ui/link";
 import { ConversationSearch } from "../conversation-search";
+import { lazyPart } from "../shell/lazy";
 import style from "./style.module.css";
 
 type Props = {
@@ -23,6 +25,9 @@ type Props = {
   onRename: (id: string, title: string) => Promise<boolean>;
   onPin: (id: string, pinned: boolean) => Promise<boolean>;
 };
+
+// The projects, each with its conversations (they are listed there, not among these): its own chunk.
+const ProjectsNav = lazyPart(() => import("../projects-nav").then((m) => m.ProjectsNav));
 
 const titleOf = (conversation: Conversation) => conversation.title || "Untitled conversation";
 
@@ -58,7 +63,14 @@ export function ConversationList(props: Props) {
 
   // Grouped as the list changes; "today" is taken then too (a sidebar left open past midnight regroups
   // at its next list, which every turn brings).
-  const groups = useMemo(() => groupConversations(conversations ?? [], new Date()), [conversations]);
+  const groups = useMemo(
+    () =>
+      groupConversations(
+        (conversations ?? []).filter((c) => !c.project_id),
+        new Date(),
+      ),
+    [conversations],
+  );
   /** The rows in the order they are shown, for the neighbour that takes focus after a delete. */
   const shown = useMemo(() => groups.flatMap((g) => g.conversations), [groups]);
 
@@ -90,6 +102,7 @@ export function ConversationList(props: Props) {
         + New conversation
       </button>
       <ConversationSearch query={query} onQuery={setQuery} />
+      {!searching && <ProjectsNav conversations={conversations} activeId={activeId} />}
       {error && (
         <p class={style.error} role="alert">
           {error}

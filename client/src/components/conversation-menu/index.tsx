@@ -1,5 +1,5 @@
-// The conversation's "⋯" menu in the chat header: Share… (share-dialog/), Export as Markdown, Export as
-// JSON. The menu button pattern: the button says it opens a menu (aria-haspopup, aria-expanded); the
+// The conversation's "⋯" menu in the chat header: Share… (share-dialog/), Move to project… (move-dialog/),
+// Export as Markdown, Export as JSON. The menu button pattern: the button says it opens a menu (aria-haspopup, aria-expanded); the
 // menu takes the focus, arrow keys, Home and End move through its items, Esc or Tab closes it (Esc
 // returns the focus to the button), and so does a click outside (those last as every popover:
 // lib/use-popover.ts; use-menu-keys.ts). An export fetches every message first (client/src/lib/export.ts,
@@ -8,6 +8,7 @@ import type { RefObject } from "preact";
 import { useId, useState } from "preact/hooks";
 import { usePopover } from "../../lib/use-popover";
 import { Icon } from "../../ui/icon";
+import type { MoveDialog } from "../move-dialog";
 import type { ShareDialog } from "../share-dialog";
 import style from "./style.module.css";
 import { useMenuKeys } from "./use-menu-keys";
@@ -46,6 +47,21 @@ function useShareDialog(
   return { Sharing, openShare, closeShare };
 }
 
+/** "Move to project…": its dialog loaded on first use, as the share dialog is. */
+function useMoveDialog(button: RefObject<HTMLButtonElement | null>, closeMenu: () => void) {
+  const [Moving, setMoving] = useState<typeof MoveDialog | null>(null);
+  const openMove = async () => {
+    closeMenu();
+    const { MoveDialog } = await import("../move-dialog");
+    setMoving(() => MoveDialog);
+  };
+  const closeMove = () => {
+    setMoving(null);
+    button.current?.focus();
+  };
+  return { Moving, openMove, closeMove };
+}
+
 export function ConversationMenu({ conversationId }: { conversationId: string }) {
   const { open, setOpen, toggle, button, panel: menu, onKeyDown: closeOnEscape } = usePopover();
   const [busy, setBusy] = useState(false);
@@ -68,6 +84,7 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
   };
 
   const { Sharing, openShare, closeShare } = useShareDialog(button, () => setOpen(false), setProblem);
+  const { Moving, openMove, closeMove } = useMoveDialog(button, () => setOpen(false));
 
   return (
     <div class={style.wrap}>
@@ -101,10 +118,15 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
           onKeyDown={onMenuKeyDown}
           data-testid="conversation-menu"
         >
-          <MenuItems onShare={() => void openShare()} onExport={(format) => void exportAs(format)} />
+          <MenuItems
+            onShare={() => void openShare()}
+            onMove={() => void openMove()}
+            onExport={(format) => void exportAs(format)}
+          />
         </div>
       )}
       {Sharing && <Sharing conversationId={conversationId} onClose={closeShare} />}
+      {Moving && <Moving conversationId={conversationId} onClose={closeMove} />}
       {problem && (
         <p class={style.problem} role="alert">
           {problem}
@@ -114,8 +136,9 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
   );
 }
 
-/** Share… and the two exports, as menu items (the focus moves among them with the arrow keys). */
-function MenuItems({ onShare, onExport }: { onShare: () => void; onExport: (format: Format) => void }) {
+/** Share…, Move to project… and the two exports, as menu items (the focus moves among them with the arrow keys). */
+function MenuItems(props: { onShare: () => void; onMove: () => void; onExport: (format: Format) => void }) {
+  const { onShare, onMove, onExport } = props;
   return (
     <>
       <button
@@ -127,6 +150,16 @@ function MenuItems({ onShare, onExport }: { onShare: () => void; onExport: (form
         data-testid="share-conversation"
       >
         Share…
+      </button>
+      <button
+        type="button"
+        role="menuitem"
+        tabIndex={-1}
+        class={style.item}
+        onClick={onMove}
+        data-testid="move-to-project"
+      >
+        Move to project…
       </button>
       {ITEMS.map(({ format, label }) => (
         <button

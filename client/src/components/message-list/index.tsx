@@ -166,6 +166,8 @@ class TranscriptRow extends Component<RowProps> {
         return <TurnGroup group={item} subagents={subagents} prices={prices} />;
       case "question":
         return <QuestionAnswer message={item.message} question={item.question} answer={item.answer} />;
+      case "memory":
+        return <Message message={item.message} prices={prices} />;
       case "answer": {
         const regenerate = branching && question ? () => void branching.regenerate(question) : undefined;
         return isFailure(item.message.termination_reason) ? (
@@ -342,7 +344,8 @@ export function MessageList(props: Props) {
               versions={versionInfos.get(item.message.seq)}
             />
           );
-        if (item.kind === "system" || item.kind === "question") return <TranscriptRow {...common} />;
+        if (item.kind === "system" || item.kind === "question" || item.kind === "memory")
+          return <TranscriptRow {...common} />;
         if (item.kind === "group") return <TranscriptRow {...common} subagents={subagents} />;
         const turn = turns.get(item.message.seq);
         const versions = turn?.fork ? versionInfos.get(turn.fork) : undefined;

@@ -29,6 +29,7 @@ const PAGE_TITLES: Partial<Record<Route["name"], string>> = {
   notes: "Notes",
   tasks: "Tasks",
   schedules: "Schedules",
+  project: "Project",
   admin: "Admin",
   not_found: "Not found",
 };
@@ -42,6 +43,8 @@ function routeKey(route: Route): string {
       return `settings:${route.tab}`;
     case "notes":
       return `notes:${route.path ?? ""}`;
+    case "project":
+      return `project:${route.id}`;
     default:
       return route.name;
   }

@@ -1,5 +1,5 @@
 // The page a route shows inside the Shell's <main>: home and a chat are in the first load; Settings, the
-// Library, Notes, Tasks and Schedules load on their first visit (lazyPage), each a chunk of its own.
+// Library, Notes, Tasks, Schedules and a project's page load on their first visit (lazyPage), each a chunk of its own.
 import type { ComponentChild } from "preact";
 import type { Attachment, ModelRef, User } from "../../../../protocol";
 import type { Route } from "../../lib/router";
@@ -15,6 +15,7 @@ const Library = lazyPage(() => import("../../pages/library").then((m) => m.Libra
 const NotesPage = lazyPage(() => import("../../pages/notes").then((m) => m.NotesPage));
 const TasksPage = lazyPage(() => import("../../pages/tasks").then((m) => m.TasksPage));
 const SchedulesPage = lazyPage(() => import("../../pages/schedules").then((m) => m.SchedulesPage));
+const ProjectPage = lazyPage(() => import("../../pages/project").then((m) => m.ProjectPage));
 const AdminPage = lazyPage(() => import("../../pages/admin").then((m) => m.AdminPage));
 
 type Props = {
@@ -43,6 +44,8 @@ export function RoutedPage({ route, chat, home, account }: Props) {
       return <TasksPage />;
     case "schedules":
       return <SchedulesPage />;
+    case "project":
+      return <ProjectPage id={route.id} />;
     case "admin":
       // Anyone but an admin gets the not-found page below, and the admin chunk is never loaded.
       if (account.user.admin) return <AdminPage />;

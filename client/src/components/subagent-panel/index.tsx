@@ -13,7 +13,7 @@ import {
 } from "../../lib/conversation-state";
 import { plainHeadline } from "../../lib/notice-words";
 import { plural } from "../../lib/plural";
-import { compactionTitle, linksSentence, plainSource, podEventLine } from "../../lib/system-text";
+import { compactionTitle, contextSentence, linksSentence, plainSource, podEventLine } from "../../lib/system-text";
 import { terminationText } from "../../lib/termination";
 import { Icon } from "../../ui/icon";
 import { Link } from "../../ui/link";
@@ -67,6 +67,8 @@ function systemLine(message: Extract<Message, { role: "system" }>): string {
       return "Interrupted";
     case "compaction":
       return compactionTitle(item);
+    case "context":
+      return contextSentence(item);
   }
 }
 

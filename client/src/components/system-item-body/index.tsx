@@ -7,6 +7,7 @@
 import type { PodEvent, SystemItem } from "../../../../protocol";
 import {
   compactionTitle,
+  contextSentence,
   interruptSentence,
   linksSentence,
   podEventLine,
@@ -102,6 +103,16 @@ export function SystemItemBody({ item }: { item: SystemItem }) {
       );
     case "pod_event":
       return <PodEventLine event={item.event} />;
+    case "context":
+      // What the conversation started from: one line, and what the model read under it.
+      return (
+        <details class={style.expandable} data-testid="context-item">
+          <summary class={style.line} data-testid="context-summary">
+            <Icon name="book" /> {contextSentence(item)}
+          </summary>
+          <pre class={style.pre}>{item.body}</pre>
+        </details>
+      );
     case "compaction":
       // The transcript shows a compaction as its own divider (CompactionDivider); this is the fallback.
       return (

@@ -9,9 +9,14 @@ import { Icon } from "../../ui/icon";
 import { formatJson } from "../../ui/json-block";
 import hidden from "../../ui/visually-hidden/style.module.css";
 import { CallJson, CallMeta, callCardData, cardClass, lineClass, nameClass, ToolStatus } from "../call-card";
-import { DelegateCard } from "../delegate-card";
 import { lazyPart } from "../shell/lazy";
 import style from "./style.module.css";
+
+// A subagent's card (delegate): loaded with the first one, its panel of the subagent's steps with it.
+const DelegateCard = lazyPart(() => import("../delegate-card").then((m) => m.DelegateCard));
+
+// The memory tool's card ("Memory saved" with Undo): loaded with the first one.
+const MemoryToolCard = lazyPart(() => import("../memory-card").then((m) => m.MemoryToolCard));
 
 // The web tools' cards (web_search, web_fetch: their words, results and pages), loaded with the first one.
 const WebToolCard = lazyPart(() => import("../web").then((m) => m.WebToolCard));
@@ -66,6 +71,7 @@ function Elicitations({ records }: { records: readonly ElicitationRecord[] }) {
 export function ToolCard({ call, seq, subagent, compact }: ToolCardProps) {
   if (call.tool === "delegate") return <DelegateCard call={call} seq={seq} subagent={subagent} />;
   if (webTool(call.tool)) return <WebToolCard call={call} seq={seq} compact={compact} />;
+  if (call.tool === "memory") return <MemoryToolCard call={call} seq={seq} compact={compact} />;
   const args = formatJson(call.args);
   const result = formatJson(call.result);
   const large = isLarge(args + result + (call.error ?? ""));

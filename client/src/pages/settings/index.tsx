@@ -1,7 +1,8 @@
 // /settings/<tab> for each of lib/router.ts SETTINGS_TABS: tabs are links, so each tab has its own URL
 // and is at most two clicks from anywhere (gear, then tab). What the agent works under (Agent, Models,
 // Usage: what the user spent of the operator's models, Agent notices: what it is told while it works,
-// Tools, Web: whether it may search and read pages), then the app and the user (Appearance,
+// Tools, Web: whether it may search and read pages, Personalization: the instructions every conversation
+// starts with and what the agent remembers), then the app and the user (Appearance,
 // Notifications: this device's, when an answer is ready; Shared links, Account, Help). A renamed tab's old URL opens it and is replaced by the new one.
 
 import { useEffect } from "preact/hooks";
@@ -15,6 +16,7 @@ import { AgentNotices } from "./agent-notices";
 import { DeviceNotifications } from "./device-notifications";
 import { Help } from "./help";
 import { ModelSettings } from "./models";
+import { Personalization } from "./personalization";
 import { SharedLinks } from "./shares";
 import style from "./style.module.css";
 import { ThemeSetting } from "./theme";
@@ -29,6 +31,7 @@ const TABS: { tab: SettingsTab; label: string }[] = [
   { tab: "agent-notices", label: "Agent notices" },
   { tab: "tools", label: "Tools" },
   { tab: "web", label: "Web" },
+  { tab: "personalization", label: "Personalization" },
   { tab: "appearance", label: "Appearance" },
   { tab: "device-notifications", label: "Notifications" },
   { tab: "shares", label: "Shared links" },
@@ -59,6 +62,8 @@ function Panel({ tab, account }: { tab: SettingsTab; account: AccountProps }) {
       );
     case "web":
       return <WebSettings />;
+    case "personalization":
+      return <Personalization />;
     case "shares":
       return <SharedLinks />;
     case "account":

@@ -12,6 +12,8 @@ type Props = {
   "aria-current"?: "page" | undefined;
   "aria-label"?: string;
   onDblClick?: (event: MouseEvent) => void;
+  /** Any other data-* attributes (data-project-id, …). */
+  [data: `data-${string}`]: string | undefined;
   children: ComponentChildren;
 };
 
