@@ -149,7 +149,7 @@ const DECISIONS: { [K in Intent["kind"]]: Decide<K> } = {
     if (!saved) return callIf({ name: "memory", args: { action: "save", text: fact } }, "I will remember that.");
     return {
       answer: saved.ok
-        ? `I will remember: “${String(field(field(saved.value, "memory"), "text") ?? fact)}”. You can see and edit what I remember in Settings → Personalization.`
+        ? `I will remember: “${String(field(field(saved.value, "memory"), "text") ?? fact)}” You can see and edit what I remember in Settings → Personalization.`
         : `I could not remember it: ${errorText(saved)}.`,
     };
   },

@@ -4,7 +4,8 @@
 // byte-identical, so the request's prefix never changes under the conversation; a change of the
 // instructions or the project is a new item before the next message (an update), never an edit.
 // Everything in it is the user's own text (or the agent's memory of it): reminder tags are defused.
-import { type Attachment, MAX_APPLIED_MEMORIES, type Message, type MessageDraft } from "../../protocol";
+import type { Attachment, Message, MessageDraft } from "../../protocol";
+import { MAX_APPLIED_MEMORIES } from "../../protocol/projects";
 import { fileHeader } from "../files/file-body";
 import { neutralizeReminders } from "../system-items/forgery";
 

@@ -105,3 +105,13 @@ export function ToolStatus({ call }: { call: LiveTool }) {
     </>
   );
 }
+
+/** The call as the model made it, folded: for a card that says what the call did in its own words. */
+export function CallDetails({ call }: { call: LiveTool }) {
+  return (
+    <details class={style.raw}>
+      <summary>Call details</summary>
+      <CallJson call={call} />
+    </details>
+  );
+}

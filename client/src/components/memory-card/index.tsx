@@ -8,7 +8,7 @@ import { type MemoryToolResult, MemoryToolResultSchema } from "../../../../proto
 import { addMemory, editMemory, forgetMemory } from "../../lib/projects";
 import { Icon } from "../../ui/icon";
 import { Link } from "../../ui/link";
-import { CallJson, CallMeta, callCardData, cardClass, lineClass, nameClass, ToolStatus } from "../call-card";
+import { CallDetails, CallMeta, callCardData, cardClass, lineClass, nameClass, ToolStatus } from "../call-card";
 import type { ToolCardProps } from "../tool-card";
 import tool from "../tool-card/style.module.css";
 import style from "./style.module.css";
@@ -69,7 +69,7 @@ export function MemoryToolCard({ call, seq, compact }: ToolCardProps) {
             {state !== "idle" && state !== "undoing" && state !== "undone" && <span role="alert">{state}</span>}
           </div>
         )}
-        <CallJson call={call} />
+        <CallDetails call={call} />
       </div>
     </details>
   );

@@ -74,7 +74,6 @@ function ProjectRow(props: { project: Project; conversations: Conversation[]; ac
           data-project-id={project.id}
         >
           <span class={list.title}>{project.name}</span>
-          <span class={list.date}>{conversations.length || ""}</span>
         </Link>
       </div>
       {open && conversations.length > 0 && (

@@ -104,14 +104,11 @@ export function SystemItemBody({ item }: { item: SystemItem }) {
     case "pod_event":
       return <PodEventLine event={item.event} />;
     case "context":
-      // What the conversation started from: one line, and what the model read under it.
+      // What the conversation started from, in one line; what the model read is under the card's Details.
       return (
-        <details class={style.expandable} data-testid="context-item">
-          <summary class={style.line} data-testid="context-summary">
-            <Icon name="book" /> {contextSentence(item)}
-          </summary>
-          <pre class={style.pre}>{item.body}</pre>
-        </details>
+        <div class={style.line} data-testid="context-summary">
+          <Icon name="book" /> {contextSentence(item)}
+        </div>
       );
     case "compaction":
       // The transcript shows a compaction as its own divider (CompactionDivider); this is the fallback.

@@ -9,7 +9,7 @@ import { siteOf } from "../../../../protocol";
 import { webCallWords } from "../../lib/web-words";
 import { Icon } from "../../ui/icon";
 import { GLOBE, SEARCH } from "../../ui/icon/paths";
-import { CallJson, CallMeta, callCardData, cardClass, lineClass, ToolStatus } from "../call-card";
+import { CallDetails, CallMeta, callCardData, cardClass, lineClass, ToolStatus } from "../call-card";
 import type { ToolCardProps } from "../tool-card";
 import tool from "../tool-card/style.module.css";
 import { pageHref } from "./href";
@@ -113,10 +113,7 @@ export function WebToolCard({ call, seq }: ToolCardProps) {
       </summary>
       <div class={tool.body}>
         {search ? <SearchResults result={call.result} /> : <PageRead args={call.args} result={call.result} />}
-        <details class={style.raw}>
-          <summary>Call details</summary>
-          <CallJson call={call} />
-        </details>
+        <CallDetails call={call} />
       </div>
     </details>
   );

@@ -2,7 +2,7 @@
 // instructions, what it remembers and whether it may, its files (the agent of each of its conversations
 // reads them like attachments), a search over its conversations, the conversations with "New chat in
 // this project", and Delete (its conversations stay, outside any project).
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { type Attachment, type Conversation, fileSizeWords, type SearchResult } from "../../../../protocol";
 import { MAX_INSTRUCTIONS_CHARS } from "../../../../protocol/projects";
 import { MemoryList } from "../../components/memory-list";
@@ -42,8 +42,12 @@ function Settings({ project, onSaved }: { project: Project; onSaved: (p: Project
   };
   return (
     <form onSubmit={(e) => void save(e)}>
+      <label class={style.heading} for="project-name">
+        Name
+      </label>
       <div class={style.bar}>
         <input
+          id="project-name"
           class={style.name}
           value={name}
           maxLength={100}
@@ -52,7 +56,7 @@ function Settings({ project, onSaved }: { project: Project; onSaved: (p: Project
           data-testid="project-name"
         />
       </div>
-      <label class={style.heading} for="project-instructions">
+      <label class={`${style.heading} ${style.label}`} for="project-instructions">
         Instructions for this project
       </label>
       <textarea
@@ -74,6 +78,7 @@ function Settings({ project, onSaved }: { project: Project; onSaved: (p: Project
 
 function Files({ project, onChanged }: { project: Project; onChanged: () => void }) {
   const [status, setStatus] = useState<Status>(null);
+  const input = useRef<HTMLInputElement>(null);
   const add = async (files: FileList | null) => {
     for (const file of Array.from(files ?? [])) {
       setStatus({ text: `Uploading ${file.name}…` });
@@ -82,6 +87,7 @@ function Files({ project, onChanged }: { project: Project; onChanged: () => void
       const added = await addProjectFile(project.id, uploaded.file.id);
       if (!added.ok) return setStatus({ text: added.error.message, failed: true });
     }
+    if (input.current) input.current.value = "";
     setStatus(null);
     projectsChanged();
     onChanged();
@@ -112,6 +118,7 @@ function Files({ project, onChanged }: { project: Project; onChanged: () => void
         </ul>
       )}
       <input
+        ref={input}
         type="file"
         multiple
         aria-label="Add files to the project"
