@@ -7,13 +7,6 @@ import { AgentConfigPatchSchema } from "./agent-config";
 import { ApprovalModeSchema } from "./approvals";
 import { MessageSchema } from "./message";
 import { ModelRefSchema } from "./models";
-import {
-  InstructionsSchema,
-  MAX_INSTRUCTIONS_CHARS,
-  MAX_MEMORY_CHARS,
-  NO_PROJECT_DEFAULTS,
-  ProjectDefaultsSchema,
-} from "./projects";
 
 export const EXPORT_FORMAT = "oracle-export";
 export const EXPORT_VERSION = 1;
@@ -125,44 +118,6 @@ export const ExportedSchedulesSchema = z.object({
   ),
 });
 export type ExportedSchedules = z.infer<typeof ExportedSchedulesSchema>;
-
-/**
- * `oracle-export/projects.json`: the custom instructions, each project (its conversations named by the ids
- * they had in the archive; its files are under `files/` with the rest) and every memory (its project and
- * conversation by archive id).
- */
-export const ExportedProjectsSchema = z.object({
-  instructions: InstructionsSchema.extend({
-    about: z.string().max(MAX_INSTRUCTIONS_CHARS),
-    style: z.string().max(MAX_INSTRUCTIONS_CHARS),
-  }),
-  projects: z
-    .array(
-      z.object({
-        id: z.string().max(100),
-        name: z.string().trim().min(1).max(100),
-        instructions: z.string().max(MAX_INSTRUCTIONS_CHARS),
-        memory: z.boolean(),
-        defaults: ProjectDefaultsSchema.catch(NO_PROJECT_DEFAULTS),
-        conversations: z.array(z.string().max(100)).max(10_000),
-        created_at: z.iso.datetime(),
-        updated_at: z.iso.datetime(),
-      }),
-    )
-    .max(1000),
-  memories: z
-    .array(
-      z.object({
-        text: z.string().trim().min(1).max(MAX_MEMORY_CHARS),
-        project_id: z.string().max(100).nullable(),
-        conversation_id: z.string().max(100).nullable(),
-        created_at: z.iso.datetime(),
-        updated_at: z.iso.datetime(),
-      }),
-    )
-    .max(10_000),
-});
-export type ExportedProjects = z.infer<typeof ExportedProjectsSchema>;
 
 /**
  * `oracle-export/settings.json`: what the user chose, never a secret (no model provider, key, MCP

@@ -24,7 +24,6 @@ export * from "./models";
 export * from "./notes";
 export * from "./oidc";
 export * from "./passkeys";
-export * from "./projects";
 export * from "./quota";
 export * from "./same-path";
 export * from "./share";

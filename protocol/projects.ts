@@ -1,5 +1,7 @@
 // Projects, custom instructions and memory (docs/protocol.md "Projects, instructions and memory"): what
 // the agent is told about the user and their work at the start of each conversation, in its stable prefix.
+// Not exported by protocol/index.ts: imported from here, so the chat's first download (which takes the
+// index) carries none of it; the pages that use it load it with them.
 import { z } from "zod";
 import { type AgentConfigPatch, AgentConfigPatchSchema } from "./agent-config";
 import { AttachmentSchema } from "./files";
@@ -133,14 +135,10 @@ export const UpdateMemorySchema = z.strictObject({ text: memoryText });
 
 /** The memory tool's arguments, as the model sends them. */
 export const MemoryToolArgsSchema = z.object({
-  action: z.enum(["save", "update", "forget"]).describe("save a new memory, update one by id, or forget one by id"),
-  text: memoryText
-    .optional()
-    .describe("For save and update: the memory, one fact in a short sentence, in the third person"),
-  id: z.string().max(100).optional().describe("For update and forget: the memory's id, as listed in the context"),
-  scope: MemoryScopeSchema.optional().describe(
-    "For save: `user` for a fact about the person, true everywhere; `project` (the default inside a project) for one about this project's work",
-  ),
+  action: z.enum(["save", "update", "forget"]),
+  text: memoryText.optional().describe("save, update: one short fact, third person"),
+  id: z.string().max(100).optional().describe("update, forget: the memory's id"),
+  scope: MemoryScopeSchema.optional().describe("save: user (true everywhere) or project (default in a project)"),
 });
 
 /** The memory tool's result: the chat shows it as "Memory updated" with an undo. */
@@ -152,4 +150,40 @@ export const MemoryToolResultSchema = z.object({
 });
 export type MemoryToolResult = z.infer<typeof MemoryToolResultSchema>;
 
-export { memoryText as MemoryTextSchema };
+/**
+ * `oracle-export/projects.json`: the custom instructions, each project (its conversations named by the ids
+ * they had in the archive; its files are under `files/` with the rest) and every memory (its project and
+ * conversation by archive id).
+ */
+export const ExportedProjectsSchema = z.object({
+  instructions: InstructionsSchema.extend({
+    about: z.string().max(MAX_INSTRUCTIONS_CHARS),
+    style: z.string().max(MAX_INSTRUCTIONS_CHARS),
+  }),
+  projects: z
+    .array(
+      z.object({
+        id: z.string().max(100),
+        name: z.string().trim().min(1).max(100),
+        instructions: z.string().max(MAX_INSTRUCTIONS_CHARS),
+        memory: z.boolean(),
+        defaults: ProjectDefaultsSchema.catch(NO_PROJECT_DEFAULTS),
+        conversations: z.array(z.string().max(100)).max(10_000),
+        created_at: z.iso.datetime(),
+        updated_at: z.iso.datetime(),
+      }),
+    )
+    .max(1000),
+  memories: z
+    .array(
+      z.object({
+        text: z.string().trim().min(1).max(MAX_MEMORY_CHARS),
+        project_id: z.string().max(100).nullable(),
+        conversation_id: z.string().max(100).nullable(),
+        created_at: z.iso.datetime(),
+        updated_at: z.iso.datetime(),
+      }),
+    )
+    .max(10_000),
+});
+export type ExportedProjects = z.infer<typeof ExportedProjectsSchema>;

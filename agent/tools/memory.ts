@@ -39,10 +39,8 @@ function needText(text: string | undefined): string {
 export const memoryTool = defineTool({
   name: MEMORY,
   description:
-    "Remembers something about the user for later conversations: save a new memory, update one, or forget one. " +
-    "Save what the user tells you about themselves, their preferences or their work that will matter again " +
-    "(not what matters only now, never passwords or secrets), one fact per memory. Memories are listed in the " +
-    "context with their ids; the user sees every change and can undo it.",
+    "Remembers a fact about the user or their work for later conversations (not what matters only now, never " +
+    "secrets): save, update or forget by id. The user sees every change.",
   args: MemoryToolArgsSchema,
   async execute(args, ctx): Promise<MemoryToolResult> {
     const scope = scopeOf(ctx);

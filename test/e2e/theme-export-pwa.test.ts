@@ -97,6 +97,7 @@ async function menuButtonBehaves(page: Page): Promise<void> {
   const menu = page.locator("[data-testid=conversation-menu][role=menu]");
   expect(await menu.locator("[role=menuitem]").allTextContents()).toEqual([
     "Share…",
+    "Move to project…",
     "Export as Markdown",
     "Export as JSON",
   ]);
