@@ -7,11 +7,11 @@ import {
   type AgentConfig,
   type ApprovalRule,
   type ExportedLibrary,
-  type ExportedProjects,
   type ExportedSchedules,
   type ExportedTasks,
   splitApprovalKey,
 } from "../protocol";
+import type { ExportedProjects } from "../protocol/projects";
 import { database } from "./client";
 import type { ConversationRow } from "./conversations";
 import { loadInstructions } from "./instructions";

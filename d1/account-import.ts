@@ -2,7 +2,8 @@
 // with the times and titles they had, notes under paths not taken, tasks, library entries and paused
 // schedules, each added beside what the account holds, never over it. Every statement is scoped by user
 // id; the writes go in batches of a few dozen statements (a D1 batch is one transaction, bounded in size).
-import type { ExportedLibrary, ExportedProjects, ExportedSchedules, ExportedTasks } from "../protocol";
+import type { ExportedLibrary, ExportedSchedules, ExportedTasks } from "../protocol";
+import type { ExportedProjects } from "../protocol/projects";
 import { MAX_SCHEDULES } from "../protocol/schedules";
 import { saveInstructions } from "./instructions";
 import { createMemory } from "./memories";
@@ -160,6 +161,7 @@ export async function importProjects(
   const projectIds = new Map<string, string>();
   for (const project of archived.projects) {
     const row = await createProject(d1, userId, project);
+    if (!row) continue; // past the cap: the import's summary says how many came
     projectIds.set(project.id, row.id);
     for (const id of project.conversations) {
       const moved = conversationIds.get(id);
@@ -172,8 +174,7 @@ export async function importProjects(
     if (projectId === undefined) continue;
     const conversationId =
       memory.conversation_id === null ? null : (conversationIds.get(memory.conversation_id) ?? null);
-    await createMemory(d1, userId, { text: memory.text, projectId, conversationId, seq: null });
-    memories++;
+    if (await createMemory(d1, userId, { text: memory.text, projectId, conversationId, seq: null })) memories++;
   }
   return { projects: projectIds.size, memories };
 }

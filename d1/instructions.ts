@@ -1,7 +1,7 @@
 // A user's custom instructions and memory switch in D1 (docs/protocol.md "Projects, instructions and
 // memory"). The settings route writes them; a turn reads them with its settings (user-settings.ts).
 import { eq } from "drizzle-orm";
-import type { Instructions, InstructionsPatch } from "../protocol";
+import type { Instructions, InstructionsPatch } from "../protocol/projects";
 import { database } from "./client";
 import { userInstructions } from "./schema";
 

@@ -2,7 +2,7 @@
 // memory tool and the Settings routes write here; a conversation reads its scope's at its start. Always
 // with the owner: another user's memory is a missing one.
 import { and, desc, eq, inArray, isNull, or } from "drizzle-orm";
-import { MAX_APPLIED_MEMORIES, type Memory } from "../protocol";
+import { MAX_APPLIED_MEMORIES, MAX_MEMORIES, type Memory } from "../protocol/projects";
 import { database, nowIso } from "./client";
 import { projectOfConversation } from "./projects";
 import { memories } from "./schema";
@@ -63,12 +63,24 @@ export interface NewMemory {
   seq: number | null;
 }
 
-/** Saves a memory; the one already saved under that id when there is one (a repeated call). */
-export async function createMemory(d1: D1Database, userId: string, input: NewMemory): Promise<MemoryRow> {
+/**
+ * Saves a memory; the one already saved under that id when there is one (a repeated call); undefined
+ * when the user has MAX_MEMORIES already (counted in the same statement, so concurrent saves hold it).
+ */
+export async function createMemory(d1: D1Database, userId: string, input: NewMemory): Promise<MemoryRow | undefined> {
   const now = nowIso();
   const row: MemoryRow = { id: input.id ?? newMemoryId(), userId, ...input, createdAt: now, updatedAt: now };
-  const inserted = await database(d1).insert(memories).values(row).onConflictDoNothing().returning();
-  return inserted[0] ?? (await findMemory(d1, userId, row.id)) ?? row;
+  const existing = input.id ? await findMemory(d1, userId, input.id) : undefined;
+  if (existing) return existing;
+  const { meta } = await d1
+    .prepare(
+      `INSERT INTO memories (id, user_id, project_id, text, conversation_id, seq, created_at, updated_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7 WHERE (SELECT count(*) FROM memories WHERE user_id = ?2) < ?8
+       ON CONFLICT (id) DO NOTHING`,
+    )
+    .bind(row.id, userId, row.projectId, row.text, row.conversationId, row.seq, now, MAX_MEMORIES)
+    .run();
+  return meta.changes === 1 ? row : await findMemory(d1, userId, row.id);
 }
 
 /** Rewrites the user's memory; undefined when there is no such memory of theirs. */

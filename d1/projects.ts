@@ -1,16 +1,17 @@
 // A user's projects in D1 (docs/protocol.md "Projects, instructions and memory"): a name, instructions, a
 // memory switch and a default model; its conversations and files point at it. Always looked up with its
 // owner: another user's project is a missing one (404).
-import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull } from "drizzle-orm";
+import type { ModelRef } from "../protocol";
 import {
   type CreateProject,
-  type ModelRef,
+  MAX_PROJECTS,
   NO_PROJECT_DEFAULTS,
   type Project,
   type ProjectDefaults,
   ProjectDefaultsSchema,
   type UpdateProject,
-} from "../protocol";
+} from "../protocol/projects";
 import { database, nowIso } from "./client";
 import { type FileRow, projectFiles, toAttachment } from "./files";
 import { parseModelRef } from "./providers";
@@ -66,11 +67,11 @@ export async function listProjects(d1: D1Database, userId: string): Promise<Proj
   const db = database(d1);
   const rows = await db.select().from(projects).where(eq(projects.userId, userId)).orderBy(desc(projects.updatedAt));
   if (!rows.length) return [];
-  const ids = rows.map((r) => r.id);
+  // Grouped over the user's conversations, not `IN (ids…)`: D1 takes at most 100 bound values a statement.
   const counts = await db
     .select({ id: conversations.projectId, n: count() })
     .from(conversations)
-    .where(and(eq(conversations.userId, userId), inArray(conversations.projectId, ids)))
+    .where(and(eq(conversations.userId, userId), isNotNull(conversations.projectId)))
     .groupBy(conversations.projectId);
   const { results: files } = await d1
     .prepare("SELECT * FROM files WHERE user_id = ? AND project_id IS NOT NULL ORDER BY created_at, id")
@@ -86,7 +87,15 @@ export async function listProjects(d1: D1Database, userId: string): Promise<Proj
   );
 }
 
-export async function createProject(d1: D1Database, userId: string, input: CreateProject): Promise<ProjectRow> {
+/**
+ * Makes a project, unless the user has MAX_PROJECTS already: undefined then. The cap holds under
+ * concurrent creates: the insert counts in the same statement.
+ */
+export async function createProject(
+  d1: D1Database,
+  userId: string,
+  input: CreateProject,
+): Promise<ProjectRow | undefined> {
   const now = nowIso();
   const row: ProjectRow = {
     id: newProjectId(),
@@ -99,8 +108,24 @@ export async function createProject(d1: D1Database, userId: string, input: Creat
     createdAt: now,
     updatedAt: now,
   };
-  await database(d1).insert(projects).values(row);
-  return row;
+  const { meta } = await d1
+    .prepare(
+      `INSERT INTO projects (id, user_id, name, instructions, memory, model, defaults, created_at, updated_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8 WHERE (SELECT count(*) FROM projects WHERE user_id = ?2) < ?9`,
+    )
+    .bind(
+      row.id,
+      userId,
+      row.name,
+      row.instructions,
+      row.memory ? 1 : 0,
+      row.model,
+      JSON.stringify(row.defaults),
+      now,
+      MAX_PROJECTS,
+    )
+    .run();
+  return meta.changes === 1 ? row : undefined;
 }
 
 export async function updateProject(d1: D1Database, row: ProjectRow, patch: UpdateProject): Promise<ProjectRow> {

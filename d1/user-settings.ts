@@ -9,10 +9,10 @@ import {
   AgentConfigPatchSchema,
   type ApprovalRule,
   DEFAULT_AGENT_CONFIG,
-  type Instructions,
   type ModelRef,
   type QuotaOverride,
 } from "../protocol";
+import type { Instructions } from "../protocol/projects";
 import { database } from "./client";
 import { type Credential, firstExpiry, liveCredentialQueries, liveKeys } from "./credentials";
 import type { AttachmentColumns } from "./files";

@@ -11,6 +11,9 @@ export const MAX_INSTRUCTIONS_CHARS = 4000;
 export const MAX_MEMORY_CHARS = 500;
 /** The memories one conversation starts with, newest first; past this the oldest are left out (and said so). */
 export const MAX_APPLIED_MEMORIES = 100;
+/** At most this many projects per user, and memories per user (409 past it: delete some first). */
+export const MAX_PROJECTS = 100;
+export const MAX_MEMORIES = 1000;
 
 const instructionsText = z
   .string()

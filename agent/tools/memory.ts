@@ -4,7 +4,7 @@
 // this conversation's project's memories, never another project's or another user's. Every memory is
 // visible and editable in Settings → Memory; the chat shows each change with an undo.
 import { createMemory, deleteMemory, findMemory, type MemoryRow, toMemory, updateMemory } from "../../d1/memories";
-import { MemoryToolArgsSchema, type MemoryToolResult } from "../../protocol/projects";
+import { MAX_MEMORIES, MemoryToolArgsSchema, type MemoryToolResult } from "../../protocol/projects";
 import type { MemoryScope } from "../projects/memory-scope";
 import { type AgentTool, defineTool, effectKey, type ToolContext, ToolError } from "./tool";
 
@@ -54,6 +54,10 @@ export const memoryTool = defineTool({
           conversationId: ctx.conversationId,
           seq: scope.sourceSeq(),
         });
+        if (!row)
+          throw new ToolError(
+            `The user's memory is full (${MAX_MEMORIES} memories): ask them to delete some in Settings, or update one`,
+          );
         return { action: "save", memory: toMemory(row) };
       }
       case "update": {

@@ -6,7 +6,7 @@
 // switches, and ownership everywhere. Real D1, R2 and objects; the fake model.
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../protocol";
-import type { Memory, Project } from "../../protocol/projects";
+import { MAX_MEMORIES, MAX_PROJECTS, type Memory, type Project } from "../../protocol/projects";
 import { modelRequests, type Step, scriptModel } from "../support/fake-openai-client";
 import { api, connect, type Session, signup, uniqueName } from "./helpers";
 import { chat, history, llmUrl, requestText, type Scenario } from "./turn-helpers";
@@ -228,6 +228,19 @@ describe("projects", () => {
     expect(toolNames((await requests(outside))[0] ?? {})).toContain("task_create");
   });
 
+  it("holds the cap of projects per user under concurrent creates", async () => {
+    const session = await signup();
+    const tries = await Promise.all(
+      Array.from({ length: MAX_PROJECTS + 5 }, (_, i) => call(session, "POST", "/api/projects", { name: `P${i}` })),
+    );
+    expect(tries.filter((r) => r.status === 201)).toHaveLength(MAX_PROJECTS);
+    const refused = tries.filter((r) => r.status === 409);
+    expect(refused).toHaveLength(5);
+    expect(await refused[0]?.json()).toMatchObject({ error: { code: "conflict" } });
+    const { projects } = await json<{ projects: Project[] }>(await call(session, "GET", "/api/projects"));
+    expect(projects).toHaveLength(MAX_PROJECTS);
+  });
+
   it("searches within a project", async () => {
     const session = await signup();
     const project = await newProject(session, { name: "Boats" });
@@ -321,6 +334,28 @@ describe("memory", () => {
     expect(toolNames((await requests(s))[0] ?? {})).not.toContain("memory");
     const { memories } = await json<{ memories: Memory[] }>(await call(session, "GET", "/api/memories"));
     expect(memories.map((m) => m.text)).toEqual(["The user likes tea."]);
+  });
+
+  it("holds the cap of memories per user, for the user's writes and the agent's", async () => {
+    const session = await signup();
+    // Filled to one short of the cap, straight into the user's shard.
+    const fill = Array.from({ length: MAX_MEMORIES - 1 }, (_, i) =>
+      session.db
+        .prepare("INSERT INTO memories (id, user_id, text) VALUES (?, ?, ?)")
+        .bind(`m_fill_${i}`, session.user.id, `Fact ${i}.`),
+    );
+    for (let i = 0; i < fill.length; i += 100) await session.db.batch(fill.slice(i, i + 100));
+    const tries = await Promise.all(
+      [1, 2, 3].map((n) => call(session, "POST", "/api/memories", { text: `Late fact ${n}.` })),
+    );
+    expect(tries.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    const s = await conversation(session, [
+      { tool_calls: [{ name: "memory", arguments: { action: "save", text: "One fact too many." } }] },
+      { text: "Full." },
+    ]);
+    await chat(s, "Remember this too.");
+    const tool = (await history(s)).find((m) => m.role === "tool" && m.tool === "memory");
+    expect(tool).toMatchObject({ status: "error", error: expect.stringContaining("memory is full") });
   });
 
   it("updates and forgets only what its conversation reaches", async () => {

@@ -19,6 +19,7 @@ import { ensureLibrarySeeded } from "../../d1/library/defaults";
 import { type Placement, shardDb } from "../../d1/shards";
 import { tellUserChanged } from "../../durable-objects/user-changes";
 import { type ExportedLibrary, type ImportSummary, isTimeZone, type ModelRef } from "../../protocol";
+import { MAX_MEMORIES, MAX_PROJECTS } from "../../protocol/projects";
 import { freeNotePath, freeSlug } from "./free-names";
 import { importConversation } from "./import-conversation";
 import { applySettings, usableModel } from "./import-settings";
@@ -57,6 +58,14 @@ export async function importArchive(
   if (archive.projects) {
     const counted = await importProjects(shard, userId, archive.projects, ids, Boolean(archive.settings));
     Object.assign(summary, counted);
+    const missed = archive.projects.projects.length - counted.projects;
+    const forgotten = archive.projects.memories.length - counted.memories;
+    if (missed)
+      summary.left_out.push(`${missed} project${missed === 1 ? "" : "s"}: at most ${MAX_PROJECTS} per account`);
+    if (forgotten)
+      summary.left_out.push(
+        `${forgotten} ${forgotten === 1 ? "memory" : "memories"}: at most ${MAX_MEMORIES} per account`,
+      );
   }
   const missed = archive.schedules.length - summary.schedules;
   if (missed)

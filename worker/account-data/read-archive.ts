@@ -12,8 +12,6 @@ import {
   ExportedConversationSchema,
   type ExportedLibrary,
   ExportedLibrarySchema,
-  type ExportedProjects,
-  ExportedProjectsSchema,
   ExportedSchedulesSchema,
   type ExportedSettings,
   ExportedSettingsSchema,
@@ -26,6 +24,7 @@ import {
   NOT_UNICODE,
 } from "../../protocol";
 import { MAX_NOTE_CONTENT } from "../../protocol/notes";
+import { type ExportedProjects, ExportedProjectsSchema } from "../../protocol/projects";
 import { invalid } from "../errors";
 import { type NumberedLog, numberLog } from "./conversation-tree";
 import { type ZipEntry, ZipProblem, zipEntries } from "./zip-reader";

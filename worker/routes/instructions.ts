@@ -2,7 +2,7 @@
 // GET/PUT /api/settings/instructions. A change reaches a conversation at its next turn, with a notice.
 import { Hono } from "hono";
 import { loadInstructions, saveInstructions } from "../../d1/instructions";
-import { InstructionsPatchSchema } from "../../protocol";
+import { InstructionsPatchSchema } from "../../protocol/projects";
 import { type AppEnv, currentUser } from "../middleware/identity";
 import { readJson } from "../validate";
 

@@ -2,8 +2,8 @@
 // memory visible and editable by its user, the user's own or a project's; another user's is a 404.
 import { Hono } from "hono";
 import { createMemory, deleteMemory, listMemories, toMemory, updateMemory } from "../../d1/memories";
-import { CreateMemorySchema, UpdateMemorySchema } from "../../protocol";
-import { notFound } from "../errors";
+import { CreateMemorySchema, MAX_MEMORIES, UpdateMemorySchema } from "../../protocol/projects";
+import { ApiError, notFound } from "../errors";
 import { type AppEnv, currentUser } from "../middleware/identity";
 import { readJson } from "../validate";
 import { ownProject } from "./projects";
@@ -11,6 +11,7 @@ import { ownProject } from "./projects";
 export const memoryRoutes = new Hono<AppEnv>();
 
 const NO_MEMORY = "No such memory";
+const FULL = `At most ${MAX_MEMORIES} memories per user; delete some first`;
 
 memoryRoutes.get("/", async (c) => c.json({ memories: await listMemories(c.var.shard, currentUser(c).id) }));
 
@@ -24,6 +25,7 @@ memoryRoutes.post("/", async (c) => {
     conversationId: null,
     seq: null,
   });
+  if (!row) throw new ApiError(409, "conflict", FULL);
   return c.json(toMemory(row), 201);
 });
 

@@ -12,14 +12,15 @@ import {
   shownProject,
   updateProject,
 } from "../../d1/projects";
+import type { ModelRef } from "../../protocol";
 import {
   AddProjectFileSchema,
   CreateProjectSchema,
-  type ModelRef,
+  MAX_PROJECTS,
   type ProjectDefaults,
   UpdateProjectSchema,
-} from "../../protocol";
-import { invalid, notFound } from "../errors";
+} from "../../protocol/projects";
+import { ApiError, invalid, notFound } from "../errors";
 import { type AppEnv, currentUser, ownerOf } from "../middleware/identity";
 import { readJson } from "../validate";
 import { ownModel } from "./providers";
@@ -48,6 +49,7 @@ projectRoutes.post("/", async (c) => {
     ? await ownModel(c.env, ownerOf(c), input.model, "model")
     : input.model;
   const row = await createProject(c.var.shard, currentUser(c).id, { ...input, model });
+  if (!row) throw new ApiError(409, "conflict", `At most ${MAX_PROJECTS} projects per user; delete one first`);
   return c.json(await shownProject(c.var.shard, row), 201);
 });
 

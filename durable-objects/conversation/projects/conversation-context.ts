@@ -2,7 +2,7 @@
 // memory"): before a message, the `context` item when there is none yet or the user's instructions or
 // the project changed (agent/projects/context-item.ts), then the project's documents the path has not
 // had yet, like a message's attachments. All of it read with the turn's settings (one D1 round trip).
-import { contextDraft, contextKey, PROJECT_FILES_SOURCE } from "../../../agent/projects/context-item";
+import { contextDraft, PROJECT_FILES_SOURCE } from "../../../agent/projects/context-item";
 import type { MemoryScope } from "../../../agent/projects/memory-scope";
 import { toAttachment } from "../../../d1/files";
 import type { TurnContextRead } from "../../../d1/user-settings";
@@ -54,11 +54,8 @@ export async function contextDrafts(
     memories: on ? read.memories.map((m) => ({ id: m.id, text: m.text, project: m.projectId !== null })) : [],
     memoryOn: on,
   };
-  const last = lastContext(path);
   const firstMessage = !path.some((m) => m.role === "user");
-  // Nothing changed; or, past the start with nothing ever told, still nothing to tell.
-  if (!firstMessage && !last && contextKey(context) === "") return [];
-  const draft = contextDraft(context, last, firstMessage);
+  const draft = contextDraft(context, lastContext(path), firstMessage);
   if (!draft) return [];
   const known = filesRead(path);
   const fresh = projectFiles.filter((f) => !known.has(f.id));
