@@ -15,7 +15,7 @@ import type { ExportedProjects } from "../protocol/projects";
 import { database } from "./client";
 import type { ConversationRow } from "./conversations";
 import { loadInstructions } from "./instructions";
-import { defaultsOf } from "./projects";
+import { defaultsOf, includesOf } from "./projects";
 import { defaultModelQuery, parseModelRef } from "./providers";
 import { loadTimeZone } from "./schedules";
 import { conversations, memories, projects, tasks } from "./schema";
@@ -112,6 +112,7 @@ export async function projectsToExport(d1: D1Database, userId: string): Promise<
       instructions: row.instructions,
       memory: row.memory,
       defaults: defaultsOf(row.defaults),
+      ...includesOf(row.includes),
       conversations: members.filter((m) => m.projectId === row.id).map((m) => m.id),
       created_at: row.createdAt,
       updated_at: row.updatedAt,

@@ -10,6 +10,8 @@ import {
   type Project,
   type ProjectDefaults,
   ProjectDefaultsSchema,
+  type ProjectIncludes,
+  ProjectIncludesSchema,
   type UpdateProject,
 } from "../protocol/projects";
 import { database, nowIso } from "./client";
@@ -21,6 +23,9 @@ export type ProjectRow = typeof projects.$inferSelect;
 
 const newProjectId = () => `p_${crypto.randomUUID().replaceAll("-", "")}`;
 const modelJson = (ref: ModelRef | null | undefined) => (ref ? JSON.stringify(ref) : null);
+
+/** What the project includes; a stored value that no longer passes is nothing. */
+export const includesOf = (stored: unknown): ProjectIncludes => ProjectIncludesSchema.parse(stored ?? {});
 
 /** The saved defaults; a stored value that no longer passes (bounds changed) is none. */
 export function defaultsOf(stored: unknown): ProjectDefaults {
@@ -37,6 +42,7 @@ export function toProject(row: ProjectRow, conversationCount: number, files: rea
     memory: row.memory,
     ...(model ? { model } : {}),
     defaults: defaultsOf(row.defaults),
+    ...includesOf(row.includes),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
     conversations: conversationCount,
@@ -105,13 +111,14 @@ export async function createProject(
     memory: input.memory ?? true,
     model: modelJson(input.model),
     defaults: input.defaults ?? NO_PROJECT_DEFAULTS,
+    includes: { knowledge: input.knowledge ?? [], notes: input.notes ?? [] },
     createdAt: now,
     updatedAt: now,
   };
   const { meta } = await d1
     .prepare(
-      `INSERT INTO projects (id, user_id, name, instructions, memory, model, defaults, created_at, updated_at)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8 WHERE (SELECT count(*) FROM projects WHERE user_id = ?2) < ?9`,
+      `INSERT INTO projects (id, user_id, name, instructions, memory, model, defaults, includes, created_at, updated_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?10, ?8, ?8 WHERE (SELECT count(*) FROM projects WHERE user_id = ?2) < ?9`,
     )
     .bind(
       row.id,
@@ -123,6 +130,7 @@ export async function createProject(
       JSON.stringify(row.defaults),
       now,
       MAX_PROJECTS,
+      JSON.stringify(row.includes),
     )
     .run();
   return meta.changes === 1 ? row : undefined;
@@ -135,6 +143,9 @@ export async function updateProject(d1: D1Database, row: ProjectRow, patch: Upda
     ...(patch.memory !== undefined ? { memory: patch.memory } : {}),
     ...(patch.model !== undefined ? { model: modelJson(patch.model) } : {}),
     ...(patch.defaults !== undefined ? { defaults: patch.defaults } : {}),
+    ...(patch.knowledge !== undefined || patch.notes !== undefined
+      ? { includes: includedAfter(includesOf(row.includes), patch) }
+      : {}),
     updatedAt: nowIso(),
   };
   await database(d1).update(projects).set(changes).where(eq(projects.id, row.id));
@@ -163,6 +174,11 @@ export async function deleteProject(d1: D1Database, row: ProjectRow): Promise<vo
   ]);
 }
 
+const includedAfter = (saved: ProjectIncludes, patch: UpdateProject): ProjectIncludes => ({
+  knowledge: patch.knowledge ?? saved.knowledge,
+  notes: patch.notes ?? saved.notes,
+});
+
 /** Puts the user's conversation in a project (its own, checked by the caller) or, with null, out of any. */
 export async function setConversationProject(
   d1: D1Database,
@@ -185,6 +201,7 @@ export const conversationProjectQuery = (d1: D1Database, userId: string, convers
       instructions: projects.instructions,
       memory: projects.memory,
       defaults: projects.defaults,
+      includes: projects.includes,
     })
     .from(conversations)
     .innerJoin(projects, eq(projects.id, conversations.projectId))

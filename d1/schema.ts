@@ -110,6 +110,8 @@ export const projects = sqliteTable(
     model: text("model"),
     /** protocol ProjectDefaults as JSON: limits and approach, tools off, MCP servers on. */
     defaults: text("defaults", { mode: "json" }).notNull().default("{}"),
+    /** protocol ProjectIncludes as JSON: the knowledge entries and note folders its conversations start with. */
+    includes: text("includes", { mode: "json" }).notNull().default("{}"),
     createdAt: text("created_at").notNull().default(now),
     updatedAt: text("updated_at").notNull().default(now),
   },

@@ -19,6 +19,7 @@ CREATE TABLE `projects` (
 	`memory` integer DEFAULT true NOT NULL,
 	`model` text,
 	`defaults` text DEFAULT '{}' NOT NULL,
+	`includes` text DEFAULT '{}' NOT NULL,
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
 	`updated_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade

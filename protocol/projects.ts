@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { type AgentConfigPatch, AgentConfigPatchSchema } from "./agent-config";
 import { AttachmentSchema } from "./files";
+import { SLUG_PATTERN } from "./library";
 import { ModelRefSchema } from "./models";
 
 export const MAX_INSTRUCTIONS_CHARS = 4000;
@@ -53,6 +54,23 @@ export const ProjectDefaultsSchema = z.object({
 export type ProjectDefaults = z.infer<typeof ProjectDefaultsSchema>;
 export const NO_PROJECT_DEFAULTS: ProjectDefaults = { agent: {} as AgentConfigPatch, tools_off: [], mcp_servers: null };
 
+/** Library entries (knowledge, by slug) a project's conversations start with. */
+const includedKnowledge = z
+  .array(z.string().regex(SLUG_PATTERN, "a knowledge entry's slug: a-z first, then a-z, 0-9 and -"))
+  .max(20, "at most 20 entries");
+/** Note folders a project's conversations start with the listing of. */
+const includedNotes = z
+  .array(
+    z
+      .string()
+      .trim()
+      .min(1, "a note folder is empty")
+      .max(200)
+      .regex(/^[A-Za-z0-9 _./-]*$/, "a note folder: letters, digits, spaces and _ . / -")
+      .refine((path) => !path.includes(".."), "a note folder must not contain .."),
+  )
+  .max(10, "at most 10 folders");
+
 const projectName = z.string().trim().min(1, "the name is empty").max(100, "at most 100 characters");
 
 /** A project: a name, its instructions, its files, its memory switch and its default model. */
@@ -72,6 +90,9 @@ export const ProjectSchema = z.object({
   conversations: z.number().int().nonnegative(),
   /** Its files, which its conversations' agent reads like attachments. */
   files: z.array(AttachmentSchema),
+  /** The library's knowledge entries (slugs) and the note folders its conversations start with. */
+  knowledge: z.array(z.string()),
+  notes: z.array(z.string()),
 });
 export type Project = z.infer<typeof ProjectSchema>;
 
@@ -84,6 +105,8 @@ export const CreateProjectSchema = z.strictObject({
   memory: z.boolean().optional(),
   model: ModelRefSchema.nullable().optional(),
   defaults: ProjectDefaultsSchema.optional(),
+  knowledge: includedKnowledge.optional(),
+  notes: includedNotes.optional(),
 });
 export type CreateProject = z.infer<typeof CreateProjectSchema>;
 
@@ -95,8 +118,12 @@ export const UpdateProjectSchema = z
     memory: z.boolean().optional(),
     model: ModelRefSchema.nullable().optional(),
     defaults: ProjectDefaultsSchema.optional(),
+    knowledge: includedKnowledge.optional(),
+    notes: includedNotes.optional(),
   })
-  .refine((b) => Object.keys(b).length > 0, { message: "expected name, instructions, memory, model or defaults" });
+  .refine((b) => Object.keys(b).length > 0, {
+    message: "expected name, instructions, memory, model, defaults, knowledge or notes",
+  });
 export type UpdateProject = z.infer<typeof UpdateProjectSchema>;
 
 /** `POST /api/projects/:id/files`: a file uploaded with `POST /api/files` and not sent in a message yet. */
@@ -171,6 +198,8 @@ export const ExportedProjectsSchema = z.object({
         instructions: z.string().max(MAX_INSTRUCTIONS_CHARS),
         memory: z.boolean(),
         defaults: ProjectDefaultsSchema.catch(NO_PROJECT_DEFAULTS),
+        knowledge: includedKnowledge.catch([]).default([]),
+        notes: includedNotes.catch([]).default([]),
         conversations: z.array(z.string().max(100)).max(10_000),
         created_at: z.iso.datetime(),
         updated_at: z.iso.datetime(),
@@ -190,3 +219,10 @@ export const ExportedProjectsSchema = z.object({
     .max(10_000),
 });
 export type ExportedProjects = z.infer<typeof ExportedProjectsSchema>;
+
+/** What a project includes from the library and the vault (stored as one JSON value). */
+export const ProjectIncludesSchema = z.object({
+  knowledge: includedKnowledge.catch([]).default([]),
+  notes: includedNotes.catch([]).default([]),
+});
+export type ProjectIncludes = z.infer<typeof ProjectIncludesSchema>;

@@ -12,7 +12,7 @@ import { neutralizeReminders } from "../system-items/forgery";
 type SystemDraft = Extract<MessageDraft, { role: "system" }>;
 
 export const CONTEXT_SOURCE = "Context";
-/** The source of a project's documents' System messages, after the context item. */
+/** The source of the System messages of what a project includes (files, library entries, note folders), after the context item. */
 export const PROJECT_FILES_SOURCE = "Project";
 
 /**
@@ -20,8 +20,7 @@ export const PROJECT_FILES_SOURCE = "Project";
  * documents): theirs, so a share link never shows it.
  */
 export const isPersonalContext = (m: Message): boolean =>
-  m.role === "system" &&
-  (m.item.kind === "context" || (m.item.kind === "file_attachment" && m.source === PROJECT_FILES_SOURCE));
+  m.role === "system" && (m.item.kind === "context" || m.source === PROJECT_FILES_SOURCE);
 
 export interface ContextMemory {
   id: string;
@@ -32,7 +31,8 @@ export interface ContextMemory {
 
 export interface ConversationContext {
   instructions: { about: string; style: string };
-  project?: { id: string; name: string; instructions: string };
+  /** `knowledge` and `notes`: the library entries and note folders it includes (their text follows the item). */
+  project?: { id: string; name: string; instructions: string; knowledge: string[]; notes: string[] };
   /** The project's files. */
   files: readonly Attachment[];
   /** Newest first; more than MAX_APPLIED_MEMORIES are cut (and said so). */
@@ -91,6 +91,9 @@ export function contextBody(context: ConversationContext, update: boolean): stri
         ...files.map((f) => `- ${fileHeader(f)}`),
         "",
       );
+    const included = [...project.knowledge.map((slug) => `#${slug}`), ...project.notes.map((path) => `@${path}/`)];
+    if (included.length)
+      lines.push(`It includes, from the user's library and notes (each follows): ${included.join(", ")}`, "");
   }
   lines.push(...memoryLines(context));
   return neutralizeReminders(lines.join("\n").trimEnd());

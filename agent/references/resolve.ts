@@ -92,3 +92,16 @@ async function resolveOne(db: D1Database, userId: string, ref: Reference): Promi
 export async function resolveReferences(db: D1Database, userId: string, text: string): Promise<SystemDraft[]> {
   return Promise.all(parseReferences(text).map((ref) => resolveOne(db, userId, ref)));
 }
+
+/** What a project includes from the library (knowledge entries) and the vault (note folders), resolved as references. */
+export async function resolveIncluded(
+  db: D1Database,
+  userId: string,
+  included: { knowledge: readonly string[]; notes: readonly string[] },
+): Promise<SystemDraft[]> {
+  const refs: Reference[] = [
+    ...included.knowledge.map((slug): Reference => ({ kind: "knowledge", slug })),
+    ...included.notes.map((path): Reference => ({ kind: "file", path: `${path.replace(/\/+$/, "")}/` })),
+  ];
+  return Promise.all(refs.map((ref) => resolveOne(db, userId, ref)));
+}

@@ -107,6 +107,10 @@ describe.each(DESKTOP_AND_PHONE)("on a $name", (viewport) => {
       await page.locator("[data-testid=new-project-save]").click();
       await page.locator("[data-testid=project-instructions]").waitFor({ timeout: 15_000 });
       await page.locator("[data-testid=project-instructions]").fill("Count frames per hive, never bees.");
+      // A library entry it includes, named as the composer names one.
+      const entry = { title: "Hive log", body: "Log each hive's weight on Sundays." };
+      expect((await apiFromPage(page, "PUT", "/api/knowledge/hive-log", entry)).status).toBe(200);
+      await page.locator("[data-testid=project-knowledge]").fill("#hive-log");
       await page.locator("[data-testid=project-save]").click();
       await page.locator("[data-testid=project-file-input]").setInputFiles({
         name: "hives.md",
@@ -116,7 +120,11 @@ describe.each(DESKTOP_AND_PHONE)("on a $name", (viewport) => {
       await page.locator("[data-testid=project-file]").filter({ hasText: "hives.md" }).waitFor({ timeout: 15_000 });
       const { projects } = (await apiFromPage<{ projects: Project[] }>(page, "GET", "/api/projects")).body;
       expect(projects).toEqual([
-        expect.objectContaining({ name: "Hive survey", instructions: "Count frames per hive, never bees." }),
+        expect.objectContaining({
+          name: "Hive survey",
+          instructions: "Count frames per hive, never bees.",
+          knowledge: ["hive-log"],
+        }),
       ]);
 
       await page.locator("[data-testid=project-new-chat]").click();
@@ -124,6 +132,7 @@ describe.each(DESKTOP_AND_PHONE)("on a $name", (viewport) => {
       const request = await ask(page, inside, "Plan the survey.", [{ text: "Start with hive 7." }]);
       expect(request).toContain("Count frames per hive, never bees.");
       expect(request).toContain("Hive 7 sits by the linden tree.");
+      expect(request).toContain("Log each hive's weight on Sundays.");
       const conversation = await apiFromPage<{ project_id?: string }>(page, "GET", `/api/conversations/${inside}`);
       expect(conversation.body.project_id).toBe(projects[0]?.id);
 

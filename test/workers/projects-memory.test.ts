@@ -159,6 +159,28 @@ describe("projects", () => {
     expect(listed.find((c) => c.id === outside.conversationId)?.project_id).toBeUndefined();
   });
 
+  it("start its conversations with the library entries and note folders it includes", async () => {
+    const session = await signup();
+    await call(session, "PUT", "/api/knowledge/house-style", { title: "House style", body: "Oxford commas, always." });
+    await call(session, "PUT", "/api/notes/thesis/ch1.md", { content: "Chapter one draft." });
+    const bad = await call(session, "POST", "/api/projects", { name: "X", knowledge: ["Not A Slug"] });
+    expect(bad.status).toBe(400);
+    const project = await newProject(session, { name: "Thesis", knowledge: ["house-style"], notes: ["thesis"] });
+    expect(project).toMatchObject({ knowledge: ["house-style"], notes: ["thesis"] });
+    const s = await conversation(session, [{ text: "Ready." }], project.id);
+    await chat(s, "Let us write.");
+    const text = requestText((await requests(s))[0] ?? {});
+    expect(text).toContain("Oxford commas, always.");
+    expect(text).toContain("thesis/ch1.md");
+    const included = (await history(s)).filter((m) => m.role === "system" && m.source === "Project");
+    expect(included.map((m) => m.role === "system" && m.item.kind)).toEqual(["knowledge", "file_attachment"]);
+    // Changing what it includes is a change of the project: the next turn is told.
+    await call(session, "PATCH", `/api/projects/${project.id}`, { knowledge: [] });
+    await scriptModel(llmUrl, s.key, [{ text: "Noted." }]);
+    await chat(s, "And now?");
+    expect(contexts(await history(s)).map((c) => c.update ?? false)).toEqual([false, true]);
+  });
+
   it("moves a conversation in with a notice at its next turn, keeps projects to their owner, and deletes one keeping its conversations", async () => {
     const session = await signup();
     const project = await newProject(session, { name: "Garden", instructions: "The garden is in zone 7." });

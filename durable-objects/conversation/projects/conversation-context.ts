@@ -1,10 +1,13 @@
 // What a conversation starts from, as its object writes it (docs/protocol.md "Projects, instructions and
 // memory"): before a message, the `context` item when there is none yet or the user's instructions or
 // the project changed (agent/projects/context-item.ts), then the project's documents the path has not
-// had yet, like a message's attachments. All of it read with the turn's settings (one D1 round trip).
+// had yet, like a message's attachments, and the library entries and note folders it includes. Read with
+// the turn's settings (one D1 round trip); what the project includes, when a context item is written.
 import { contextDraft, PROJECT_FILES_SOURCE } from "../../../agent/projects/context-item";
 import type { MemoryScope } from "../../../agent/projects/memory-scope";
+import { resolveIncluded } from "../../../agent/references/resolve";
 import { toAttachment } from "../../../d1/files";
+import { includesOf } from "../../../d1/projects";
 import type { TurnContextRead } from "../../../d1/user-settings";
 import type { Message, MessageDraft } from "../../../protocol";
 import type { ConversationFileStore } from "../files/conversation-file-store";
@@ -39,6 +42,7 @@ const filesRead = (path: readonly Message[]) =>
  */
 export async function contextDrafts(
   env: Pick<Env, "MEMORY">,
+  owner: { db: D1Database; userId: string },
   read: TurnContextRead,
   path: readonly Message[],
   window: () => Promise<number>,
@@ -47,9 +51,12 @@ export async function contextDrafts(
   const { instructions, project } = read;
   const on = memoryOn(env, read);
   const projectFiles = project ? read.projectFiles.map(toAttachment) : [];
+  const includes = includesOf(project?.includes);
   const context = {
     instructions: { about: instructions.about, style: instructions.style },
-    ...(project ? { project: { id: project.id, name: project.name, instructions: project.instructions } } : {}),
+    ...(project
+      ? { project: { id: project.id, name: project.name, instructions: project.instructions, ...includes } }
+      : {}),
     files: projectFiles,
     memories: on ? read.memories.map((m) => ({ id: m.id, text: m.text, project: m.projectId !== null })) : [],
     memoryOn: on,
@@ -59,5 +66,8 @@ export async function contextDrafts(
   if (!draft) return [];
   const known = filesRead(path);
   const fresh = projectFiles.filter((f) => !known.has(f.id));
-  return [draft, ...(fresh.length ? await files.documentDrafts(fresh, await window(), PROJECT_FILES_SOURCE) : [])];
+  const documents = fresh.length ? await files.documentDrafts(fresh, await window(), PROJECT_FILES_SOURCE) : [];
+  // The library entries and note folders it includes, as the user's `#slug` and `@folder/` would bring them.
+  const included = project ? await resolveIncluded(owner.db, owner.userId, includes) : [];
+  return [draft, ...documents, ...included.map((d) => ({ ...d, source: PROJECT_FILES_SOURCE }))];
 }

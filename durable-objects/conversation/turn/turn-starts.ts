@@ -103,7 +103,8 @@ export class TurnStarts {
   private async appendContext(prefetched: Promise<TurnSettings>): Promise<void> {
     const { context } = await prefetched;
     const window = () => this.parts.plans.window(prefetched);
-    const drafts = await contextDrafts(this.env, context, this.io.messages(), window, this.parts.files);
+    const owner = { db: ownerShard(this.env, this.meta), userId: this.meta.userId };
+    const drafts = await contextDrafts(this.env, owner, context, this.io.messages(), window, this.parts.files);
     for (const draft of drafts) await this.io.append(draft);
   }
 

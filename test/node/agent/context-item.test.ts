@@ -17,7 +17,7 @@ const file: Attachment = {
 };
 const full: ConversationContext = {
   instructions: { about: "I teach physics.", style: "Be brief." },
-  project: { id: "p_1", name: "Lectures", instructions: "Use SI units." },
+  project: { id: "p_1", name: "Lectures", instructions: "Use SI units.", knowledge: ["syllabus"], notes: ["lectures"] },
   files: [file],
   memories: [
     { id: "m_1", text: "The user's school is in Bergen.", project: false },
@@ -68,6 +68,7 @@ describe("the context item", () => {
       { ...full, instructions: { ...full.instructions, style: "Be thorough." } },
       { ...full, project: undefined },
       { ...full, files: [] },
+      { ...full, project: { ...(full.project as NonNullable<ConversationContext["project"]>), knowledge: [] } },
     ]) {
       const draft = contextDraft(changed, { key }, false);
       expect(draft?.item).toMatchObject({ kind: "context", update: true });

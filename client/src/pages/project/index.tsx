@@ -1,5 +1,5 @@
 // A project's page (/projects/<id>, docs/protocol.md "Projects, instructions and memory"): its name and
-// instructions, what it remembers and whether it may, its files (the agent of each of its conversations
+// instructions, the knowledge entries and note folders its conversations start with, what it remembers and whether it may, its files (the agent of each of its conversations
 // reads them like attachments), a search over its conversations, the conversations with "New chat in
 // this project", and Delete (its conversations stay, outside any project).
 import { useEffect, useRef, useState } from "preact/hooks";
@@ -28,13 +28,27 @@ import style from "./style.module.css";
 
 type Status = { text: string; failed?: boolean } | null;
 
+/** "#a, #b" as ["a", "b"]: the mark (# or @) and trailing slashes are the user's way of writing them. */
+const listOf = (text: string, mark: string) =>
+  text
+    .split(",")
+    .map((part) => part.trim().replace(mark, "").replace(/\/+$/, "").trim())
+    .filter(Boolean);
+
 function Settings({ project, onSaved }: { project: Project; onSaved: (p: Project) => void }) {
   const [name, setName] = useState(project.name);
   const [instructions, setInstructions] = useState(project.instructions);
+  const [knowledge, setKnowledge] = useState(project.knowledge.join(", "));
+  const [notes, setNotes] = useState(project.notes.join(", "));
   const [status, setStatus] = useState<Status>(null);
   const save = async (event: Event) => {
     event.preventDefault();
-    const saved = await updateProject(project.id, { name: name.trim(), instructions });
+    const saved = await updateProject(project.id, {
+      name: name.trim(),
+      instructions,
+      knowledge: listOf(knowledge, "#"),
+      notes: listOf(notes, "@"),
+    });
     if (!saved.ok) return setStatus({ text: `Could not save: ${saved.error.message}`, failed: true });
     setStatus({ text: "Saved. Its conversations get it before their next message." });
     projectsChanged();
@@ -68,7 +82,29 @@ function Settings({ project, onSaved }: { project: Project; onSaved: (p: Project
         onInput={(e) => setInstructions(e.currentTarget.value)}
         data-testid="project-instructions"
       />
-      <button type="submit" class={page.primary} data-testid="project-save">
+      <label class={`${style.heading} ${style.label}`} for="project-knowledge">
+        From your library and notes
+      </label>
+      <div class={style.bar}>
+        <input
+          id="project-knowledge"
+          class={style.name}
+          value={knowledge}
+          placeholder="Knowledge entries: #house-style, #glossary"
+          aria-label="Knowledge entries its conversations start with"
+          onInput={(e) => setKnowledge(e.currentTarget.value)}
+          data-testid="project-knowledge"
+        />
+        <input
+          class={style.name}
+          value={notes}
+          placeholder="Note folders: @thesis, @reading"
+          aria-label="Note folders its conversations start with"
+          onInput={(e) => setNotes(e.currentTarget.value)}
+          data-testid="project-notes"
+        />
+      </div>
+      <button type="submit" class={`${page.primary} ${style.save}`} data-testid="project-save">
         Save
       </button>
       <FormStatus text={status?.text} failed={status?.failed} testid="project-status" />
