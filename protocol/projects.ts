@@ -111,19 +111,9 @@ export const CreateProjectSchema = z.strictObject({
 export type CreateProject = z.infer<typeof CreateProjectSchema>;
 
 /** `PATCH /api/projects/:id`: any subset, at least one. */
-export const UpdateProjectSchema = z
-  .strictObject({
-    name: projectName.optional(),
-    instructions: instructionsText.optional(),
-    memory: z.boolean().optional(),
-    model: ModelRefSchema.nullable().optional(),
-    defaults: ProjectDefaultsSchema.optional(),
-    knowledge: includedKnowledge.optional(),
-    notes: includedNotes.optional(),
-  })
-  .refine((b) => Object.keys(b).length > 0, {
-    message: "expected name, instructions, memory, model, defaults, knowledge or notes",
-  });
+export const UpdateProjectSchema = CreateProjectSchema.partial().refine((b) => Object.keys(b).length > 0, {
+  message: "expected name, instructions, memory, model, defaults, knowledge or notes",
+});
 export type UpdateProject = z.infer<typeof UpdateProjectSchema>;
 
 /** `POST /api/projects/:id/files`: a file uploaded with `POST /api/files` and not sent in a message yet. */

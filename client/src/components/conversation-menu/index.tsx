@@ -138,38 +138,22 @@ export function ConversationMenu({ conversationId }: { conversationId: string })
 
 /** Share…, Move to project… and the two exports, as menu items (the focus moves among them with the arrow keys). */
 function MenuItems(props: { onShare: () => void; onMove: () => void; onExport: (format: Format) => void }) {
-  const { onShare, onMove, onExport } = props;
+  const items = [
+    { label: "Share…", testid: "share-conversation", run: props.onShare },
+    { label: "Move to project…", testid: "move-to-project", run: props.onMove },
+    ...ITEMS.map(({ format, label }) => ({ label, testid: `export-${format}`, run: () => props.onExport(format) })),
+  ];
   return (
     <>
-      <button
-        type="button"
-        role="menuitem"
-        tabIndex={-1}
-        class={style.item}
-        onClick={onShare}
-        data-testid="share-conversation"
-      >
-        Share…
-      </button>
-      <button
-        type="button"
-        role="menuitem"
-        tabIndex={-1}
-        class={style.item}
-        onClick={onMove}
-        data-testid="move-to-project"
-      >
-        Move to project…
-      </button>
-      {ITEMS.map(({ format, label }) => (
+      {items.map(({ label, testid, run }) => (
         <button
-          key={format}
+          key={testid}
           type="button"
           role="menuitem"
           tabIndex={-1}
           class={style.item}
-          onClick={() => onExport(format)}
-          data-testid={`export-${format}`}
+          onClick={run}
+          data-testid={testid}
         >
           {label}
         </button>
