@@ -15,19 +15,31 @@ type Props = { user: User; onApproved: (user: User) => void; onLogOut: () => voi
 
 export function PendingPage({ user, onApproved, onLogOut }: Props) {
   useEffect(() => {
+    let live = true;
     let checking = false;
+    /** Asked again while a check was on its way (the approval may have come after it left): once more after it. */
+    let again = false;
     const check = async () => {
-      if (checking) return;
+      if (checking) {
+        again = true;
+        return;
+      }
       checking = true;
       const result = await requestJson("/api/me", UserResponseSchema);
       checking = false;
-      if (result.ok && result.data.user.status !== "pending") onApproved(result.data.user);
+      if (!live) return;
+      if (result.ok && result.data.user.status !== "pending") return onApproved(result.data.user);
+      if (again) {
+        again = false;
+        void check();
+      }
     };
     const timer = setInterval(() => void check(), PENDING_CHECK_MS);
     const onFront = () => document.visibilityState === "visible" && void check();
     addEventListener("focus", onFront);
     document.addEventListener("visibilitychange", onFront);
     return () => {
+      live = false;
       clearInterval(timer);
       removeEventListener("focus", onFront);
       document.removeEventListener("visibilitychange", onFront);
