@@ -118,12 +118,18 @@ describe.each(DESKTOP_AND_PHONE)("on a $name", (viewport) => {
         buffer: Buffer.from("# Hives\n\nHive 7 sits by the linden tree.\n"),
       });
       await page.locator("[data-testid=project-file]").filter({ hasText: "hives.md" }).waitFor({ timeout: 15_000 });
+      // How its conversations run: a step limit and a tool switched off.
+      await page.locator("[data-testid=project-max-steps]").fill("4");
+      await page.locator("[data-testid=project-tools-off]").fill("web_fetch");
+      await page.locator("[data-testid=project-defaults-save]").click();
+      await page.locator("[data-testid=project-defaults-status]").waitFor({ timeout: 15_000 });
       const { projects } = (await apiFromPage<{ projects: Project[] }>(page, "GET", "/api/projects")).body;
       expect(projects).toEqual([
         expect.objectContaining({
           name: "Hive survey",
           instructions: "Count frames per hive, never bees.",
           knowledge: ["hive-log"],
+          defaults: { agent: { maxIterations: 4 }, tools_off: ["web_fetch"], mcp_servers: null },
         }),
       ]);
 
@@ -133,6 +139,8 @@ describe.each(DESKTOP_AND_PHONE)("on a $name", (viewport) => {
       expect(request).toContain("Count frames per hive, never bees.");
       expect(request).toContain("Hive 7 sits by the linden tree.");
       expect(request).toContain("Log each hive's weight on Sundays.");
+      const tools = (JSON.parse(request).tools ?? []) as { function: { name: string } }[];
+      expect(tools.map((t) => t.function.name)).not.toContain("web_fetch");
       const conversation = await apiFromPage<{ project_id?: string }>(page, "GET", `/api/conversations/${inside}`);
       expect(conversation.body.project_id).toBe(projects[0]?.id);
 

@@ -1,5 +1,6 @@
 // A project's page (/projects/<id>, docs/protocol.md "Projects, instructions and memory"): its name and
-// instructions, the knowledge entries and note folders its conversations start with, what it remembers and whether it may, its files (the agent of each of its conversations
+// instructions, the knowledge entries and note folders its conversations start with, how they run
+// (defaults.tsx: model, approach, steps, tools, MCP servers), what it remembers and whether it may, its files (the agent of each of its conversations
 // reads them like attachments), a search over its conversations, the conversations with "New chat in
 // this project", and Delete (its conversations stay, outside any project).
 import { useEffect, useRef, useState } from "preact/hooks";
@@ -24,6 +25,7 @@ import {
 import { navigate } from "../../lib/router";
 import { Link } from "../../ui/link";
 import { SwitchRow } from "../../ui/switch";
+import { ProjectDefaults } from "./defaults";
 import style from "./style.module.css";
 
 type Status = { text: string; failed?: boolean } | null;
@@ -269,6 +271,7 @@ export function ProjectPage({ id }: { id: string }) {
   return (
     <PageFrame title={project.name} width="medium" testid="project-page" data-project-id={project.id}>
       <Settings key={project.id} project={project} onSaved={setProject} />
+      <ProjectDefaults key={project.id} project={project} onSaved={setProject} />
       <Conversations project={project} />
       <Files project={project} onChanged={load} />
       <section class={style.section} aria-labelledby="project-memory">
