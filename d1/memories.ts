@@ -70,8 +70,6 @@ export interface NewMemory {
 export async function createMemory(d1: D1Database, userId: string, input: NewMemory): Promise<MemoryRow | undefined> {
   const now = nowIso();
   const row: MemoryRow = { id: input.id ?? newMemoryId(), userId, ...input, createdAt: now, updatedAt: now };
-  const existing = input.id ? await findMemory(d1, userId, input.id) : undefined;
-  if (existing) return existing;
   const { meta } = await d1
     .prepare(
       `INSERT INTO memories (id, user_id, project_id, text, conversation_id, seq, created_at, updated_at)

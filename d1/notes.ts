@@ -2,7 +2,7 @@
 // and the path rules exist once. Every statement is scoped by user id: another user's note is
 // indistinguishable from a missing one. Raw D1 statements because the search needs FTS5 anyway.
 import { z } from "zod";
-import { MAX_LISTED_NOTES, MAX_NOTE_CONTENT, MAX_NOTE_PATH } from "../protocol/notes";
+import { MAX_LISTED_NOTES, MAX_NOTE_CONTENT, MAX_NOTE_PATH, NOTE_PATH_CHARS } from "../protocol/notes";
 import { HIGHLIGHT, isFtsQueryError, matchAll, matchAny, matchPhrase, matchTerms } from "./fts-query";
 import { writeOnce } from "./tool-effects";
 
@@ -13,7 +13,6 @@ export const normaliseNotePath = (raw: string) =>
     .replace(/\/{2,}/g, "/")
     .replace(/^\/+/, "");
 
-const PATH_CHARS = /^[A-Za-z0-9 _./-]*$/;
 const PATH_CHARS_MESSAGE = "may only contain letters, digits, spaces and _ . / -";
 
 export const NotePathSchema = z
@@ -24,7 +23,7 @@ export const NotePathSchema = z
       .string()
       .min(1, "path is empty")
       .max(MAX_NOTE_PATH, `path is longer than ${MAX_NOTE_PATH} characters`)
-      .regex(PATH_CHARS, `path ${PATH_CHARS_MESSAGE}`)
+      .regex(NOTE_PATH_CHARS, `path ${PATH_CHARS_MESSAGE}`)
       .refine((path) => !path.includes(".."), "path must not contain ..")
       .refine((path) => !path.endsWith("/"), "path names a folder, not a note"),
   )
@@ -37,7 +36,7 @@ export const NotePrefixSchema = z
     z
       .string()
       .max(MAX_NOTE_PATH, `prefix is longer than ${MAX_NOTE_PATH} characters`)
-      .regex(PATH_CHARS, `prefix ${PATH_CHARS_MESSAGE}`)
+      .regex(NOTE_PATH_CHARS, `prefix ${PATH_CHARS_MESSAGE}`)
       .refine((path) => !path.includes(".."), "prefix must not contain .."),
   )
   .describe('Only notes whose path starts with this, like "projects/"');

@@ -6,3 +6,5 @@ export const MAX_NOTE_PATH = 200;
 export const MAX_NOTE_CONTENT = 100_000;
 /** `GET /api/notes` answers at most this many notes (in path order). */
 export const MAX_LISTED_NOTES = 200;
+/** The characters a note's path (or a folder's) may hold. */
+export const NOTE_PATH_CHARS = /^[A-Za-z0-9 _./-]*$/;

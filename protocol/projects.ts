@@ -7,6 +7,7 @@ import { type AgentConfigPatch, AgentConfigPatchSchema } from "./agent-config";
 import { AttachmentSchema } from "./files";
 import { SLUG_PATTERN } from "./library";
 import { ModelRefSchema } from "./models";
+import { MAX_NOTE_PATH, NOTE_PATH_CHARS } from "./notes";
 
 export const MAX_INSTRUCTIONS_CHARS = 4000;
 export const MAX_MEMORY_CHARS = 500;
@@ -65,8 +66,8 @@ const includedNotes = z
       .string()
       .trim()
       .min(1, "a note folder is empty")
-      .max(200)
-      .regex(/^[A-Za-z0-9 _./-]*$/, "a note folder: letters, digits, spaces and _ . / -")
+      .max(MAX_NOTE_PATH)
+      .regex(NOTE_PATH_CHARS, "a note folder: letters, digits, spaces and _ . / -")
       .refine((path) => !path.includes(".."), "a note folder must not contain .."),
   )
   .max(10, "at most 10 folders");

@@ -10,16 +10,10 @@ import { FormStatus } from "../../components/settings-form";
 import { requestJson } from "../../lib/api";
 import { updateProject } from "../../lib/projects";
 import { byProvider, modelLabel, parseRefKey, refKey, refOf, useModels } from "../../lib/use-models";
+import { listOf } from "./list-of";
 import style from "./style.module.css";
 
 const TREES = ["default", "roa"];
-
-/** "a, b" as ["a", "b"]. */
-const names = (text: string) =>
-  text
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean);
 
 export function ProjectDefaults({ project, onSaved }: { project: Project; onSaved: (p: Project) => void }) {
   const models = useModels();
@@ -48,7 +42,7 @@ export function ProjectDefaults({ project, onSaved }: { project: Project; onSave
       model: parseRefKey(model),
       defaults: {
         agent: { ...(tree ? { decisionTree: tree } : {}), ...(limit !== undefined ? { maxIterations: limit } : {}) },
-        tools_off: names(toolsOff),
+        tools_off: listOf(toolsOff),
         mcp_servers: serversOn,
       },
     });

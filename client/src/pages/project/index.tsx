@@ -26,16 +26,10 @@ import { navigate } from "../../lib/router";
 import { Link } from "../../ui/link";
 import { SwitchRow } from "../../ui/switch";
 import { ProjectDefaults } from "./defaults";
+import { listOf } from "./list-of";
 import style from "./style.module.css";
 
 type Status = { text: string; failed?: boolean } | null;
-
-/** "#a, #b" as ["a", "b"]: the mark (# or @) and trailing slashes are the user's way of writing them. */
-const listOf = (text: string, mark: string) =>
-  text
-    .split(",")
-    .map((part) => part.trim().replace(mark, "").replace(/\/+$/, "").trim())
-    .filter(Boolean);
 
 function Settings({ project, onSaved }: { project: Project; onSaved: (p: Project) => void }) {
   const [name, setName] = useState(project.name);
